@@ -1,0 +1,1 @@
+"""Dump folders: NPY name parsing, recursive index, safe loading, layout conversion."""

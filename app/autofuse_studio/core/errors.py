@@ -1,0 +1,46 @@
+"""Expected failures: every AppError's str() is a full sentence naming the file, line or operator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class AppError(Exception):
+    """An expected failure whose message can be shown to the user as is."""
+
+    exit_code = 1
+
+
+class UsageError(AppError):
+    """The arguments do not make sense together (CLI exit code 2)."""
+
+    exit_code = 2
+
+
+class InputError(AppError):
+    """An input file or folder is missing, unreadable or malformed."""
+
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        super().__init__(message)
+
+
+class GraphParseError(InputError):
+    """A GE dump graph cannot be parsed."""
+
+
+class NpyLoadError(InputError):
+    """An NPY file cannot be loaded safely (garbage, truncated, pickled objects, bad dtype)."""
+
+
+class FormatUnsupported(AppError):
+    """No conversion exists between the two tensor layouts."""
+
+
+class FormatConversionError(AppError):
+    """A layout conversion exists but the shapes are inconsistent with it."""
+
+
+class Cancelled(Exception):
+    """Raised by CancelToken.check() when the user cancelled; callers stay silent."""

@@ -1,0 +1,1 @@
+"""GE dump graphs: JSON and protobuf-text readers, one Model, fusion mapping."""

@@ -1,0 +1,1 @@
+"""Fusion precision: chunked metrics, pairing plan, parallel engine, verdicts."""

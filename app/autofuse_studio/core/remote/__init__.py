@@ -1,0 +1,1 @@
+"""Remote build hosts: profiles and ssh/scp argv builders."""

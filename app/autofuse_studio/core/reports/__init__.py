@@ -1,0 +1,1 @@
+"""Report writers (xlsx, csv, json, text) with atomic writes."""

@@ -1,0 +1,1 @@
+"""verify-tiling: scene detection, ABI validation, CMake generation, build and run."""

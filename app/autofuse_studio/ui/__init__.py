@@ -1,0 +1,1 @@
+"""Qt front end: everything that imports PySide6 or pyqtgraph lives here."""

@@ -1,0 +1,57 @@
+"""QApplication setup and the GUI entry point."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QApplication
+
+from autofuse_studio import APP_NAME, __version__
+
+
+def resources_dir() -> Path:
+    """The resources folder, both from a source checkout and from a frozen bundle."""
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root:
+        return Path(frozen_root) / "resources"
+    return Path(__file__).resolve().parents[3] / "resources"
+
+
+def demo_case_dir() -> Path:
+    """The bundled demo case (an af-open/af-close pair made by the project's generator)."""
+    return resources_dir() / "demo"
+
+
+def make_application() -> QApplication:
+    """Return the running QApplication, creating it with the app's identity if needed."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    QCoreApplication.setOrganizationName("AutofuseStudio")
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    return QApplication(sys.argv[:1])
+
+
+def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
+    """Open the main window; with self_check, build it headless and exit 0 when it came up."""
+    app = make_application()
+    from autofuse_studio.ui.main_window import MainWindow
+
+    window = MainWindow()
+    if demo:
+        window.open_paths([str(demo_case_dir())])
+    elif paths:
+        window.open_paths(list(paths))
+    window.show()
+    if self_check:
+        ok = window.isVisible() and bool(window.windowTitle())
+        verdict = "ok" if ok else "FAILED"
+        sys.stdout.write(f"self-check: {verdict} ({APP_NAME} {__version__}, {app.platformName()})\n")
+        QTimer.singleShot(0, window.close)
+        app.processEvents()
+        return 0 if ok else 1
+    return app.exec()

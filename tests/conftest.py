@@ -1,0 +1,31 @@
+"""Root test configuration: headless Qt, fresh settings, paths to the shared samples."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = (REPO_ROOT.parent / "shared" / "samples").resolve()
+
+
+def samples_dir(*parts: str) -> Path:
+    """A folder or file under ../shared/samples; the calling test is skipped when it is absent."""
+    path = SAMPLES.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared sample {path} is not available")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point QSettings (and anything using XDG paths) at a fresh temp folder for every test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("AUTOFUSE_STUDIO_TEST", "1")
