@@ -1,0 +1,277 @@
+"""Streaming precision metrics: the reference's three plus the usual extras, block by block.
+
+Formulas follow fusion_precision_analyzer.py exactly (cosine = a.b / (|a||b| + 1e-8), max abs error,
+max relative error over max(|a|, |b|) + 1e-8), accumulated in float64 over blocks so a pair of any size
+needs only a few MB. Sums of squares are kept with a power-of-two scale so values near 1e200 do not
+overflow, and integer pairs get their absolute differences exactly (uint64), even above 2**53.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, iter_aligned_pairs
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
+
+EPSILON = 1e-8
+# Rescale a block only when its magnitude could overflow float64 sums of squares: 2**480 squared is
+# 2**960, leaving 2**64 elements of headroom. Ordinary data is never rescaled, so it matches the
+# reference bit for bit.
+_SCALE_EXPONENT_LIMIT = 480
+PASS_RATIO_LIMITS = (0.001, 0.005)
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Every number we report for one compared pair (a = fused side, b = origin side)."""
+
+    cosine: float
+    max_abs_err: float
+    max_rel_err: float
+    mean_abs_err: float
+    rmse: float
+    rel_euclidean: float
+    one_thousandth_ratio: float
+    five_thousandth_ratio: float
+    elements: int
+    nan_fused: int
+    inf_fused: int
+    nan_origin: int
+    inf_origin: int
+
+
+def _nan_max(left: float, right: float) -> float:
+    """max() that propagates NaN like np.max does."""
+    if math.isnan(left) or math.isnan(right):
+        return math.nan
+    return max(left, right)
+
+
+def _scale_exponent(values: np.ndarray) -> int:
+    if values.size == 0:
+        return 0
+    peak = float(np.max(np.abs(values)))
+    if not math.isfinite(peak):
+        return 0
+    exponent = math.frexp(peak)[1]
+    return exponent if exponent > _SCALE_EXPONENT_LIMIT else 0
+
+
+@dataclass
+class _Partial:
+    """Running sums; squared sums are stored in units of 2**(2*exp) for their scale exponents."""
+
+    count: int = 0
+    dot_ab: float = 0.0
+    sum_aa: float = 0.0
+    sum_bb: float = 0.0
+    sum_dd: float = 0.0
+    exp_a: int = 0
+    exp_b: int = 0
+    exp_d: int = 0
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    sum_abs: float = 0.0
+    passes: list[int] = field(default_factory=lambda: [0, 0])
+    nan_a: int = 0
+    inf_a: int = 0
+    nan_b: int = 0
+    inf_b: int = 0
+
+    def merge(self, other: _Partial) -> None:
+        """Add another block's partial sums into this one (rescaling to the larger exponents)."""
+        exp_a, exp_b, exp_d = (max(self.exp_a, other.exp_a), max(self.exp_b, other.exp_b),
+                               max(self.exp_d, other.exp_d))
+        self.dot_ab = (math.ldexp(self.dot_ab, self.exp_a + self.exp_b - exp_a - exp_b)
+                       + math.ldexp(other.dot_ab, other.exp_a + other.exp_b - exp_a - exp_b))
+        self.sum_aa = math.ldexp(self.sum_aa, 2 * (self.exp_a - exp_a)) + math.ldexp(
+            other.sum_aa, 2 * (other.exp_a - exp_a))
+        self.sum_bb = math.ldexp(self.sum_bb, 2 * (self.exp_b - exp_b)) + math.ldexp(
+            other.sum_bb, 2 * (other.exp_b - exp_b))
+        self.sum_dd = math.ldexp(self.sum_dd, 2 * (self.exp_d - exp_d)) + math.ldexp(
+            other.sum_dd, 2 * (other.exp_d - exp_d))
+        self.exp_a, self.exp_b, self.exp_d = exp_a, exp_b, exp_d
+        self.count += other.count
+        self.max_abs = _nan_max(self.max_abs, other.max_abs)
+        self.max_rel = _nan_max(self.max_rel, other.max_rel)
+        self.sum_abs += other.sum_abs
+        self.passes = [mine + theirs for mine, theirs in zip(self.passes, other.passes, strict=True)]
+        self.nan_a += other.nan_a
+        self.inf_a += other.inf_a
+        self.nan_b += other.nan_b
+        self.inf_b += other.inf_b
+
+
+def _exact_abs_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| for integer/bool blocks, exact (computed in uint64), returned as float64."""
+    a_kind, b_kind = a.dtype.kind, b.dtype.kind
+    if (a_kind == "u" and a.dtype.itemsize == 8 and b_kind == "i") or (
+        b_kind == "u" and b.dtype.itemsize == 8 and a_kind == "i"
+    ):
+        # int64 vs uint64 has no common exact numpy type: fall back to Python integers.
+        diffs = [abs(int(x) - int(y)) for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+        return np.array(diffs, dtype=np.float64)
+    wide = np.uint64 if {a_kind, b_kind} <= {"u", "b"} else np.int64
+    a_wide, b_wide = a.astype(wide), b.astype(wide)
+    a_bits, b_bits = a_wide.view(np.uint64), b_wide.view(np.uint64)
+    # Modular subtraction in uint64 is exact whenever the true difference is in [0, 2**64).
+    diff = np.where(a_wide >= b_wide, a_bits - b_bits, b_bits - a_bits)
+    return diff.astype(np.float64)
+
+
+def _count_nonfinite(values: np.ndarray) -> tuple[int, int]:
+    if values.dtype.kind not in "fc":
+        return 0, 0
+    nan_count = int(np.count_nonzero(np.isnan(values)))
+    inf_count = int(np.count_nonzero(np.isinf(values)))
+    return nan_count, inf_count
+
+
+class _Workspace(threading.local):
+    """Per-thread scratch buffers: reusing them avoids a page-faulting allocation per block."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.buffers: list[np.ndarray] = []
+        self.flags = np.empty(0, dtype=bool)
+
+    def get(self, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Three float64 buffers and one bool buffer of `count` elements."""
+        if count > self.size:
+            self.size = count
+            self.buffers = [np.empty(count, dtype=np.float64) for _ in range(3)]
+            self.flags = np.empty(count, dtype=bool)
+        first, second, third = (buffer[:count] for buffer in self.buffers)
+        return first, second, third, self.flags[:count]
+
+
+_WORKSPACE = _Workspace()
+
+
+def block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
+    """Partial sums of one pair of equally long 1-D blocks."""
+    # NaN and Inf are data here, not errors: they propagate into the metrics as in the reference.
+    with np.errstate(all="ignore"):
+        return _block_partial(a_block, b_block)
+
+
+def _scaled_dots(partial: _Partial, a: np.ndarray, b: np.ndarray) -> None:
+    partial.dot_ab = float(np.dot(a, b))
+    partial.sum_aa = float(np.dot(a, a))
+    partial.sum_bb = float(np.dot(b, b))
+    if math.isfinite(partial.sum_aa) and math.isfinite(partial.sum_bb):
+        return  # common case: no NaN, no Inf, no overflow, nothing more to look at
+    partial.nan_a, partial.inf_a = _count_nonfinite(a)
+    partial.nan_b, partial.inf_b = _count_nonfinite(b)
+    partial.exp_a, partial.exp_b = _scale_exponent(a), _scale_exponent(b)
+    if partial.exp_a or partial.exp_b:
+        a_scaled, b_scaled = np.ldexp(a, -partial.exp_a), np.ldexp(b, -partial.exp_b)
+        partial.dot_ab = float(np.dot(a_scaled, b_scaled))
+        partial.sum_aa = float(np.dot(a_scaled, a_scaled))
+        partial.sum_bb = float(np.dot(b_scaled, b_scaled))
+
+
+def _block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
+    count = int(a_block.size)
+    partial = _Partial(count=count)
+    a, b, abs_diff, flags = _WORKSPACE.get(count)
+    np.copyto(a, a_block, casting="unsafe")
+    np.copyto(b, b_block, casting="unsafe")
+    _scaled_dots(partial, a, b)
+    if a_block.dtype.kind in "biu" and b_block.dtype.kind in "biu":
+        np.copyto(abs_diff, _exact_abs_diff(a_block, b_block))
+    else:
+        np.subtract(a, b, out=abs_diff)
+        np.abs(abs_diff, out=abs_diff)
+    partial.max_abs = float(np.max(abs_diff))
+    partial.sum_abs = float(np.sum(abs_diff))
+    partial.sum_dd = float(np.dot(abs_diff, abs_diff))
+    if not math.isfinite(partial.sum_dd) and math.isfinite(partial.max_abs):
+        partial.exp_d = _scale_exponent(abs_diff)
+        diff_scaled = np.ldexp(abs_diff, -partial.exp_d)
+        partial.sum_dd = float(np.dot(diff_scaled, diff_scaled))
+    # a and b are not needed any more: reuse them for the relative error.
+    np.abs(a, out=a)
+    np.abs(b, out=b)
+    denominator = np.maximum(a, b, out=a)
+    denominator += EPSILON
+    relative = np.divide(abs_diff, denominator, out=b)
+    partial.max_rel = float(np.max(relative))
+    passes = []
+    for limit in PASS_RATIO_LIMITS:
+        np.less(relative, limit, out=flags)
+        passes.append(int(np.count_nonzero(flags)))
+    partial.passes = passes
+    return partial
+
+
+def _finish(total: _Partial) -> Metrics:
+    count = total.count
+    norm_a, norm_b = math.sqrt(total.sum_aa), math.sqrt(total.sum_bb)
+    scaled_epsilon = math.ldexp(EPSILON, -(total.exp_a + total.exp_b))
+    with np.errstate(all="ignore"):
+        cosine = float(np.float64(total.dot_ab) / (np.float64(norm_a) * norm_b + scaled_epsilon))
+    diff_norm = math.ldexp(math.sqrt(total.sum_dd), total.exp_d) if math.isfinite(total.sum_dd) else math.nan
+    origin_norm = math.ldexp(norm_b, total.exp_b) if math.isfinite(norm_b) else math.nan
+    if origin_norm > 0:
+        rel_euclidean = diff_norm / origin_norm
+    else:
+        rel_euclidean = 0.0 if diff_norm == 0 else math.nan
+    return Metrics(
+        cosine=cosine,
+        max_abs_err=total.max_abs,
+        max_rel_err=total.max_rel,
+        mean_abs_err=total.sum_abs / count,
+        rmse=diff_norm / math.sqrt(count),
+        rel_euclidean=rel_euclidean,
+        one_thousandth_ratio=total.passes[0] / count,
+        five_thousandth_ratio=total.passes[1] / count,
+        elements=count,
+        nan_fused=total.nan_a,
+        inf_fused=total.inf_a,
+        nan_origin=total.nan_b,
+        inf_origin=total.inf_b,
+    )
+
+
+def _bounded_map(
+    executor: Executor, pairs: Iterable[tuple[np.ndarray, np.ndarray]], in_flight: int
+) -> Iterator[_Partial]:
+    """executor.map with at most `in_flight` pending blocks, so memory stays bounded."""
+    pending = []
+    for a_block, b_block in pairs:
+        pending.append(executor.submit(block_partial, a_block, b_block))
+        if len(pending) >= in_flight:
+            yield pending.pop(0).result()
+    for future in pending:
+        yield future.result()
+
+
+def compare_tensors(
+    fused: LazyTensor,
+    origin: LazyTensor,
+    *,
+    executor: Executor | None = None,
+    block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> Metrics:
+    """Metrics of two tensors of equal size, compared element by element in C order."""
+    if fused.size == 0:
+        raise ValueError("the tensors are empty")
+    pairs = iter_aligned_pairs(fused, origin, block_elements)
+    partials: Iterable[_Partial]
+    if executor is None:
+        partials = (block_partial(a_block, b_block) for a_block, b_block in pairs)
+    else:
+        partials = _bounded_map(executor, pairs, in_flight=4)
+    total = _Partial()
+    for partial in partials:
+        cancel.check()
+        total.merge(partial)
+    return _finish(total)
