@@ -1,0 +1,173 @@
+"""`autofuse-studio nwa`: drop-in for fusion_precision_analyzer.py, with verdicts and exports."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from autofuse_studio.cli.progress import terminal_progress
+from autofuse_studio.core.errors import AppError, InputError
+from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
+from autofuse_studio.core.precision.pair import NO_MAPPING, is_compared_status
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult
+from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
+from autofuse_studio.core.precision.thresholds import Limits, Thresholds, load_thresholds, parse_dtype_limit
+
+EXIT_DIVERGENCE = 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The reference's arguments, unchanged, plus ours."""
+    parser = argparse.ArgumentParser(prog="autofuse-studio nwa", description="定位融合算子精度劣化工具 "
+                                     "(fusion precision analyzer, drop-in for fusion_precision_analyzer.py)")
+    parser.add_argument("--mode", type=int, default=1, choices=[1, 2],
+                        help="模式1：基于dump图和datadump目录批量比较融合算子输入输出；模式2：直接比较两个NPY文件。默认模式1")
+    parser.add_argument("--af-open-graph", help="模式1：开启自动融合的 dump 图文件 (atc JSON or ge_proto_*.txt)")
+    parser.add_argument("--af-close-graph", help="模式1：关闭自动融合的 dump 图文件 (atc JSON or ge_proto_*.txt)")
+    parser.add_argument("--af-open-data", help="模式1：开启自动融合的 datadump NPY 目录 (any folder above the NPYs)")
+    parser.add_argument("--af-close-data", help="模式1：关闭自动融合的 datadump NPY 目录 (any folder above the NPYs)")
+    parser.add_argument("--compare-input", action="store_true", help="模式1：是否比较融合算子输入，默认不比较")
+    parser.add_argument("--npy-a", help="模式2：第一个 NPY 文件路径")
+    parser.add_argument("--npy-b", help="模式2：第二个 NPY 文件路径")
+    ours = parser.add_argument_group("Autofuse Studio options")
+    ours.add_argument("-j", "--jobs", type=int, default=min(os.cpu_count() or 1, 8),
+                      help="parallel comparisons (default: number of cores)")
+    ours.add_argument("--step", help="compare only this step folder (default: every step on both sides)")
+    ours.add_argument("--output", help="write every row and metric to FILE (.json, .csv or .xlsx)")
+    ours.add_argument("--cosine-threshold", type=float, default=None,
+                      help="a row fails when cosine < this (default 0.99)")
+    ours.add_argument("--max-abs-threshold", type=float, default=None, help="a row fails when max abs err > this")
+    ours.add_argument("--max-rel-threshold", type=float, default=None, help="a row fails when max rel err > this")
+    ours.add_argument("--dtype-threshold", action="append", default=[], metavar="DTYPE:KEY=VALUE",
+                      help="per-dtype limit, e.g. float16:cosine=0.995 (repeatable)")
+    ours.add_argument("--thresholds", metavar="FILE.toml", help="limits from a TOML file ([default], [dtype.NAME])")
+    ours.add_argument("--fail-on-divergence", action="store_true",
+                      help=f"exit with {EXIT_DIVERGENCE} when a culprit (first divergence) exists")
+    return parser
+
+
+def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
+    """Combine the TOML file (if any) with the command-line limits (which win)."""
+    thresholds = load_thresholds(args.thresholds) if args.thresholds else Thresholds()
+    default = thresholds.default
+    overrides = {"cosine": args.cosine_threshold, "max_abs": args.max_abs_threshold,
+                 "max_rel": args.max_rel_threshold}
+    default = Limits(**{key: overrides[key] if overrides[key] is not None else getattr(default, key)
+                        for key in overrides})
+    per_dtype = dict(thresholds.per_dtype)
+    for text in args.dtype_threshold:
+        dtype, key, value = parse_dtype_limit(text)
+        base = per_dtype.get(dtype, default)
+        per_dtype[dtype] = Limits(**{**base.as_dict(), key: value})
+    return Thresholds(default, per_dtype)
+
+
+def _require(value: str | None, option: str, mode: int) -> str:
+    if not value:
+        raise InputError(f"ERROR: 模式{mode}需要 {option} 参数")
+    return value
+
+
+def _mode1_request(args: argparse.Namespace) -> Mode1Request:
+    open_graph = _require(args.af_open_graph, "--af-open-graph", 1)
+    close_graph = _require(args.af_close_graph, "--af-close-graph", 1)
+    open_data = _require(args.af_open_data, "--af-open-data", 1)
+    close_data = _require(args.af_close_data, "--af-close-data", 1)
+    for graph in (open_graph, close_graph):
+        if not os.path.isfile(graph):
+            raise InputError(f"ERROR: dump 图 JSON 文件不存在: {graph}", graph)
+    for folder in (open_data, close_data):
+        if not os.path.isdir(folder):
+            raise InputError(f"ERROR: datadump 目录不存在: {folder}", folder)
+    return Mode1Request(Path(open_graph), Path(close_graph), Path(open_data), Path(close_data),
+                        compare_input=args.compare_input, step=args.step, jobs=max(1, args.jobs),
+                        thresholds=thresholds_from_args(args))
+
+
+def _print_tables(result: PrecisionResult) -> None:
+    steps = list(dict.fromkeys(row.step for row in result.rows))
+    if len(steps) <= 1:
+        print(format_table(result.rows))
+        return
+    for step in steps:
+        print(f"== step {step} ==")
+        print(format_table([row for row in result.rows if row.step == step]))
+
+
+def _warning_lines(result: PrecisionResult) -> list[str]:
+    lines = []
+    for row in result.rows:
+        if row.kind == OUTPUT and row.status == NO_MAPPING:
+            lines.append(f"WARNING: Fused operator {row.fused_op} output {row.fused_index} is missing "
+                         "_datadump_origin_name or _datadump_origin_output_index; skipping")
+    messages = [message for message in result.warnings if "_datadump_origin" not in message]
+    lines.extend(f"WARNING: {message}" for message in dict.fromkeys(messages))
+    return lines
+
+
+def run_mode1_cli(args: argparse.Namespace) -> int:
+    """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
+    request = _mode1_request(args)
+    print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
+    print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
+    result = run_mode1(request, progress=terminal_progress())
+    found = f"Found {result.output_mappings} fused operator output mappings"
+    if request.compare_input:
+        found += f", {result.input_mappings} fused operator input mappings"
+    print(found + "\n")
+    for line in _warning_lines(result):
+        print(line)
+    _print_tables(result)
+    print()
+    print(format_summary(result))
+    if args.output:
+        from autofuse_studio.core.reports.precision_files import write_precision
+
+        written = write_precision(result, args.output)
+        print(f"Wrote {written}")
+    if args.fail_on_divergence and result.first_divergence is not None:
+        return EXIT_DIVERGENCE
+    return 0
+
+
+def run_mode2_cli(args: argparse.Namespace) -> int:
+    """Mode 2: compare two NPY files; exit 1 when they could not be compared."""
+    npy_a = _require(args.npy_a, "--npy-a", 2)
+    npy_b = _require(args.npy_b, "--npy-b", 2)
+    for path in (npy_a, npy_b):
+        if not os.path.isfile(path):
+            raise InputError(f"ERROR: NPY 文件不存在: {path}", path)
+    outcome = run_mode2(Path(npy_a), Path(npy_b))
+    if outcome.message:
+        print(f"WARNING: {outcome.message}")
+    print(format_mode2(npy_a, npy_b, outcome))
+    if args.output:
+        from autofuse_studio.core.precision.rows import PrecisionRow
+        from autofuse_studio.core.reports.precision_files import write_precision
+
+        row = PrecisionRow(OUTPUT, npy_a, 0, npy_b, 0, outcome.status, metrics=outcome.metrics,
+                           message=outcome.message, fused_file=npy_a, origin_file=npy_b,
+                           fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
+                           fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
+        result = PrecisionResult([row], thresholds_from_args(args))
+        from autofuse_studio.core.precision.verdict import assign_verdicts
+
+        assign_verdicts(result.rows, result.thresholds, {})
+        print(f"Wrote {write_precision(result, args.output)}")
+    return 0 if is_compared_status(outcome.status) else 1
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of `autofuse-studio nwa`."""
+    args = build_parser().parse_args(argv)
+    try:
+        return run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args)
+    except AppError as error:
+        message = str(error)
+        print(message if message.startswith("ERROR") else f"ERROR: {message}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130

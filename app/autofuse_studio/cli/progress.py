@@ -1,0 +1,29 @@
+"""Progress on stderr for the CLI: a throttled one-line counter, only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from autofuse_studio.core.progress import Progress, no_progress
+
+
+class _TerminalProgress:
+    """Rewrites one stderr line at most 10 times a second."""
+
+    def __init__(self) -> None:
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int, message: str = "") -> None:
+        now = time.monotonic()
+        if now - self._last < 0.1 and done < total:
+            return
+        self._last = now
+        end = "\n" if total and done >= total and message == "comparing" else ""
+        sys.stderr.write(f"\r{message} {done}/{total}\x1b[K{end}")
+        sys.stderr.flush()
+
+
+def terminal_progress() -> Progress:
+    """A Progress that draws on stderr when it is a terminal, else one that does nothing."""
+    return _TerminalProgress() if sys.stderr.isatty() else no_progress

@@ -1,0 +1,153 @@
+"""Compare one fused-side NPY with one origin-side NPY: load, convert layouts, check dtypes and shapes.
+
+The status vocabulary is the reference tool's (OK, FILE_NOT_FOUND, NPY_LOAD_ERROR, FORMAT_UNSUPPORTED,
+FORMAT_CONVERSION_ERROR, SHAPE_MISMATCH, COMPUTE_ERROR, and FORMAT_CONVERTED / DTYPE_CAST /
+SHAPE_FLATTENED joined with "_" in that order), so scripts that parse its table keep working.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+
+from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
+from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.dumps.npy import open_npy
+from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
+from autofuse_studio.core.precision.metrics import Metrics, compare_tensors
+
+log = logging.getLogger(__name__)
+
+OK = "OK"
+NO_MAPPING = "NO_MAPPING"
+SKIPPED_CONST_DATA = "SKIPPED_CONST_DATA"
+FILE_NOT_FOUND = "FILE_NOT_FOUND"
+NPY_LOAD_ERROR = "NPY_LOAD_ERROR"
+FORMAT_UNSUPPORTED = "FORMAT_UNSUPPORTED"
+FORMAT_CONVERSION_ERROR = "FORMAT_CONVERSION_ERROR"
+SHAPE_MISMATCH = "SHAPE_MISMATCH"
+COMPUTE_ERROR = "COMPUTE_ERROR"
+FORMAT_CONVERTED = "FORMAT_CONVERTED"
+DTYPE_CAST = "DTYPE_CAST"
+SHAPE_FLATTENED = "SHAPE_FLATTENED"
+
+COMPARED_PARTS = frozenset({OK, FORMAT_CONVERTED, DTYPE_CAST, SHAPE_FLATTENED})
+
+
+def is_compared_status(status: str) -> bool:
+    """True when the status carries metrics (OK or a combination of the conversion notes)."""
+    return all(part in COMPARED_PARTS for part in _split_status(status))
+
+
+def _split_status(status: str) -> list[str]:
+    parts: list[str] = []
+    for note in (FORMAT_CONVERTED, DTYPE_CAST, SHAPE_FLATTENED):
+        if note in status:
+            parts.append(note)
+            status = status.replace(note, "")
+    rest = status.strip("_")
+    if rest:
+        parts.append(rest)
+    return parts
+
+
+@dataclass(frozen=True)
+class PairSide:
+    """One side of a comparison: the file (None when not found), its layout, and a label for messages."""
+
+    path: Path | None
+    layout: LayoutInfo | None
+    label: str
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The outcome of comparing two tensors."""
+
+    status: str
+    metrics: Metrics | None = None
+    message: str = ""
+    fused_dtype: str = ""
+    origin_dtype: str = ""
+    fused_shape: tuple[int, ...] | None = None
+    origin_shape: tuple[int, ...] | None = None
+
+
+_UNKNOWN_LAYOUT = LayoutInfo(None, None, None)
+
+
+def _hinted(info: LayoutInfo, other: LazyTensor, other_layout: str | None) -> LayoutInfo:
+    """Fill a missing origin shape (or its -1 dims) from the plain tensor on the other side."""
+    shape = info.origin_shape
+    if shape is not None and -1 not in shape:
+        return info
+    if shape is None:
+        shape = other.shape
+    elif len(shape) == len(other.shape):
+        shape = tuple(other_dim if dim == -1 else dim for dim, other_dim in zip(shape, other.shape, strict=True))
+    origin_format = info.origin_format
+    if origin_format is None and other_layout is not None and not is_private_format(other_layout):
+        origin_format = other_layout
+    return LayoutInfo(info.layout, origin_format, shape)
+
+
+def _convert(
+    fused: LazyTensor, origin: LazyTensor, fused_info: LayoutInfo | None, origin_info: LayoutInfo | None
+) -> tuple[LazyTensor, LazyTensor, bool]:
+    """Bring the private-format side(s) to the plain layout of the other side."""
+    fused_info = fused_info or _UNKNOWN_LAYOUT
+    origin_info = origin_info or _UNKNOWN_LAYOUT
+    fused_layout, origin_layout = fused_info.layout, origin_info.layout
+    if fused_layout == origin_layout:
+        return fused, origin, False
+    converted = False
+    if is_private_format(origin_layout) and not is_private_format(fused_layout):
+        origin, converted = to_origin_layout(origin, _hinted(origin_info, fused, fused_layout), fused_layout)
+        return fused, origin, converted
+    target = origin_layout
+    if is_private_format(origin_layout):
+        # Both private and different: bring both to the origin format of the plain graph.
+        target = origin_info.origin_format or fused_info.origin_format
+        origin, converted = to_origin_layout(origin, origin_info, target)
+    if not is_private_format(origin_layout):
+        fused_info = _hinted(fused_info, origin, origin_layout)
+    fused, fused_converted = to_origin_layout(fused, fused_info, target)
+    return fused, origin, converted or fused_converted
+
+
+def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor | None = None) -> PairResult:
+    """Run the reference's comparison pipeline on two NPY files, with our fixes."""
+    for side, which in ((fused_side, "Fused-side"), (origin_side, "Original-side")):
+        if side.path is None:
+            return PairResult(FILE_NOT_FOUND, message=f"{which} NPY not found: {side.label}")
+    assert fused_side.path is not None and origin_side.path is not None
+    try:
+        fused = open_npy(fused_side.path)
+        origin = open_npy(origin_side.path)
+    except NpyLoadError as error:
+        return PairResult(NPY_LOAD_ERROR, message=f"NPY load failed - {error}")
+    dtypes = {"fused_dtype": fused.dtype_name, "origin_dtype": origin.dtype_name}
+    try:
+        fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
+    except FormatUnsupported as error:
+        return PairResult(FORMAT_UNSUPPORTED, message=f"Unsupported format conversion - {error}", **dtypes)
+    except FormatConversionError as error:
+        return PairResult(FORMAT_CONVERSION_ERROR, message=f"Format conversion failed - {error}", **dtypes)
+    shapes = {"fused_shape": fused.shape, "origin_shape": origin.shape}
+    parts = [FORMAT_CONVERTED] if converted else []
+    if fused.dtype_name != origin.dtype_name:
+        parts.append(DTYPE_CAST)
+    if fused.shape != origin.shape:
+        if fused.size != origin.size:
+            message = (f"Shape mismatch with different element counts - {fused_side.label}: {fused.shape}"
+                       f" vs {origin_side.label}: {origin.shape}")
+            return PairResult(SHAPE_MISMATCH, message=message, **dtypes, **shapes)
+        parts.append(SHAPE_FLATTENED)
+    try:
+        metrics = compare_tensors(fused, origin, executor=executor)
+    except (ValueError, OSError, MemoryError) as error:
+        message = f"Metric calculation failed - {fused_side.label} / {origin_side.label}: {error}"
+        return PairResult(COMPUTE_ERROR, message=message, **dtypes, **shapes)
+    return PairResult("_".join(parts) if parts else OK, metrics, **dtypes, **shapes)

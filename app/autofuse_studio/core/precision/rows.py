@@ -1,0 +1,127 @@
+"""The result table of a precision run: one PrecisionRow per compared fused output or input."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.thresholds import Thresholds
+
+OUTPUT = "output"
+INPUT = "input"
+
+VERDICT_OK = "OK"
+VERDICT_UNKNOWN = "UNKNOWN"
+VERDICT_CULPRIT = "CULPRIT"
+VERDICT_PROPAGATED = "PROPAGATED"
+VERDICTS = (VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICT_OK, VERDICT_UNKNOWN)
+
+# Metric fields written to --output files after the reference's three, in this order.
+EXTRA_METRICS = (
+    "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio", "five_thousandth_ratio",
+    "nan_fused", "inf_fused", "nan_origin", "inf_origin", "elements",
+)
+
+
+@dataclass
+class PrecisionRow:
+    """One comparison: a fused op's output (or input) against the origin op's output."""
+
+    kind: str
+    fused_op: str
+    fused_index: int
+    origin_op: str | None
+    origin_index: int | None
+    status: str
+    step: str = ""
+    metrics: Metrics | None = None
+    verdict: str = VERDICT_UNKNOWN
+    message: str = ""
+    source_type: str = ""
+    fused_file: str | None = None
+    origin_file: str | None = None
+    fused_dtype: str = ""
+    origin_dtype: str = ""
+    fused_shape: tuple[int, ...] | None = None
+    origin_shape: tuple[int, ...] | None = None
+    order: int = 0
+    table_position: int = 0
+
+    @property
+    def compared(self) -> bool:
+        """True when metrics exist for this row."""
+        return self.metrics is not None
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        """(step, kind, fused op, index): unique within a result."""
+        return (self.step, self.kind, self.fused_op, self.fused_index)
+
+    def metric(self, name: str) -> float | int | None:
+        """A metric by field name, or None when the row was not compared."""
+        return None if self.metrics is None else getattr(self.metrics, name)  # type: ignore[no-any-return]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form documented in the README (NaN and Inf become null)."""
+        row: dict[str, Any] = {
+            "kind": self.kind, "step": self.step, "fused_op": self.fused_op,
+            "fused_index": self.fused_index, "origin_op": self.origin_op,
+            "origin_index": self.origin_index, "status": self.status,
+            "cosine": _json_number(self.metric("cosine")),
+            "max_abs_err": _json_number(self.metric("max_abs_err")),
+            "max_rel_err": _json_number(self.metric("max_rel_err")),
+        }
+        for name in EXTRA_METRICS:
+            row[name] = _json_number(self.metric(name))
+        row.update({
+            "verdict": self.verdict, "fused_dtype": self.fused_dtype, "origin_dtype": self.origin_dtype,
+            "fused_shape": list(self.fused_shape) if self.fused_shape is not None else None,
+            "origin_shape": list(self.origin_shape) if self.origin_shape is not None else None,
+            "source_type": self.source_type, "message": self.message,
+            "fused_file": self.fused_file, "origin_file": self.origin_file,
+        })
+        return row
+
+
+def _json_number(value: float | int | None) -> float | int | None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return value
+
+
+@dataclass
+class PrecisionResult:
+    """Everything a precision run found: rows in table order, the first divergence, warnings."""
+
+    rows: list[PrecisionRow]
+    thresholds: Thresholds
+    first_divergence: PrecisionRow | None = None
+    warnings: list[str] = field(default_factory=list)
+    output_mappings: int = 0
+    input_mappings: int = 0
+    compare_input: bool = False
+    steps: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--output x.json` document."""
+        first = self.first_divergence
+        return {
+            "rows": [row.to_dict() for row in self.rows],
+            "first_divergence": None if first is None else {
+                "fused_op": first.fused_op, "fused_index": first.fused_index, "kind": first.kind,
+                "step": first.step, "origin_op": first.origin_op, "origin_index": first.origin_index,
+            },
+            "thresholds": self.thresholds.as_dict(),
+            "steps": self.steps,
+            "warnings": self.warnings,
+        }
+
+    def counts(self, attribute: str) -> dict[str, int]:
+        """How many rows have each value of `attribute` ("status" or "verdict"), in first-seen order."""
+        counted: dict[str, int] = {}
+        for row in self.rows:
+            value = getattr(row, attribute)
+            counted[value] = counted.get(value, 0) + 1
+        return counted

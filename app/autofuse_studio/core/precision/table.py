@@ -1,0 +1,111 @@
+"""Console text of a precision run: the reference's nine-column table (CJK-aligned) and our summary."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from autofuse_studio.core.precision.pair import PairResult
+from autofuse_studio.core.precision.rows import INPUT, PrecisionResult, PrecisionRow
+
+HEADERS = ("类型", "融合算子名", "索引", "原算子名", "原索引", "余弦相似度", "绝对误差最大值", "相对误差最大值", "状态")
+KIND_LABELS = {"output": "输出", INPUT: "输入"}
+
+
+def display_width(text: str) -> int:
+    """Terminal columns taken by text: wide and fullwidth (CJK) characters count twice."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
+def format_cosine(value: float | None) -> str:
+    """The reference's cosine format (10 decimals) or '-'."""
+    return "-" if value is None else f"{value:.10f}"
+
+
+def format_error(value: float | None) -> str:
+    """The reference's error format (.6e) or '-'."""
+    return "-" if value is None else f"{value:.6e}"
+
+
+def row_cells(row: PrecisionRow) -> list[str]:
+    """The nine cells of a row, formatted exactly as the reference formats them."""
+    metrics = row.metrics
+    return [
+        KIND_LABELS.get(row.kind, row.kind),
+        row.fused_op,
+        str(row.fused_index),
+        row.origin_op if row.origin_op else "-",
+        str(row.origin_index) if row.origin_index is not None else "-",
+        format_cosine(metrics.cosine if metrics else None),
+        format_error(metrics.max_abs_err if metrics else None),
+        format_error(metrics.max_rel_err if metrics else None),
+        row.status,
+    ]
+
+
+def format_table(rows: Sequence[PrecisionRow]) -> str:
+    """Header, dashes joined by '-+-', then one line per row with cells joined by ' | '."""
+    cells = [row_cells(row) for row in rows]
+    widths = [max([display_width(header)] + [display_width(line[i]) for line in cells])
+              for i, header in enumerate(HEADERS)]
+    lines = [" | ".join(_pad(text, widths[i]) for i, text in enumerate(HEADERS))]
+    lines.append("-+-".join("-" * width for width in widths))
+    lines.extend(" | ".join(_pad(text, widths[i]) for i, text in enumerate(line)) for line in cells)
+    return "\n".join(lines)
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "none"
+
+
+def describe_row(row: PrecisionRow) -> str:
+    """'autofuse_3_Mul output 0 (origin Mul_1 output 0, step 0), cosine 0.91...'."""
+    origin = f"{row.origin_op} output {row.origin_index}" if row.origin_op else "no origin"
+    step = f", step {row.step}" if row.step else ""
+    cosine = f", cosine {format_cosine(row.metrics.cosine)}" if row.metrics else ""
+    return f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{step}){cosine}"
+
+
+def format_summary(result: PrecisionResult) -> str:
+    """The short summary printed after the table: counts, culprits, first divergence."""
+    lines = [
+        f"Summary: {len(result.rows)} rows",
+        f"  status:  {_counts_text(result.counts('status'))}",
+        f"  verdict: {_counts_text(result.counts('verdict'))}",
+    ]
+    culprits = [row for row in result.rows if row.verdict == "CULPRIT"]
+    for row in culprits[:20]:
+        lines.append(f"  CULPRIT {describe_row(row)}")
+    if len(culprits) > 20:
+        lines.append(f"  ... and {len(culprits) - 20} more culprits")
+    first = result.first_divergence
+    lines.append(f"First divergence: {describe_row(first) if first else 'none'}")
+    return "\n".join(lines)
+
+
+MODE2_EXTRA_LABELS = (
+    ("mean_abs_err", "平均绝对误差", "{:.6e}"),
+    ("rmse", "均方根误差", "{:.6e}"),
+    ("rel_euclidean", "相对欧氏距离", "{:.6e}"),
+    ("one_thousandth_ratio", "千分之一误差通过率", "{:.6%}"),
+    ("five_thousandth_ratio", "千分之五误差通过率", "{:.6%}"),
+    ("elements", "元素个数", "{}"),
+)
+
+
+def format_mode2(path_a: str, path_b: str, outcome: PairResult) -> str:
+    """What mode 2 prints: the reference's lines, then the extra metrics."""
+    lines = [f"文件A: {path_a}", f"文件B: {path_b}", f"状态: {outcome.status}"]
+    metrics = outcome.metrics
+    if metrics is None:
+        return "\n".join(lines)
+    lines += [f"余弦相似度: {metrics.cosine:.10f}", f"绝对误差最大值: {metrics.max_abs_err:.6e}",
+              f"相对误差最大值: {metrics.max_rel_err:.6e}"]
+    lines += [f"{label}: {pattern.format(getattr(metrics, name))}" for name, label, pattern in MODE2_EXTRA_LABELS]
+    lines.append(f"NaN/Inf 个数: A {metrics.nan_fused}/{metrics.inf_fused}, B {metrics.nan_origin}/{metrics.inf_origin}")
+    lines.append(f"数据类型: A {outcome.fused_dtype}, B {outcome.origin_dtype}")
+    return "\n".join(lines)
