@@ -1,0 +1,90 @@
+"""Safe NPY loading: header parsed by hand, data memory-mapped, pickles never touched, bf16 decoded lazily."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from autofuse_studio.core.dumps.lazy import LazyTensor, decode_bf16
+from autofuse_studio.core.errors import NpyLoadError
+
+_MAGIC = b"\x93NUMPY"
+# Stored dtypes the comparison understands; everything else is refused with a clear message.
+_SUPPORTED_KINDS = frozenset("biuf")
+
+
+def _read_header(handle: BinaryIO, path: Path) -> tuple[tuple[int, ...], bool, np.dtype[np.generic]]:
+    """(shape, fortran_order, dtype) from the NPY header; the file position ends at the data."""
+    if handle.read(len(_MAGIC)) != _MAGIC:
+        raise NpyLoadError(f"{path} is not an NPY file (the magic string \\x93NUMPY is missing).", path)
+    handle.seek(0)
+    try:
+        version = np.lib.format.read_magic(handle)
+        if version == (1, 0):
+            return np.lib.format.read_array_header_1_0(handle)
+        if version in ((2, 0), (3, 0)):
+            # 3.0 only allows UTF-8 in the header; the 2.0 reader parses ASCII headers the same way.
+            return np.lib.format.read_array_header_2_0(handle)
+    except (ValueError, TypeError, SyntaxError, OverflowError, EOFError) as exc:
+        raise NpyLoadError(f"{path} has a broken NPY header: {exc}", path) from exc
+    raise NpyLoadError(
+        f"{path} uses NPY format version {version[0]}.{version[1]}, which is not supported.", path
+    )
+
+
+def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
+    """Raise for dtypes we refuse; True when the dtype is bf16 stored as 2-byte void ('<V2')."""
+    if dtype.hasobject:
+        raise NpyLoadError(f"{path} holds Python objects (pickled data); refusing to load it.", path)
+    if dtype.kind == "V" and dtype.fields is None and dtype.subdtype is None and dtype.itemsize == 2:
+        return True  # ml_dtypes.bfloat16 saved by np.save
+    if dtype.fields is not None or dtype.subdtype is not None:
+        raise NpyLoadError(f"{path} has an unsupported dtype {dtype.descr} (structured data).", path)
+    if dtype.kind not in _SUPPORTED_KINDS:
+        hint = " (1-byte opaque values, probably float8)" if dtype.kind == "V" and dtype.itemsize == 1 else ""
+        raise NpyLoadError(f"{path} has an unsupported dtype {dtype.str}{hint}.", path)
+    return False
+
+
+def _map_data(
+    path: Path, dtype: np.dtype[np.generic], shape: tuple[int, ...], fortran: bool, offset: int
+) -> np.ndarray:
+    """The data as a read-only memory map (a plain empty array when there is nothing to map)."""
+    if math.prod(shape) == 0:
+        return np.empty(shape, dtype=dtype)  # mmap cannot map zero bytes
+    # A Fortran-order file is the C-order array of the reversed shape, transposed: a free view.
+    stored = shape[::-1] if fortran else shape
+    mapped = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=stored, order="C")
+    return mapped.T if fortran else mapped
+
+
+def open_npy(path: str | Path) -> LazyTensor:
+    """Open an NPY file as a memory-mapped LazyTensor; NpyLoadError for anything unsafe or broken."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            size = path.stat().st_size
+            if size == 0:
+                raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
+            shape, fortran, dtype = _read_header(handle, path)
+            offset = handle.tell()
+    except OSError as exc:
+        raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
+    is_bf16 = _check_dtype(dtype, path)
+    expected = math.prod(shape) * dtype.itemsize
+    if size - offset < expected:
+        raise NpyLoadError(
+            f"{path} is truncated: its header promises {expected} bytes of {dtype.str} data "
+            f"for shape {shape} but only {size - offset} bytes follow.",
+            path,
+        )
+    try:
+        array = _map_data(path, dtype, shape, fortran, offset)
+    except (OSError, ValueError) as exc:
+        raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
+    if is_bf16:
+        return LazyTensor.plain(array, decode=decode_bf16, logical_dtype="bfloat16")
+    return LazyTensor.plain(array)
