@@ -39,7 +39,10 @@ def make_application() -> QApplication:
 def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
     """Open the main window; with self_check, build it headless and exit 0 when it came up."""
     app = make_application()
+    from autofuse_studio.ui.errors import install_excepthook
     from autofuse_studio.ui.main_window import MainWindow
+
+    install_excepthook()
 
     window = MainWindow()
     if demo:

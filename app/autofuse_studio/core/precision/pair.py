@@ -83,11 +83,14 @@ def _hinted(info: LayoutInfo, other: LazyTensor, other_layout: str | None) -> La
     shape = info.origin_shape
     if shape is not None and -1 not in shape:
         return info
+    origin_format = info.origin_format
     if shape is None:
         shape = other.shape
+        # The shape now comes from the other tensor, so its axis order does too.
+        if other_layout is not None and not is_private_format(other_layout) and other_layout != "ND":
+            origin_format = other_layout
     elif len(shape) == len(other.shape):
         shape = tuple(other_dim if dim == -1 else dim for dim, other_dim in zip(shape, other.shape, strict=True))
-    origin_format = info.origin_format
     if origin_format is None and other_layout is not None and not is_private_format(other_layout):
         origin_format = other_layout
     return LayoutInfo(info.layout, origin_format, shape)

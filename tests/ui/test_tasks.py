@@ -1,0 +1,193 @@
+"""TaskRunner: results, failures, throttled progress and silent cancellation come back on the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.errors import Cancelled, InputError
+from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
+
+TIMEOUT_MS = 10000
+
+
+@pytest.fixture
+def runner() -> Iterator[TaskRunner]:
+    task_runner = TaskRunner()
+    yield task_runner
+    task_runner.shutdown()
+
+
+def double(n: int, *, progress: Progress, cancel: CancelToken, offset: int = 0) -> int:
+    for i in range(n):
+        cancel.check()
+        progress(i + 1, n, f"step {i + 1}")
+    return 2 * n + offset
+
+
+def wait_until_cancelled(started: threading.Event, *, progress: Progress, cancel: CancelToken) -> None:
+    started.set()
+    while not cancel.cancelled:
+        time.sleep(0.005)
+    cancel.check()
+
+
+def blocked(gate: threading.Event, *, progress: Progress, cancel: CancelToken) -> str:
+    gate.wait(TIMEOUT_MS / 1000)
+    return "released"
+
+
+def boom(*, progress: Progress, cancel: CancelToken) -> None:
+    raise ValueError("a bug in the analysis")
+
+
+def record(runner: TaskRunner) -> list[TaskEvent]:
+    events: list[TaskEvent] = []
+    runner.taskEvent.connect(events.append)
+    return events
+
+
+def wait_terminal(qtbot: QtBot, runner: TaskRunner, task_id: int | None = None) -> Any:
+    def is_final(event: TaskEvent) -> bool:
+        return event.terminal and (task_id is None or event.task_id == task_id)
+
+    return qtbot.waitSignal(runner.taskEvent, timeout=TIMEOUT_MS, check_params_cb=is_final)
+
+
+def test_submit_returns_the_result_with_kwargs(qtbot: QtBot, runner: TaskRunner) -> None:
+    with wait_terminal(qtbot, runner) as blocker:
+        task_id = runner.submit(double, 5, offset=1)
+    assert blocker.args == [TaskEvent(task_id, "done", 11)]
+    assert runner.active() == []
+
+
+def test_events_arrive_on_the_gui_thread_even_for_plain_callables(qtbot: QtBot, runner: TaskRunner) -> None:
+    threads: list[threading.Thread] = []
+    runner.taskEvent.connect(lambda _event: threads.append(threading.current_thread()))
+    with wait_terminal(qtbot, runner):
+        runner.submit(double, 3)
+    assert threads
+    assert set(threads) == {threading.main_thread()}
+
+
+def test_progress_is_throttled_but_the_final_update_always_arrives(qtbot: QtBot) -> None:
+    # A huge interval makes throttling deterministic: the first update passes, then only done == total.
+    runner = TaskRunner(progress_interval=3600)
+    try:
+        events = record(runner)
+        with wait_terminal(qtbot, runner):
+            runner.submit(double, 1000)
+    finally:
+        runner.shutdown()
+    progress = [event.payload for event in events if event.kind == "progress"]
+    assert progress == [(1, 1000, "step 1"), (1000, 1000, "step 1000")]
+    assert events[-1].kind == "done"
+
+
+def test_failure_carries_the_exception(qtbot: QtBot, runner: TaskRunner) -> None:
+    with wait_terminal(qtbot, runner) as blocker:
+        runner.submit(boom)
+    event = blocker.args[0]
+    assert event.kind == "failed"
+    assert isinstance(event.payload, ValueError)
+    assert "a bug in the analysis" in str(event.payload)
+
+
+def test_app_error_is_reported_as_failure_for_the_ui_boundary(qtbot: QtBot, runner: TaskRunner) -> None:
+    def bad_input(*, progress: Progress, cancel: CancelToken) -> None:
+        raise InputError("The file x.npy is truncated.", path="x.npy")
+
+    with wait_terminal(qtbot, runner) as blocker:
+        runner.submit(bad_input)
+    assert isinstance(blocker.args[0].payload, InputError)
+
+
+def test_cancel_running_task_is_silent(qtbot: QtBot, runner: TaskRunner) -> None:
+    started = threading.Event()
+    events = record(runner)
+    with wait_terminal(qtbot, runner) as blocker:
+        task_id = runner.submit(wait_until_cancelled, started)
+        assert started.wait(TIMEOUT_MS / 1000)
+        runner.cancel(task_id)
+    assert blocker.args == [TaskEvent(task_id, "cancelled")]
+    assert [event.kind for event in events] == ["cancelled"]
+    runner.cancel(task_id)  # cancelling a finished task is harmless
+
+
+def test_cancel_pending_task_before_it_starts(qtbot: QtBot) -> None:
+    runner = TaskRunner(max_workers=1)
+    gate = threading.Event()
+    try:
+        events = record(runner)
+        first = runner.submit(blocked, gate)
+        second = runner.submit(double, 3)
+        with wait_terminal(qtbot, runner, second) as blocker:
+            runner.cancel(second)
+        assert blocker.args == [TaskEvent(second, "cancelled")]
+        with wait_terminal(qtbot, runner, first):
+            gate.set()
+    finally:
+        gate.set()
+        runner.shutdown()
+    assert [(event.task_id, event.kind) for event in events] == [(second, "cancelled"), (first, "done")]
+
+
+def test_result_after_cancel_is_dropped(qtbot: QtBot, runner: TaskRunner) -> None:
+    gate = threading.Event()
+    with wait_terminal(qtbot, runner) as blocker:
+        task_id = runner.submit(blocked, gate)  # never checks its token
+        runner.cancel(task_id)
+        gate.set()
+    assert blocker.args[0].kind == "cancelled"
+
+
+def test_task_handle_signals(qtbot: QtBot, runner: TaskRunner) -> None:
+    def big(*, progress: Progress, cancel: CancelToken) -> str:
+        progress(10**12, 10**12, "bytes")  # beyond Qt's 32-bit int
+        return "ok"
+
+    handle = runner.start(big)
+    progressed: list[tuple[int, int, str]] = []
+    handle.progressed.connect(lambda done, total, message: progressed.append((done, total, message)))
+    with qtbot.waitSignal(handle.finished, timeout=TIMEOUT_MS) as blocker:
+        pass
+    assert blocker.args == ["ok"]
+    assert progressed == [(10**12, 10**12, "bytes")]
+
+    failing = runner.start(boom)
+    with qtbot.waitSignal(failing.failed, timeout=TIMEOUT_MS) as blocker:
+        pass
+    assert isinstance(blocker.args[0], ValueError)
+
+    started = threading.Event()
+    cancelled = runner.start(wait_until_cancelled, started)
+    with qtbot.waitSignal(cancelled.cancelled, timeout=TIMEOUT_MS):
+        assert started.wait(TIMEOUT_MS / 1000)
+        cancelled.cancel()
+
+
+def test_shutdown_cancels_running_work_and_waits(qtbot: QtBot) -> None:
+    runner = TaskRunner()
+    started = threading.Event()
+    seen: list[str] = []
+
+    def worker(*, progress: Progress, cancel: CancelToken) -> None:
+        try:
+            wait_until_cancelled(started, progress=progress, cancel=cancel)
+        except Cancelled:
+            seen.append("cancelled")
+            raise
+
+    runner.submit(worker)
+    assert started.wait(TIMEOUT_MS / 1000)
+    runner.shutdown()
+    assert seen == ["cancelled"]  # shutdown() returned only after the worker stopped
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        runner.submit(double, 1)
+    runner.shutdown()  # idempotent
