@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
+RowSink = Callable[[list[PrecisionRow]], None]
 # Pairs bigger than this are compared one at a time with block-level parallelism instead.
 _LARGE_PAIR_BYTES = 64 << 20
 
@@ -81,8 +83,8 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
     return row
 
 
-def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress,
-                 cancel: CancelToken) -> dict[int, PairResult]:
+def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress, cancel: CancelToken,
+                 on_rows: RowSink | None = None) -> dict[int, PairResult]:
     """Compare every planned pair: small ones concurrently, large ones one by one with block threads."""
     todo = [(number, item) for number, item in enumerate(planned) if item.fused is not None]
     large = [(n, item) for n, item in todo if item.size_bytes > _LARGE_PAIR_BYTES]
@@ -92,12 +94,20 @@ def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress,
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="pair") as pool:
         futures = {pool.submit(_compare_one, item, None, cancel): n for n, item in small}
         for future in as_completed(futures):
-            outcomes[futures[future]] = future.result()
+            number = futures[future]
+            outcomes[number] = future.result()
+            _deliver(on_rows, planned[number], outcomes[number])
             progress(len(outcomes), total, "comparing")
         for number, item in large:
             outcomes[number] = _compare_one(item, pool, cancel)
+            _deliver(on_rows, item, outcomes[number])
             progress(len(outcomes), total, "comparing")
     return outcomes
+
+
+def _deliver(on_rows: RowSink | None, item: PlannedRow, outcome: PairResult) -> None:
+    if on_rows is not None:
+        on_rows([_row_from(item, outcome)])
 
 
 def _compare_one(item: PlannedRow, executor: Executor | None, cancel: CancelToken) -> PairResult:
@@ -107,14 +117,22 @@ def _compare_one(item: PlannedRow, executor: Executor | None, cancel: CancelToke
 
 
 def run_mode1(request: Mode1Request, progress: Progress = no_progress,
-              cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None) -> PrecisionResult:
-    """Compare every fused op output (and input with compare_input) against the origin run."""
+              cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None,
+              on_rows: RowSink | None = None) -> PrecisionResult:
+    """Compare every fused op output (and input with compare_input) against the origin run.
+
+    `on_rows`, when given, receives finished rows (metrics and status, verdict not yet assigned) from
+    the worker thread as they complete, first the uncompared ones in one batch; the returned result
+    holds the same row objects with verdicts.
+    """
     case = case or load_case(request, progress, cancel)
     warnings = [*case.af_open.warnings, *case.mapping.warnings, *case.open_index.warnings,
                 *case.close_index.warnings]
     steps = pair_steps(case.open_index, case.close_index, request.step, warnings)
     planned = plan_rows(case, steps, request.compare_input)
-    outcomes = _compare_all(planned, request.jobs, progress, cancel)
+    if on_rows is not None:
+        on_rows([item.row for item in planned if item.fused is None])
+    outcomes = _compare_all(planned, request.jobs, progress, cancel, on_rows)
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(planned)]
     warnings.extend(row.message for row in rows if row.message)
     first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))

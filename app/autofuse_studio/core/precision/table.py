@@ -106,6 +106,7 @@ def format_mode2(path_a: str, path_b: str, outcome: PairResult) -> str:
     lines += [f"余弦相似度: {metrics.cosine:.10f}", f"绝对误差最大值: {metrics.max_abs_err:.6e}",
               f"相对误差最大值: {metrics.max_rel_err:.6e}"]
     lines += [f"{label}: {pattern.format(getattr(metrics, name))}" for name, label, pattern in MODE2_EXTRA_LABELS]
-    lines.append(f"NaN/Inf 个数: A {metrics.nan_fused}/{metrics.inf_fused}, B {metrics.nan_origin}/{metrics.inf_origin}")
+    lines.append(f"NaN/Inf 个数: A {metrics.nan_fused}/{metrics.inf_fused}, "
+                 f"B {metrics.nan_origin}/{metrics.inf_origin}")
     lines.append(f"数据类型: A {outcome.fused_dtype}, B {outcome.origin_dtype}")
     return "\n".join(lines)
