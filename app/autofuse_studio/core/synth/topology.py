@@ -1,0 +1,72 @@
+"""Builds the logical DAG of a case: main chains of fused groups plus one branch per feature."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from autofuse_studio.core.synth import branches
+from autofuse_studio.core.synth.dag import Dag, DagBuilder, Ref, TensorInfo
+from autofuse_studio.core.synth.numerics import transpose
+from autofuse_studio.core.synth.patterns import SINGLE_INPUT, Ctx, affine, merge
+from autofuse_studio.core.synth.spec import CaseSpec
+
+
+def shape_2d(elements: int) -> tuple[int, int]:
+    """A near-square 2-D shape with exactly `elements` elements."""
+    rows = max(d for d in range(1, math.isqrt(elements) + 1) if elements % d == 0)
+    return rows, elements // rows
+
+
+def build_dag(spec: CaseSpec) -> Dag:
+    """The whole case topology for `spec`, deterministic for its seed."""
+    ctx = Ctx(DagBuilder(), spec, np.random.default_rng([spec.seed, 1]))
+    _main_chains(ctx)
+    branches.add_all(ctx)
+    if spec.has("control_edges"):
+        _control_edges(ctx.b.dag)
+    ctx.b.dag.finish()
+    return ctx.b.dag
+
+
+def _scope(j: int) -> str:
+    """Alternate TF-style and PyTorch-style scopes ('.' in names makes sanitisation matter)."""
+    return f"model/layer_{j}" if j % 2 == 0 else f"model/blocks.{j}/mlp"
+
+
+def _main_chains(ctx: Ctx) -> None:
+    """n_fused fused groups spread round-robin over `chains` chains, with merges and Transposes."""
+    spec, b, rng = ctx.spec, ctx.b, ctx.rng
+    shape = shape_2d(spec.elements)
+    current = [ctx.data(f"model/input_{c}", shape) for c in range(spec.chains)]
+    history: list[Ref] = []
+    for j in range(spec.n_fused):
+        chain, scope = j % spec.chains, _scope(j)
+        x = current[chain]
+        info = TensorInfo(b.dag.info(x).shape, spec.dtype)
+        partners = [r for r in [*current, *history[:-2]] if r != x and b.dag.info(r).shape == info.shape]
+        with b.fused(culprit=j == spec.culprit):
+            if j == spec.culprit:
+                y = affine(ctx, x, scope, info)
+            elif partners and rng.random() < 0.3:
+                y = merge(ctx, x, partners[int(rng.integers(len(partners)))], scope, info)
+            else:
+                y = SINGLE_INPUT[int(rng.integers(len(SINGLE_INPUT)))](ctx, x, scope, info)
+        # A non-fused op right after the culprit's consumer makes verdicts walk through it.
+        forced = spec.culprit is not None and j == spec.culprit + spec.chains
+        if j < spec.n_fused - spec.chains and (forced or rng.random() < 0.15):
+            rows, cols = b.dag.info(y).shape
+            y = b.op("Transpose", scope, [y], transpose(), TensorInfo((cols, rows), spec.dtype))
+        history.append(y)
+        current[chain] = y
+    for ref in current:
+        b.output(ref)
+
+
+def _control_edges(dag: Dag) -> None:
+    """Every third group waits (control edge) for the previous group of the same graph."""
+    for k, group in enumerate(dag.groups):
+        previous = dag.groups[k - 1] if k else None
+        if k % 3 == 1 and previous is not None and previous.region == group.region:
+            dag.ops[group.ops[0]].ctrl.append(previous.ops[-1])
