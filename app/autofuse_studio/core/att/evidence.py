@@ -1,0 +1,136 @@
+"""`att evidence`: att-evidence.jsonl (schema att-evidence/v1) and tool-manifest.json (att-tool/v1)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from autofuse_studio.core.att.model import CaseKey, FileScan, FinalTiling, FinalTilingSummary, OperatorLog
+from autofuse_studio.core.att.summary import (
+    CANDIDATE,
+    MISSING_GROUP_CASE,
+    graph_status,
+    with_result_perf_status,
+)
+from autofuse_studio.core.reports.atomic import atomic_write_text
+
+SCHEMA_VERSION = "att-evidence/v1"
+MANIFEST_VERSION = "att-tool/v1"
+EVIDENCE_FILE = "att-evidence.jsonl"
+MANIFEST_FILE = "tool-manifest.json"
+TOOL_NAME = "att_analyze"
+
+
+def _case_status(op: OperatorLog, key: CaseKey) -> str:
+    """Selected case → graph status (+ missing result perf); other cases → candidate / missing_group_case."""
+    selection = op.selections.get((key.graph, key.result, key.group))
+    if selection is None:
+        return MISSING_GROUP_CASE
+    if selection.key.case != key.case:
+        return CANDIDATE
+    return with_result_perf_status(graph_status(op), op, key.graph, key.result)
+
+
+def legacy_records(scan: FileScan) -> list[dict[str, Any]]:
+    """One record per (operator, graph, result, group, case) named by value/objective/template lines."""
+    records = []
+    path = str(Path(scan.path).resolve())
+    for op in scan.operators.values():
+        keys = set(op.values) | set(op.objectives) | {s.key for s in op.selections.values()}
+        for key in keys:
+            values = op.values.get(key, {})
+            objective = op.objectives.get(key)
+            lines = {name: v.source.line for name, v in values.items()}
+            if objective is not None:
+                lines["objective"] = objective.source.line
+            selection = op.selections.get((key.graph, key.result, key.group))
+            if selection is not None and selection.key == key:
+                lines["template_selection"] = selection.source.line
+            record: dict[str, Any] = {
+                "schema_version": SCHEMA_VERSION, "operator": op.name, "graph_id": key.graph,
+                "result_id": key.result, "group_id": key.group, "case_id": key.case,
+                "tiling_values": {name: v.value for name, v in values.items()},
+                "objective": objective.value if objective else None,
+                "source_path": path, "source_line": op.first_mentions.get(key, min(lines.values())),
+                "parse_status": _case_status(op, key), "source_lines": lines,
+            }
+            perf = op.result_perfs.get((key.graph, key.result))
+            if perf is not None:
+                record["result_performance"] = perf.value
+            records.append(record)
+    return records
+
+
+def final_record(record: FinalTiling, path: str) -> dict[str, Any]:
+    """The evidence form of one FINAL_TILING record."""
+    return {
+        "schema_version": SCHEMA_VERSION, "operator": record.operator, "graph_id": record.graph,
+        "result_id": record.result, "group_id": record.group, "case_id": record.case_id,
+        "source": record.source, "selection_mode": record.selection_mode, "tiling_key": record.tiling_key,
+        "score": record.score, "sub_case_tag": record.sub_case_tag, "template_name": record.template,
+        "pipe_est": dict(record.pipe_estimates), "tiling_repr": record.tiling_repr,
+        "repr_kind": record.repr_kind, "repr_hash": record.repr_hash, "parse_status": record.status,
+        "source_path": path, "source_line": record.origin.line,
+    }
+
+
+def summary_record(record: FinalTilingSummary, path: str) -> dict[str, Any]:
+    """The evidence form of one FINAL_TILING_SUMMARY record."""
+    return {
+        "schema_version": SCHEMA_VERSION, "record_type": "final_tiling_summary",
+        "operator": record.operator, "graph_id": record.graph, "result_id": record.result,
+        "source": record.source, "selection_mode": record.selection_mode, "groups": record.groups,
+        "parse_status": record.status, "source_path": path, "source_line": record.origin.line,
+    }
+
+
+def file_records(scan: FileScan) -> list[dict[str, Any]]:
+    """FINAL_TILING records when the file has them, else the legacy [PROF] records."""
+    path = str(Path(scan.path).resolve())
+    if scan.final_records:
+        return [final_record(r, path) for r in scan.final_records]
+    records = legacy_records(scan)
+    if not records:
+        records = [summary_record(r, path) for r in scan.final_summaries]
+    return records
+
+
+def _sort_key(record: dict[str, Any]) -> tuple[Any, ...]:
+    ids = [record.get(k) for k in ("graph_id", "result_id", "group_id", "case_id")]
+    return (record["source_path"], record["operator"], *[(-1 if i is None else i) for i in ids],
+            record["source_line"])
+
+
+def evidence_records(scans: list[FileScan]) -> list[dict[str, Any]]:
+    """Every record, sorted by (source_path, operator, graph, result, group, case)."""
+    return sorted((r for scan in scans for r in file_records(scan)), key=_sort_key)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, command: list[str]) -> int:
+    """Write the JSONL and the manifest into `out_dir`; returns the record count."""
+    records = evidence_records(scans)
+    text = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
+    evidence_path = out_dir / EVIDENCE_FILE
+    atomic_write_text(evidence_path, text)
+    manifest = {
+        "manifest_version": MANIFEST_VERSION, "schema_version": SCHEMA_VERSION, "tool": TOOL_NAME,
+        "generated_at_utc": datetime.datetime.now(datetime.UTC).isoformat(),
+        "command": command,
+        "inputs": [{"path": str(p.resolve()), "sha256": _sha256(p)} for p in inputs],
+        "record_count": len(records),
+        # Only what this run wrote: unrelated files already in the folder are not our artifacts.
+        "artifacts": [{"path": EVIDENCE_FILE, "sha256": _sha256(evidence_path)}],
+    }
+    atomic_write_text(out_dir / MANIFEST_FILE, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return len(records)

@@ -1,0 +1,162 @@
+"""Line grammars of ATT logs: [PROF] kinds, [PERF] formulas, [DFX] markers and case labels.
+
+One grammar for every subcommand (the reference disagreed with itself): any `[tag]` prefixes and
+`TilingSummary:` forms; numbers with sign, fraction and exponent; `_R<n>` sub-case notation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autofuse_studio.core.att.model import (
+    BestResult,
+    CaseKey,
+    DfxMarker,
+    Objective,
+    PerfItem,
+    PerfNode,
+    ResultPerf,
+    SourceRef,
+    TemplateSelection,
+    TilingValue,
+)
+
+NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_KEY = r"graph(\d+)_result(\d+)_g(-?\d+)_R?(\d+)"
+# The operator tag is the `[tag]` right before [PROF]/[PERF]; tags never contain brackets.
+_PROF = re.compile(r"\[([^\[\]]+)\]\s*\[PROF\]\s*")
+_PERF = re.compile(r"\[([^\[\]]+)\]\s*\[PERF\]")
+_BEST = re.compile(r"Among all schedule results,\s*graph(\d+)_result(\d+)\s+is the best choice")
+_TEMPLATE = re.compile(
+    r"Among the templates,\s*tiling case\s+R?(\d+)\s+of\s+graph(\d+)_result(\d+)_g(-?\d+)(?:_R?\d+)?"
+    r"\s+is the best choice"
+)
+_VALUE = re.compile(rf"The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}")
+# The most frequent line kind in one regex call (tag, [PROF], value): the scanner's hot path.
+_PROF_VALUE = re.compile(rf"\[([^\[\]]+)\]\s*\[PROF\]\s*The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}")
+_OBJECTIVE = re.compile(rf"The objective value of the tiling data is\s+({NUMBER})\s+in\s+{_KEY}")
+_RESULT_PERF = re.compile(
+    rf"\[([^\[\]]+)\]\s*(?:\[PROF\]\s*)?The value of\s+graph(\d+)_result(\d+)\s+is\s+({NUMBER})"
+)
+_PERF_BODY = re.compile(
+    rf"\[PERF\](?:\[{_KEY}\])?\s*([^\s\[]+)\[([^\]]*)\]:\s*(\S+)\s*=\s*(.*)$"
+)
+_PERF_TOTAL = re.compile(rf"(?:^|[\s)])=\s*({NUMBER})\s*$")
+_PERF_ITEM = re.compile(rf"(\w+)=({NUMBER})")
+_DFX_OUTER_BEGIN = re.compile(
+    r"\[DFX\]Begin to gen model info for asc graph (\d+), schedule result (\d+), schedule group (-?\d+)"
+    r"(?:.*graph name ([^\s,]+?)\.?\s*$)?"
+)
+_DFX_OUTER_END = re.compile(
+    r"\[DFX\]End to gen model info for graph(\d+)_result(\d+)_g(-?\d+)(?:.*graph name ([^\s,]+?)\.?\s*$)?"
+)
+_DFX_INNER = re.compile(
+    r"\[DFX\](Begin|End) to generate model info for graph (\S+) of tiling case id R?(\d+)"
+)
+CASE_LABEL = re.compile(_KEY)
+_NOT_OPERATORS = frozenset({"PROF", "PERF", "DFX", "ATT"})
+
+ProfRecord = TilingValue | Objective | TemplateSelection | BestResult | ResultPerf
+
+
+_KEY_CACHE: dict[tuple[str | Any, ...], CaseKey] = {}
+
+
+def _key(groups: tuple[str | Any, ...]) -> CaseKey:
+    # Each label repeats on many lines: caching the parsed key saves four int() calls per line.
+    key = _KEY_CACHE.get(groups)
+    if key is None:
+        if len(_KEY_CACHE) > 100_000:
+            _KEY_CACHE.clear()
+        graph, result, group, case = groups
+        key = _KEY_CACHE[groups] = CaseKey(int(graph), int(result), int(group), int(case))
+    return key
+
+
+def parse_prof(text: str, source: SourceRef) -> ProfRecord | None:
+    """Parse one line holding a [PROF] record or a result-perf line; None when it is neither."""
+    value = _PROF_VALUE.search(text)
+    if value is not None and value.group(1) not in _NOT_OPERATORS:
+        return TilingValue(value.group(1), _key(value.groups()[3:]), value.group(2), float(value.group(3)),
+                           source)
+    match = _PROF.search(text)
+    if match and match.group(1) not in _NOT_OPERATORS:
+        record = _parse_prof_body(match.group(1), text, match.end(), source)
+        if record is not None:
+            return record
+    return parse_result_perf(text, source)
+
+
+def _parse_prof_body(op: str, text: str, start: int, source: SourceRef) -> ProfRecord | None:
+    value = _VALUE.match(text, start)
+    if value:
+        key = _key(value.groups()[2:])
+        return TilingValue(op, key, value.group(1), float(value.group(2)), source)
+    objective = _OBJECTIVE.match(text, start)
+    if objective:
+        return Objective(op, _key(objective.groups()[1:]), float(objective.group(1)), source)
+    template = _TEMPLATE.match(text, start)
+    if template:
+        case, graph, result, group = (int(g) for g in template.groups())
+        return TemplateSelection(op, CaseKey(graph, result, group, case), source)
+    best = _BEST.match(text, start)
+    if best:
+        return BestResult(op, int(best.group(1)), int(best.group(2)), source)
+    return None
+
+
+def parse_result_perf(text: str, source: SourceRef) -> ResultPerf | None:
+    """Parse `[op] [PROF]? The value of graph<G>_result<R> is <num>` (any prefixes)."""
+    match = _RESULT_PERF.search(text)
+    if not match or match.group(1) in _NOT_OPERATORS:
+        return None
+    return ResultPerf(match.group(1), int(match.group(2)), int(match.group(3)), float(match.group(4)),
+                      source)
+
+
+def parse_perf(text: str, source: SourceRef) -> PerfNode | None:
+    """Parse one `[op] [PERF][graph…] Node[Type]: PIPE = formula = total` line."""
+    tag = _PERF.search(text)
+    if not tag or tag.group(1) in _NOT_OPERATORS:
+        return None
+    body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
+    if not body:
+        return None
+    key = _key(body.groups()[:4]) if body.group(1) is not None else CaseKey(0, 0, 0, 0)
+    node, node_type, pipe, rhs = body.groups()[4:]
+    values = [(m.group(1), float(m.group(2))) for m in _PERF_ITEM.finditer(rhs)]
+    total_match = _PERF_TOTAL.search(rhs)
+    # Without an explicit `= total` the node cost is the sum of its terms (the reference took
+    # only the first term, which is wrong for `(a=1 + b=2)`).
+    total = float(total_match.group(1)) if total_match else sum(v for _, v in values)
+    items = tuple(PerfItem(name, value, value / total if total > 0 else 0.0) for name, value in values)
+    return PerfNode(tag.group(1), key, node, node_type, pipe, total, items, source)
+
+
+def parse_dfx(text: str, source: SourceRef) -> DfxMarker | None:
+    """Parse a `[DFX]Begin/End … model info …` marker."""
+    inner = _DFX_INNER.search(text)
+    if inner:
+        kind = "inner_begin" if inner.group(1) == "Begin" else "inner_end"
+        return DfxMarker(kind, None, None, None, inner.group(2), int(inner.group(3)), source)
+    outer = _DFX_OUTER_BEGIN.search(text)
+    kind = "outer_begin"
+    if not outer:
+        outer = _DFX_OUTER_END.search(text)
+        kind = "outer_end"
+    if not outer:
+        return None
+    graph, result, group = (int(g) for g in outer.groups()[:3])
+    return DfxMarker(kind, graph, result, group, outer.group(4), None, source)
+
+
+def find_case_label(text: str) -> CaseKey | None:
+    """The first `graph<G>_result<R>_g<P>_<R?C>` label in a line, if any."""
+    match = CASE_LABEL.search(text)
+    return _key(match.groups()) if match else None
+
+
+def bracket_tags(text: str) -> list[str]:
+    """Every `[tag]` in a line, in order."""
+    return re.findall(r"\[([^\[\]]+)\]", text)

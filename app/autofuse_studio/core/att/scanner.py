@@ -1,0 +1,229 @@
+"""One streaming pass over ATT logs (files, folders, .gz) producing a LogScan.
+
+Logs are read in blocks of a few MB; literal markers are located with str.find so that noise
+lines cost almost nothing, and only lines holding a marker are decoded by the line grammars.
+Memory depends on the number of records, not on the size of the logs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, cast
+
+from autofuse_studio.core.att.final_frames import FinalTilingCollector
+from autofuse_studio.core.att.lines import parse_dfx, parse_perf, parse_prof
+from autofuse_studio.core.att.model import (
+    BestResult,
+    DecodeIssue,
+    FileScan,
+    LogScan,
+    Objective,
+    OperatorLog,
+    ResultPerf,
+    SourceRef,
+    TemplateSelection,
+    TilingValue,
+)
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+
+log = logging.getLogger(__name__)
+
+BLOCK_SIZE = 4 << 20
+MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
+MAX_LISTED_DECODE_ISSUES = 100
+
+
+def find_logs(path: str | Path) -> list[Path]:
+    """A file as is, or every `*.log` / `*.log.gz` under a folder (recursive, sorted)."""
+    root = Path(path)
+    if root.is_file():
+        return [root]
+    if not root.exists():
+        raise InputError(f"Path '{root}' not found.", root)
+    if not root.is_dir():
+        raise InputError(f"Path '{root}' is neither a file nor a folder.", root)
+    found = [p for p in root.rglob("*") if p.is_file() and p.name.endswith((".log", ".log.gz"))]
+    return sorted(found)
+
+
+def open_log(path: Path) -> BinaryIO:
+    """Open a log for binary reading, transparently un-gzipping `.gz` files."""
+    try:
+        if path.name.endswith(".gz"):
+            return cast(BinaryIO, gzip.open(path, "rb"))
+        return path.open("rb")
+    except OSError as exc:
+        raise InputError(f"Cannot read log '{path}': {exc.strerror or exc}.", path) from exc
+
+
+def iter_blocks(path: Path) -> Iterator[bytes]:
+    """Yield blocks of whole lines (each ends with a newline except maybe the last)."""
+    carry = b""
+    try:
+        with open_log(path) as handle:
+            while True:
+                data = handle.read(BLOCK_SIZE)
+                if not data:
+                    break
+                data = carry + data if carry else data
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = data  # a line longer than the block: keep reading
+                    continue
+                carry = data[cut:]
+                yield data[:cut]
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"Cannot read log '{path}': {exc}.", path) from exc
+    if carry:
+        yield carry
+
+
+def check_utf8(block: bytes, path: str, first_line: int, scan: FileScan) -> bool:
+    """True when the block is valid UTF-8; otherwise its invalid lines are counted and listed."""
+    if block.isascii():  # far cheaper than decoding, and the usual case
+        return True
+    try:
+        block.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        pass
+    for offset, raw in enumerate(block.split(b"\n")):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            scan.decode_issue_count += 1
+            if len(scan.decode_issues) < MAX_LISTED_DECODE_ISSUES:
+                scan.decode_issues.append(DecodeIssue(SourceRef(path, first_line + offset)))
+    return False
+
+
+def decode_block(block: bytes, path: str, first_line: int, scan: FileScan) -> str:
+    """Decode a block as UTF-8; invalid lines are replaced, counted and listed with file:line."""
+    check_utf8(block, path, first_line, scan)
+    return block.decode("utf-8", errors="replace")
+
+
+def marked_line_starts(block: bytes) -> list[int]:
+    """Start offsets of the lines of `block` that contain any marker, in order."""
+    starts: set[int] = set()
+    for marker in MARKERS:
+        pos = block.find(marker)
+        while pos >= 0:
+            starts.add(block.rfind(b"\n", 0, pos) + 1)
+            end = block.find(b"\n", pos)
+            if end < 0:
+                break
+            pos = block.find(marker, end)
+    return sorted(starts)
+
+
+class _FileScanner:
+    """Turns the marked lines of one file into records of a FileScan."""
+
+    def __init__(self, path: str) -> None:
+        self.scan = FileScan(path=path)
+        self.final = FinalTilingCollector()
+
+    def feed_block(self, block: bytes, first_line: int) -> int:
+        """Handle one block starting at `first_line`; returns the number of lines in it.
+
+        Only marked lines are decoded (errors replaced; check_utf8 counted the bad ones).
+        """
+        line_no, counted_to = first_line, 0
+        path = self.scan.path
+        for start in marked_line_starts(block):
+            line_no += block.count(b"\n", counted_to, start)
+            counted_to = start
+            end = block.find(b"\n", start)
+            raw = block[start:end if end >= 0 else len(block)]
+            line = raw.decode("utf-8", errors="replace").rstrip("\r")
+            self.feed_line(line, SourceRef(path, line_no))
+        lines = block.count(b"\n")
+        return lines + (0 if block.endswith(b"\n") else 1)
+
+    def feed_line(self, line: str, source: SourceRef) -> None:
+        """Classify one marked line and store its record."""
+        if "[PROF]" in line and "[PERF]" not in line:  # the common case first
+            record = parse_prof(line, source)
+            if record is not None:
+                self._store(record)
+                return
+        if "[ATT][FINAL_TILING" in line:
+            self.final.feed(line, source)
+            return
+        if "[PERF]" in line:
+            node = parse_perf(line, source)
+            if node is not None:
+                self._operator(node.operator, source).perf_nodes.append(node)
+                return
+        if "[DFX]" in line:
+            marker = parse_dfx(line, source)
+            if marker is not None:
+                self.scan.dfx_markers.append(marker)
+                return
+        record = parse_prof(line, source)
+        if record is not None:
+            self._store(record)
+
+    def _operator(self, name: str, source: SourceRef) -> OperatorLog:
+        op = self.scan.operators.get(name)
+        if op is None:
+            op = self.scan.operators[name] = OperatorLog(name, source)
+        return op
+
+    def _store(self, record: TilingValue | Objective | TemplateSelection | BestResult | ResultPerf) -> None:
+        op = self._operator(record.operator, record.source)
+        if isinstance(record, ResultPerf):
+            op.result_perfs[(record.graph, record.result)] = record
+            return
+        op.prof_lines += 1
+        if isinstance(record, BestResult):
+            op.best_result = record
+            return
+        if record.key not in op.first_mentions:
+            op.first_mentions[record.key] = record.source.line
+        if isinstance(record, TilingValue):
+            op.values.setdefault(record.key, {})[record.name] = record
+        elif isinstance(record, Objective):
+            op.objectives[record.key] = record
+        else:
+            key = record.key
+            op.selections[(key.graph, key.result, key.group)] = record
+
+    def finish(self, line_count: int) -> FileScan:
+        """Close the FINAL_TILING frames and return the scan."""
+        self.scan.line_count = line_count
+        self.scan.final_records, self.scan.final_summaries = self.final.finish()
+        return self.scan
+
+
+def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED) -> FileScan:
+    """Scan one log file in a single streaming pass."""
+    scanner = _FileScanner(str(path))
+    line_no = 1
+    for block in iter_blocks(path):
+        cancel.check()
+        check_utf8(block, scanner.scan.path, line_no, scanner.scan)
+        line_no += scanner.feed_block(block, line_no)
+    scan = scanner.finish(line_no - 1)
+    if scan.decode_issue_count:
+        log.warning("%s: %d line(s) with invalid UTF-8 were decoded with replacement characters",
+                    path, scan.decode_issue_count)
+    return scan
+
+
+def scan_logs(paths: Iterable[Path], progress: Progress = no_progress,
+              cancel: CancelToken = NEVER_CANCELLED) -> LogScan:
+    """Scan every log in order; one FileScan per file."""
+    files = list(paths)
+    result = LogScan()
+    for index, path in enumerate(files):
+        progress(index, len(files), f"Scanning {path.name}")
+        result.files.append(scan_file(path, cancel))
+    progress(len(files), len(files), "Scan finished")
+    return result

@@ -1,0 +1,110 @@
+"""`autofuse-studio att ...`: outputs, messages and exit codes of every subcommand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autofuse_studio.cli.att import main
+from tests.conftest import samples_dir
+
+LOG = ("[Add] [PROF]The value of ub_size is 512 in graph0_result0_g0_0.\n"
+       "[Add] [PROF]Among the templates, tiling case 0 of graph0_result0_g0 is the best choice.\n"
+       "[Add] [PROF]Among all schedule results, graph0_result0 is the best choice.\n"
+       "[Add] The value of graph0_result0 is 10.\n"
+       "[Add] [PERF][graph0_result0_g0_R0] Load_0[Load]: AIV_MTE2 = (a=1 + b=3) = 4\n")
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    path = tmp_path / "logs" / "a.log"
+    path.parent.mkdir()
+    path.write_text(LOG)
+    return path
+
+
+def test_summary_formats(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary", str(log.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "Found 1 log file(s)" in out and "Total operators extracted: 1" in out and "Parse Status" in out
+    target = tmp_path / "s.csv"
+    assert main(["summary", str(log), "-f", "csv", "-o", str(target), "--with-status"]) == 0
+    assert target.read_bytes().startswith(b"\xef\xbb\xbfOperator,")
+    assert f"Data exported to {target}" in capsys.readouterr().out
+    xlsx = tmp_path / "s.xlsx"
+    assert main(["summary", str(log), "-f", "excel", "-o", str(xlsx)]) == 0
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(xlsx)["Summary"]
+    assert sheet["A1"].value == "Operator" and sheet["A2"].value == "Add"
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["summary", "/nonexistent/x.log"], 1, "Error: Path '/nonexistent/x.log' not found."),
+        (["compare", "/nonexistent.csv", "/nonexistent.csv"], 1, "Error: CSV file '/nonexistent.csv' not found."),
+        (["evidence", "/nonexistent/x.log", "-o", "out"], 1, "not found"),
+        (["split-slog", "/nonexistent/x.log"], 1, "not found"),
+        (["verify-tiling", "src"], 2, "not available yet"),
+        ([], 2, "required"),
+    ],
+)
+def test_expected_failures_exit_non_zero(argv: list[str], code: int, message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == code
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_bad_case_and_missing_source_dir(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["split-slog", str(log), "--case", "c=x", "-o", str(tmp_path / "s")]) == 2
+    assert "--case 'c=x'" in capsys.readouterr().err
+    assert main(["perf-formula", str(tmp_path / "nope"), str(log), "-o", str(tmp_path / "p")]) == 2
+    assert "源目录不存在" in capsys.readouterr().err
+
+
+def test_empty_folder_and_no_perf_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    assert main(["summary", str(tmp_path / "empty")]) == 1
+    assert "No log files" in capsys.readouterr().err
+    plain = tmp_path / "plain.log"
+    plain.write_text(LOG.splitlines()[0] + "\n")
+    assert main(["perf-formula", str(tmp_path), str(plain), "-o", str(tmp_path / "p")]) == 1
+    captured = capsys.readouterr()
+    assert "[perf-formula] Add: 未找到 [PERF] 日志行，跳过" in captured.out
+    assert not (tmp_path / "p" / "perf_formula.svg").exists()  # no empty picture
+
+
+def test_evidence_split_perf_and_compare(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evidence", str(log), "-o", str(tmp_path / "ev")]) == 0
+    assert f"Exported 1 evidence record(s) to '{tmp_path / 'ev'}'" in capsys.readouterr().out
+    assert main(["split-slog", str(log), "-o", str(tmp_path / "sp")]) == 0
+    assert "[split-slog] Add: compiler=0 groups, runtime=1 groups" in capsys.readouterr().out
+    assert main(["perf-formula", str(tmp_path), str(log), "-o", str(tmp_path / "pf")]) == 0
+    assert (tmp_path / "pf" / "perf_formula.svg").exists() and (tmp_path / "pf" / "perf_formula.json").exists()
+    csv_path = tmp_path / "a.csv"
+    main(["summary", str(log), "-f", "csv", "-o", str(csv_path)])
+    capsys.readouterr()
+    assert main(["compare", str(csv_path), str(csv_path)]) == 0
+    assert "✓ 两个文件完全相同" in capsys.readouterr().out
+    report = tmp_path / "r.txt"
+    assert main(["compare", str(csv_path), str(csv_path), "-f", "text", "-o", str(report)]) == 0
+    assert f"对比报告已保存到: {report}" in capsys.readouterr().out
+    assert main(["compare", str(csv_path), str(csv_path), "-f", "excel", "-o", str(tmp_path / "r.xlsx")]) == 0
+
+
+@pytest.mark.samples
+def test_summary_console_matches_reference_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    log = samples_dir("att", "upstream-tests", "test_complete.log")
+    expected = samples_dir("att", "reference-outputs", "test_complete", "summary_console.txt").read_text()
+    assert main(["summary", str(log)]) == 0
+    ours = capsys.readouterr().out.splitlines()
+    theirs = expected.splitlines()[:-1]  # drop "rc=0"
+    assert ours[0].endswith("test_complete.log") and ours[1] == theirs[1]
+    # Our table adds a Parse Status column at the end; everything before it is the reference's layout.
+    width = len(theirs[2])
+    assert [line[:width] for line in ours[2:]] == [line[:width] for line in theirs[2:]]
+    assert ours[2][width:].strip() == "Parse Status"
