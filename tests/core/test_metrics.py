@@ -112,3 +112,11 @@ def test_block_size_does_not_change_results() -> None:
     assert many.cosine == pytest.approx(one.cosine, abs=1e-12)
     assert many.max_abs_err == one.max_abs_err
     assert many.rmse == pytest.approx(one.rmse, rel=1e-12)
+
+
+def test_nonfinite_positions_are_compared() -> None:
+    a = np.array([1.0, np.nan, np.inf, 4.0])
+    same = _metrics(a, a.copy())
+    assert same.nonfinite_mismatch == 0
+    moved = _metrics(a, np.array([np.nan, 2.0, -np.inf, 4.0]))
+    assert moved.nonfinite_mismatch == 3

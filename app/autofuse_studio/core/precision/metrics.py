@@ -44,6 +44,7 @@ class Metrics:
     inf_fused: int
     nan_origin: int
     inf_origin: int
+    nonfinite_mismatch: int = 0  # positions where only one side is NaN/Inf, or the Infs differ
 
 
 def _nan_max(left: float, right: float) -> float:
@@ -83,6 +84,7 @@ class _Partial:
     inf_a: int = 0
     nan_b: int = 0
     inf_b: int = 0
+    nonfinite_mismatch: int = 0
 
     def merge(self, other: _Partial) -> None:
         """Add another block's partial sums into this one (rescaling to the larger exponents)."""
@@ -106,6 +108,7 @@ class _Partial:
         self.inf_a += other.inf_a
         self.nan_b += other.nan_b
         self.inf_b += other.inf_b
+        self.nonfinite_mismatch += other.nonfinite_mismatch
 
 
 def _exact_abs_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -169,6 +172,10 @@ def _scaled_dots(partial: _Partial, a: np.ndarray, b: np.ndarray) -> None:
         return  # common case: no NaN, no Inf, no overflow, nothing more to look at
     partial.nan_a, partial.inf_a = _count_nonfinite(a)
     partial.nan_b, partial.inf_b = _count_nonfinite(b)
+    if partial.nan_a or partial.inf_a or partial.nan_b or partial.inf_b:
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        inf_differs = (np.isinf(a) | np.isinf(b)) & (a != b)
+        partial.nonfinite_mismatch = int(np.count_nonzero(nan_a != nan_b) + np.count_nonzero(inf_differs))
     partial.exp_a, partial.exp_b = _scale_exponent(a), _scale_exponent(b)
     if partial.exp_a or partial.exp_b:
         a_scaled, b_scaled = np.ldexp(a, -partial.exp_a), np.ldexp(b, -partial.exp_b)
@@ -237,6 +244,7 @@ def _finish(total: _Partial) -> Metrics:
         inf_fused=total.inf_a,
         nan_origin=total.nan_b,
         inf_origin=total.inf_b,
+        nonfinite_mismatch=total.nonfinite_mismatch,
     )
 
 

@@ -60,6 +60,17 @@ class PairSide:
     path: Path | None
     layout: LayoutInfo | None
     label: str
+    graph_dtype: str | None = None  # the desc's dtype, e.g. DT_BF16 for a bf16 tensor dumped as float32
+
+
+_BF16_NAMES = frozenset({"DT_BF16", "DT_BFLOAT16"})
+
+
+def _dtype_name(tensor: LazyTensor, side: PairSide) -> str:
+    """The tensor's dtype, except that msaccucmp's float32 NPY of a DT_BF16 tensor is reported as bfloat16."""
+    if side.graph_dtype in _BF16_NAMES and tensor.dtype_name == "float32":
+        return "bfloat16"
+    return tensor.dtype_name
 
 
 @dataclass(frozen=True)
@@ -131,7 +142,7 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         origin = open_npy(origin_side.path)
     except NpyLoadError as error:
         return PairResult(NPY_LOAD_ERROR, message=f"NPY load failed - {error}")
-    dtypes = {"fused_dtype": fused.dtype_name, "origin_dtype": origin.dtype_name}
+    dtypes = {"fused_dtype": _dtype_name(fused, fused_side), "origin_dtype": _dtype_name(origin, origin_side)}
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
@@ -140,7 +151,7 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         return PairResult(FORMAT_CONVERSION_ERROR, message=f"Format conversion failed - {error}", **dtypes)
     shapes = {"fused_shape": fused.shape, "origin_shape": origin.shape}
     parts = [FORMAT_CONVERTED] if converted else []
-    if fused.dtype_name != origin.dtype_name:
+    if dtypes["fused_dtype"] != dtypes["origin_dtype"]:
         parts.append(DTYPE_CAST)
     if fused.shape != origin.shape:
         if fused.size != origin.size:

@@ -69,14 +69,14 @@ def _origin_desc(model: Model, op_name: str, index: int) -> TensorDesc | None:
     return op.output_descs[index]
 
 
-def _side(lookup: Lookup, layout: LayoutInfo | None, label: str) -> tuple[PairSide, int]:
+def _side(lookup: Lookup, desc: TensorDesc | None, label: str) -> tuple[PairSide, int]:
     size = 0
     if lookup.path is not None:
         try:
             size = lookup.path.stat().st_size
         except OSError:
             size = 0
-    return PairSide(lookup.path, layout, label), size
+    return PairSide(lookup.path, _layout(desc), label, desc.dtype if desc else None), size
 
 
 def _fill_sides(planned: PlannedRow, case: LoadedCase, steps: StepPair,
@@ -85,11 +85,9 @@ def _fill_sides(planned: PlannedRow, case: LoadedCase, steps: StepPair,
     assert row.origin_op is not None and row.origin_index is not None
     fused_lookup = case.open_index.lookup(row.fused_op, row.kind, row.fused_index, steps[0])
     origin_lookup = case.close_index.lookup(row.origin_op, OUTPUT, row.origin_index, steps[1])
-    planned.fused, fused_size = _side(fused_lookup, _layout(fused_desc),
-                                      f"{row.fused_op} {row.kind} {row.fused_index}")
-    planned.origin, origin_size = _side(
-        origin_lookup, _layout(_origin_desc(case.af_close, row.origin_op, row.origin_index)),
-        f"{row.origin_op} output {row.origin_index}")
+    planned.fused, fused_size = _side(fused_lookup, fused_desc, f"{row.fused_op} {row.kind} {row.fused_index}")
+    planned.origin, origin_size = _side(origin_lookup, _origin_desc(case.af_close, row.origin_op, row.origin_index),
+                                        f"{row.origin_op} output {row.origin_index}")
     planned.size_bytes = fused_size + origin_size
     row.fused_file = str(fused_lookup.path) if fused_lookup.path else None
     row.origin_file = str(origin_lookup.path) if origin_lookup.path else None

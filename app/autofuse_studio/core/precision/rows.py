@@ -21,7 +21,7 @@ VERDICTS = (VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICT_OK, VERDICT_UNKNOWN)
 # Metric fields written to --output files after the reference's three, in this order.
 EXTRA_METRICS = (
     "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio", "five_thousandth_ratio",
-    "nan_fused", "inf_fused", "nan_origin", "inf_origin", "elements",
+    "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch", "elements",
 )
 
 

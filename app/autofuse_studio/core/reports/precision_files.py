@@ -17,7 +17,8 @@ VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", 
 TABLE_COLUMNS = (
     "step", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
     "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio",
-    "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "elements", "verdict",
+    "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch",
+    "elements", "verdict",
     "fused_dtype", "origin_dtype", "fused_shape", "origin_shape", "source_type", "message",
     "fused_file", "origin_file",
 )
