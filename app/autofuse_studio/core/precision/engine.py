@@ -140,7 +140,7 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
         rows=rows, thresholds=request.thresholds, first_divergence=first, warnings=warnings,
         output_mappings=sum(len(fused.outputs) for fused in case.mapping.fused_ops),
         input_mappings=sum(len(fused.inputs) for fused in case.mapping.fused_ops),
-        compare_input=request.compare_input, steps=[open_step for open_step, _ in steps],
+        compare_input=request.compare_input, steps=[open_step or "" for open_step, _ in steps],
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
@@ -142,26 +142,26 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         origin = open_npy(origin_side.path)
     except NpyLoadError as error:
         return PairResult(NPY_LOAD_ERROR, message=f"NPY load failed - {error}")
-    dtypes = {"fused_dtype": _dtype_name(fused, fused_side), "origin_dtype": _dtype_name(origin, origin_side)}
+    base = PairResult(OK, fused_dtype=_dtype_name(fused, fused_side), origin_dtype=_dtype_name(origin, origin_side))
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
-        return PairResult(FORMAT_UNSUPPORTED, message=f"Unsupported format conversion - {error}", **dtypes)
+        return replace(base, status=FORMAT_UNSUPPORTED, message=f"Unsupported format conversion - {error}")
     except FormatConversionError as error:
-        return PairResult(FORMAT_CONVERSION_ERROR, message=f"Format conversion failed - {error}", **dtypes)
-    shapes = {"fused_shape": fused.shape, "origin_shape": origin.shape}
+        return replace(base, status=FORMAT_CONVERSION_ERROR, message=f"Format conversion failed - {error}")
+    base = replace(base, fused_shape=fused.shape, origin_shape=origin.shape)
     parts = [FORMAT_CONVERTED] if converted else []
-    if dtypes["fused_dtype"] != dtypes["origin_dtype"]:
+    if base.fused_dtype != base.origin_dtype:
         parts.append(DTYPE_CAST)
     if fused.shape != origin.shape:
         if fused.size != origin.size:
             message = (f"Shape mismatch with different element counts - {fused_side.label}: {fused.shape}"
                        f" vs {origin_side.label}: {origin.shape}")
-            return PairResult(SHAPE_MISMATCH, message=message, **dtypes, **shapes)
+            return replace(base, status=SHAPE_MISMATCH, message=message)
         parts.append(SHAPE_FLATTENED)
     try:
         metrics = compare_tensors(fused, origin, executor=executor)
     except (ValueError, OSError, MemoryError) as error:
         message = f"Metric calculation failed - {fused_side.label} / {origin_side.label}: {error}"
-        return PairResult(COMPUTE_ERROR, message=message, **dtypes, **shapes)
-    return PairResult("_".join(parts) if parts else OK, metrics, **dtypes, **shapes)
+        return replace(base, status=COMPUTE_ERROR, message=message)
+    return replace(base, status="_".join(parts) if parts else OK, metrics=metrics)

@@ -61,7 +61,8 @@ class PrecisionRow:
 
     def metric(self, name: str) -> float | int | None:
         """A metric by field name, or None when the row was not compared."""
-        return None if self.metrics is None else getattr(self.metrics, name)  # type: ignore[no-any-return]
+        value: float | int | None = None if self.metrics is None else getattr(self.metrics, name)
+        return value
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form documented in the README (NaN and Inf become null)."""
