@@ -1,0 +1,260 @@
+"""Turn a parsed GE document (atc JSON, json_format style or our pbtxt parser's output) into a Model."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from autofuse_studio.core.errors import GraphParseError
+from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
+from autofuse_studio.core.ge.model import Graph, InputRef, Model, Op, TensorDesc
+
+# proto DataType numbers, for json_format files that print enums as ints.
+_DTYPE_NAMES = (
+    "DT_UNDEFINED", "DT_FLOAT", "DT_FLOAT16", "DT_INT8", "DT_UINT8", "DT_INT16", "DT_UINT16", "DT_INT32",
+    "DT_INT64", "DT_UINT32", "DT_UINT64", "DT_BOOL", "DT_DOUBLE", "DT_STRING", "DT_DUAL_SUB_INT8",
+    "DT_DUAL_SUB_UINT8", "DT_COMPLEX64", "DT_COMPLEX128", "DT_QINT8", "DT_QINT16", "DT_QINT32",
+    "DT_QUINT8", "DT_QUINT16", "DT_RESOURCE", "DT_STRING_REF", "DT_DUAL", "DT_VARIANT", "DT_BF16",
+    "DT_INT4", "DT_UINT1", "DT_INT2", "DT_UINT2", "DT_COMPLEX32", "DT_HIFLOAT8", "DT_FLOAT8_E5M2",
+    "DT_FLOAT8_E4M3FN", "DT_FLOAT8_E8M0", "DT_FLOAT6_E3M2", "DT_FLOAT6_E2M3", "DT_FLOAT4_E2M1",
+    "DT_FLOAT4_E1M2", "DT_HIFLOAT4",
+)
+_WARNINGS_PER_KIND = 50
+
+
+class _Warnings:
+    """Collects warnings, keeping at most a few per kind so a broken 100k-op file stays readable."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self._counts: dict[str, int] = {}
+
+    def add(self, kind: str, message: str) -> None:
+        count = self._counts.get(kind, 0) + 1
+        self._counts[kind] = count
+        if count <= _WARNINGS_PER_KIND:
+            self.messages.append(message)
+
+    def finish(self) -> list[str]:
+        for kind, count in self._counts.items():
+            if count > _WARNINGS_PER_KIND:
+                self.messages.append(f"... and {count - _WARNINGS_PER_KIND} more warnings of kind '{kind}'.")
+        return self.messages
+
+
+def _get(raw: dict[str, Any], snake: str, camel: str) -> Any:
+    """A field under its proto name, else its json_format camelCase name."""
+    value = raw.get(snake)
+    return raw.get(camel) if value is None else value
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def graph_dicts(doc: Any, path: str) -> list[Any]:
+    """The raw graph entries of a ModelDef (graph list) or a bare GraphDef (op list)."""
+    if isinstance(doc, dict):
+        if isinstance(doc.get("graph"), list):
+            return list(doc["graph"])
+        if isinstance(doc.get("graph"), dict):
+            return [doc["graph"]]
+        if "op" in doc:
+            return [doc]
+    elif isinstance(doc, list) and doc and all(isinstance(g, dict) and "op" in g for g in doc):
+        return doc
+    raise GraphParseError(
+        f"{path} contains no GE graph: expected a ModelDef with a 'graph' list or a GraphDef with an "
+        "'op' list.",
+        path,
+    )
+
+
+def build_model(doc: Any, path: str) -> Model:
+    """Build the Model (ops, descs, execution order, subgraph parents) from a parsed document."""
+    warn = _Warnings()
+    graphs: list[Graph] = []
+    for index, raw in enumerate(graph_dicts(doc, path)):
+        if not isinstance(raw, dict):
+            warn.add("graph", f"{path}: graph entry {index} is empty (null) and was skipped.")
+            continue
+        graphs.append(_make_graph(raw, index, warn))
+    if not graphs:
+        raise GraphParseError(f"{path} contains no graphs.", path)
+    names = [g.name for g in graphs]
+    for name in {n for n in names if names.count(n) > 1}:
+        warn.add("graph", f"graph name '{name}' occurs several times; look-ups use the first one.")
+    _assign_order(graphs, warn)
+    _check_duplicate_ops(graphs, warn)
+    return Model(path, graphs, warn.finish())
+
+
+def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings) -> Graph:
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        name = f"graph_{index}"
+        warn.add("graph", f"graph entry {index} has no name; calling it '{name}'.")
+    ops: list[Op] = []
+    ids: list[int] = []
+    for i, raw_op in enumerate(_as_list(raw.get("op"))):
+        if not isinstance(raw_op, dict):
+            warn.add("op", f"graph '{name}': op entry {i} is empty (null) and was skipped.")
+            continue
+        ops.append(_make_op(raw_op, name, i, warn))
+        ids.append(to_int(raw_op.get("id")) or 0)
+    if any(ids):
+        # GE omits id 0 (proto3 default), so a missing id sorts first; sorted() is stable for ties.
+        ops = [op for _, op in sorted(zip(ids, ops, strict=True), key=lambda pair: pair[0])]
+    return Graph(name, ops)
+
+
+def _make_op(raw: dict[str, Any], graph: str, index: int, warn: _Warnings) -> Op:
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        name = f"{graph}/op_{index}"
+        warn.add("op", f"graph '{graph}': op entry {index} has no name; calling it '{name}'.")
+    op_type = raw.get("type")
+    inputs, controls = _parse_inputs(raw.get("input"), name, warn)
+    return Op(
+        name=name,
+        type=op_type if isinstance(op_type, str) else "",
+        graph=graph,
+        order=-1,
+        inputs=inputs,
+        control_inputs=controls,
+        input_descs=[make_desc(d) for d in _as_list(_get(raw, "input_desc", "inputDesc"))],
+        output_descs=[make_desc(d) for d in _as_list(_get(raw, "output_desc", "outputDesc"))],
+        attrs=attr_dict(raw.get("attr")),
+        subgraph_names=[
+            s for s in _as_list(_get(raw, "subgraph_name", "subgraphName")) if isinstance(s, str)
+        ],
+    )
+
+
+def _parse_inputs(raw: Any, op_name: str, warn: _Warnings) -> tuple[list[InputRef | None], list[str]]:
+    """'src:port' strings -> data inputs (None for '' and unresolvable ones) and control sources (':-1')."""
+    inputs: list[InputRef | None] = []
+    controls: list[str] = []
+    if raw is None:
+        return inputs, controls
+    for text in _as_list(raw):
+        if not text:
+            inputs.append(None)
+            continue
+        # Op names may contain ':' themselves, so the port is after the last one.
+        source, sep, port = str(text).rpartition(":")
+        if sep and port.isdigit() and source:
+            inputs.append(InputRef(source, int(port)))
+        elif sep and port == "-1":
+            controls.append(source)
+        else:
+            inputs.append(None)
+            warn.add("input", f"op '{op_name}': input '{text}' has no integer port; it is left unresolved.")
+    return inputs, controls
+
+
+def make_desc(raw: Any) -> TensorDesc:
+    """One TensorDescriptor dict -> TensorDesc (attrs parsed into a dict once, values kept raw)."""
+    if not isinstance(raw, dict):
+        return TensorDesc()
+    attrs = attr_dict(raw.get("attr"))
+    dtype = raw.get("dtype")
+    if isinstance(dtype, int):
+        dtype = _DTYPE_NAMES[dtype] if 0 <= dtype < len(_DTYPE_NAMES) else f"DT_{dtype}"
+    shape = raw.get("shape")
+    dims = shape.get("dim") if isinstance(shape, dict) else None
+    layout = raw.get("layout")
+    return TensorDesc(
+        dtype=dtype if isinstance(dtype, str) else None,
+        layout=layout if isinstance(layout, str) else None,
+        # atc omits an empty ShapeDef (a scalar); without a dtype either (an absent optional input or a
+        # hand-made desc) nothing is known about the shape.
+        shape=_shape(dims) if dims else (() if dtype is not None else None),
+        origin_format=_origin_format(attrs),
+        origin_shape=_origin_shape(attrs),
+        attrs=attrs,
+    )
+
+
+def _shape(dims: Any) -> tuple[int, ...] | None:
+    """ShapeDef.dim (ints or int strings) -> tuple; () for a scalar; None when a dim is not an integer."""
+    try:
+        return tuple(map(int, dims))
+    except (TypeError, ValueError):
+        values = [to_int(d) for d in _as_list(dims)]
+        return None if any(v is None for v in values) else tuple(v for v in values if v is not None)
+
+
+def _origin_format(attrs: dict[str, Any]) -> str | None:
+    for key in ("origin_format", "_datadump_origin_format"):
+        value = attrs.get(key)
+        if value is not None:
+            text = attr_value(attrs, key)
+            if isinstance(text, str):
+                return text
+    return None
+
+
+def _origin_shape(attrs: dict[str, Any]) -> tuple[int, ...] | None:
+    raw = attrs.get("origin_shape")
+    if raw is None:
+        return None
+    try:
+        return tuple(map(int, raw["list"].get("i") or ()))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        values = attr_value(attrs, "origin_shape")
+        if isinstance(values, list) and all(isinstance(v, int) for v in values):
+            return tuple(values)
+        return None
+
+
+def _assign_order(graphs: list[Graph], warn: _Warnings) -> None:
+    """Global execution order: root ops in order, each op's subgraphs placed right after it (pre-order)."""
+    by_name: dict[str, Graph] = {}
+    for graph in graphs:
+        by_name.setdefault(graph.name, graph)
+    visited: set[str] = set()
+    counter = 0
+    for start in graphs:
+        if start.name in visited:
+            continue
+        if start is not graphs[0]:
+            warn.add("subgraph", f"graph '{start.name}' is not referenced by any op; it runs last.")
+        visited.add(start.name)
+        stack: list[Iterator[Op]] = [iter(start.ops)]
+        while stack:
+            op = next(stack[-1], None)
+            if op is None:
+                stack.pop()
+                continue
+            op.order = counter
+            counter += 1
+            if op.subgraph_names:
+                children = _unvisited_children(op, by_name, visited, warn)
+                if children:
+                    stack.append(itertools.chain.from_iterable(g.ops for g in children))
+
+
+def _unvisited_children(op: Op, by_name: dict[str, Graph], visited: set[str], warn: _Warnings) -> list[Graph]:
+    children = []
+    for name in op.subgraph_names:
+        child = by_name.get(name)
+        if child is None:
+            warn.add("subgraph", f"op '{op.name}' names subgraph '{name}', which is not in the file.")
+        elif name not in visited:
+            visited.add(name)
+            child.parent_op = op.name
+            children.append(child)
+    return children
+
+
+def _check_duplicate_ops(graphs: list[Graph], warn: _Warnings) -> None:
+    seen: set[str] = set()
+    for graph in graphs:
+        for op in graph.ops:
+            if op.name in seen:
+                warn.add("name", f"op name '{op.name}' occurs several times; global look-ups use the first.")
+            seen.add(op.name)

@@ -1,0 +1,222 @@
+"""A fast protobuf text-format parser for GE dump graphs (ge_proto_*.txt) that yields the atc JSON dialect."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+from autofuse_studio.core.errors import GraphParseError
+from autofuse_studio.core.ge.attrs import c_unescape
+
+# One token per match: a string, a number-ish word, an identifier or any single other character.
+# Whitespace and '#' comments are skipped by the leading part. The unrolled string pattern keeps big
+# escaped blobs (kernel binaries in `bt`) fast.
+_TOKEN = re.compile(
+    r"""(?:\s|\#[^\n]*)*(
+        "[^"\\\n]*(?:\\.[^"\\\n]*)*"
+      | '[^'\\\n]*(?:\\.[^'\\\n]*)*'
+      | [-+]?\.?[0-9][\w.+-]*
+      | [A-Za-z_]\w*
+      | \S)""",
+    re.VERBOSE,
+)
+_MAX_DEPTH = 100
+
+# Field specs: name -> (message schema name or None for scalars, repeated?, string mode).
+# String mode: "" = unescape, "raw" = keep C-escaped like atc JSON does for singular bytes, "drop" = skip.
+_Spec = tuple[str | None, bool, str]
+_ATTR: _Spec = ("AttrEntry", True, "")
+_SCHEMAS: dict[str, dict[str, _Spec]] = {
+    "Top": {"graph": ("GraphDef", True, ""), "op": ("OpDef", True, ""), "input": (None, True, ""),
+            "output": (None, True, ""), "attr": _ATTR},
+    "GraphDef": {"op": ("OpDef", True, ""), "input": (None, True, ""), "output": (None, True, ""),
+                 "attr": _ATTR},
+    "OpDef": {"input": (None, True, ""), "attr": _ATTR, "input_desc": ("TensorDescriptor", True, ""),
+              "output_desc": ("TensorDescriptor", True, ""), "subgraph_name": (None, True, ""),
+              **dict.fromkeys(
+                  ("input_name", "src_name", "src_index", "dst_name", "dst_index", "input_i", "output_i",
+                   "workspace", "workspace_bytes", "is_input_const"), (None, True, ""))},
+    "TensorDescriptor": {"shape": ("ShapeDef", False, ""), "attr": _ATTR},
+    "ShapeDef": {"dim": (None, True, "")},
+    "AttrEntry": {"value": ("AttrDef", False, "")},
+    "AttrDef": {"s": (None, False, "raw"), "bt": (None, False, "drop"), "expression": (None, False, "raw"),
+                "list": ("ListValue", False, ""), "func": ("NamedAttrs", False, ""),
+                "td": ("TensorDescriptor", False, ""), "g": ("GraphDef", False, ""),
+                "list_list_int": ("ListListInt", False, ""), "list_list_float": ("ListListFloat", False, "")},
+    "ListValue": {**dict.fromkeys(("s", "i", "f", "b", "dt"), (None, True, "")), "bt": (None, True, "drop"),
+                  "td": ("TensorDescriptor", True, ""), "g": ("GraphDef", True, ""),
+                  "na": ("NamedAttrs", True, "")},
+    "NamedAttrs": {"attr": _ATTR},
+    "ListListInt": {"list_list_i": ("ListInt", True, "")},
+    "ListInt": {"list_i": (None, True, "")},
+    "ListListFloat": {"list_list_f": ("ListFloat", True, "")},
+    "ListFloat": {"list_f": (None, True, "")},
+}
+_NO_SCHEMA: dict[str, _Spec] = {}
+_CLOSERS = {"{": "}", "<": ">"}
+_WORDS = {"true": True, "True": True, "false": False, "False": False}
+_FLOAT_WORDS = {"inf", "infinity", "nan"}
+
+
+def parse_pbtxt(text: str, path: str) -> dict[str, Any]:
+    """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts."""
+    return _Parser(text, path).parse()
+
+
+class _Parser:
+    """Recursive descent over a pre-tokenised list; positions are recomputed only to report errors."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self.tokens: list[str] = _TOKEN.findall(text)
+        self.pos = 0
+
+    def parse(self) -> dict[str, Any]:
+        message = self._message(_SCHEMAS["Top"], None, 0)
+        if not message:
+            self._fail("contains no protobuf text fields")
+        return message
+
+    def _fail(self, problem: str) -> NoReturn:
+        line, column = self._where(self.pos)
+        where = f" at line {line}, column {column}" if line else ""
+        raise GraphParseError(f"{self.path}: cannot parse protobuf text{where}: {problem}.", self.path, line)
+
+    def _where(self, index: int) -> tuple[int | None, int | None]:
+        for i, match in enumerate(_TOKEN.finditer(self.text)):
+            if i == index:
+                start = match.start(1)
+                line_start = self.text.rfind("\n", 0, start) + 1
+                return self.text.count("\n", 0, start) + 1, start - line_start + 1
+        return (self.text.count("\n") + 1, None) if self.text else (None, None)
+
+    def _next(self) -> str:
+        if self.pos >= len(self.tokens):
+            self._fail("unexpected end of file")
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def _message(self, schema: dict[str, _Spec], closer: str | None, depth: int) -> dict[str, Any]:
+        if depth > _MAX_DEPTH:
+            self._fail("messages are nested too deeply")
+        message: dict[str, Any] = {}
+        tokens = self.tokens
+        while True:
+            if self.pos >= len(tokens):
+                if closer is not None:
+                    self._fail(f"unexpected end of file, '{closer}' is missing (truncated file?)")
+                return message
+            name = tokens[self.pos]
+            self.pos += 1
+            if name == closer:
+                return message
+            if name in (";", ","):
+                continue
+            if not (name[0].isalpha() or name[0] == "_"):
+                self.pos -= 1
+                self._fail(f"expected a field name, found {name[:40]!r}")
+            self._field(message, name, schema.get(name), depth)
+
+    def _field(self, message: dict[str, Any], name: str, spec: _Spec | None, depth: int) -> None:
+        child, repeated, mode = spec if spec is not None else (None, False, "")
+        token = self._next()
+        if token == ":":
+            token = self._next()
+        if token in _CLOSERS:
+            value: Any = self._message(_SCHEMAS.get(child or "", _NO_SCHEMA), _CLOSERS[token], depth + 1)
+            if child == "AttrDef" and _only_empty_member(value):
+                value = None  # atc prints an AttrDef holding just an empty message as null
+        elif token == "[":
+            values = self._list(child, mode, depth)
+            if mode != "drop":
+                self._store_many(message, name, values)
+            return
+        else:
+            value = self._scalar(token, mode)
+        if mode != "drop":
+            self._store(message, name, value, repeated, spec is not None)
+
+    def _list(self, child: str | None, mode: str, depth: int) -> list[Any]:
+        values: list[Any] = []
+        while True:
+            token = self._next()
+            if token == "]":
+                return values
+            if token == ",":
+                continue
+            if token in _CLOSERS:
+                schema = _SCHEMAS.get(child or "", _NO_SCHEMA)
+                values.append(self._message(schema, _CLOSERS[token], depth + 1))
+            else:
+                values.append(self._scalar(token, mode))
+
+    def _scalar(self, token: str, mode: str) -> Any:
+        first = token[0]
+        if first in "\"'":
+            if len(token) == 1:
+                self.pos -= 1
+                self._fail("unterminated string (a quote without its closing quote on the same line)")
+            parts = [token[1:-1]]
+            # Adjacent string literals concatenate, as in C.
+            while self.pos < len(self.tokens) and self.tokens[self.pos][0] in "\"'":
+                parts.append(self.tokens[self.pos][1:-1])
+                self.pos += 1
+            text = "".join(parts)
+            return text if mode else c_unescape(text)
+        if first.isdigit() or first in "+-.":
+            if token == "-" or token == "+":
+                return self._signed_word(token)
+            return self._number(token)
+        if first.isalpha() or first == "_":
+            if token in _WORDS:
+                return _WORDS[token]
+            return float(token) if token.lower() in _FLOAT_WORDS else token
+        self.pos -= 1
+        self._fail(f"expected a value, found {token[:40]!r}")
+
+    def _signed_word(self, sign: str) -> float:
+        word = self._next()
+        if word.lower() not in _FLOAT_WORDS:
+            self.pos -= 1
+            self._fail(f"expected a number after '{sign}', found {word[:40]!r}")
+        return float(sign + word)
+
+    def _number(self, token: str) -> int | float:
+        try:
+            return int(token)
+        except ValueError:
+            pass
+        try:
+            return int(token, 0) if token.lower().lstrip("+-").startswith("0x") else float(token.rstrip("fF"))
+        except ValueError:
+            self.pos -= 1
+            self._fail(f"{token[:40]!r} is not a number")
+
+    @staticmethod
+    def _store(message: dict[str, Any], name: str, value: Any, repeated: bool, known: bool) -> None:
+        if repeated:
+            message.setdefault(name, []).append(value)
+        elif known or name not in message:
+            message[name] = value
+        else:
+            # An unknown field seen twice is repeated: keep every value.
+            old = message[name]
+            message[name] = [*old, value] if isinstance(old, list) else [old, value]
+
+    @staticmethod
+    def _store_many(message: dict[str, Any], name: str, values: list[Any]) -> None:
+        old = message.get(name)
+        if old is None:
+            message[name] = values
+        else:
+            message[name] = [*(old if isinstance(old, list) else [old]), *values]
+
+
+def _only_empty_member(message: dict[str, Any]) -> bool:
+    """True for {"list_list_int": {}} and the like."""
+    if len(message) != 1:
+        return False
+    member = next(iter(message.values()))
+    return isinstance(member, dict) and not member
