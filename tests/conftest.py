@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the app does: we parallelise ourselves
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = (REPO_ROOT.parent / "shared" / "samples").resolve()

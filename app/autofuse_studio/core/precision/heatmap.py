@@ -105,6 +105,7 @@ class Heatmap:
 
     def cell_info(self, row: int, col: int) -> CellInfo | None:
         """The cell at (row, col), or None outside the image or for a cell without elements."""
+        row, col = int(row), int(col)
         if not (0 <= row < self.cells[0] and 0 <= col < self.cells[1]) or self.elements[row, col] == 0:
             return None
         flat = int(self.worst_flat[row, col])

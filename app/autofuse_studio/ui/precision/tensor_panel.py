@@ -1,0 +1,199 @@
+"""TensorPanel: histograms, heatmaps, worst elements and statistics of one pair, computed in the background."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default_axes
+from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
+from autofuse_studio.ui.errors import ErrorBanner, report_error
+from autofuse_studio.ui.precision.tensor_export import export_widget_png, export_widget_svg
+from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
+from autofuse_studio.ui.precision.tensor_plots import TensorHeatmaps, TensorHistograms
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+
+
+def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setAlternatingRowColors(True)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    view.verticalHeader().setVisible(False)
+    return view
+
+
+class TensorPanel(QWidget):
+    """Shows one pair: stats + histograms + heatmaps + top-K from a background task (progress, Cancel)."""
+
+    viewReady = Signal(object)  # TensorView, after the panel shows it
+    heatmapReady = Signal(object)  # Heatmap, after new axes were applied
+
+    def __init__(self, runner: TaskRunner | None = None, options: ViewOptions | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._owns_runner = runner is None
+        self.runner = runner if runner is not None else TaskRunner(self, max_workers=1)
+        self.options = options or ViewOptions()
+        self.pair: TensorPair | None = None
+        self.view: TensorView | None = None
+        self._handle: TaskHandle | None = None
+        self._on_done: Callable[[Any], None] | None = None
+        self.title = QLabel("No tensor pair selected.")
+        self.title.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.banner = ErrorBanner()
+        self.histograms = TensorHistograms()
+        self.heatmaps = TensorHeatmaps()
+        self.heatmaps.axesChanged.connect(self._on_heatmaps_axes_changed)
+        self.top_model, self.stats_model = TopKTableModel(self), StatsTableModel(self)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.histograms, "Histograms")
+        self.tabs.addTab(self.heatmaps, "Heatmaps")
+        self.tabs.addTab(_table(self.top_model), "Worst elements")
+        self.tabs.addTab(_table(self.stats_model), "Statistics")
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.progress)
+        header.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs, 1)
+        self._set_busy(False)
+
+    @property
+    def busy(self) -> bool:
+        """True while a computation runs."""
+        return self._handle is not None
+
+    def show_row(self, row: PrecisionRow, fused_layout: LayoutInfo | None = None,
+                 origin_layout: LayoutInfo | None = None) -> None:
+        """Show a result-table row's pair (its layouts, when known, make the view match the metrics)."""
+        if row.fused_file is None or row.origin_file is None:
+            report_error(self, InputError(f"{row.fused_op}:{row.fused_index} has no file pair to show."),
+                         self.banner)
+            return
+        title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
+        self.show_pair(row.fused_file, row.origin_file, fused_layout, origin_layout, title)
+
+    def show_pair(self, fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
+                  origin_layout: LayoutInfo | None = None, title: str = "") -> None:
+        """Open and summarise two NPY files in the background; the panel updates when done."""
+        self.title.setText(title or f"{Path(fused_path).name} vs {Path(origin_path).name}")
+        self.banner.hide()
+        self._start(self._on_view_finished, view_files, fused_path, origin_path, fused_layout, origin_layout,
+                    self.options)
+
+    def set_axes(self, axes: HeatmapAxes) -> None:
+        """Recompute the heatmaps for other rows/columns (in the background)."""
+        if self.pair is None:
+            return
+        self._start(self._on_heatmap_finished, compute_heatmap, self.pair, axes, self.options.max_cells,
+                    block_elements=self.options.block_elements)
+
+    def cancel(self) -> None:
+        """Stop the running computation (silently) and keep what is shown."""
+        if self._handle is not None:
+            self._handle.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel work; stop the runner when the panel created it (call before deleting the panel)."""
+        self.cancel()
+        if self._owns_runner:
+            self.runner.shutdown(wait=True)
+
+    def export_png(self, path: str | Path) -> Path:
+        """The panel as it looks now, as PNG (atomic)."""
+        return export_widget_png(self, path)
+
+    def export_svg(self, path: str | Path) -> Path:
+        """The panel as it looks now, as SVG (atomic)."""
+        return export_widget_svg(self, path, self.title.text())
+
+    def _start(self, on_done: Callable[[Any], None], fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.cancel()
+        handle = self.runner.start(fn, *args, **kwargs)
+        self._handle, self._on_done = handle, on_done
+        # Bound slots (not lambdas): Qt disconnects them when the panel is destroyed, and sender() tells a
+        # superseded task's late events apart from the current task's.
+        handle.progressed.connect(self._on_task_progressed)
+        handle.finished.connect(self._on_task_finished)
+        handle.failed.connect(self._on_task_failed)
+        handle.cancelled.connect(self._on_task_cancelled)
+        self._set_busy(True)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        if busy:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("starting")
+
+    def _current(self) -> bool:
+        return self._handle is not None and self.sender() is self._handle
+
+    def _end_task(self) -> Callable[[Any], None] | None:
+        on_done, self._handle, self._on_done = self._on_done, None, None
+        self._set_busy(False)
+        return on_done
+
+    def _on_task_progressed(self, done: int, total: int, message: str) -> None:
+        if not self._current() or total <= 0:
+            return
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(int(1000 * done / total))
+        self.progress.setFormat(f"{message} %p%")
+
+    def _on_task_finished(self, result: Any) -> None:
+        if self._current():
+            on_done = self._end_task()
+            if on_done is not None:
+                on_done(result)
+
+    def _on_task_failed(self, exc: BaseException) -> None:
+        if self._current():
+            self._end_task()
+            report_error(self, exc, self.banner)
+
+    def _on_task_cancelled(self) -> None:
+        if self._current():
+            self._end_task()
+
+    def _on_view_finished(self, result: tuple[TensorPair, TensorView]) -> None:
+        self.pair, self.view = result
+        view = self.view
+        axes = self.options.axes or default_axes(view.shape, self.pair.layout)
+        self.heatmaps.set_axes_choices(view.axis_names, view.shape, axes)
+        self.histograms.set_view(view)
+        self.heatmaps.set_heatmap(view.heatmap)
+        self.top_model.set_elements(view.top)
+        self.stats_model.set_stats(view.fused_stats, view.origin_stats)
+        self.viewReady.emit(view)
+
+    def _on_heatmap_finished(self, heatmap: Heatmap) -> None:
+        self.heatmaps.set_heatmap(heatmap)
+        self.heatmapReady.emit(heatmap)
+
+    def _on_heatmaps_axes_changed(self, axes: HeatmapAxes) -> None:
+        self.set_axes(axes)

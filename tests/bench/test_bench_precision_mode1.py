@@ -1,0 +1,61 @@
+"""Mode 1 benchmark: 300 fused ops x 260k fp16 (~850 MB of NPY), ours vs a naive float64 loop.
+
+The baseline already knows every file path (taken from our own plan before timing) and computes the
+reference's three metrics pair by pair in float64. Ours includes parsing both graphs and indexing both
+dump folders. Target: ours <= 0.5x the baseline's wall time.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.plan import pair_steps, plan_rows
+from autofuse_studio.core.synth import bench_spec, generate_case
+
+pytestmark = pytest.mark.bench
+
+
+def _naive(pairs: list[tuple[Path, Path]]) -> float:
+    start = time.perf_counter()
+    for fused_path, origin_path in pairs:
+        a = np.load(fused_path).flatten().astype(np.float64)
+        b = np.load(origin_path).flatten().astype(np.float64)
+        if a.size != b.size:
+            continue
+        float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-8))
+        diff = np.abs(a - b)
+        float(np.max(diff))
+        float(np.max(diff / (np.maximum(np.abs(a), np.abs(b)) + 1e-8)))
+    return time.perf_counter() - start
+
+
+def test_mode1_300_fused_ops(tmp_path: Path) -> None:
+    manifest = generate_case(tmp_path, bench_spec())
+    request = Mode1Request(tmp_path / manifest.graphs["af_open"], tmp_path / manifest.graphs["af_close"],
+                           tmp_path / manifest.data["af_open"], tmp_path / manifest.data["af_close"], jobs=2)
+    case = load_case(request)
+    planned = plan_rows(case, pair_steps(case.open_index, case.close_index, None, []), False)
+    pairs = [(item.fused.path, item.origin.path) for item in planned
+             if item.fused is not None and item.origin is not None
+             and item.fused.path is not None and item.origin.path is not None]
+    total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
+    naive_times, our_times = [], []
+    result = None
+    for _ in range(2):
+        naive_times.append(_naive(pairs))
+        start = time.perf_counter()
+        result = run_mode1(request)
+        our_times.append(time.perf_counter() - start)
+    assert result is not None
+    ratio = min(our_times) / min(naive_times)
+    print(f"\nmode 1: {len(pairs)} pairs, {total_bytes / 2**20:.0f} MB of NPY; naive float64 loop "
+          f"{min(naive_times):.2f} s, ours (parse + index + compare, 2 jobs) {min(our_times):.2f} s; "
+          f"ratio {ratio:.3f} (target <= 0.5)")
+    culprits = [row for row in result.rows if row.verdict == "CULPRIT"]
+    assert len(culprits) == 1
+    assert ratio <= 0.5, f"mode 1 ratio {ratio:.3f} > 0.5"
