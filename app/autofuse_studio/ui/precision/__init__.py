@@ -1,0 +1,1 @@
+"""The precision workbench: case panel, result table, filters, thresholds and exports."""
