@@ -1,11 +1,45 @@
-"""The first main window starts, shows its menus and About text, and accepts paths."""
+"""The main window: menus, screenshots at several sizes, exports, language switching, persisted layout."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio import __version__
+from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
+from autofuse_studio.ui.precision.table_model import verdict_colour
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated demo case (read-only)."""
+    root = tmp_path_factory.mktemp("window") / "demo"
+    generate_case(root, demo_spec())
+    return root
+
+
+@pytest.fixture
+def analysed(qtbot: QtBot, demo_root: Path) -> MainWindow:
+    """A shown window that finished analysing the demo case."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        window.open_paths([str(demo_root)])
+    return window
+
+
+def colours(image: QImage, step: int = 7) -> set[int]:
+    """Distinct pixel values on a grid."""
+    return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
 
 
 def test_main_window_has_menus_and_about(qtbot: QtBot) -> None:
@@ -13,20 +47,78 @@ def test_main_window_has_menus_and_about(qtbot: QtBot) -> None:
     qtbot.addWidget(window)
     window.show()
     titles = [action.text().replace("&", "") for action in window.menuBar().actions()]
-    assert titles[:1] == ["File"]
-    assert "Help" in titles
+    assert titles == ["File", "View", "Analysis", "Help"]
     assert __version__ in window.about_text()
     window.open_paths(["/tmp/a", "/tmp/b"])
     assert "2 item" in window.statusBar().currentMessage()
+    assert "not set" in window.case_panel.banner.text()
 
 
-def test_main_window_screenshot_not_blank(qtbot: QtBot) -> None:
+@pytest.mark.parametrize("size", [(1024, 700), (1600, 1000)])
+def test_screenshots_show_the_table(qtbot: QtBot, analysed: MainWindow, tmp_path: Path,
+                                    size: tuple[int, int]) -> None:
+    window = analysed
+    window.resize(*size)
+    qtbot.waitExposed(window)
+    window.workbench.go_to_first_divergence()
+    image = window.grab().toImage()
+    path = tmp_path / f"window_{size[0]}x{size[1]}.png"
+    assert image.save(str(path))
+    assert (image.width(), image.height()) == size
+    assert len(colours(image)) > 20
+    view = window.workbench.view
+    assert view.isVisible() and view.height() > 120 and view.width() > 400
+    assert view.mapTo(window, view.rect().bottomRight()).x() <= size[0]
+    table = view.viewport().grab().toImage()
+    seen = colours(table, 3)
+    assert verdict_colour("OK").rgb() in seen
+    assert verdict_colour("PROPAGATED").rgb() in seen  # the rows below the selected culprit keep their colours
+
+
+def test_exports_open_back(qtbot: QtBot, analysed: MainWindow, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    bench = analysed.workbench
+    xlsx = bench.export_table(tmp_path / "t.xlsx")
+    book = load_workbook(xlsx, read_only=True)
+    sheet = book["precision"]
+    assert sheet.max_row == len(bench.result.rows) + 1 if bench.result else False
+    assert "summary" in book.sheetnames
+    book.close()
+    assert bench.export_table(tmp_path / "t.csv").read_text(encoding="utf-8-sig").startswith("step,kind")
+    png = bench.export_table_picture(tmp_path / "t.png")
+    image = QImage(str(png))
+    assert image.width() == bench.view.width() and len(colours(image)) > 5
+    svg = bench.export_table_picture(tmp_path / "t.svg")
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+
+
+def test_language_switch_translates_live(qtbot: QtBot) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
-    window.resize(1000, 700)
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: window.file_menu.title() == "文件(&F)", timeout=2000)
+        assert window.workbench.model.headerData(1, Qt.Orientation.Horizontal) == "融合算子名"
+        assert window.case_panel.analyse_button.text() == "分析"
+        assert window.settings.language() == "zh_CN"
+    finally:
+        window.set_language("en")
+    qtbot.waitUntil(lambda: window.file_menu.title() == "&File", timeout=2000)
+
+
+def test_layout_and_thresholds_persist(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
     window.show()
-    qtbot.waitExposed(window)
-    image = window.grab().toImage()
-    assert image.width() >= 1000
-    colours = {image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 41)}
-    assert len(colours) > 2
+    window.resize(760, 560)  # inside the offscreen screen (800x600): restoreGeometry clamps to it
+    window.thresholds_editor.edits["max_abs"].setText("0.25")
+    window.thresholds_editor.edits["max_abs"].editingFinished.emit()
+    window.thresholds_dock.hide()
+    window.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    assert (again.width(), again.height()) == (760, 560)
+    assert again.thresholds_editor.thresholds().default.max_abs == 0.25
+    assert not again.thresholds_dock.isVisible()

@@ -70,7 +70,8 @@ def _require(value: str | None, option: str, mode: int) -> str:
     return value
 
 
-def _mode1_request(args: argparse.Namespace) -> Mode1Request:
+def mode1_request(args: argparse.Namespace) -> Mode1Request:
+    """Validate the mode-1 arguments (with the reference's messages) and build the request."""
     open_graph = _require(args.af_open_graph, "--af-open-graph", 1)
     close_graph = _require(args.af_close_graph, "--af-close-graph", 1)
     open_data = _require(args.af_open_data, "--af-open-data", 1)
@@ -109,7 +110,7 @@ def _warning_lines(result: PrecisionResult) -> list[str]:
 
 def run_mode1_cli(args: argparse.Namespace) -> int:
     """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
-    request = _mode1_request(args)
+    request = mode1_request(args)
     print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
     print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
     result = run_mode1(request, progress=terminal_progress())

@@ -36,6 +36,16 @@ def make_application() -> QApplication:
     return QApplication(sys.argv[:1])
 
 
+def apply_saved_language() -> str:
+    """Install the translator for the saved language choice (or the system locale); returns the code."""
+    from autofuse_studio.ui.i18n import resolve_language, translations
+    from autofuse_studio.ui.settings import AppSettings
+
+    language = resolve_language(AppSettings().language())
+    translations().apply(language)
+    return language
+
+
 def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
     """Open the main window; with self_check, build it headless and exit 0 when it came up."""
     app = make_application()
@@ -43,7 +53,7 @@ def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = Fa
     from autofuse_studio.ui.main_window import MainWindow
 
     install_excepthook()
-
+    apply_saved_language()
     window = MainWindow()
     if demo:
         window.open_paths([str(demo_case_dir())])

@@ -51,7 +51,9 @@ class ErrorBanner(QFrame):
         close = QToolButton()
         close.setText("✕")
         close.setToolTip("Dismiss")
-        close.clicked.connect(self.hide)
+        # A Python callable, not the C++ slot: see the PySide6 note in README (connecting C++ slots directly
+        # aborted test runs at exit on 6.12).
+        close.clicked.connect(lambda: self.hide())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)
         layout.addWidget(self.label, 1)

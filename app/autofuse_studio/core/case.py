@@ -1,0 +1,357 @@
+"""A precision case: which dropped path plays which role (graphs, dump folders, NPYs), and *.afcase files."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.thresholds import Limits, Thresholds
+from autofuse_studio.core.precision.verdict import assign_verdicts
+from autofuse_studio.core.reports.atomic import atomic_write_text
+
+CASE_SUFFIX = ".afcase"
+CASE_FORMAT = "autofuse-studio-case/1"
+PATH_ROLES = ("af_open_graph", "af_close_graph", "af_open_data", "af_close_data", "npy_a", "npy_b")
+MODE1_ROLES = PATH_ROLES[:4]
+# Text that only an af-open (fused) graph holds; found by a streaming byte search, no parse needed.
+_FUSED_MARKERS = (b"AscBackend", b"_datadump_origin_name")
+_ASC_PREFIXES = ("AscBackend.", "FusedAscBackend.")
+_CHUNK = 1 << 20
+_SNIFF = 64 << 10
+_MAX_ENTRIES = 200_000  # stop scanning huge trees: role detection must stay instant
+_MAX_DEPTH = 12
+
+
+@dataclass
+class CaseFiles:
+    """The inputs of one case plus the user's choices; any path may still be missing (None)."""
+
+    af_open_graph: Path | None = None
+    af_close_graph: Path | None = None
+    af_open_data: Path | None = None
+    af_close_data: Path | None = None
+    npy_a: Path | None = None
+    npy_b: Path | None = None
+    compare_input: bool = False
+    step: str | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    view: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def mode(self) -> int:
+        """2 when two NPY files and no mode-1 input are set, else 1."""
+        has_mode1 = any(getattr(self, role) is not None for role in MODE1_ROLES)
+        return 2 if not has_mode1 and (self.npy_a or self.npy_b) else 1
+
+    def problems(self) -> list[str]:
+        """Sentences naming every missing or unusable input; empty when the case can be analysed."""
+        roles = MODE1_ROLES if self.mode == 1 else ("npy_a", "npy_b")
+        found: list[str] = []
+        for role in roles:
+            path: Path | None = getattr(self, role)
+            label = ROLE_LABELS[role]
+            want_dir = role.endswith("_data")
+            if path is None:
+                found.append(f"The {label} is not set.")
+            elif want_dir and not path.is_dir():
+                found.append(f"The {label} {path} does not exist or is not a folder.")
+            elif not want_dir and not path.is_file():
+                found.append(f"The {label} {path} does not exist or is not a file.")
+        return found
+
+    def request(self, jobs: int | None = None) -> Mode1Request:
+        """The engine request for mode 1; raises InputError naming the first problem."""
+        problems = self.problems() if self.mode == 1 else ["This case holds two NPY files (mode 2)."]
+        if problems:
+            raise InputError(problems[0])
+        assert self.af_open_graph and self.af_close_graph and self.af_open_data and self.af_close_data
+        request = Mode1Request(self.af_open_graph, self.af_close_graph, self.af_open_data, self.af_close_data,
+                               compare_input=self.compare_input, step=self.step or None,
+                               thresholds=self.thresholds)
+        if jobs is not None:
+            request.jobs = max(1, jobs)
+        return request
+
+
+ROLE_LABELS = {
+    "af_open_graph": "af-open graph", "af_close_graph": "af-close graph", "af_open_data": "af-open dump folder",
+    "af_close_data": "af-close dump folder", "npy_a": "NPY file A", "npy_b": "NPY file B",
+}
+
+
+@dataclass
+class Detection:
+    """What role detection found: the roles, and notes for the user (ignored or ambiguous items)."""
+
+    case: CaseFiles
+    notes: list[str] = field(default_factory=list)
+
+
+def _side_hint(path: Path) -> str | None:
+    """'open' or 'close' from the nearest path component naming a side, else None."""
+    for part in reversed(path.parts):
+        tokens = re.split(r"[^a-z]+", part.lower())
+        if any("close" in token or token in ("disable", "disabled", "nofuse", "unfused") for token in tokens):
+            return "close"
+        if any("open" in token or token in ("enable", "enabled", "fused") for token in tokens):
+            return "open"
+    return None
+
+
+def is_graph_file(path: Path) -> bool:
+    """True for files that look like GE dump graphs (atc JSON or protobuf text)."""
+    name = path.name.lower()
+    if name.endswith(".json"):
+        head = _head(path)
+        return b'"graph"' in head or (b'"op"' in head and b'"name"' in head)
+    if name.endswith((".txt", ".pbtxt")):
+        return name.startswith("ge_proto") or b"op {" in _head(path)
+    return False
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(_SNIFF)
+    except OSError:
+        return b""
+
+
+def graph_has_fused_ops(path: Path) -> bool:
+    """Cheap af-open test: the file text names AscBackend/FusedAscBackend ops or origin attributes."""
+    keep = max(len(marker) for marker in _FUSED_MARKERS)
+    tail = b""
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                window = tail + chunk
+                if any(marker in window for marker in _FUSED_MARKERS):
+                    return True
+                tail = window[-keep:]  # a marker may straddle two chunks
+    except OSError:
+        return False
+    return False
+
+
+@dataclass
+class _Tree:
+    """A summary of one folder's subtree: NPY counts and whether graph files sit anywhere inside."""
+
+    path: Path
+    npys: int = 0
+    asc_npys: int = 0
+    graphs: list[Path] = field(default_factory=list)
+    children: list[_Tree] = field(default_factory=list)
+
+
+def _scan(path: Path, depth: int, budget: list[int]) -> _Tree:
+    tree = _Tree(path)
+    try:
+        with os.scandir(path) as entries:
+            listed = sorted(entries, key=lambda entry: entry.name)
+    except OSError:
+        return tree
+    for entry in listed:
+        budget[0] -= 1
+        if budget[0] < 0:
+            break
+        try:
+            if entry.is_dir() and depth < _MAX_DEPTH:
+                child = _scan(Path(entry.path), depth + 1, budget)
+                tree.children.append(child)
+                tree.npys += child.npys
+                tree.asc_npys += child.asc_npys
+                tree.graphs += child.graphs
+            elif entry.name.endswith(".npy"):
+                tree.npys += 1
+                tree.asc_npys += entry.name.startswith(_ASC_PREFIXES)
+            elif entry.is_file() and is_graph_file(Path(entry.path)):
+                tree.graphs.append(Path(entry.path))
+        except OSError:
+            continue
+    return tree
+
+
+def _dump_roots(tree: _Tree) -> list[_Tree]:
+    """The largest graph-free subtrees holding NPYs; a folder mixing both sides is split."""
+    if tree.npys == 0:
+        return []
+    with_npys = [child for child in tree.children if child.npys]
+    sides = {child.asc_npys > 0 for child in with_npys} | {_side_hint(child.path) for child in with_npys}
+    mixed = len(with_npys) >= 2 and ({True, False} <= sides or {"open", "close"} <= sides)
+    direct = tree.npys - sum(child.npys for child in tree.children)
+    if tree.graphs or (mixed and not direct):
+        return [root for child in tree.children for root in _dump_roots(child)]
+    return [tree]
+
+
+def _pick(candidates: list[Path], fused: list[bool], what: str, notes: list[str]) -> tuple[Path | None, Path | None]:
+    """Assign (open, close) from content first, then path names, then order; note what was guessed."""
+    opens = [path for path, flag in zip(candidates, fused, strict=True) if flag]
+    closes = [path for path, flag in zip(candidates, fused, strict=True) if not flag]
+    if len(opens) > 1 or len(closes) > 1 or not opens or not closes:
+        by_hint = {"open": [p for p in candidates if _side_hint(p) == "open"],
+                   "close": [p for p in candidates if _side_hint(p) == "close"]}
+        if len(candidates) >= 2 and len(by_hint["open"]) == 1 and len(by_hint["close"]) == 1:
+            opens, closes = by_hint["open"], by_hint["close"]
+        elif len(candidates) >= 2 and (not opens or not closes):
+            opens, closes = candidates[:1], candidates[1:2]
+            notes.append(f"Could not tell the two {what}s apart; check their roles (or swap them).")
+    chosen = opens[:1] + closes[:1]
+    for extra in candidates:
+        if extra not in chosen:
+            notes.append(f"Ignored the extra {what} {extra}.")
+    return (opens[0] if opens else None), (closes[0] if closes else None)
+
+
+def detect_roles(paths: Iterable[str | Path]) -> Detection:
+    """Sort dropped paths into roles: graphs by content, dump trees by their NPY names, NPY pairs (mode 2)."""
+    graphs: list[Path] = []
+    dumps: list[_Tree] = []
+    npys: list[Path] = []
+    notes: list[str] = []
+    budget = [_MAX_ENTRIES]
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            tree = _scan(path, 0, budget)
+            graphs += tree.graphs
+            dumps += _dump_roots(tree)
+            if not tree.graphs and not tree.npys:
+                notes.append(f"Found no graphs or dump NPYs in {path}.")
+        elif path.suffix.lower() == ".npy":
+            npys.append(path)
+        elif path.is_file() and is_graph_file(path):
+            graphs.append(path)
+        elif path.suffix.lower() == CASE_SUFFIX:
+            notes.append(f"{path} is a case file: open it with File > Open case.")
+        else:
+            notes.append(f"{path} is neither a graph, a dump folder nor an NPY file; it was ignored.")
+    if budget[0] < 0:
+        notes.append(f"Stopped scanning after {_MAX_ENTRIES} entries; set the roles by hand if some are missing.")
+    case = CaseFiles()
+    graphs = list(dict.fromkeys(graphs))
+    case.af_open_graph, case.af_close_graph = _pick(graphs, [graph_has_fused_ops(g) for g in graphs], "graph", notes)
+    case.af_open_data, case.af_close_data = _pick([tree.path for tree in dumps], [tree.asc_npys > 0 for tree in dumps],
+                                                  "dump folder", notes)
+    if npys:
+        case.npy_a = npys[0]
+        case.npy_b = npys[1] if len(npys) > 1 else None
+        notes += [f"Ignored the extra NPY file {extra}." for extra in npys[2:]]
+    return Detection(case, notes)
+
+
+def merge(base: CaseFiles, found: CaseFiles) -> CaseFiles:
+    """`base` with every role that `found` sets replaced (a new drop completes or corrects a case)."""
+    updates = {role: getattr(found, role) for role in PATH_ROLES if getattr(found, role) is not None}
+    if any(role in updates for role in MODE1_ROLES):
+        updates.update(npy_a=None, npy_b=None)  # mode-1 inputs win over a stale NPY pair
+    elif "npy_a" in updates:
+        updates.update(dict.fromkeys(MODE1_ROLES))
+    return replace(base, **updates)
+
+
+def thresholds_from_dict(data: dict[str, Any]) -> Thresholds:
+    """The inverse of Thresholds.as_dict(); unknown keys are ignored, bad values raise InputError."""
+
+    def limits(table: Any, base: Limits) -> Limits:
+        if not isinstance(table, dict):
+            return base
+        values: dict[str, float | None] = {}
+        for key in ("cosine", "max_abs", "max_rel"):
+            if key in table:
+                value = table[key]
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                    raise InputError(f"Threshold '{key}' must be a number or null, not {value!r}.")
+                values[key] = None if value is None else float(value)
+        return replace(base, **values)
+
+    default = limits(data.get("default"), Limits())
+    per_dtype_data = data.get("per_dtype") or {}
+    per_dtype = {str(name): limits(table, default) for name, table in per_dtype_data.items()}
+    return Thresholds(default, per_dtype)
+
+
+def _relative(path: Path, base: Path) -> str:
+    """`path` relative to the case file's folder when possible (cases travel with their data)."""
+    try:
+        return os.path.relpath(path.resolve(), base.resolve())
+    except ValueError:  # another drive on Windows
+        return str(path.resolve())
+
+
+def case_to_dict(case: CaseFiles, case_path: Path) -> dict[str, Any]:
+    """The JSON document of a case file; paths relative to the file's folder."""
+    base = Path(case_path).parent
+    document: dict[str, Any] = {"format": CASE_FORMAT}
+    for role in PATH_ROLES:
+        value: Path | None = getattr(case, role)
+        document[role] = None if value is None else _relative(value, base)
+    document.update(compare_input=case.compare_input, step=case.step, thresholds=case.thresholds.as_dict(),
+                    view=case.view)
+    return document
+
+
+def save_case(case: CaseFiles, path: str | Path) -> Path:
+    """Write `case` as a *.afcase JSON file (atomically) and return its path."""
+    target = Path(path)
+    if target.suffix != CASE_SUFFIX:
+        target = target.with_name(target.name + CASE_SUFFIX)
+    atomic_write_text(target, json.dumps(case_to_dict(case, target), indent=2, ensure_ascii=False) + "\n")
+    return target
+
+
+def load_case_file(path: str | Path) -> CaseFiles:
+    """Read a *.afcase file; relative paths are resolved against its folder."""
+    source = Path(path)
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"Cannot read the case file {source}: {error}", source) from error
+    except json.JSONDecodeError as error:
+        raise InputError(f"The case file {source} is not valid JSON (line {error.lineno}).", source,
+                         error.lineno) from error
+    if not isinstance(document, dict) or document.get("format") != CASE_FORMAT:
+        raise InputError(f"{source} is not an Autofuse Studio case file (format {CASE_FORMAT}).", source)
+    case = CaseFiles()
+    for role in PATH_ROLES:
+        value = document.get(role)
+        if isinstance(value, str) and value:
+            setattr(case, role, (source.parent / value).resolve() if not os.path.isabs(value) else Path(value))
+    case.compare_input = bool(document.get("compare_input", False))
+    step = document.get("step")
+    case.step = str(step) if step not in (None, "") else None
+    case.thresholds = thresholds_from_dict(document.get("thresholds") or {})
+    view = document.get("view")
+    case.view = view if isinstance(view, dict) else {}
+    return case
+
+
+def case_roles(case: CaseFiles) -> dict[str, Path | None]:
+    """Role name -> path for every path role."""
+    return {role: getattr(case, role) for role in PATH_ROLES}
+
+
+def mode2_result(npy_a: Path, npy_b: Path, thresholds: Thresholds) -> PrecisionResult:
+    """Mode 2 as a one-row PrecisionResult with its verdict, so the table shows it like mode 1."""
+    outcome = run_mode2(npy_a, npy_b)
+    row = PrecisionRow(OUTPUT, str(npy_a), 0, str(npy_b), 0, outcome.status, metrics=outcome.metrics,
+                       message=outcome.message, fused_file=str(npy_a), origin_file=str(npy_b),
+                       fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
+                       fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
+    result = PrecisionResult([row], thresholds)
+    result.first_divergence = assign_verdicts(result.rows, thresholds, {})
+    return result
+
+
+def describe(case: CaseFiles) -> Sequence[str]:
+    """One line per set role, for logs and tooltips."""
+    return [f"{ROLE_LABELS[role]}: {path}" for role, path in case_roles(case).items() if path is not None]

@@ -1,0 +1,166 @@
+"""AnalysisController: runs a case through the engine on the TaskRunner; rows stream back as they finish."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+
+from autofuse_studio.core.case import CaseFiles, mode2_result
+from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.ge.model import TensorDesc
+from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.plan import producer_index
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.verdict import ProducerIndex
+from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
+
+INDEXED = "indexed"
+FLUSH_INTERVAL_MS = 100
+
+
+@dataclass
+class Analysis:
+    """A finished run: the result, the producer index that re-assigns verdicts, and the loaded case."""
+
+    result: PrecisionResult
+    producers: ProducerIndex
+    files_indexed: int = 0
+    case: LoadedCase | None = None
+
+    def layouts(self, row: PrecisionRow) -> tuple[LayoutInfo | None, LayoutInfo | None]:
+        """The (fused, origin) layouts of a row's tensors, so the tensor panel converts like the engine."""
+        if self.case is None:
+            return None, None
+        fused_desc = None
+        for fused in self.case.mapping.fused_ops:
+            if fused.op.name == row.fused_op:
+                ports = fused.outputs if row.kind == OUTPUT else fused.inputs
+                fused_desc = next((port.desc for port in ports if port.index == row.fused_index), None)
+                break
+        origin_op = self.case.af_close.op(row.origin_op) if row.origin_op else None
+        origin_desc = None
+        if origin_op is not None and row.origin_index is not None and row.origin_index < len(origin_op.output_descs):
+            origin_desc = origin_op.output_descs[row.origin_index]
+        return _layout(fused_desc), _layout(origin_desc)
+
+
+def _layout(desc: TensorDesc | None) -> LayoutInfo | None:
+    return None if desc is None else LayoutInfo(desc.layout, desc.origin_format, desc.origin_shape)
+
+
+def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
+                  cancel: CancelToken) -> Analysis:
+    """Load, index and compare; `notify` gets ("indexed", files) and ("rows", [PrecisionRow]) on the way."""
+    case = load_case(request, progress, cancel)
+    files = case.open_index.files_indexed + case.close_index.files_indexed
+    notify(INDEXED, files)
+    result = run_mode1(request, progress, cancel, case=case, on_rows=lambda rows: notify("rows", rows))
+    return Analysis(result, producer_index(case.af_open), files, case)
+
+
+def analyse_mode2(case: CaseFiles, *, progress: Progress, cancel: CancelToken) -> Analysis:
+    """Compare two NPY files as a one-row result."""
+    assert case.npy_a is not None and case.npy_b is not None
+    progress(0, 1, "comparing")
+    result = mode2_result(case.npy_a, case.npy_b, case.thresholds)
+    progress(1, 1, "comparing")
+    return Analysis(result, {})
+
+
+class AnalysisController(QObject):
+    """One analysis at a time; signals arrive on the GUI thread, stale runs are ignored."""
+
+    rowsArrived = Signal(object)  # list[PrecisionRow]
+    indexed = Signal(int)  # files indexed on both sides
+    progressed = Signal(int, int, str)  # done, total, core message
+    finished = Signal(object)  # Analysis
+    failed = Signal(object)  # the exception
+    cancelled = Signal()
+    _relay = Signal(object)  # (generation, kind, payload) from worker threads
+
+    def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._runner = runner
+        self._generation = itertools.count(1)
+        self._current = 0
+        self._task_id: int | None = None
+        self._relay.connect(self._on_relay, Qt.ConnectionType.QueuedConnection)
+        runner.taskEvent.connect(self._on_task_event)
+        # The engine delivers rows one by one; the table gets them in batches (one model insert per
+        # tick), so 100k streamed rows cost 100s of inserts rather than 100k.
+        self._pending: list[PrecisionRow] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self._flush)
+
+    @property
+    def running(self) -> bool:
+        """True while a run is in progress."""
+        return self._task_id is not None
+
+    def start(self, case: CaseFiles, jobs: int | None = None) -> None:
+        """Start analysing `case` (cancelling any run in progress); raises InputError for unusable inputs."""
+        request = case.request(jobs) if case.mode == 1 else None
+        if case.mode == 2 and (problems := case.problems()):
+            from autofuse_studio.core.errors import InputError
+
+            raise InputError(problems[0])
+        self.cancel()
+        self._pending.clear()
+        generation = self._current = next(self._generation)
+
+        def notify(kind: str, payload: Any) -> None:
+            self._relay.emit((generation, kind, payload))
+
+        if request is not None:
+            self._task_id = self._runner.submit(analyse_mode1, request, notify)
+        else:
+            self._task_id = self._runner.submit(analyse_mode2, case)
+
+    def cancel(self) -> None:
+        """Stop the current run silently (a cancelled signal follows)."""
+        if self._task_id is not None:
+            self._runner.cancel(self._task_id)
+
+    def _flush(self) -> None:
+        self._flush_timer.stop()
+        rows, self._pending = self._pending, []
+        if rows:
+            self.rowsArrived.emit(rows)
+
+    def _on_relay(self, message: tuple[int, str, Any]) -> None:
+        generation, kind, payload = message
+        if generation != self._current:
+            return  # a run the user already replaced
+        if kind == "rows":
+            self._pending.extend(payload)
+            if not self._flush_timer.isActive():
+                self._flush_timer.start()
+        elif kind == INDEXED:
+            self.indexed.emit(int(payload))
+
+    def _on_task_event(self, event: TaskEvent) -> None:
+        if event.task_id != self._task_id:
+            return
+        if event.kind == "progress":
+            done, total, message = event.payload
+            self.progressed.emit(int(done), int(total), str(message))
+            return
+        self._task_id = None
+        if event.kind == "done":
+            self._flush()
+        else:
+            self._pending.clear()
+            self._flush_timer.stop()
+        if event.kind == "done":
+            self.finished.emit(event.payload)
+        elif event.kind == "failed":
+            self.failed.emit(event.payload)
+        else:
+            self.cancelled.emit()

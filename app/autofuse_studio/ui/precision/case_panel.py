@@ -1,0 +1,199 @@
+"""CasePanel: the detected roles of a case (editable, swappable, browsable), Analyse/Cancel and progress."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autofuse_studio.core.case import PATH_ROLES, CaseFiles
+from autofuse_studio.ui.errors import ErrorBanner
+
+_INVALID_STYLE = "QLineEdit { border: 1px solid #c62828; }"
+
+
+class CasePanel(QWidget):
+    """Shows and edits a CaseFiles; the window runs the analysis when analyseRequested fires."""
+
+    analyseRequested = Signal()
+    cancelRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("casePanel")
+        self._case = CaseFiles()
+        self.banner = ErrorBanner(self)
+        self.notes = QLabel()
+        self.notes.setObjectName("caseNotes")
+        self.notes.setWordWrap(True)
+        self.notes.hide()
+        self.edits: dict[str, QLineEdit] = {}
+        self.browse_buttons: dict[str, QToolButton] = {}
+        self.mode1_box, mode1_form = QGroupBox(), QFormLayout()
+        self.mode2_box, mode2_form = QGroupBox(), QFormLayout()
+        self.mode1_box.setLayout(mode1_form)
+        self.mode2_box.setLayout(mode2_form)
+        self.role_labels = {role: QLabel() for role in PATH_ROLES}
+        for role in PATH_ROLES:
+            (mode2_form if role.startswith("npy") else mode1_form).addRow(self.role_labels[role], self._path_row(role))
+        self.swap_graphs = QPushButton()
+        self.swap_graphs.setObjectName("swapGraphs")
+        self.swap_data = QPushButton()
+        self.swap_data.setObjectName("swapData")
+        self.swap_graphs.clicked.connect(lambda: self._swap("af_open_graph", "af_close_graph"))
+        self.swap_data.clicked.connect(lambda: self._swap("af_open_data", "af_close_data"))
+        swaps = QHBoxLayout()
+        swaps.addWidget(self.swap_graphs)
+        swaps.addWidget(self.swap_data)
+        mode1_form.addRow(swaps)
+        self.compare_input = QCheckBox()
+        self.step_edit = QLineEdit()
+        mode1_form.addRow(self.compare_input)
+        self.step_label = QLabel()
+        mode1_form.addRow(self.step_label, self.step_edit)
+        self.analyse_button = QPushButton()
+        self.analyse_button.setObjectName("analyseButton")
+        self.cancel_button = QPushButton()
+        self.cancel_button.setEnabled(False)
+        self.analyse_button.clicked.connect(self.analyseRequested)
+        self.cancel_button.clicked.connect(self.cancelRequested)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress_label = QLabel()
+        self.progress_label.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.analyse_button, 1)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        for widget in (self.banner, self.notes, self.mode1_box, self.mode2_box):
+            layout.addWidget(widget)
+        layout.addLayout(buttons)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.progress_label)
+        layout.addStretch(1)
+        self.retranslate()
+        self.set_running(False)
+
+    def _path_row(self, role: str) -> QWidget:
+        edit = QLineEdit()
+        edit.setObjectName(f"role_{role}")
+        edit.textChanged.connect(lambda _text, role=role: self._validate(role))
+        browse = QToolButton()
+        browse.setText("…")
+        browse.clicked.connect(lambda _checked=False, role=role: self._on_browse_clicked(role))
+        self.edits[role] = edit
+        self.browse_buttons[role] = browse
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(edit, 1)
+        layout.addWidget(browse)
+        return row
+
+    def retranslate(self) -> None:
+        """Texts in the current language."""
+        labels = {
+            "af_open_graph": self.tr("af-open graph"), "af_close_graph": self.tr("af-close graph"),
+            "af_open_data": self.tr("af-open dumps"), "af_close_data": self.tr("af-close dumps"),
+            "npy_a": self.tr("NPY A"), "npy_b": self.tr("NPY B"),
+        }
+        for role, label in self.role_labels.items():
+            label.setText(labels[role])
+        self.step_label.setText(self.tr("Step"))
+        self.mode1_box.setTitle(self.tr("Graphs and dump folders (mode 1)"))
+        self.mode2_box.setTitle(self.tr("Two NPY files (mode 2)"))
+        self.swap_graphs.setText(self.tr("Swap graphs"))
+        self.swap_data.setText(self.tr("Swap dumps"))
+        self.compare_input.setText(self.tr("Compare fused op inputs too"))
+        self.step_edit.setPlaceholderText(self.tr("every step"))
+        self.analyse_button.setText(self.tr("Analyse"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        for browse in self.browse_buttons.values():
+            browse.setToolTip(self.tr("Browse…"))
+        if not self.notes.text():
+            self.progress_label.setText(self.tr("Drop a run folder, dump folders, graphs or two NPY files here."))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def set_case(self, case: CaseFiles, notes: list[str] | None = None) -> None:
+        """Show a case (and notes from role detection); hides any earlier error."""
+        self._case = case
+        for role in PATH_ROLES:
+            path: Path | None = getattr(case, role)
+            self.edits[role].setText("" if path is None else str(path))
+            self.edits[role].setToolTip("" if path is None else str(path))
+        self.compare_input.setChecked(case.compare_input)
+        self.step_edit.setText(case.step or "")
+        self.banner.hide()
+        self.notes.setText("\n".join(notes or []))
+        self.notes.setVisible(bool(notes))
+
+    def case(self) -> CaseFiles:
+        """The case as edited (thresholds and view state are kept from set_case)."""
+        paths: dict[str, Any] = {role: Path(text).expanduser() if (text := self.edits[role].text().strip()) else None
+                 for role in PATH_ROLES}
+        step = self.step_edit.text().strip() or None
+        return replace(self._case, **paths, compare_input=self.compare_input.isChecked(), step=step)
+
+    def show_error(self, text: str) -> None:
+        """Show a sentence in the panel's error banner."""
+        self.banner.show_message(text)
+
+    def set_running(self, running: bool) -> None:
+        """Enable Cancel while an analysis runs, Analyse otherwise."""
+        self.analyse_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+        if running:
+            self.progress.setRange(0, 0)
+
+    def set_progress(self, done: int, total: int, text: str) -> None:
+        """Show progress counts (busy indicator when the total is unknown)."""
+        if total > 0:
+            self.progress.setRange(0, total)
+            self.progress.setValue(min(done, total))
+        else:
+            self.progress.setRange(0, 0)
+        self.progress_label.setText(text)
+
+    def _validate(self, role: str) -> None:
+        text = self.edits[role].text().strip()
+        path = Path(text).expanduser()
+        ok = not text or (path.is_dir() if role.endswith("_data") else path.is_file())
+        self.edits[role].setStyleSheet("" if ok else _INVALID_STYLE)
+
+    def _swap(self, first: str, second: str) -> None:
+        one, two = self.edits[first].text(), self.edits[second].text()
+        self.edits[first].setText(two)
+        self.edits[second].setText(one)
+
+    def _on_browse_clicked(self, role: str) -> None:
+        start = self.edits[role].text() or str(Path.home())
+        if role.endswith("_data"):
+            chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a dump folder"), start)
+        else:
+            pattern = self.tr("NPY files (*.npy)") if role.startswith("npy") else self.tr(
+                "GE graphs (*.json *.txt *.pbtxt);;All files (*)")
+            chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), start, pattern)
+        if chosen:
+            self.edits[role].setText(chosen)

@@ -1,0 +1,120 @@
+"""Exports shared by the GUI and `autofuse-studio report`: table files, widget PNG/SVG, table snapshots."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.reports.atomic import atomic_write_bytes
+from autofuse_studio.core.reports.precision_files import write_precision
+from autofuse_studio.ui.precision.filters import PrecisionProxyModel
+from autofuse_studio.ui.precision.table_model import PrecisionTableModel
+from autofuse_studio.ui.precision.table_view import PrecisionTableView
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_MAX_ROWS = 60
+SNAPSHOT_MAX_COLUMN_WIDTH = 320
+TENSOR_PANEL_MODULE = "autofuse_studio.ui.precision.tensor_panel"
+
+
+def export_table(result: PrecisionResult, path: str | Path) -> Path:
+    """Write every row as .csv, .json or .xlsx (the suffix decides), like `nwa --output`."""
+    return write_precision(result, path)
+
+
+def save_png(widget: QWidget, path: str | Path) -> Path:
+    """Grab `widget` (offscreen works too) into a PNG file."""
+    target = Path(path)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not widget.grab().save(buffer, "PNG"):
+        raise InputError(f"Could not encode the picture for {target}.", target)
+    buffer.close()
+    atomic_write_bytes(target, bytes(data.data()))
+    return target
+
+
+def save_svg(widget: QWidget, path: str | Path, title: str = "") -> Path:
+    """Render `widget` through QSvgGenerator into an SVG file (vector text and lines)."""
+    target = Path(path)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    size: QSize = widget.size()
+    generator.setSize(size)
+    generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+    generator.setTitle(title or target.stem)
+    painter = QPainter(generator)
+    try:
+        widget.render(painter, QPoint(0, 0))
+    finally:
+        painter.end()
+    buffer.close()
+    atomic_write_bytes(target, bytes(data.data()))
+    return target
+
+
+def snapshot_rows(rows: Sequence[PrecisionRow], focus: PrecisionRow | None,
+                  limit: int = SNAPSHOT_MAX_ROWS) -> list[PrecisionRow]:
+    """At most `limit` rows for a picture: a window around `focus` (the first divergence) when given."""
+    if len(rows) <= limit:
+        return list(rows)
+    position = next((number for number, row in enumerate(rows) if row is focus), 0)
+    start = max(0, min(position - limit // 4, len(rows) - limit))
+    return list(rows[start:start + limit])
+
+
+def table_snapshot(rows: Sequence[PrecisionRow]) -> PrecisionTableView:
+    """A standalone table view sized to show every given row and column (for pictures)."""
+    model = PrecisionTableModel()
+    model.set_rows(rows)
+    proxy = PrecisionProxyModel(model)
+    proxy.setSourceModel(model)
+    view = PrecisionTableView()
+    view.set_proxy(proxy)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.resizeColumnsToContents()
+    for column in range(proxy.columnCount()):
+        # Long origin names (subgraph paths) would make pictures metres wide: elide them instead.
+        view.setColumnWidth(column, min(view.columnWidth(column), SNAPSHOT_MAX_COLUMN_WIDTH))
+    width = view.verticalHeader().sizeHint().width() + view.horizontalHeader().length() + 4
+    height = view.horizontalHeader().sizeHint().height() + view.verticalHeader().length() + 4
+    view.resize(width, height)
+    view.ensurePolished()
+    model.setParent(view)  # the view does not own its model: tie their lifetimes
+    return view
+
+
+def save_table_pictures(rows: Sequence[PrecisionRow], stem: str | Path,
+                        focus: PrecisionRow | None = None) -> list[Path]:
+    """Write `stem`.png and `stem`.svg of the table (a window of rows around `focus`)."""
+    view = table_snapshot(snapshot_rows(rows, focus))
+    try:
+        stem = Path(stem)
+        return [save_png(view, stem.with_suffix(".png")), save_svg(view, stem.with_suffix(".svg"), "precision")]
+    finally:
+        view.deleteLater()
+
+
+def tensor_panel_class() -> Any:
+    """The TensorPanel widget class when its module is installed, else None."""
+    try:
+        module = importlib.import_module(TENSOR_PANEL_MODULE)
+    except ImportError:
+        return None
+    return getattr(module, "TensorPanel", None)

@@ -1,0 +1,122 @@
+"""PrecisionTableModel: every PrecisionRow of a run, with verdict colours; rows may stream in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
+from autofuse_studio.ui.precision.columns import COLUMNS, VERDICT_COLUMN, translated_texts
+
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the PrecisionRow itself
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2  # the raw value (number or text) the column sorts by
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def verdict_colour(verdict: str) -> QColor:
+    """The background colour of a verdict (the same colours as the xlsx export)."""
+    return QColor(f"#{VERDICT_COLOURS.get(verdict, VERDICT_COLOURS['UNKNOWN'])}")
+
+
+class PrecisionTableModel(QAbstractTableModel):
+    """A flat table model over PrecisionRows; the rows are shared with the engine's result."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[PrecisionRow] = []
+        self._brushes = {verdict: QBrush(verdict_colour(verdict)) for verdict in VERDICT_COLOURS}
+        self._right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+    @property
+    def rows(self) -> Sequence[PrecisionRow]:
+        """The rows in insertion order (read-only view)."""
+        return self._rows
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        """Number of rows (0 under any valid parent: the model is flat)."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        """Number of columns."""
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Cell text, sort value, verdict colour, message tooltip, alignment or the row itself."""
+        if not index.isValid():
+            return None
+        row = self._rows[index.row()]
+        column = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.display(row)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._brushes.get(row.verdict)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor("black"))  # verdict colours are light: keep text readable in dark themes
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.message or None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return self._right if column.numeric else None
+        if role == SORT_ROLE:
+            return column.value(row)
+        if role == ROW_ROLE:
+            return row
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Translated column headers; row numbers vertically."""
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section].translated_header() if 0 <= section < len(COLUMNS) else None
+        return str(section + 1)
+
+    def set_rows(self, rows: Sequence[PrecisionRow]) -> None:
+        """Replace every row."""
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def append_rows(self, rows: Sequence[PrecisionRow]) -> None:
+        """Add rows at the end (streamed results)."""
+        if not rows:
+            return
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        self._rows.extend(rows)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        """Remove every row."""
+        self.set_rows([])
+
+    def verdicts_changed(self) -> None:
+        """Tell views that verdicts (and so colours) of all rows may have changed."""
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1),
+                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole])
+
+    def retranslate(self) -> None:
+        """Headers changed language."""
+        translated_texts.cache_clear()
+        if self._rows:  # the Kind column is translated too
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 0))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+
+    def row_at(self, position: int) -> PrecisionRow:
+        """The row at a source position."""
+        return self._rows[position]
+
+    def position_of(self, row: PrecisionRow) -> int:
+        """The source position of a row object, or -1."""
+        for position, candidate in enumerate(self._rows):
+            if candidate is row:
+                return position
+        return -1
+
+
+__all__ = ["ROW_ROLE", "SORT_ROLE", "VERDICT_COLUMN", "PrecisionTableModel", "verdict_colour"]

@@ -1,0 +1,99 @@
+"""AppSettings: what the workbench remembers between runs (window layout, recent cases, thresholds, language)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+
+from autofuse_studio import APP_NAME
+from autofuse_studio.core.case import thresholds_from_dict
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.thresholds import Thresholds
+
+log = logging.getLogger(__name__)
+
+ORGANISATION = "AutofuseStudio"
+MAX_RECENT = 10
+
+
+def settings_path() -> Path:
+    """The INI file, resolved from the XDG config folder at call time (tests get a fresh one each)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
+    return Path(folder) / ORGANISATION / f"{APP_NAME}.conf"
+
+
+class AppSettings:
+    """Typed accessors over one QSettings INI file."""
+
+    def __init__(self) -> None:
+        # An explicit file rather than QSettings(org, app): Qt caches its default paths per process,
+        # which would leak settings between tests that each point XDG_CONFIG_HOME somewhere new.
+        self.qsettings = QSettings(str(settings_path()), QSettings.Format.IniFormat)
+
+    def sync(self) -> None:
+        """Write pending changes to disk."""
+        self.qsettings.sync()
+
+    def _bytes(self, key: str) -> QByteArray | None:
+        value = self.qsettings.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def window_geometry(self) -> QByteArray | None:
+        """Saved QMainWindow geometry, if any."""
+        return self._bytes("window/geometry")
+
+    def window_state(self) -> QByteArray | None:
+        """Saved dock and toolbar layout, if any."""
+        return self._bytes("window/state")
+
+    def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
+        """Remember the window geometry and dock layout."""
+        self.qsettings.setValue("window/geometry", geometry)
+        self.qsettings.setValue("window/state", state)
+
+    def recent_cases(self) -> list[list[str]]:
+        """Recently opened cases, newest first: each is the list of paths that was opened."""
+        raw = self.qsettings.value("cases/recent", "[]")
+        try:
+            entries = json.loads(str(raw))
+        except json.JSONDecodeError:
+            return []
+        return [[str(path) for path in entry] for entry in entries
+                if isinstance(entry, list) and entry][:MAX_RECENT]
+
+    def add_recent_case(self, paths: list[str]) -> list[list[str]]:
+        """Put `paths` first in the recent list (without duplicates) and return the list."""
+        entry = [str(path) for path in paths]
+        entries = [entry] + [old for old in self.recent_cases() if old != entry]
+        self.qsettings.setValue("cases/recent", json.dumps(entries[:MAX_RECENT]))
+        return entries[:MAX_RECENT]
+
+    def clear_recent_cases(self) -> None:
+        """Forget the recent cases."""
+        self.qsettings.remove("cases/recent")
+
+    def thresholds(self) -> Thresholds:
+        """The last thresholds used (defaults when none or unreadable)."""
+        raw = self.qsettings.value("precision/thresholds")
+        if not raw:
+            return Thresholds()
+        try:
+            return thresholds_from_dict(json.loads(str(raw)))
+        except (json.JSONDecodeError, InputError, AttributeError) as error:
+            log.warning("ignoring saved thresholds: %s", error)
+            return Thresholds()
+
+    def set_thresholds(self, thresholds: Thresholds) -> None:
+        """Remember thresholds."""
+        self.qsettings.setValue("precision/thresholds", json.dumps(thresholds.as_dict()))
+
+    def language(self) -> str:
+        """'' (follow the system), 'en' or 'zh_CN'."""
+        return str(self.qsettings.value("ui/language", "") or "")
+
+    def set_language(self, language: str) -> None:
+        """Remember the UI language ('' = system)."""
+        self.qsettings.setValue("ui/language", language)
