@@ -172,3 +172,16 @@ def test_sample_files() -> None:
     for path in sorted(folder.glob("af_*_data/*.npy")):
         expected = np.load(path)
         np.testing.assert_array_equal(open_npy(path).materialize(), expected)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype", "order"),
+    [((500, 520), "<f2", "C"), ((), "<f4", "C"), ((7,), "|b1", "C"), ((3, 4), "<i8", "F"), ((2, 0, 3), ">f4", "C")],
+)
+def test_fast_header_path_agrees_with_numpy(tmp_path: Path, shape: tuple[int, ...], dtype: str, order: str) -> None:
+    data = (np.arange(int(np.prod(shape))) % 2).astype(dtype).reshape(shape, order=order)
+    path = tmp_path / "x.npy"
+    np.save(path, data)
+    tensor = open_npy(path)
+    assert tensor.shape == data.shape
+    np.testing.assert_array_equal(tensor.materialize(), data)

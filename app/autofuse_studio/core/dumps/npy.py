@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import mmap
 import os
+import re
 from pathlib import Path
 from typing import BinaryIO
 
@@ -18,11 +19,40 @@ _MAGIC = b"\x93NUMPY"
 _SUPPORTED_KINDS = frozenset("biuf")
 
 
+# The header np.save writes for plain arrays; parsed with a regex because numpy's general parser
+# (tokenize + literal_eval) costs more than mapping the data of a small dump file.
+_SIMPLE_HEADER = re.compile(
+    rb"\{'descr': '([<>|=][a-zA-Z]\d+)', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*\Z"
+)
+
+
+def _fast_header(handle: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[np.generic]] | None:
+    """Parse a version-1.0 header of the usual form, or return None (and rewind) for anything else."""
+    start = handle.read(10)
+    if len(start) == 10 and start[6:8] == b"\x01\x00":
+        header = handle.read(int.from_bytes(start[8:10], "little"))
+        match = _SIMPLE_HEADER.match(header)
+        if match is not None:
+            descr, fortran, dims = match.groups()
+            try:
+                dtype = np.dtype(descr.decode("ascii"))
+            except TypeError:
+                dtype = np.dtype(object)  # not understood: let numpy's parser report it
+            if not dtype.hasobject:
+                shape = tuple(int(dim) for dim in dims.split(b",") if dim.strip())
+                return shape, fortran == b"True", dtype
+    handle.seek(0)
+    return None
+
+
 def _read_header(handle: BinaryIO, path: Path) -> tuple[tuple[int, ...], bool, np.dtype[np.generic]]:
     """(shape, fortran_order, dtype) from the NPY header; the file position ends at the data."""
     if handle.read(len(_MAGIC)) != _MAGIC:
         raise NpyLoadError(f"{path} is not an NPY file (the magic string \\x93NUMPY is missing).", path)
     handle.seek(0)
+    fast = _fast_header(handle)
+    if fast is not None:
+        return fast
     try:
         version = np.lib.format.read_magic(handle)
         if version == (1, 0):
