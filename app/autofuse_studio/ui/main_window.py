@@ -272,6 +272,9 @@ class MainWindow(QMainWindow):
         if self._pending_view:
             self.workbench.restore_view_state(self._pending_view)
             self._pending_view = {}
+        elif not self.workbench.view.selectionModel().hasSelection():
+            # What the user opened the case for: show the culprit and its tensors straight away.
+            self.workbench.go_to_first_divergence()
 
     def _on_analysis_failed(self, error: BaseException) -> None:
         self.case_panel.set_running(False)

@@ -57,6 +57,8 @@ class TensorHistograms(_ScenePlots):
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             plot.setLabel("left", "count")
             plot.showGrid(x=True, y=True, alpha=0.2)
+            # Values and log10 errors are plain numbers: "(x0.001)" unit prefixes only confuse.
+            plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.log_counts = QCheckBox("Log counts")
         self.log_counts.toggled.connect(self._on_log_counts_toggled)
         self.note = QLabel()
