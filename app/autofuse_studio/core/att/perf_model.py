@@ -174,3 +174,21 @@ def build_perf_model(scans: list[FileScan], case_filter: CaseFilter | None = Non
         else:
             model.operators.append(section)
     return model
+
+
+def build_all_cases_model(scans: list[FileScan], source_dir: str | None = None) -> PerfFormulaModel:
+    """Every case of each operator's chosen schedule result (the GUI's per-operator view).
+
+    build_perf_model keeps only the selected cases unless a filter is given, like the reference; the GUI
+    shows all of them side by side. Operators whose chosen result has no [PERF] line keep all results.
+    """
+    model = PerfFormulaModel(source_dir)
+    for name, entry in _merge(scans).items():
+        graph, result = _chosen_result(entry)
+        nodes = [n for n in entry.nodes if (n.key.graph, n.key.result) == (graph, result)] or entry.nodes
+        section = build_operator(name, _Merged(nodes, entry.selections, entry.best), CaseFilter())
+        if section is None:
+            model.skipped.append(name)
+        else:
+            model.operators.append(section)
+    return model

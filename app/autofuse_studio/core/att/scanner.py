@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 import logging
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
@@ -202,14 +202,17 @@ class _FileScanner:
         return self.scan
 
 
-def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED) -> FileScan:
-    """Scan one log file in a single streaming pass."""
+def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
+              on_block: Callable[[int], None] | None = None) -> FileScan:
+    """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read."""
     scanner = _FileScanner(str(path))
     line_no = 1
     for block in iter_blocks(path):
         cancel.check()
         check_utf8(block, scanner.scan.path, line_no, scanner.scan)
         line_no += scanner.feed_block(block, line_no)
+        if on_block is not None:
+            on_block(len(block))
     scan = scanner.finish(line_no - 1)
     if scan.decode_issue_count:
         log.warning("%s: %d line(s) with invalid UTF-8 were decoded with replacement characters",
@@ -226,4 +229,33 @@ def scan_logs(paths: Iterable[Path], progress: Progress = no_progress,
         progress(index, len(files), f"Scanning {path.name}")
         result.files.append(scan_file(path, cancel))
     progress(len(files), len(files), "Scan finished")
+    return result
+
+
+def scan_logs_by_bytes(paths: Iterable[Path], progress: Progress = no_progress,
+                       cancel: CancelToken = NEVER_CANCELLED) -> LogScan:
+    """Like scan_logs, but progress counts bytes so one big log moves the bar (the GUI's 140 MB case).
+
+    Sizes are on-disk sizes; a .gz file's progress is reported only when it has been read, because its
+    blocks are decompressed bytes and would overshoot the total.
+    """
+    files = list(paths)
+    sizes = [p.stat().st_size if p.is_file() else 0 for p in files]
+    total = max(sum(sizes), 1)
+    done = 0
+    result = LogScan()
+    for path, size in zip(files, sizes, strict=True):
+        message = f"Scanning {path.name}"
+        start = done
+
+        def advance(count: int, start: int = start, size: int = size, message: str = message) -> None:
+            nonlocal done
+            done = min(done + count, start + size)
+            progress(done, total, message)
+
+        progress(done, total, message)
+        gz = path.name.endswith(".gz")
+        result.files.append(scan_file(path, cancel, None if gz else advance))
+        done = start + size
+    progress(total, total, "Scan finished")
     return result

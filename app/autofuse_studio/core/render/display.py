@@ -19,6 +19,7 @@ class Rect:
     opacity: float | None = None
     corner_radius: float | None = None
     role: str = ""
+    title: str = ""  # hover text (an SVG <title> child; a tooltip in Qt)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,19 @@ class Line:
     y2: float
     stroke: str = "#000"
     role: str = ""
+
+
+@dataclass(frozen=True)
+class Polyline:
+    """An open polyline (graph edges), optionally dashed and ending in an arrow head."""
+
+    points: tuple[tuple[float, float], ...]
+    stroke: str = "#000"
+    width: float = 1
+    arrow: bool = False
+    dashed: bool = False
+    role: str = ""
+    title: str = ""  # hover text
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,7 @@ class Group:
     role: str = ""
 
 
-DisplayItem: TypeAlias = Rect | Line | Text | Group
+DisplayItem: TypeAlias = Rect | Line | Polyline | Text | Group
 
 
 def walk(items: list[DisplayItem], dx: float = 0, dy: float = 0) -> list[tuple[DisplayItem, float, float]]:

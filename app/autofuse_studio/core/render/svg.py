@@ -1,10 +1,11 @@
-"""SVG writer for display lists: rects, lines and <text> elements inside translated groups."""
+"""SVG writer for display lists: rects, lines, polylines and <text> elements inside translated groups."""
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape, quoteattr
 
-from autofuse_studio.core.render.display import DisplayItem, Group, Line, Rect, Text
+from autofuse_studio.core.render.display import DisplayItem, Group, Line, Polyline, Rect, Text
 
 
 def _num(value: float) -> str:
@@ -27,12 +28,46 @@ def _rect(item: Rect) -> str:
         parts.append(f' opacity="{item.opacity}"')
     if item.corner_radius is not None:
         parts.append(f' rx="{_num(item.corner_radius)}"')
+    if item.title:
+        return "".join(parts) + _role(item.role) + f"><title>{escape(item.title)}</title></rect>"
     return "".join(parts) + _role(item.role) + "/>"
 
 
 def _line(item: Line) -> str:
     return (f'<line x1="{_num(item.x1)}" y1="{_num(item.y1)}" x2="{_num(item.x2)}" y2="{_num(item.y2)}" '
             f"stroke={quoteattr(item.stroke)}{_role(item.role)}/>")
+
+
+ARROW_LENGTH = 7.0
+ARROW_HALF_WIDTH = 3.5
+
+
+def arrow_head(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    """The three corners of an arrow head at the last point, pointing along the last segment."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    bx, by = x2 - ux * ARROW_LENGTH, y2 - uy * ARROW_LENGTH
+    return ((x2, y2), (bx - uy * ARROW_HALF_WIDTH, by + ux * ARROW_HALF_WIDTH),
+            (bx + uy * ARROW_HALF_WIDTH, by - ux * ARROW_HALF_WIDTH))
+
+
+def _points(points: tuple[tuple[float, float], ...]) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _polyline(item: Polyline) -> str:
+    dash = ' stroke-dasharray="4 3"' if item.dashed else ""
+    width = f' stroke-width="{_num(item.width)}"' if item.width != 1 else ""
+    parts = [f"<g{_role(item.role)}>"]
+    if item.title:
+        parts.append(f"<title>{escape(item.title)}</title>")
+    stroke = quoteattr(item.stroke)
+    parts.append(f'<polyline points="{_points(item.points)}" fill="none" stroke={stroke}{width}{dash}/>')
+    if item.arrow and len(item.points) >= 2:
+        parts.append(f'<polygon points="{_points(arrow_head(item.points))}" fill={quoteattr(item.stroke)}/>')
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def _text(item: Text) -> str:
@@ -51,6 +86,8 @@ def _emit(item: DisplayItem, out: list[str]) -> None:
         out.append(_rect(item))
     elif isinstance(item, Line):
         out.append(_line(item))
+    elif isinstance(item, Polyline):
+        out.append(_polyline(item))
     else:
         out.append(_text(item))
 

@@ -1,0 +1,194 @@
+"""The GUI's per-operator perf picture: every case of a group side by side, pipelines on a common scale.
+
+Same visual language as perf_render (bottleneck red, contributions blue, sensitivity orange, selected
+case blue with a star) and the same display-list items, so Qt draws it and SVG writes it identically.
+Hotspots map areas of the picture back to cases and formulas for hover and click.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autofuse_studio.core.att.case_details import node_formula
+from autofuse_studio.core.att.model import CaseKey
+from autofuse_studio.core.att.perf_model import PerfCase, PerfGroup, PerfOperator
+from autofuse_studio.core.att.perf_render import BOTTLENECK, CONTRIBUTION, SELECTED, SENSITIVITY
+from autofuse_studio.core.render.display import DisplayItem, Group, Rect, Text
+
+MIN_WIDTH = 900
+MARGIN = 20
+COLUMN = 250
+GAP = 14
+LINE = 18
+HEADER = 48
+LABEL_W = 84  # room for the pipe / term names left of the bars
+VALUE_W = 58  # room for the value printed right of a bar
+PIPE = "#7a8fa6"
+
+
+@dataclass(frozen=True)
+class Hotspot:
+    """An area of the picture: kind "pipe", "node" or "case", the case it belongs to and a hover text."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    kind: str
+    key: CaseKey
+    text: str
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when (x, y) lies inside the area."""
+        return self.x <= x <= self.x + self.width and self.y <= y <= self.y + self.height
+
+
+@dataclass
+class OperatorPicture:
+    """Display list, size and hotspots (most specific first) of one operator."""
+
+    items: list[DisplayItem]
+    width: int
+    height: int
+    hotspots: list[Hotspot]
+
+    def hotspot_at(self, x: float, y: float, kind: str | None = None) -> Hotspot | None:
+        """The most specific hotspot under (x, y), optionally of one kind."""
+        return next((h for h in self.hotspots if h.contains(x, y) and kind in (None, h.kind)), None)
+
+
+def pipe_totals(case: PerfCase) -> dict[str, float]:
+    """Per pipe the summed node totals of the case (a pipe can carry several nodes)."""
+    totals: dict[str, float] = {}
+    for node in case.nodes:
+        totals[node.pipe] = totals.get(node.pipe, 0.0) + node.total
+    return totals
+
+
+def group_pipes(group: PerfGroup) -> list[str]:
+    """The pipes of every case of the group, in first-seen order (one bar row each)."""
+    return list(dict.fromkeys(node.pipe for case in group.cases for node in case.nodes))
+
+
+class _Painter:
+    """Accumulates items and hotspots while the layout walks the model."""
+
+    def __init__(self) -> None:
+        self.items: list[DisplayItem] = []
+        self.hot: list[Hotspot] = []
+        self.frames: list[Hotspot] = []  # case frames last: least specific
+
+    def bar(self, x: float, y: float, width: float, fill: str, role: str) -> None:
+        self.items.append(Rect(x, y - 11, max(1.0, width), 13, fill=fill, opacity=0.8, role=role))
+
+
+def _pipe_rows(p: _Painter, group: PerfGroup, case: PerfCase, x: float, y: float, scale: float) -> float:
+    room = COLUMN - LABEL_W - VALUE_W - 8
+    totals = pipe_totals(case)
+    for pipe in group_pipes(group):
+        y += LINE
+        p.items.append(Text(x + 8, y, pipe, fill="#333", role="pipe-label"))
+        if pipe not in totals:
+            p.items.append(Text(x + LABEL_W, y, "—", fill="#888", role="pipe-value"))
+            continue
+        hot = pipe == case.bottleneck_pipe
+        width = totals[pipe] / scale * room if scale > 0 else 0.0
+        p.bar(x + LABEL_W, y, width, BOTTLENECK if hot else PIPE, "bottleneck-bar" if hot else "pipe-bar")
+        p.items.append(Text(x + LABEL_W + max(1.0, width) + 4, y, f"{totals[pipe]:.2f}",
+                            fill=BOTTLENECK if hot else "#222", role="pipe-value"))
+        formulas = "\n".join(node_formula(n) for n in case.nodes if n.pipe == pipe)
+        p.hot.append(Hotspot(x + 4, y - 13, COLUMN - 8, LINE, "pipe", case.key,
+                             f"{case.key.label}  {pipe} = {totals[pipe]:g}\n{formulas}"))
+    return y
+
+
+def _node_rows(p: _Painter, case: PerfCase, x: float, y: float) -> float:
+    room = COLUMN - LABEL_W - VALUE_W - 8
+    for index, node in enumerate(case.nodes):
+        y += LINE + 4
+        hot = index == case.bottleneck_index
+        p.items.append(Text(x + 8, y, f"{node.node}: {node.pipe} {node.total:.2f}",
+                            fill=BOTTLENECK if hot else "#333", role="bottleneck" if hot else "node"))
+        top = y - 13
+        for item in node.items:
+            if item.value == 0:
+                continue  # like the reference: a zero term has no bar
+            y += LINE
+            p.items.append(Text(x + 16, y, item.name[:10], fill="#222", role="contribution-label"))
+            width = item.contribution * room
+            p.bar(x + LABEL_W, y, width, CONTRIBUTION, "contribution-bar")
+            p.items.append(Text(x + LABEL_W + max(1.0, width) + 4, y, f"{item.contribution * 100:.1f}%",
+                                fill="#222", role="contribution-value"))
+        p.hot.append(Hotspot(x + 4, top, COLUMN - 8, y - top + 4, "node", case.key,
+                             f"{case.key.label}\n{node_formula(node)}"))
+    return y
+
+
+def _sensitivity_row(p: _Painter, group: PerfGroup, y: float) -> float:
+    sens = group.sensitivity
+    if sens is None:
+        return y
+    y += LINE + 6
+    p.items.append(Text(MARGIN, y, f"most sensitive parameter: {sens.parameter} (largest variance across cases)",
+                        fill="#b85c00", role="sensitivity-title"))
+    y += LINE
+    largest = max((abs(v) for _, v in sens.values if v is not None), default=0.0) or 1.0
+    for index, (key, value) in enumerate(sens.values):
+        x = MARGIN + index * (COLUMN + GAP)
+        if value is None:
+            p.items.append(Text(x + 8, y, f"case{key.case}: n/a", fill="#888", role="sensitivity-value"))
+            continue
+        width = abs(value) / largest * (COLUMN - VALUE_W - 16)
+        p.bar(x + 8, y, width, SENSITIVITY, "sensitivity-bar")
+        p.items.append(Text(x + 12 + max(1.0, width), y, f"{value:g}", fill="#222", role="sensitivity-value"))
+        p.hot.append(Hotspot(x + 4, y - 13, COLUMN - 8, LINE, "sensitivity", key,
+                             f"{key.label}  {sens.node}.{sens.item} = {value:g}"))
+    return y
+
+
+def _group_block(p: _Painter, group: PerfGroup, y: float) -> float:
+    chosen = "none" if group.selected_case is None else f"case {group.selected_case}"
+    p.items.append(Text(MARGIN, y + 16, f"graph{group.graph}_result{group.result}_g{group.group}  "
+                        f"({len(group.cases)} case(s), selected: {chosen})", font_size=13, fill="#222",
+                        role="group-label"))
+    top = y + 26
+    scale = max((t for case in group.cases for t in pipe_totals(case).values()), default=0.0)
+    bottom = top
+    frames: list[tuple[int, PerfCase, int]] = []
+    for index, case in enumerate(group.cases):
+        x = MARGIN + index * (COLUMN + GAP)
+        frame_at = len(p.items)
+        title_y = top + 16
+        p.items.append(Text(x + 8, title_y, f"case{case.key.case}{' ★' if case.selected else ''}",
+                            fill=SELECTED if case.selected else "#333",
+                            role="selected-case" if case.selected else "case-title"))
+        end = _node_rows(p, case, x, _pipe_rows(p, group, case, x, title_y, scale))
+        bottom = max(bottom, end + 8)
+        frames.append((index, case, frame_at))
+    for offset, (index, case, frame_at) in enumerate(frames):
+        x = MARGIN + index * (COLUMN + GAP)
+        frame = Rect(x, top, COLUMN, bottom - top, fill="#fbfcfd", stroke=SELECTED if case.selected else "#d0d7de",
+                     corner_radius=4, role="selected-case-frame" if case.selected else "case-frame")
+        p.items.insert(frame_at + offset, frame)  # behind the column's own items
+        p.frames.append(Hotspot(x, top, COLUMN, bottom - top, "case", case.key, f"{case.key.label}: click for details"))
+    return _sensitivity_row(p, group, bottom) + 16
+
+
+def operator_picture(op: PerfOperator) -> OperatorPicture:
+    """Lay out one operator: header, then per group the case columns and the sensitivity row."""
+    columns = max((len(g.cases) for g in op.groups), default=1)
+    width = max(MIN_WIDTH, 2 * MARGIN + columns * COLUMN + (columns - 1) * GAP)
+    p = _Painter()
+    p.items += [Rect(0, 0, width, HEADER - 8, fill="#f0f4f8", corner_radius=4, role="section-header"),
+                Text(MARGIN, 18, op.name, font_size=16, fill="#1a1a1a", role="operator-name")]
+    if op.selected is not None:
+        s = op.selected
+        p.items.append(Text(MARGIN, 34, f"Selected: graph{s.graph}_result{s.result}_g{s.group}_case{s.case}",
+                            fill="#555", role="selected-label"))
+    p.items.append(Text(width - MARGIN, 18, "red = bottleneck pipe · blue = term share · orange = most sensitive",
+                        fill="#666", anchor="end", font_size=11, role="legend"))
+    y: float = HEADER
+    for group in op.groups:
+        y = _group_block(p, group, y)
+    items: list[DisplayItem] = [Group(0, 0, p.items, role="operator-cases")]
+    return OperatorPicture(items, int(width), int(y + MARGIN), p.hot + p.frames)

@@ -1,0 +1,1 @@
+"""The ATT tab: perf-formula canvas, summary and compare tables, evidence export, split-slog browser."""

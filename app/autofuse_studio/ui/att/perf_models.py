@@ -1,0 +1,129 @@
+"""Qt models of the perf panel: the operator list and the facts of the clicked case."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from autofuse_studio.core.att.case_details import CaseDetails, CaseFact
+from autofuse_studio.core.att.perf_model import PerfFormulaModel, PerfOperator
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+OPERATOR_COLUMNS = ("Operator", "Selected result", "Groups", "Cases", "Bottlenecks")
+FACT_COLUMNS = ("Kind", "Name", "Value", "Source (file:line)")
+
+
+def _bottlenecks(op: PerfOperator) -> str:
+    pipes = {c.bottleneck_pipe for g in op.groups for c in g.cases if c.selected and c.bottleneck_pipe}
+    return ", ".join(sorted(pipes))
+
+
+class OperatorListModel(QAbstractTableModel):
+    """One row per operator with [PERF] lines, then the operators that have none (greyed)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.operators: list[PerfOperator] = []
+        self.skipped: list[str] = []
+
+    def set_model(self, model: PerfFormulaModel | None) -> None:
+        """Show the operators of a perf model (None clears the list)."""
+        self.beginResetModel()
+        self.operators = list(model.operators) if model else []
+        self.skipped = list(model.skipped) if model else []
+        self.endResetModel()
+
+    def operator_at(self, row: int) -> PerfOperator | None:
+        """The operator of a row; None for skipped operators and bad rows."""
+        return self.operators[row] if 0 <= row < len(self.operators) else None
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """Operators with pictures plus skipped ones."""
+        return 0 if parent.isValid() else len(self.operators) + len(self.skipped)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """Fixed columns."""
+        return 0 if parent.isValid() else len(OPERATOR_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        """Column titles."""
+        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(OPERATOR_COLUMNS):
+            return OPERATOR_COLUMNS[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
+        """Cell texts; skipped operators say why and are grey."""
+        if not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        op = self.operator_at(row)
+        if op is None:
+            if role == DISPLAY:
+                return self.skipped[row - len(self.operators)] if column == 0 else (
+                    "no [PERF] lines" if column == 1 else "")
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QBrush(QColor("#888"))
+            return None
+        if role == DISPLAY:
+            return self._cell(op, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == 1 and op.selected is not None:
+            return f"Selected case: {op.selected.label}"
+        return None
+
+    @staticmethod
+    def _cell(op: PerfOperator, column: int) -> str:
+        if column == 0:
+            return op.name
+        if column == 1:
+            return f"graph{op.graph}_result{op.result}"
+        if column == 2:
+            return ", ".join(f"g{g.group}" for g in op.groups)
+        if column == 3:
+            return str(sum(len(g.cases) for g in op.groups))
+        return _bottlenecks(op)
+
+
+class CaseFactsModel(QAbstractTableModel):
+    """The facts of one case: tiling values, objective, result performance, selection, [PERF] formulas."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.facts: list[CaseFact] = []
+
+    def set_details(self, details: CaseDetails | None) -> None:
+        """Show the facts of a case (None clears)."""
+        self.beginResetModel()
+        self.facts = list(details.facts) if details else []
+        self.endResetModel()
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """One row per fact."""
+        return 0 if parent.isValid() else len(self.facts)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """Fixed columns."""
+        return 0 if parent.isValid() else len(FACT_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        """Column titles."""
+        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(FACT_COLUMNS):
+            return FACT_COLUMNS[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
+        """Kind, name, value (the formula for [PERF] facts) and file:line."""
+        if not index.isValid() or role not in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
+            return None
+        fact = self.facts[index.row()]
+        column = index.column()
+        if column == 0:
+            return fact.kind
+        if column == 1:
+            return fact.name
+        if column == 2:
+            return fact.text if fact.kind in ("perf", "selection") else (
+                "" if fact.value is None else f"{fact.value:g}")
+        return str(fact.source)

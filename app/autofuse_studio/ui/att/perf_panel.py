@@ -1,0 +1,215 @@
+"""PerfPanel: operator list, the perf-formula canvas (per operator or the CLI's whole picture), case facts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from autofuse_studio.core.att.case_details import CaseDetails, case_details
+from autofuse_studio.core.att.model import CaseKey
+from autofuse_studio.core.att.perf_cases_render import OperatorPicture, operator_picture
+from autofuse_studio.core.att.perf_render import perf_display_list
+from autofuse_studio.core.att.workspace import AttWorkspace
+from autofuse_studio.ui.att import dialogs
+from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
+from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas
+
+OPERATOR_VIEW, WHOLE_VIEW = 0, 1
+
+
+class PerfPanel(QWidget):
+    """The perf-formula tab; `caseSelected` carries the CaseDetails of a clicked case."""
+
+    caseSelected = Signal(object)  # CaseDetails
+    exported = Signal(str)  # path written
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("attPerfPanel")
+        self.workspace: AttWorkspace | None = None
+        self.picture: OperatorPicture | None = None
+        self.details: CaseDetails | None = None
+        self.operators = OperatorListModel(self)
+        self.facts = CaseFactsModel(self)
+        self.operator_view = _table(self.operators)
+        self.operator_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.canvas = DisplayCanvas()
+        self.canvas.hover_provider = self._hover_text
+        self.mode = QComboBox()
+        self.mode.addItems([self.tr("Chosen operator: every case"), self.tr("All operators (perf_formula.svg)")])
+        self.case_label = QLabel(self.tr("Click a case on the canvas to see its tiling values and log lines."))
+        self.case_label.setWordWrap(True)
+        self.case_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.facts_view = _table(self.facts)
+        self._build_layout()
+        self.operator_view.selectionModel().currentRowChanged.connect(self._on_operator_view_current)
+        self.mode.currentIndexChanged.connect(self._on_mode_changed)
+        self.canvas.clicked.connect(self._on_canvas_clicked)
+
+    def _build_layout(self) -> None:
+        tools = QHBoxLayout()
+        tools.addWidget(QLabel(self.tr("Show:")))
+        tools.addWidget(self.mode)
+        tools.addStretch(1)
+        for text, slot in ((self.tr("Zoom +"), lambda: self.canvas.zoom(1.25)),
+                           (self.tr("Zoom −"), lambda: self.canvas.zoom(0.8)),
+                           (self.tr("Export PNG…"), self._on_export_png),
+                           (self.tr("Export SVG…"), self._on_export_svg)):
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            tools.addWidget(button)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addLayout(tools)
+        vertical = QSplitter(Qt.Orientation.Vertical)
+        vertical.addWidget(self.canvas)
+        bottom = QWidget()
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(self.case_label)
+        bottom_layout.addWidget(self.facts_view, 1)
+        vertical.addWidget(bottom)
+        vertical.setSizes([520, 200])
+        right_layout.addWidget(vertical, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.operator_view)
+        splitter.addWidget(right)
+        splitter.setSizes([300, 900])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+    def set_workspace(self, workspace: AttWorkspace | None) -> None:
+        """Show a newly opened set of logs; the first operator is chosen."""
+        self.workspace = workspace
+        self.operators.set_model(workspace.cases if workspace else None)
+        self._show_details(None)
+        if self.operators.operators:
+            self.operator_view.selectRow(0)
+        else:
+            self.picture = None
+            self.canvas.set_display_list([], 0, 0)
+        self._redraw()
+
+    def select_operator(self, name: str) -> bool:
+        """Choose an operator by name; False when it has no picture."""
+        for row, op in enumerate(self.operators.operators):
+            if op.name == name:
+                self.operator_view.selectRow(row)
+                return True
+        return False
+
+    @property
+    def current_operator(self) -> str | None:
+        """The chosen operator's name."""
+        op = self.operators.operator_at(self.operator_view.currentIndex().row())
+        return op.name if op else None
+
+    def _on_operator_view_current(self) -> None:
+        self._show_details(None)
+        self._redraw()
+
+    def _on_mode_changed(self) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        workspace = self.workspace
+        op = self.operators.operator_at(self.operator_view.currentIndex().row())
+        self.picture = None
+        if workspace is None:
+            return
+        if self.mode.currentIndex() == WHOLE_VIEW:
+            items, width, height = perf_display_list(workspace.perf)
+            self.canvas.set_display_list(items, width, height)
+        elif op is not None:
+            self.picture = operator_picture(op)
+            self.canvas.set_display_list(self.picture.items, self.picture.width, self.picture.height)
+
+    def _hover_text(self, x: float, y: float) -> str | None:
+        spot = self.picture.hotspot_at(x, y) if self.picture else None
+        return spot.text if spot else None
+
+    def click_at(self, x: float, y: float) -> CaseDetails | None:
+        """Act like a click at a canvas position: show the facts of the case there (if any)."""
+        self._on_canvas_clicked(x, y)
+        return self.details
+
+    def show_case(self, key: CaseKey) -> CaseDetails | None:
+        """Show the facts of one case of the chosen operator."""
+        name = self.current_operator
+        if self.workspace is None or name is None:
+            return None
+        self._show_details(case_details(self.workspace.scans, name, key))
+        if self.picture is not None:
+            frame = next((h for h in self.picture.hotspots if h.kind == "case" and h.key == key), None)
+            self.canvas.set_highlight(QRectF(frame.x, frame.y, frame.width, frame.height) if frame else None)
+        return self.details
+
+    def _on_canvas_clicked(self, x: float, y: float) -> None:
+        spot = self.picture.hotspot_at(x, y) if self.picture else None
+        if spot is not None:
+            self.show_case(spot.key)
+
+    def _show_details(self, details: CaseDetails | None) -> None:
+        self.details = details
+        self.facts.set_details(details)
+        if details is None:
+            self.canvas.set_highlight(None)
+            return
+        objective, perf = details.value("objective"), details.value("result-perf")
+        self.case_label.setText(
+            f"<b>{details.operator}</b> {details.key.label}"
+            f"{' — selected' if details.selected else ''}: objective "
+            f"{'n/a' if objective is None else f'{objective:g}'}, result performance "
+            f"{'n/a' if perf is None else f'{perf:g}'}, {len(details.facts)} fact(s) with their log lines")
+        self.caseSelected.emit(details)
+
+    def export_png(self, path: Path) -> None:
+        """Write the canvas as PNG."""
+        self.canvas.export_png(path)
+        self.exported.emit(str(path))
+
+    def export_svg(self, path: Path) -> None:
+        """Write the canvas' display list as SVG (byte-identical to the CLI for the whole picture)."""
+        self.canvas.export_svg(path)
+        self.exported.emit(str(path))
+
+    def _default_name(self, suffix: str) -> str:
+        if self.mode.currentIndex() == WHOLE_VIEW:
+            return f"perf_formula{suffix}"
+        return f"perf_{self.current_operator or 'operator'}{suffix}"
+
+    def _on_export_png(self) -> None:
+        path = dialogs.save_file(self, self.tr("Export canvas as PNG"), self._default_name(".png"), "PNG (*.png)")
+        if path is not None:
+            self.export_png(path)
+
+    def _on_export_svg(self) -> None:
+        path = dialogs.save_file(self, self.tr("Export canvas as SVG"), self._default_name(".svg"), "SVG (*.svg)")
+        if path is not None:
+            self.export_svg(path)
+
+
+def _table(model: OperatorListModel | CaseFactsModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view

@@ -1,0 +1,142 @@
+"""Summary table model (the CLI's summary columns plus parse status and source) and its status filter."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from autofuse_studio.core.att.summary import OK, SummaryRow, tiling_columns
+from autofuse_studio.core.att.summary_output import BASE_COLUMNS, FINAL_COLUMNS, STATUS_COLUMN, row_cells
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+ROW_ROLE = Qt.ItemDataRole.UserRole + 2
+SOURCE_COLUMN = "Source"
+PROBLEM_FILL = QColor("#fde7c8")
+OK_FILL = QColor("#e3f4e1")
+ALL_STATUSES = "all"
+PROBLEMS = "problems"
+
+
+def status_tokens(status: str) -> list[str]:
+    """`ok;missing_result_performance` -> its parts (a row can carry several statuses)."""
+    return [part for part in status.split(";") if part]
+
+
+def is_problem(status: str) -> bool:
+    """True for any status other than plain ok."""
+    return status != OK
+
+
+def refilter_rows(proxy: QSortFilterProxyModel, change: Callable[[], None]) -> None:
+    """Apply a filter change and re-filter rows with the API this Qt has.
+
+    Qt 6.10 deprecates invalidateRowsFilter() (a warning, hence a test error) for begin/endFilterChange.
+    """
+    if hasattr(proxy, "endFilterChange"):
+        proxy.beginFilterChange()
+        change()
+        proxy.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    else:  # Qt < 6.10
+        change()
+        proxy.invalidateRowsFilter()
+
+
+def _sort_value(text: str) -> Any:
+    try:
+        return float(text)
+    except ValueError:
+        return text.lower()
+
+
+class SummaryTableModel(QAbstractTableModel):
+    """One row per summary row; cells are the CLI's texts, numbers sort as numbers."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[SummaryRow] = []
+        self.columns: list[str] = []
+        self.cells: list[dict[str, str]] = []
+
+    def set_rows(self, rows: list[SummaryRow]) -> None:
+        """Show rows (columns follow the CLI: base, tiling values, Final* if any, status, source)."""
+        self.beginResetModel()
+        self.rows = list(rows)
+        values = tiling_columns(self.rows)
+        finals = FINAL_COLUMNS if any(r.final is not None for r in self.rows) else []
+        self.columns = [*BASE_COLUMNS, *values, *finals, STATUS_COLUMN, SOURCE_COLUMN]
+        self.cells = []
+        for row in self.rows:
+            cells = row_cells(row, values)
+            cells[SOURCE_COLUMN] = str(row.source) if row.source else ""
+            self.cells.append(cells)
+        self.endResetModel()
+
+    def statuses(self) -> list[str]:
+        """Every status token present, sorted (for the filter combo)."""
+        return sorted({token for row in self.rows for token in status_tokens(row.status)})
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """Summary rows."""
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        """Columns of the current rows."""
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        """Column names as in the CSV."""
+        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(self.columns):
+            return self.columns[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
+        """Texts, numeric sort keys, status colours, the row object."""
+        if not index.isValid():
+            return None
+        column = self.columns[index.column()]
+        text = self.cells[index.row()][column]
+        status = self.rows[index.row()].status
+        if role in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
+            return text
+        if role == SORT_ROLE:
+            return _sort_value(text)
+        if role == ROW_ROLE:
+            return self.rows[index.row()]
+        if role == Qt.ItemDataRole.BackgroundRole and column == STATUS_COLUMN:
+            return QBrush(PROBLEM_FILL if is_problem(status) else OK_FILL)
+        return None
+
+
+class SummaryFilterProxy(QSortFilterProxyModel):
+    """Filters by status (all, any problem, or one status token) and by operator text."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.status = ALL_STATUSES
+        self.text = ""
+        self.setSortRole(SORT_ROLE)
+
+    def set_status(self, status: str) -> None:
+        """ALL_STATUSES, PROBLEMS or a status token such as `missing_group_case`."""
+        refilter_rows(self, lambda: setattr(self, "status", status))
+
+    def set_text(self, text: str) -> None:
+        """Keep rows whose operator contains text (case-insensitive)."""
+        refilter_rows(self, lambda: setattr(self, "text", text.strip().lower()))
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        """Status and text tests on the source row."""
+        model = self.sourceModel()
+        if not isinstance(model, SummaryTableModel):
+            return True
+        row = model.rows[source_row]
+        if self.text and self.text not in row.operator.lower():
+            return False
+        if self.status == PROBLEMS:
+            return is_problem(row.status)
+        return self.status == ALL_STATUSES or self.status in status_tokens(row.status)

@@ -1,0 +1,1 @@
+"""Graph view UI: synchronised af-open / af-close panes, overlay, details, search, filters and exports."""

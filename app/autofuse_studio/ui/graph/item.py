@@ -1,0 +1,268 @@
+"""GraphItem: one QGraphicsItem drawing a whole laid-out graph, culled by a spatial index with level of detail."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, NODE_SCOPE, DisplayGraph
+from autofuse_studio.core.graphview.layout import Layout
+from autofuse_studio.core.graphview.style import NodeStyle
+from autofuse_studio.core.render.svg import arrow_head
+
+EDGES_PER_CHUNK = 400  # one cached QPainterPath per chunk: few paths, each cheap to cull
+LABEL_LOD = 0.45  # below this zoom labels are unreadable: skip them
+DETAIL_LOD = 0.12  # below this nodes are plain rectangles without borders
+SELECTED = QColor("#1f6fd1")
+HIGHLIGHT = QColor("#ff8c00")
+FIRST = QColor("#000000")
+EDGE = QColor("#8a8a8a")
+BACK_EDGE = QColor("#b07aa1")
+
+
+@dataclass
+class _Chunk:
+    """A batch of edges drawn with one path (lines) and one filled path (arrow heads)."""
+
+    first: int
+    last: int
+    box: QRectF
+    lines: QPainterPath | None = None
+    arrows: QPainterPath | None = None
+
+
+class GraphItem(QGraphicsItem):
+    """Paints only what intersects the exposed rectangle; hit tests nodes, edges and cluster headers."""
+
+    def __init__(self, graph: DisplayGraph, layout: Layout, style: NodeStyle) -> None:
+        super().__init__()
+        self.graph = graph
+        self.layout = layout
+        self.style = style
+        self.selected: int | None = None
+        self.highlighted: set[int] = set()
+        self.dim_others = False
+        x, y, w, h = layout.x, layout.y, layout.width, layout.height
+        self._x0, self._x1, self._y0, self._y1 = x - w / 2, x + w / 2, y - h / 2, y + h / 2
+        self._by_y = np.argsort(self._y0, kind="stable")  # spatial index: rows by y, then an x mask
+        self._y_sorted = self._y0[self._by_y]
+        self._max_h = float(h.max(initial=0.0))
+        self._brushes: dict[str, QBrush] = {}
+        self._chunks = self._make_chunks()
+        self._font = QFont("monospace", 8)
+        self._small = QFont("monospace", 6)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+
+    def boundingRect(self) -> QRectF:
+        """The whole canvas."""
+        return QRectF(0, 0, self.layout.size[0], self.layout.size[1])
+
+    def set_style(self, style: NodeStyle) -> None:
+        """New fills (colour mode or precision changed) without relayout."""
+        self.style = style
+        self.update()
+
+    def set_emphasis(self, selected: int | None, highlighted: set[int], dim_others: bool = False) -> None:
+        """Selected node (blue), highlighted nodes (orange) and whether the rest is faded."""
+        self.selected, self.highlighted, self.dim_others = selected, set(highlighted), dim_others
+        self.update()
+
+    # --- spatial queries -------------------------------------------------------------------------
+    def nodes_in(self, rect: QRectF) -> NDArray[np.int64]:
+        """Node ids whose boxes intersect rect (y by binary search, x by a vector mask)."""
+        lo = int(np.searchsorted(self._y_sorted, rect.top() - self._max_h, side="left"))
+        hi = int(np.searchsorted(self._y_sorted, rect.bottom(), side="right"))
+        ids = self._by_y[lo:hi]
+        keep = (self._y1[ids] >= rect.top()) & (self._x1[ids] >= rect.left()) & (self._x0[ids] <= rect.right())
+        found: NDArray[np.int64] = ids[keep]
+        return found
+
+    def node_at(self, point: QPointF) -> int | None:
+        """The node under a scene point, or None."""
+        ids = self.nodes_in(QRectF(point.x(), point.y(), 0.01, 0.01))
+        return int(ids[0]) if len(ids) else None
+
+    def cluster_at(self, point: QPointF) -> int | None:
+        """The innermost cluster whose box contains the point, or None."""
+        boxes = self.layout.cluster_box
+        if not len(boxes):
+            return None
+        inside = (boxes[:, 0] <= point.x()) & (boxes[:, 2] >= point.x()) & (boxes[:, 1] <= point.y()) & (
+            boxes[:, 3] >= point.y())
+        hits = np.flatnonzero(inside)
+        if not len(hits):
+            return None
+        areas = (boxes[hits, 2] - boxes[hits, 0]) * (boxes[hits, 3] - boxes[hits, 1])
+        return int(hits[int(np.argmin(areas))])
+
+    def edge_at(self, point: QPointF, tolerance: float) -> int | None:
+        """The unique edge (layout pair index) passing within tolerance of the point, or None."""
+        best, best_distance = None, tolerance
+        pts, offsets = self.layout.points, self.layout.offsets
+        for chunk in self._chunks:
+            if not chunk.box.adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(point):
+                continue
+            for edge in range(chunk.first, chunk.last):
+                run = pts[offsets[edge]:offsets[edge + 1]]
+                distance = _distance_to_polyline(run, point.x(), point.y())
+                if distance < best_distance:
+                    best, best_distance = edge, distance
+        return best
+
+    # --- painting --------------------------------------------------------------------------------
+    def _make_chunks(self) -> list[_Chunk]:
+        chunks = []
+        pts, offsets = self.layout.points, self.layout.offsets
+        count = len(self.layout.edge_src)
+        for first in range(0, count, EDGES_PER_CHUNK):
+            last = min(first + EDGES_PER_CHUNK, count)
+            run = pts[offsets[first]:offsets[last]]
+            x0, y0 = run.min(axis=0)
+            x1, y1 = run.max(axis=0)
+            chunks.append(_Chunk(first, last, QRectF(float(x0), float(y0), float(x1 - x0) + 1, float(y1 - y0) + 1)))
+        return chunks
+
+    def _chunk_paths(self, chunk: _Chunk) -> tuple[QPainterPath, QPainterPath]:
+        if chunk.lines is None or chunk.arrows is None:
+            lines, arrows = QPainterPath(), QPainterPath()
+            pts, offsets = self.layout.points, self.layout.offsets
+            for edge in range(chunk.first, chunk.last):
+                run = pts[offsets[edge]:offsets[edge + 1]].tolist()
+                lines.addPolygon(QPolygonF([QPointF(px, py) for px, py in run]))
+                head = arrow_head(tuple((float(px), float(py)) for px, py in run[-2:]))
+                arrows.addPolygon(QPolygonF([QPointF(px, py) for px, py in (*head, head[0])]))
+            chunk.lines, chunk.arrows = lines, arrows
+        return chunk.lines, chunk.arrows
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Clusters, batched edges, nodes by colour, then labels and emphasis when zoomed in enough."""
+        exposed = option.exposedRect
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, lod > DETAIL_LOD)
+        self._paint_clusters(painter, exposed, lod)
+        self._paint_edges(painter, exposed, lod)
+        ids = self.nodes_in(exposed)
+        self._paint_nodes(painter, ids, lod)
+        if lod >= LABEL_LOD:
+            self._paint_labels(painter, ids)
+
+    def _paint_clusters(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
+        for number, cluster in enumerate(self.graph.clusters):
+            x0, y0, x1, y1 = (float(v) for v in self.layout.cluster_box[number])
+            rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+            if x1 <= x0 or not rect.intersects(exposed):
+                continue
+            fusion = cluster.kind == CLUSTER_FUSION
+            painter.setPen(QPen(QColor("#c08a00" if fusion else "#8c8c8c"), 1.2, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor("#fff4d6" if fusion else "#eef3fb"))
+            painter.drawRoundedRect(rect, 6, 6)
+            if lod >= LABEL_LOD:
+                painter.setFont(self._small)
+                painter.setPen(QColor("#555555"))
+                painter.drawText(QRectF(x0 + 5, y0 + 1, x1 - x0 - 10, 14),
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 ("▾ " if fusion else "") + cluster.label)
+
+    def _paint_edges(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        pen = QPen(EDGE, 1.0)
+        pen.setCosmetic(lod < 1)  # stay one pixel wide when zoomed out instead of vanishing
+        for chunk in self._chunks:
+            if not chunk.box.intersects(exposed):
+                continue
+            lines, arrows = self._chunk_paths(chunk)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(lines)
+            if lod > DETAIL_LOD:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(EDGE)
+                painter.drawPath(arrows)
+
+    def _brush(self, fill: str) -> QBrush:
+        brush = self._brushes.get(fill)
+        if brush is None:
+            brush = self._brushes[fill] = QBrush(QColor(fill))
+        return brush
+
+    def _paint_nodes(self, painter: QPainter, ids: NDArray[np.int64], lod: float) -> None:
+        fills = self.style.fills
+        by_fill: dict[str, list[QRectF]] = {}
+        for node in ids.tolist():
+            rect = QRectF(float(self._x0[node]), float(self._y0[node]), float(self.layout.width[node]),
+                          float(self.layout.height[node]))
+            by_fill.setdefault(fills[node] if node < len(fills) else "#ffffff", []).append(rect)
+        painter.setPen(QPen(QColor("#555555"), 1) if lod > DETAIL_LOD else Qt.PenStyle.NoPen)
+        for fill, rects in by_fill.items():
+            brush = QBrush(self._brush(fill))
+            if self.dim_others:
+                colour = QColor(fill)
+                colour.setAlpha(70)
+                brush = QBrush(colour)
+            painter.setBrush(brush)
+            painter.drawRects(rects)
+        self._paint_emphasis(painter, ids)
+
+    def _node_rect(self, node: int) -> QRectF:
+        return QRectF(float(self._x0[node]), float(self._y0[node]), float(self.layout.width[node]),
+                      float(self.layout.height[node]))
+
+    def _paint_emphasis(self, painter: QPainter, ids: NDArray[np.int64]) -> None:
+        visible = set(ids.tolist())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for node in visible & self.highlighted:
+            if self.dim_others:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(self._brush(self.style.fills[node]))
+                painter.drawRect(self._node_rect(node))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(HIGHLIGHT, 3))
+            painter.drawRect(self._node_rect(node).adjusted(-2, -2, 2, 2))
+        for node in visible & self.style.first_divergence:
+            painter.setPen(QPen(FIRST, 3, Qt.PenStyle.SolidLine))
+            painter.drawRect(self._node_rect(node).adjusted(-4, -4, 4, 4))
+        if self.selected is not None and self.selected in visible:
+            painter.setPen(QPen(SELECTED, 3))
+            painter.drawRect(self._node_rect(self.selected).adjusted(-3, -3, 3, 3))
+        for node in visible:
+            kind = self.graph.nodes[node].kind
+            if kind in (NODE_FUSION, NODE_SCOPE):  # collapsed: a second border says "double-click to open"
+                painter.setPen(QPen(QColor("#c08a00" if kind == NODE_FUSION else "#555555"), 1.5))
+                painter.drawRect(self._node_rect(node).adjusted(3, 3, -3, -3))
+
+    def _paint_labels(self, painter: QPainter, ids: NDArray[np.int64]) -> None:
+        painter.setPen(QColor("#111111"))
+        for node in ids.tolist():
+            item = self.graph.nodes[node]
+            rect = self._node_rect(node)
+            painter.setFont(self._font)
+            metrics = painter.fontMetrics()
+            top = QRectF(rect.left() + 4, rect.top() + 3, rect.width() - 8, rect.height() / 2 - 2)
+            painter.drawText(top, Qt.AlignmentFlag.AlignCenter,
+                             metrics.elidedText(item.label, Qt.TextElideMode.ElideMiddle, int(top.width())))
+            painter.setFont(self._small)
+            bottom = top.translated(0, rect.height() / 2 - 2)
+            painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter,
+                             painter.fontMetrics().elidedText(item.type, Qt.TextElideMode.ElideRight,
+                                                              int(bottom.width())))
+        if self.style.first_divergence & set(ids.tolist()):
+            painter.setFont(self._small)
+            painter.setPen(FIRST)
+            for node in self.style.first_divergence & set(ids.tolist()):
+                rect = self._node_rect(node)
+                painter.drawText(QPointF(rect.right() + 6, rect.top() + 8), "first divergence")
+
+
+def _distance_to_polyline(run: NDArray[np.float64], px: float, py: float) -> float:
+    """Smallest distance from (px, py) to the segments of a polyline."""
+    a, b = run[:-1], run[1:]
+    d = b - a
+    length2 = np.maximum((d * d).sum(axis=1), 1e-9)
+    t = np.clip(((px - a[:, 0]) * d[:, 0] + (py - a[:, 1]) * d[:, 1]) / length2, 0, 1)
+    cx, cy = a[:, 0] + t * d[:, 0], a[:, 1] + t * d[:, 1]
+    return float(np.sqrt((cx - px) ** 2 + (cy - py) ** 2).min(initial=np.inf))

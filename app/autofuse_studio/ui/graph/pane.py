@@ -1,0 +1,270 @@
+"""GraphPane: one graph (af-open, af-close or overlay) laid out off the GUI thread, with selection and reveal."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
+
+from autofuse_studio.core.ge.model import FUSED_TYPES, Model
+from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
+from autofuse_studio.core.graphview.filters import BOTH, neighbourhood_graph
+from autofuse_studio.core.graphview.graph import NODE_FUSION, NODE_SCOPE, DisplayGraph
+from autofuse_studio.core.graphview.layout import Layout, compute_layout
+from autofuse_studio.core.graphview.style import BY_VERDICT, NodeStyle, style_nodes
+from autofuse_studio.core.graphview.sync import FusionIndex
+from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.graph.item import GraphItem
+from autofuse_studio.ui.graph.minimap import Minimap
+from autofuse_studio.ui.graph.view import GraphView
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """Keep only the neighbourhood of these ops: `hops` steps (None: unlimited) up, down or both."""
+
+    seed_ops: tuple[str, ...]
+    hops: int | None = 2
+    direction: str = BOTH
+
+
+@dataclass
+class Prepared:
+    """What the worker hands back: the unfiltered graph, the shown graph and its layout."""
+
+    full: DisplayGraph
+    graph: DisplayGraph
+    layout: Layout
+
+
+def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, *, progress: Progress,
+            cancel: CancelToken) -> Prepared:
+    """Build, filter and lay out a graph (runs on a worker thread)."""
+    full = build_display_graph(model, options)
+    cancel.check()
+    graph = full
+    if filter_spec is not None:
+        seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
+        graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
+    return Prepared(full, graph, compute_layout(graph, progress, cancel))
+
+
+class GraphPane(QWidget):
+    """A titled GraphView with a minimap; selection is kept by op name across relayouts."""
+
+    layoutReady = Signal()
+    opClicked = Signal(str)  # user clicked a node: its op (or fused op for a collapsed group) name, "" background
+    nodeToggled = Signal(str)  # user double-clicked a collapsible node or box: its key
+
+    def __init__(self, title: str, runner: TaskRunner, fused_side: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.fused_side = fused_side
+        self.model: Model | None = None
+        self.options = ViewOptions()
+        self.filter: FilterSpec | None = None
+        self.index = FusionIndex(None)
+        self.colour_by = BY_VERDICT
+        self.full: DisplayGraph | None = None
+        self.graph: DisplayGraph | None = None
+        self.graph_layout: Layout | None = None
+        self.selected_op: str | None = None
+        self.highlighted_ops: set[str] = set()
+        self.dim_others = False
+        self._pending_reveal: str | None = None
+        self._task: TaskHandle | None = None
+        self._fit_next = True
+        self.title = QLabel(title)
+        self.title.setStyleSheet("font-weight: bold; padding: 2px;")
+        self.view = GraphView()
+        self.minimap = Minimap(self.view)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.title, 0, 0)
+        grid.addWidget(self.view, 1, 0)
+        grid.addWidget(self.minimap, 1, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
+        self.view.nodeClicked.connect(self._on_view_node_clicked)
+        self.view.nodeDoubleClicked.connect(self._on_view_node_double_clicked)
+        self.view.clusterDoubleClicked.connect(self._on_view_cluster_double_clicked)
+
+    # --- content -------------------------------------------------------------------------------
+    def set_model(self, model: Model | None, options: ViewOptions | None = None) -> None:
+        """Show a model (None clears); the layout runs on the task runner and ends with layoutReady."""
+        self.model = model
+        self.options = options or ViewOptions()
+        self.filter = None
+        self._fit_next = True
+        self.relayout()
+
+    def set_options(self, **changes: Any) -> None:
+        """Change some ViewOptions fields (collapsed groups, scopes, subgraphs ...) and lay out again."""
+        self.options = replace(self.options, **changes)
+        self.relayout()
+
+    def set_filter(self, spec: FilterSpec | None) -> None:
+        """Keep only a neighbourhood (None shows everything again)."""
+        self.filter = spec
+        self._fit_next = True
+        self.relayout()
+
+    def set_index(self, index: FusionIndex) -> None:
+        """New precision rows or mapping: recolour without relayout."""
+        self.index = index
+        self._restyle()
+
+    def set_colour_by(self, colour_by: str) -> None:
+        """Colour nodes by verdict or by one metric."""
+        self.colour_by = colour_by
+        self._restyle()
+
+    def relayout(self) -> None:
+        """Start (or restart) the background build + layout."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        if self.model is None:
+            self.full = self.graph = self.graph_layout = None
+            self.view.set_item(None)
+            self.minimap.rebuild()
+            return
+        self._task = self.runner.start(prepare, self.model, self.options, self.filter)
+        self._task.finished.connect(self._on_task_finished)
+        self._task.failed.connect(self._on_task_failed)
+
+    def busy(self) -> bool:
+        """True while a layout is being computed."""
+        return self._task is not None
+
+    def _on_task_finished(self, prepared: Prepared) -> None:
+        self._task = None
+        self.full, self.graph, self.graph_layout = prepared.full, prepared.graph, prepared.layout
+        self.view.set_item(GraphItem(prepared.graph, prepared.layout, self._style()))
+        self._apply_emphasis()
+        self.minimap.rebuild()
+        if self._fit_next:
+            self.view.fit()
+            self._fit_next = False
+        pending, self._pending_reveal = self._pending_reveal, None
+        if pending is not None:
+            self.reveal_op(pending)
+        self.layoutReady.emit()
+
+    def _on_task_failed(self, exc: BaseException) -> None:
+        self._task = None
+        report_error(self, exc)
+
+    def _style(self) -> NodeStyle:
+        assert self.graph is not None
+        return style_nodes(self.graph, self.index, self.fused_side, self.colour_by)
+
+    def _restyle(self) -> None:
+        if self.view.item is not None and self.graph is not None:
+            self.view.item.set_style(self._style())
+            self.minimap.rebuild()
+
+    def node_style(self) -> NodeStyle | None:
+        """The current node style (fills, legend, first divergence), None before the first layout."""
+        return self.view.item.style if self.view.item is not None else None
+
+    # --- selection -----------------------------------------------------------------------------
+    def node_ops(self, node: int) -> tuple[str, ...]:
+        """The op names a shown node stands for."""
+        return self.graph.nodes[node].ops if self.graph is not None else ()
+
+    def select(self, op: str | None, highlighted: set[str] | None = None, dim_others: bool = False) -> None:
+        """Select op (blue) and highlight others (orange) by name; kept across relayouts; never emits."""
+        self.selected_op = op
+        self.highlighted_ops = set(highlighted or ())
+        self.dim_others = dim_others
+        self._apply_emphasis()
+
+    def _apply_emphasis(self) -> None:
+        item, graph = self.view.item, self.graph
+        if item is None or graph is None:
+            return
+        selected = graph.node_of_op(self.selected_op) if self.selected_op else None
+        nodes = {n for n in (graph.node_of_op(op) for op in self.highlighted_ops) if n is not None}
+        item.set_emphasis(selected, nodes, self.dim_others and bool(nodes))
+
+    def centre_on_ops(self, ops: list[str] | set[str]) -> None:
+        """Scroll so the first shown op of `ops` is centred (no zoom change)."""
+        if self.graph is None:
+            return
+        for op in sorted(ops):
+            node = self.graph.node_of_op(op)
+            if node is not None:
+                self.view.reveal(node, zoom_in=False)
+                return
+
+    def reveal_op(self, op: str) -> bool:
+        """Select and centre op, first opening whatever hides it (filter, collapsed group, scope, subgraph)."""
+        if self.model is None or (self.model.op(op) is None and not (self.full and self.full.node_of_op(op))):
+            return False
+        if self.busy():
+            self._pending_reveal = op
+            return True
+        node = self.graph.node_of_op(op) if self.graph is not None else None
+        if node is not None and self.graph is not None and self.graph.nodes[node].kind not in (NODE_FUSION,
+                                                                                             NODE_SCOPE):
+            self.select(op, self.highlighted_ops)
+            self.view.reveal(node)
+            return True
+        self._pending_reveal = op
+        self._open_containers(op)
+        return True
+
+    def _open_containers(self, op: str) -> None:
+        """Drop the filter and expand the group, scope and subgraphs hiding `op`, then lay out again."""
+        assert self.model is not None
+        self.filter = None
+        groups = frozenset(g for g in self.options.collapsed_groups if op not in self.options.fusion_groups.get(g, ()))
+        scopes = frozenset(s for s in self.options.collapsed_scopes if not op.startswith(s + "/"))
+        toggled = set(self.options.toggled_subgraphs)
+        found = self.model.op(op)
+        graph = self.model.graph(found.graph) if found is not None else None
+        while graph is not None and graph.parent_op is not None:
+            parent = self.model.op(graph.parent_op)
+            if parent is None or parent.type in FUSED_TYPES:
+                break
+            # Expanded means expand_subgraphs XOR toggled: flip only the closed ones.
+            if self.options.expand_subgraphs == (parent.name in toggled):
+                toggled ^= {parent.name}
+            graph = self.model.graph(parent.graph)
+        self.set_options(collapsed_groups=groups, collapsed_scopes=scopes, toggled_subgraphs=frozenset(toggled))
+
+    # --- user input ----------------------------------------------------------------------------
+    def _on_view_node_clicked(self, node: int) -> None:
+        if node < 0 or self.graph is None:
+            self.opClicked.emit("")
+            return
+        item = self.graph.nodes[node]
+        if item.kind == NODE_SCOPE:
+            self.select(item.ops[0], self.highlighted_ops)
+            return
+        self.opClicked.emit(item.ops[0])  # a fusion node's ops[0] is the fused op itself
+
+    def _on_view_node_double_clicked(self, node: int) -> None:
+        if self.graph is not None:
+            self.nodeToggled.emit(self.graph.nodes[node].key)
+
+    def _on_view_cluster_double_clicked(self, cluster: int) -> None:
+        if self.graph is not None:
+            self.nodeToggled.emit(self.graph.clusters[cluster].key)
+
+    def toggle(self, key: str) -> None:
+        """Collapse or expand the group, scope or subgraph named by a node or cluster key."""
+        kind, _, name = key.partition(":")
+        if kind == "fusion":
+            self.set_options(collapsed_groups=self.options.collapsed_groups ^ {name})
+        elif kind == "scope":
+            self.set_options(collapsed_scopes=self.options.collapsed_scopes - {name})
+        elif kind == "subgraph" or (self.model is not None and (op := self.model.op(key)) is not None
+                                    and op.subgraph_names and op.type not in FUSED_TYPES):
+            self.set_options(toggled_subgraphs=self.options.toggled_subgraphs ^ {name or key})

@@ -1,0 +1,164 @@
+"""GraphView: zoom (wheel, +/-), pan (drag, arrows), fit (F, 0), clicks, double-clicks and hover tooltips."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QToolTip, QWidget
+
+from autofuse_studio.core.graphview.details import edge_text
+from autofuse_studio.ui.graph.item import GraphItem
+
+ZOOM_STEP = 1.25
+MIN_SCALE, MAX_SCALE = 1e-4, 8.0
+CLICK_SLOP = 4  # pixels the mouse may move between press and release and still count as a click
+
+
+class GraphView(QGraphicsView):
+    """A QGraphicsView over one GraphItem; emits node ids (or -1 for the background)."""
+
+    nodeClicked = Signal(int)
+    nodeDoubleClicked = Signal(int)
+    clusterDoubleClicked = Signal(int)
+    viewChanged = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.item: GraphItem | None = None
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        # One item repaints its exposed part quickly; Qt's per-item bookkeeping would only add cost.
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.setBackgroundBrush(QColor("#ffffff"))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._press: QPoint | None = None
+        self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
+        self.verticalScrollBar().valueChanged.connect(self.viewChanged)
+
+    def set_item(self, item: GraphItem | None) -> None:
+        """Replace the drawn graph (None clears the scene)."""
+        self.scene().clear()
+        self.item = item
+        if item is not None:
+            self.scene().addItem(item)
+            self.scene().setSceneRect(item.boundingRect())
+        self.viewChanged.emit()
+
+    def scale_factor(self) -> float:
+        """Current zoom (1 = one scene unit per pixel)."""
+        return float(self.transform().m11())
+
+    def zoom(self, factor: float) -> None:
+        """Zoom by factor around the mouse (or the centre), clamped to sane limits."""
+        target = min(max(self.scale_factor() * factor, MIN_SCALE), MAX_SCALE)
+        factor = target / max(self.scale_factor(), 1e-12)
+        self.scale(factor, factor)
+        self.viewChanged.emit()
+
+    def fit(self) -> None:
+        """Show the whole graph; very tall graphs fit their width instead so labels stay findable."""
+        if self.item is None:
+            return
+        rect = self.item.boundingRect()
+        view = self.viewport().rect()
+        if rect.height() > 20 * rect.width() and view.width() > 0:
+            scale = min(view.width() / max(rect.width(), 1.0), 1.0)
+            self.resetTransform()
+            self.scale(scale, scale)
+            self.centerOn(rect.center().x(), rect.top() + view.height() / 2 / scale)
+        else:
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.viewChanged.emit()
+
+    def reveal(self, node: int, zoom_in: bool = True) -> None:
+        """Centre a node, zooming to a readable scale when the view is far out."""
+        if self.item is None:
+            return
+        if zoom_in and self.scale_factor() < 0.8:
+            self.resetTransform()
+        x, y = float(self.item.layout.x[node]), float(self.item.layout.y[node])
+        self.centerOn(x, y)
+        self.viewChanged.emit()
+
+    def visible_scene_rect(self) -> QRectF:
+        """The part of the scene the viewport shows."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """Wheel zooms around the mouse."""
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom(ZOOM_STEP ** steps)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """+ / - zoom, F or 0 fit; arrows and page keys pan (QGraphicsView default)."""
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(ZOOM_STEP)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(1 / ZOOM_STEP)
+        elif key in (Qt.Key.Key_F, Qt.Key.Key_0):
+            self.fit()
+        else:
+            super().keyPressEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        """Remember where a possible click started, then let the hand drag begin."""
+        self._press = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """A release close to the press is a click on the node under the mouse (or the background)."""
+        super().mouseReleaseEvent(event)
+        press, self._press = self._press, None
+        if press is None or self.item is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        if (event.position().toPoint() - press).manhattanLength() <= CLICK_SLOP:
+            node = self.item.node_at(self.mapToScene(event.position().toPoint()))
+            self.nodeClicked.emit(-1 if node is None else node)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        """Double-click a node (collapsed group, call op) or a cluster box to toggle it."""
+        if self.item is None:
+            return
+        point = self.mapToScene(event.position().toPoint())
+        node = self.item.node_at(point)
+        if node is not None:
+            self.nodeDoubleClicked.emit(node)
+            return
+        cluster = self.item.cluster_at(point)
+        if cluster is not None:
+            self.clusterDoubleClicked.emit(cluster)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """Tooltips: a node's name and type, or an edge's tensors (dtype, layout, shape, origin shape)."""
+        if event.type() == QEvent.Type.ToolTip and self.item is not None:
+            help_event: QHelpEvent = event  # type: ignore[assignment]
+            text = self.tooltip_at(self.mapToScene(help_event.pos()))
+            if text:
+                QToolTip.showText(help_event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+    def tooltip_at(self, point: QPointF) -> str:
+        """Tooltip text for a scene point: node first, then the nearest edge within a few pixels."""
+        if self.item is None:
+            return ""
+        node = self.item.node_at(point)
+        graph = self.item.graph
+        if node is not None:
+            item = graph.nodes[node]
+            extra = f"\n{len(item.ops)} ops" if len(item.ops) > 1 else ""
+            return f"{item.key}\n{item.type}{extra}"
+        edge = self.item.edge_at(point, 4 / max(self.scale_factor(), 1e-6))
+        if edge is None:
+            return ""
+        src, dst = int(self.item.layout.edge_src[edge]), int(self.item.layout.edge_dst[edge])
+        lines = [edge_text(e.src_op, e.src_port, e.dst_op, e.dst_port, e.desc, e.control)
+                 for e in graph.edges if e.src == src and e.dst == dst]
+        return "\n".join(lines[:12])

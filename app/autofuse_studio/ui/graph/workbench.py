@@ -1,0 +1,298 @@
+"""GraphWorkbench: af-open and af-close panes kept in step, overlay mode, details, legend and the toolbar."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+
+from autofuse_studio.core.ge.fusion import FusionMapping
+from autofuse_studio.core.ge.model import Model
+from autofuse_studio.core.graphview.build import ViewOptions, scopes
+from autofuse_studio.core.graphview.details import describe_op
+from autofuse_studio.core.graphview.filters import DOWN, UP, trace
+from autofuse_studio.core.graphview.picture import graph_display_list
+from autofuse_studio.core.graphview.search import fuzzy_search
+from autofuse_studio.core.graphview.sync import FusionIndex
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.ui.graph.details import DetailsPanel
+from autofuse_studio.ui.graph.export import write_picture
+from autofuse_studio.ui.graph.legend import LegendBar
+from autofuse_studio.ui.graph.pane import FilterSpec, GraphPane
+from autofuse_studio.ui.graph.toolbar import FILTER_FAILING, FILTER_NONE, MODE_OVERLAY, GraphToolbar
+from autofuse_studio.ui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+SEARCH_DELAY_MS = 150  # fuzzy search over 100k names takes a while: wait for a pause in typing
+SEARCH_LIMIT = 30
+
+
+class GraphWorkbench(QWidget):
+    """Two synchronised graph panes plus details; user selections emit, slot-driven ones never do."""
+
+    fusedOpSelected = Signal(str)  # the user picked a fused op (af-open pane or a collapsed overlay group)
+    originalOpSelected = Signal(str)  # the user picked an original op (af-close or overlay pane)
+    rowsSelected = Signal(object)  # list[PrecisionRow] belonging to the user's pick
+
+    def __init__(self, runner: TaskRunner | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("graphWorkbench")
+        self._own_runner = runner is None
+        self.runner = runner or TaskRunner(self)
+        self.af_open: Model | None = None
+        self.af_close: Model | None = None
+        self.mapping: FusionMapping | None = None
+        self.result: PrecisionResult | None = None
+        self.index = FusionIndex(None)
+        self.toolbar = GraphToolbar()
+        self.legend = LegendBar()
+        self.open_pane = GraphPane("af-open (fused)", self.runner, fused_side=True)
+        self.close_pane = GraphPane("af-close (original)", self.runner, fused_side=False)
+        self.details = DetailsPanel()
+        self.active: GraphPane = self.open_pane
+        panes = QSplitter(Qt.Orientation.Horizontal)
+        panes.addWidget(self.open_pane)
+        panes.addWidget(self.close_pane)
+        outer = QSplitter(Qt.Orientation.Horizontal)
+        outer.addWidget(panes)
+        outer.addWidget(self.details)
+        outer.setStretchFactor(0, 3)
+        outer.setStretchFactor(1, 1)
+        self.details.setMinimumWidth(360)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.toolbar)
+        column.addWidget(self.legend)
+        column.addWidget(outer, 1)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._connect()
+
+    def _connect(self) -> None:
+        bar = self.toolbar
+        bar.mode.currentIndexChanged.connect(self._on_toolbar_mode_changed)
+        bar.colour.currentIndexChanged.connect(self._on_toolbar_colour_changed)
+        bar.filter.currentIndexChanged.connect(self.apply_filter)
+        bar.hops.valueChanged.connect(self.apply_filter)
+        bar.direction.currentIndexChanged.connect(self.apply_filter)
+        bar.trace_up.clicked.connect(lambda: self.trace_selection(UP))
+        bar.trace_down.clicked.connect(lambda: self.trace_selection(DOWN))
+        bar.clear_trace.clicked.connect(self._on_toolbar_clear_trace)
+        bar.scope_depth.valueChanged.connect(self._on_toolbar_scopes_changed)
+        bar.subgraphs.toggled.connect(self._on_toolbar_subgraphs_toggled)
+        bar.collapse_groups.toggled.connect(self._on_toolbar_collapse_groups)
+        bar.fit.clicked.connect(lambda: self.active.view.fit())
+        bar.exportRequested.connect(self._on_toolbar_export)
+        bar.searchEdited.connect(lambda _text: self._search_timer.start())
+        bar.searchChosen.connect(self.search_and_reveal)
+        self._search_timer.timeout.connect(self._on_search_timer)
+        for pane in (self.open_pane, self.close_pane):
+            pane.layoutReady.connect(self._update_legend)
+            pane.nodeToggled.connect(pane.toggle)
+        self.open_pane.opClicked.connect(self._on_open_pane_clicked)
+        self.close_pane.opClicked.connect(self._on_close_pane_clicked)
+
+    # --- public API ------------------------------------------------------------------------------
+    def set_case(self, af_open: Model | None, af_close: Model | None, mapping: FusionMapping | None) -> None:
+        """Show a case's two graphs (layouts run in the background; each pane emits layoutReady)."""
+        self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
+        self.index = FusionIndex(mapping, self.result)
+        for pane in (self.open_pane, self.close_pane):
+            pane.set_index(self.index)
+        self.details.show_sections([])
+        self.open_pane.set_model(af_open, self._options(fused_side=True))
+        self.close_pane.set_model(af_close, self._options(fused_side=False))
+
+    def set_precision(self, result: PrecisionResult | None) -> None:
+        """Colour both panes by this run's rows and mark its first divergence (None removes colours)."""
+        self.result = result
+        self.index = FusionIndex(self.mapping, result)
+        for pane in (self.open_pane, self.close_pane):
+            pane.set_index(self.index)
+        self._update_legend()
+
+    def clear(self) -> None:
+        """Forget the case."""
+        self.result = None
+        self.set_case(None, None, None)
+
+    def shutdown(self) -> None:
+        """Stop background layouts (call before the window closes)."""
+        if self._own_runner:
+            self.runner.shutdown(wait=False)
+
+    def overlay(self) -> bool:
+        """True in overlay mode (one pane: original graph with fusion boxes)."""
+        return bool(self.toolbar.mode.currentData() == MODE_OVERLAY)
+
+    def select_fused_op(self, name: str) -> None:
+        """Slot: select a fused op (e.g. from the table) and highlight its original ops; emits nothing."""
+        self._select_fused(name, emit=False)
+
+    def select_original_op(self, name: str) -> None:
+        """Slot: select an original op and highlight the fused ops that replaced it; emits nothing."""
+        self._select_original(name, emit=False)
+
+    def select_row(self, row: PrecisionRow) -> None:
+        """Slot: a precision table row was selected -> select its fused op."""
+        self._select_fused(row.fused_op, emit=False)
+
+    # --- selection -------------------------------------------------------------------------------
+    def _select_fused(self, name: str, emit: bool) -> None:
+        originals = set(self.index.originals_of(name))
+        self.open_pane.select(name, {name})
+        if self.overlay():
+            self.close_pane.select(name, originals | {name})
+        else:
+            self.close_pane.select(None, originals)
+        if self.open_pane.isVisible() and not self.overlay():
+            self.open_pane.centre_on_ops([name])
+        self.close_pane.centre_on_ops(originals | {name})
+        if self.af_open is not None:
+            self.details.show_sections(describe_op(self.af_open, name, self.mapping, self.index, fused_side=True))
+        if emit:
+            self.fusedOpSelected.emit(name)
+            self.rowsSelected.emit(self.index.rows_of_fused(name))
+
+    def _select_original(self, name: str, emit: bool) -> None:
+        fused = set(self.index.fused_of(name))
+        self.close_pane.select(name, set())
+        self.open_pane.select(None, fused)
+        if not self.overlay():
+            self.open_pane.centre_on_ops(fused)
+        if self.af_close is not None:
+            self.details.show_sections(describe_op(self.af_close, name, None, self.index, fused_side=False))
+        if emit:
+            self.originalOpSelected.emit(name)
+            self.rowsSelected.emit(self.index.rows_of_original(name))
+
+    def _on_open_pane_clicked(self, name: str) -> None:
+        self.active = self.open_pane
+        if name:
+            self._select_fused(name, emit=True)
+
+    def _on_close_pane_clicked(self, name: str) -> None:
+        self.active = self.close_pane
+        if not name:
+            return
+        if self.index.is_fused(name):  # a collapsed fusion group in the overlay
+            self._select_fused(name, emit=True)
+        else:
+            self._select_original(name, emit=True)
+
+    # --- toolbar -------------------------------------------------------------------------------
+    def _options(self, fused_side: bool) -> ViewOptions:
+        bar = self.toolbar
+        model = self.af_open if fused_side else self.af_close
+        depth = bar.scope_depth.value()
+        collapsed = frozenset(scopes(model, depth)) if depth and model is not None else frozenset()
+        groups = self.index.groups() if self.overlay() and not fused_side else {}
+        folded = frozenset(groups) if bar.collapse_groups.isChecked() else frozenset()
+        return ViewOptions(expand_subgraphs=bar.subgraphs.isChecked(), fusion_groups=groups,
+                           collapsed_groups=folded, collapsed_scopes=collapsed)
+
+    def _refresh_options(self) -> None:
+        for pane, fused_side in ((self.open_pane, True), (self.close_pane, False)):
+            if pane.model is not None:
+                pane.options = self._options(fused_side)
+                pane.relayout()
+
+    def _on_toolbar_mode_changed(self) -> None:
+        overlay = self.overlay()
+        self.open_pane.setVisible(not overlay)
+        self.close_pane.title.setText("af-close with fusion groups (overlay)" if overlay else "af-close (original)")
+        self.active = self.close_pane if overlay else self.open_pane
+        self.toolbar.collapse_groups.setEnabled(overlay)
+        self._refresh_options()
+
+    def _on_toolbar_colour_changed(self) -> None:
+        for pane in (self.open_pane, self.close_pane):
+            pane.set_colour_by(self.toolbar.colour.currentData())
+        self._update_legend()
+
+    def _on_toolbar_scopes_changed(self) -> None:
+        self._refresh_options()
+
+    def _on_toolbar_subgraphs_toggled(self) -> None:
+        self._refresh_options()
+
+    def _on_toolbar_collapse_groups(self) -> None:
+        self._refresh_options()
+
+    def apply_filter(self) -> None:
+        """Apply the toolbar's neighbourhood filter to both panes (seeds mapped across the fusion)."""
+        bar = self.toolbar
+        mode = bar.filter.currentData()
+        hops = bar.hops.value() or None
+        direction = bar.direction.currentData()
+        for pane, fused_side in ((self.open_pane, True), (self.close_pane, False)):
+            seeds: list[str] = []
+            if mode == FILTER_FAILING:
+                seeds = self.index.failing_ops(fused_side)
+            elif mode != FILTER_NONE:
+                seeds = sorted({pane.selected_op, *pane.highlighted_ops} - {None})  # type: ignore[arg-type]
+            pane.set_filter(None if mode == FILTER_NONE else FilterSpec(tuple(seeds), hops, direction))
+
+    def trace_selection(self, direction: str) -> None:
+        """Highlight every node feeding (UP) or fed by (DOWN) the active pane's selection; fade the rest."""
+        pane = self.active
+        if pane.graph is None or pane.selected_op is None:
+            return
+        node = pane.graph.node_of_op(pane.selected_op)
+        if node is None:
+            return
+        reached = trace(pane.graph, node, direction)
+        pane.select(pane.selected_op, {pane.graph.nodes[n].ops[0] for n in reached if pane.graph.nodes[n].ops},
+                    dim_others=True)
+
+    def _on_toolbar_clear_trace(self) -> None:
+        self.active.select(self.active.selected_op, set())
+
+    def _update_legend(self) -> None:
+        style = self.active.node_style() or self.close_pane.node_style()
+        self.legend.set_entries(style.legend if style is not None else [])
+
+    # --- search and export -------------------------------------------------------------------------
+    def _on_search_timer(self) -> None:
+        model = self.active.model
+        text = self.toolbar.search.text()
+        hits = fuzzy_search(model, text, SEARCH_LIMIT) if model is not None else []
+        self.toolbar.set_completions([f"{hit.name}  [{hit.type}]" for hit in hits])
+
+    def search_and_reveal(self, text: str) -> str | None:
+        """Jump to the best match of `text` (or a chosen suggestion) in the active pane and select it."""
+        model = self.active.model
+        if model is None or not text.strip():
+            return None
+        name = text.rpartition("  [")[0] if text.endswith("]") and "  [" in text else text
+        if model.op(name) is None:
+            hits = fuzzy_search(model, text, 1)
+            if not hits:
+                return None
+            name = hits[0].name
+        self.active.reveal_op(name)
+        if self.active is self.open_pane:
+            self._select_fused(name, emit=True)
+        else:
+            self._select_original(name, emit=True)
+        return name
+
+    def export_picture(self, path: str | Path, whole: bool = True) -> Path | None:
+        """Write the active pane (whole graph or the visible part) as .svg or .png by suffix."""
+        pane = self.active
+        style = pane.node_style()
+        if pane.graph is None or pane.graph_layout is None or style is None:
+            return None
+        clip = None
+        if not whole:
+            rect = pane.view.visible_scene_rect()
+            clip = (rect.left(), rect.top(), rect.right(), rect.bottom())
+        return write_picture(graph_display_list(pane.graph, pane.graph_layout, style, clip), path)
+
+    def _on_toolbar_export(self, fmt: str, whole: bool) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export graph", f"graph.{fmt}", f"{fmt.upper()} (*.{fmt})")
+        if path:
+            self.export_picture(path, whole)

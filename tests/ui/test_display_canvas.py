@@ -1,0 +1,89 @@
+"""DisplayCanvas draws exactly the display list the CLI writes as SVG; PNG/SVG export; hover and click."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QImage
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.att.perf_model import build_perf_model
+from autofuse_studio.core.att.perf_output import perf_svg
+from autofuse_studio.core.att.perf_render import perf_display_list
+from autofuse_studio.core.att.scanner import scan_file
+from autofuse_studio.core.att.synthetic_log import SyntheticShape
+from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
+from autofuse_studio.core.render.display import Group, Line, Rect, Text, walk
+from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, DrawnItem
+
+
+def _expected(item: Rect | Line | Text) -> DrawnItem:
+    """What the canvas must draw for a leaf: the same kind, role, colours and text."""
+    def name(colour: str | None) -> str | None:
+        return None if colour in (None, "none") else QColor(colour).name()
+
+    if isinstance(item, Text):
+        return DrawnItem("text", item.role, name(item.fill), None, item.text)
+    if isinstance(item, Line):
+        return DrawnItem("line", item.role, None, name(item.stroke), None)
+    return DrawnItem("rect", item.role, name(item.fill), name(item.stroke), None)
+
+
+def _canvas(qtbot: QtBot) -> DisplayCanvas:
+    canvas = DisplayCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(600, 400)
+    return canvas
+
+
+def test_canvas_matches_the_cli_svg(qtbot: QtBot, tmp_path: Path) -> None:
+    log = tmp_path / "perf.log"
+    write_synthetic_perf_log(log, SyntheticShape(operators=3, groups=4))
+    model = build_perf_model([scan_file(log)])
+    items, width, height = perf_display_list(model)
+    canvas = _canvas(qtbot)
+    canvas.set_display_list(items, width, height)
+    leaves = [leaf for leaf, _, _ in walk(items)]
+    drawn = canvas.drawn_items()
+    assert drawn == [_expected(leaf) for leaf in leaves if isinstance(leaf, (Rect, Line, Text))]
+    assert any(d.fill == QColor("red").name() and d.role == "bottleneck" for d in drawn)
+    svg = tmp_path / "canvas.svg"
+    canvas.export_svg(svg)
+    assert svg.read_text() == perf_svg(model)  # byte for byte what `att perf-formula` writes
+
+
+def test_png_export_is_the_whole_picture_and_not_blank(qtbot: QtBot, tmp_path: Path) -> None:
+    items = [Group(10, 10, [Rect(0, 0, 50, 20, fill="#ff0000", role="r"), Text(0, 40, "hello", role="t")])]
+    canvas = _canvas(qtbot)
+    canvas.set_display_list(items, 200, 100)
+    canvas.export_png(tmp_path / "c.png", scale=2.0)
+    image = QImage(str(tmp_path / "c.png"))
+    assert (image.width(), image.height()) == (400, 200)
+    assert image.pixelColor(40, 40).name() == "#ff0000"  # inside the rect (group offset applied)
+    assert image.pixelColor(390, 190).name() == "#ffffff"
+
+
+def test_hover_provider_and_click(qtbot: QtBot) -> None:
+    canvas = _canvas(qtbot)
+    canvas.set_display_list([Rect(0, 0, 100, 100, fill="#eee")], 100, 100)
+    canvas.hover_provider = lambda x, y: f"at {x:.0f},{y:.0f}" if x < 50 else None
+    assert canvas.hover_text_at(10, 20) == "at 10,20"
+    assert canvas.hover_text_at(60, 20) == ""
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    viewport_point = canvas.mapFromScene(20, 30)
+    with qtbot.waitSignal(canvas.clicked, timeout=2000) as blocker:
+        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(viewport_point))
+    x, y = blocker.args
+    assert abs(x - 20) <= 1 and abs(y - 30) <= 1
+
+
+def test_text_anchor_and_highlight(qtbot: QtBot) -> None:
+    canvas = _canvas(qtbot)
+    canvas.set_display_list([Text(100, 50, "end", anchor="end", role="t")], 200, 100)
+    (shape,) = [s for s in canvas.scene().items() if s.data(1) is not None]
+    assert shape.sceneBoundingRect().right() <= 101  # the text ends at x
+    canvas.set_highlight(shape.sceneBoundingRect())
+    canvas.set_highlight(None)
+    assert len(canvas.drawn_items()) == 1
