@@ -47,7 +47,7 @@ def test_summary_formats(log: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
         (["compare", "/nonexistent.csv", "/nonexistent.csv"], 1, "Error: CSV file '/nonexistent.csv' not found."),
         (["evidence", "/nonexistent/x.log", "-o", "out"], 1, "not found"),
         (["split-slog", "/nonexistent/x.log"], 1, "not found"),
-        (["verify-tiling", "src"], 2, "not available yet"),
+        (["verify-tiling", "src"], 2, "源目录不存在"),
         ([], 2, "required"),
     ],
 )

@@ -52,13 +52,14 @@ def test_report_end_to_end(case: tuple[Path, CaseManifest], tmp_path: Path) -> N
     assert manifest.first_divergence is not None
     assert str(manifest.first_divergence["fused_op"]) in str(summary["first divergence"])
     book.close()
-    for name in ("table", "tensor"):
+    for name in ("table", "tensor", "graph_first_divergence"):
         image = QImage(str(out / f"{name}.png"))
         assert image.width() > 300 and image.height() > 100
         assert len({image.pixel(x, y) for x in range(0, image.width(), 11) for y in range(0, image.height(), 11)}) > 5
         assert ET.parse(out / f"{name}.svg").getroot().tag.endswith("svg")
     assert sorted(path.name for path in out.iterdir()) == [
-        "report.xlsx", "table.png", "table.svg", "tensor.png", "tensor.svg"]
+        "graph_first_divergence.png", "graph_first_divergence.svg", "report.xlsx", "table.png", "table.svg",
+        "tensor.png", "tensor.svg"]
 
 
 def test_report_refuses_to_overwrite_without_force(case: tuple[Path, CaseManifest], tmp_path: Path) -> None:

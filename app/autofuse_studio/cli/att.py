@@ -25,7 +25,8 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument("csv2", help="CSV to compare with the baseline")
     compare.add_argument("-f", "--format", choices=["console", "text", "excel"], default="console")
     compare.add_argument("-o", "--output", help="report file (default comparison_report.txt / .xlsx)")
-    verify = commands.add_parser("verify-tiling", help="(not available yet)")
+    verify = commands.add_parser("verify-tiling", add_help=False,
+                                 help="check, build and run tiling code (see verify-tiling --help)")
     verify.add_argument("rest", nargs=argparse.REMAINDER)
     split = commands.add_parser("split-slog", help="split logs per operator, group and tiling case")
     split.add_argument("log_path")
@@ -184,6 +185,10 @@ def run_perf(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Run one att subcommand; returns the exit code (1 for input errors, 2 for usage errors)."""
     argv = list(argv)
+    if argv[:1] == ["verify-tiling"]:  # its own parser: cli/verify_tiling.py
+        from autofuse_studio.cli.verify_tiling import main as verify_main
+
+        return verify_main(argv[1:])
     try:
         args = _build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse usage errors (2) and --help (0)
@@ -193,8 +198,9 @@ def main(argv: list[str]) -> int:
         "perf-formula": run_perf, "evidence": lambda a: run_evidence(a, argv),
     }
     if args.command == "verify-tiling":
-        print("att verify-tiling is not available yet in Autofuse Studio.", file=sys.stderr)
-        return 2
+        from autofuse_studio.cli.verify_tiling import main as verify_main
+
+        return verify_main(args.rest)
     try:
         return handlers[args.command](args)
     except AppError as exc:

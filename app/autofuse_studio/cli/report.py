@@ -11,7 +11,7 @@ from autofuse_studio.cli.nwa import build_parser as build_nwa_parser
 from autofuse_studio.cli.nwa import mode1_request
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.errors import AppError, InputError, UsageError
-from autofuse_studio.core.precision.engine import run_mode1
+from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_row
 
@@ -48,8 +48,8 @@ def _ensure_headless() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def write_pictures(result: PrecisionResult, out_dir: Path) -> list[Path]:
-    """PNG + SVG of the table (around the first divergence) and of the tensor panel for it."""
+def write_pictures(result: PrecisionResult, out_dir: Path, case: LoadedCase | None = None) -> list[Path]:
+    """PNG + SVG of the table (around the first divergence), of the tensor panel and graph around it."""
     _ensure_headless()
     from autofuse_studio.ui.app import make_application
 
@@ -62,6 +62,10 @@ def write_pictures(result: PrecisionResult, out_dir: Path) -> list[Path]:
         written = save_table_pictures(result.rows, out_dir / "table", result.first_divergence)
         if result.first_divergence is not None:
             written += _tensor_pictures(result, out_dir)
+            if case is not None:
+                from autofuse_studio.ui.graph.export import write_first_divergence_pictures
+
+                written += write_first_divergence_pictures(case.af_open, case.mapping, result, out_dir)
     finally:
         # Delete the widgets now: left to interpreter exit they would outlive the QApplication (crash).
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
@@ -98,11 +102,13 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError("report supports mode 1 only (graphs and dump folders).")
     request = mode1_request(args)  # same validation and messages as `nwa`
     out_dir = _prepare_out_dir(Path(args.out_dir), args.force)
-    result = run_mode1(request, progress=terminal_progress())
+    progress = terminal_progress()
+    case = load_case(request, progress)
+    result = run_mode1(request, progress=progress, case=case)
     from autofuse_studio.core.reports.precision_files import write_xlsx
 
     write_xlsx(result, out_dir / REPORT_FILE)
-    written = [out_dir / REPORT_FILE, *write_pictures(result, out_dir)]
+    written = [out_dir / REPORT_FILE, *write_pictures(result, out_dir, case)]
     first = result.first_divergence
     print(f"{len(result.rows)} rows; first divergence: {describe_row(first) if first else 'none'}")
     for path in written:

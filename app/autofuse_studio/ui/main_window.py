@@ -10,7 +10,6 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, Q
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -22,23 +21,28 @@ from PySide6.QtWidgets import (
 from autofuse_studio import APP_NAME, __version__
 from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge, save_case
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
 from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 
 
-def _placeholder(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setWordWrap(True)
-    return label
+def _scrollable(panel: QWidget) -> QScrollArea:
+    """A tab page that scrolls when the window is smaller than the panel's minimum size (small laptops)."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(panel)
+    return scroll
 
 
 class MainWindow(QMainWindow):
@@ -55,9 +59,12 @@ class MainWindow(QMainWindow):
         self.workbench = PrecisionWorkbench()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.workbench, "")
-        self.tabs.addTab(_placeholder("Graph view of fusion-to-origin mappings."), "")
-        self.tabs.addTab(_placeholder("ATT logs: perf-formula canvas, summary and compare."), "")
-        self.tabs.addTab(_placeholder("verify-tiling runner (local or ssh host)."), "")
+        self.graph = GraphWorkbench(self.runner)
+        self.tabs.addTab(_scrollable(self.graph), "")
+        self.att = AttWorkbench(runner=self.runner)
+        self.tabs.addTab(_scrollable(self.att), "")
+        self.runner_panel = RunnerPanel(self)
+        self.tabs.addTab(_scrollable(self.runner_panel), "")
         self.setCentralWidget(self.tabs)
         self.case_panel = CasePanel()
         self.case_dock = self._dock("case_dock", self.case_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -145,6 +152,12 @@ class MainWindow(QMainWindow):
         self.analysis.finished.connect(self._on_analysis_finished)
         self.analysis.failed.connect(self._on_analysis_failed)
         self.analysis.cancelled.connect(self._on_analysis_cancelled)
+        # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
+        self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
+        self.graph.rowsSelected.connect(self._on_graph_rows_selected)
+        self.att.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        self.runner_panel.runFinished.connect(
+            lambda record: self.statusBar().showMessage(f"verify-tiling on {record.host}: {record.status}", 15000))
 
     def retranslate(self) -> None:
         """Every window-level text in the current language."""
@@ -269,6 +282,10 @@ class MainWindow(QMainWindow):
         summary = summary.replace("%2", f"{first.fused_op} {first.kind} {first.fused_index}" if first else "-")
         self.case_panel.set_progress(1, 1, summary)
         self.statusBar().showMessage(summary)
+        if analysis.case is not None:
+            case = analysis.case
+            self.graph.set_case(case.af_open, case.af_close, case.mapping)
+            self.graph.set_precision(result)
         if self._pending_view:
             self.workbench.restore_view_state(self._pending_view)
             self._pending_view = {}
@@ -291,6 +308,12 @@ class MainWindow(QMainWindow):
         assert isinstance(thresholds, Thresholds)
         self.settings.set_thresholds(thresholds)
         self.workbench.apply_thresholds(thresholds)
+        if self.workbench.result is not None:
+            self.graph.set_precision(self.workbench.result)  # verdict colours follow the thresholds
+
+    def _on_graph_rows_selected(self, rows: object) -> None:
+        if isinstance(rows, list) and rows:
+            self.workbench.view.select_row(rows[0])
 
     # --- language, drops, files ------------------------------------------------------------------
     def set_language(self, code: str) -> None:
@@ -371,6 +394,8 @@ class MainWindow(QMainWindow):
         """Save the layout, stop background work, close."""
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.sync()
+        self.att.shutdown()
+        self.graph.shutdown()
         self.runner.shutdown(wait=True)
         self.workbench.shutdown()
         super().closeEvent(event)

@@ -89,6 +89,7 @@ def _fill_sides(planned: PlannedRow, case: LoadedCase, steps: StepPair,
     planned.origin, origin_size = _side(origin_lookup, _origin_desc(case.af_close, row.origin_op, row.origin_index),
                                         f"{row.origin_op} output {row.origin_index}")
     planned.size_bytes = fused_size + origin_size
+    row.fused_layout, row.origin_layout = planned.fused.layout, planned.origin.layout
     row.fused_file = str(fused_lookup.path) if fused_lookup.path else None
     row.origin_file = str(origin_lookup.path) if origin_lookup.path else None
 

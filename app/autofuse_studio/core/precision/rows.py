@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.thresholds import Thresholds
 
@@ -48,6 +49,9 @@ class PrecisionRow:
     origin_shape: tuple[int, ...] | None = None
     order: int = 0
     table_position: int = 0
+    # The graph's layouts of both tensors, so viewers convert exactly as the comparison did.
+    fused_layout: LayoutInfo | None = None
+    origin_layout: LayoutInfo | None = None
 
     @property
     def compared(self) -> bool:

@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model
@@ -63,7 +63,7 @@ class GraphWorkbench(QWidget):
         self.details.setMinimumWidth(360)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.toolbar)
+        column.addWidget(_horizontal_scroller(self.toolbar))
         column.addWidget(self.legend)
         column.addWidget(outer, 1)
         self._search_timer = QTimer(self)
@@ -296,3 +296,15 @@ class GraphWorkbench(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, "Export graph", f"graph.{fmt}", f"{fmt.upper()} (*.{fmt})")
         if path:
             self.export_picture(path, whole)
+
+
+def _horizontal_scroller(widget: QWidget) -> QScrollArea:
+    """Let a wide row of controls scroll sideways instead of forcing a minimum window width."""
+    scroll = QScrollArea()
+    scroll.setWidget(widget)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    scroll.setFixedHeight(widget.sizeHint().height() + scroll.horizontalScrollBar().sizeHint().height())
+    return scroll

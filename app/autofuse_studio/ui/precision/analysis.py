@@ -10,11 +10,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
-from autofuse_studio.core.dumps.layout import LayoutInfo
-from autofuse_studio.core.ge.model import TensorDesc
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, load_case, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
-from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
@@ -31,26 +29,6 @@ class Analysis:
     producers: ProducerIndex
     files_indexed: int = 0
     case: LoadedCase | None = None
-
-    def layouts(self, row: PrecisionRow) -> tuple[LayoutInfo | None, LayoutInfo | None]:
-        """The (fused, origin) layouts of a row's tensors, so the tensor panel converts like the engine."""
-        if self.case is None:
-            return None, None
-        fused_desc = None
-        for fused in self.case.mapping.fused_ops:
-            if fused.op.name == row.fused_op:
-                ports = fused.outputs if row.kind == OUTPUT else fused.inputs
-                fused_desc = next((port.desc for port in ports if port.index == row.fused_index), None)
-                break
-        origin_op = self.case.af_close.op(row.origin_op) if row.origin_op else None
-        origin_desc = None
-        if origin_op is not None and row.origin_index is not None and row.origin_index < len(origin_op.output_descs):
-            origin_desc = origin_op.output_descs[row.origin_index]
-        return _layout(fused_desc), _layout(origin_desc)
-
-
-def _layout(desc: TensorDesc | None) -> LayoutInfo | None:
-    return None if desc is None else LayoutInfo(desc.layout, desc.origin_format, desc.origin_shape)
 
 
 def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,

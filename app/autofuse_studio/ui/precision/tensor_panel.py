@@ -95,7 +95,8 @@ class TensorPanel(QWidget):
                          self.banner)
             return
         title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
-        self.show_pair(row.fused_file, row.origin_file, fused_layout, origin_layout, title)
+        self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
+                       origin_layout or row.origin_layout, title)
 
     def show_pair(self, fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
                   origin_layout: LayoutInfo | None = None, title: str = "") -> None:

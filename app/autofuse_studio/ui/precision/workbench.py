@@ -207,8 +207,7 @@ class PrecisionWorkbench(QWidget):
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
         if self.has_tensor_panel:
             try:
-                layouts = self.analysis.layouts(row) if self.analysis is not None else (None, None)
-                self.tensor_panel.show_row(row, *layouts)  # type: ignore[attr-defined]
+                self.tensor_panel.show_row(row)  # type: ignore[attr-defined]
             except Exception as exc:  # noqa: BLE001 - report, keep the table usable
                 from autofuse_studio.ui.errors import report_error
 

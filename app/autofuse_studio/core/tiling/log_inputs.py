@@ -1,0 +1,97 @@
+"""--log/--case: the tiling inputs (dynamic dims, core_num, ub_size) an ATT log records for one case."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autofuse_studio.core.att.case_filter import CaseFilter
+from autofuse_studio.core.att.scanner import find_logs, open_log
+from autofuse_studio.core.errors import InputError, UsageError
+
+# `[Add] local buffer tiling success, input: result_id: 0, group_id: 0, case_id: 0, sub_case_id: 0core_num: 2,
+#  ub_size: 512, input_vars[0]: 512, input_vars[1]: 512, tiling_vars[0]: ...` (the CANN ATT solver's input dump)
+_INPUT_RE = re.compile(
+    r"\[(?P<op>[^\]\[]+)\][^\[]*?input:\s*result_id:\s*(?P<r>-?\d+),\s*group_id:\s*(?P<g>-?\d+),\s*"
+    r"case_id:\s*(?P<c>-?\d+),\s*sub_case_id:\s*-?\d+,?\s*core_num:\s*(?P<core>\d+),\s*ub_size:\s*(?P<ub>\d+)"
+    r"(?P<rest>.*)")
+_VAR_RE = re.compile(r"input_vars\[(\d+)\]:\s*(\d+)")
+
+
+@dataclass(frozen=True)
+class LogInputs:
+    """Inputs for one (operator, result, group, case) and the line they came from."""
+
+    operator: str
+    result: int
+    group: int
+    case: int
+    dims: tuple[int, ...]
+    core_num: int
+    ub_size: int
+    path: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        """`file:line (op result R group G case C)`, for the provenance lines."""
+        return f"{self.path}:{self.line} ({self.operator} result {self.result} group {self.group} case {self.case})"
+
+    def values(self) -> tuple[tuple[int, ...], int, int]:
+        """What must agree between two lines for the same choice to be unambiguous."""
+        return self.dims, self.core_num, self.ub_size
+
+
+def read_log_inputs(log_path: str | Path) -> list[LogInputs]:
+    """Every solver input line in the log file or folder, in file and line order."""
+    found = []
+    for path in find_logs(log_path):
+        with open_log(path) as handle:
+            for number, raw in enumerate(handle, start=1):
+                if b"input:" not in raw or b"core_num" not in raw:
+                    continue
+                match = _INPUT_RE.search(raw.decode("utf-8", "replace"))
+                if match is None:
+                    continue
+                pairs = sorted((int(i), int(v)) for i, v in _VAR_RE.findall(match.group("rest")))
+                found.append(LogInputs(match.group("op").strip(), int(match.group("r")), int(match.group("g")),
+                                       int(match.group("c")), tuple(v for _, v in pairs), int(match.group("core")),
+                                       int(match.group("ub")), str(path), number))
+    return found
+
+
+def _pick_operator(entries: list[LogInputs], kernel_name: str, operator: str | None) -> str:
+    names = list(dict.fromkeys(entry.operator for entry in entries))
+    if operator is not None:
+        if operator not in names:
+            raise UsageError(f"--op {operator}: the log has tiling inputs only for {', '.join(names)}.")
+        return operator
+    for name in names:
+        if name.lower() == kernel_name.lower():
+            return name
+    if len(names) == 1:
+        return names[0]
+    raise UsageError(f"The log holds tiling inputs for several operators ({', '.join(names)}) and none is named "
+                     f"like the kernel '{kernel_name}'; pass --op NAME.")
+
+
+def select_log_inputs(entries: list[LogInputs], case_filter: CaseFilter, kernel_name: str,
+                      operator: str | None, case_text: str | None) -> tuple[LogInputs | None, str]:
+    """The one matching entry (or None) and a sentence explaining the choice."""
+    if not entries:
+        return None, "the log holds no tiling input lines (core_num / input_vars); nothing taken from it"
+    name = _pick_operator(entries, kernel_name, operator)
+    matching = [e for e in entries if e.operator == name and case_filter.matches(e.result, e.group, e.case)]
+    if not matching:
+        raise InputError(f"The log has no tiling input line for {name} matching --case {case_text}.")
+    distinct = {entry.values(): entry for entry in matching}
+    if len(distinct) > 1:
+        cases = "; ".join(f"result {e.result} group {e.group} case {e.case}: dims={list(e.dims)} "
+                          f"core_num={e.core_num} ub_size={e.ub_size}" for e in distinct.values())
+        message = f"{name}: the log holds different inputs for the matching cases ({cases})"
+        if case_text:
+            raise UsageError(f"--case {case_text} is ambiguous. {message}; narrow it, e.g. r=0,g=0,c=0.")
+        return None, message + "; pass --case to choose one"
+    chosen = matching[0]
+    return chosen, f"taken from {chosen.where}"

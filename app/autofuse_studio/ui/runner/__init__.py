@@ -1,0 +1,1 @@
+"""The verify-tiling runner panel (RunnerPanel) and its parts."""

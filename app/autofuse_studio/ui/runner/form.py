@@ -1,0 +1,160 @@
+"""The runner panel's input form: source folder (drag and drop), scene, parameters with live ABI checks, host."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.remote.profiles import load_profiles
+from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
+
+PARAM_MODES = ("Preset A", "Preset B", "Input JSON")
+LOCAL = "local"
+
+
+class RunForm(QWidget):
+    """Collects one verify-tiling run; validityChanged tells whether Run may be pressed."""
+
+    validityChanged = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self.source_edit = QLineEdit(placeholderText="folder with *tiling_func*.cpp or output_code.py (drop it here)")
+        self.scene_combo = QComboBox()
+        self.scene_combo.addItems(["auto", "tf", "inductor"])
+        self.params_combo = QComboBox()
+        self.params_combo.addItems(PARAM_MODES)
+        self.json_edit = QPlainTextEdit(json.dumps(PRESETS["B"], indent=2))
+        self.json_edit.setMaximumHeight(140)
+        self.problems_label = QLabel(wordWrap=True)
+        self.problems_label.setStyleSheet("color: #c0392b")
+        self.aiv_spin = QSpinBox(minimum=0, maximum=65535)
+        self.aiv_spin.setSpecialValueText("from parameters")
+        self.config_edit = QLineEdit(placeholderText="compile.toml (default ~/.att_analyze/compile.toml)")
+        self.host_combo = QComboBox()
+        self.keep_check = QCheckBox("keep the build folder")
+        self._build_layout()
+        self.reload_hosts()
+        for signal in (self.source_edit.textChanged, self.json_edit.textChanged):
+            signal.connect(self._on_input_changed)
+        self.scene_combo.currentIndexChanged.connect(self._on_input_changed)
+        self.params_combo.currentIndexChanged.connect(self._on_input_changed)
+        self._on_input_changed()
+
+    def _build_layout(self) -> None:
+        layout = QFormLayout(self)
+        layout.addRow("Source folder", self._with_browse(self.source_edit, folder=True))
+        layout.addRow("Scene", self.scene_combo)
+        layout.addRow("Parameters", self.params_combo)
+        layout.addRow("Input JSON", self.json_edit)
+        layout.addRow("", self.problems_label)
+        layout.addRow("aiv_num override", self.aiv_spin)
+        layout.addRow("Compile config", self._with_browse(self.config_edit, folder=False))
+        layout.addRow("Target host", self.host_combo)
+        layout.addRow("", self.keep_check)
+
+    def _with_browse(self, edit: QLineEdit, folder: bool) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(edit)
+        button = QPushButton("Browse…")
+        row.addWidget(button)
+
+        def browse() -> None:
+            path = (QFileDialog.getExistingDirectory(self, "Source folder") if folder
+                    else QFileDialog.getOpenFileName(self, "compile.toml", "", "TOML (*.toml)")[0])
+            if path:
+                edit.setText(path)
+
+        button.clicked.connect(browse)
+        return box
+
+    def reload_hosts(self) -> None:
+        """Refill the host list: local first, then the saved profiles."""
+        current = self.host_combo.currentText()
+        self.host_combo.clear()
+        self.host_combo.addItem(LOCAL)
+        try:
+            self.host_combo.addItems([profile.name for profile in load_profiles()])
+        except AppError as exc:
+            self.problems_label.setText(str(exc))
+        index = self.host_combo.findText(current)
+        self.host_combo.setCurrentIndex(max(index, 0))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Accept a dragged local folder."""
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).is_dir():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """A dropped folder becomes the source folder."""
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            self.source_edit.setText(urls[0].toLocalFile())
+            event.acceptProposedAction()
+
+    def uses_json(self) -> bool:
+        """True when the input JSON editor supplies the parameters."""
+        return self.params_combo.currentText() == "Input JSON"
+
+    def problems(self) -> list[str]:
+        """Everything that stops a run, one sentence each (live ABI and range checks of the editor)."""
+        problems = []
+        source = self.source_edit.text().strip()
+        if not source or not Path(source).is_dir():
+            problems.append("Choose an existing source folder.")
+        if self.uses_json():
+            try:
+                values = parse_input_json(self.json_edit.toPlainText(), "editor").values
+            except AppError as exc:
+                return [*problems, str(exc)]
+            problems += validate_params(values)
+            scene = self.scene_combo.currentText()
+            if scene != "auto" and isinstance(values.get("abi"), dict):
+                problems += scene_problems(scene, values["abi"])
+        return problems
+
+    def _on_input_changed(self) -> None:
+        self.json_edit.setEnabled(self.uses_json())
+        problems = self.problems()
+        self.problems_label.setText("\n".join(f"✗ {p}" for p in problems))
+        self.validityChanged.emit(not problems)
+
+    def arguments(self, output_dir: str, input_json_path: str | None) -> list[str]:
+        """verify-tiling arguments for this form (after the subcommand)."""
+        args = [self.source_edit.text().strip()]
+        if self.scene_combo.currentText() != "auto":
+            args += ["--scene", self.scene_combo.currentText()]
+        if self.uses_json() and input_json_path:
+            args += ["--input-json", input_json_path]
+        else:
+            args += ["--preset", self.params_combo.currentText()[-1]]
+        if self.aiv_spin.value():
+            args += ["--aiv-num", str(self.aiv_spin.value())]
+        if self.config_edit.text().strip():
+            args += ["--compile-config", self.config_edit.text().strip()]
+        if self.keep_check.isChecked():
+            args.append("--keep-build")
+        if self.host_combo.currentText() != LOCAL:
+            args += ["--host", self.host_combo.currentText()]
+        return [*args, "-o", output_dir]
