@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
+from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.progress import terminal_progress
-from autofuse_studio.core.errors import AppError, InputError
+from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
 from autofuse_studio.core.precision.pair import NO_MAPPING, is_compared_status
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult
@@ -163,12 +163,4 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio nwa`."""
     args = build_parser().parse_args(argv)
-    try:
-        return run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args)
-    except AppError as error:
-        message = str(error)
-        print(message if message.startswith("ERROR") else f"ERROR: {message}", file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print("Interrupted.", file=sys.stderr)
-        return 130
+    return run_guarded(lambda: run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args))

@@ -7,10 +7,11 @@ import os
 import sys
 from pathlib import Path
 
+from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.nwa import build_parser as build_nwa_parser
 from autofuse_studio.cli.nwa import mode1_request
 from autofuse_studio.cli.progress import terminal_progress
-from autofuse_studio.core.errors import AppError, InputError, UsageError
+from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_row
@@ -119,12 +120,4 @@ def run_report(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio report`."""
     args = build_parser().parse_args(argv)
-    try:
-        return run_report(args)
-    except AppError as error:
-        message = str(error)
-        print(message if message.startswith("ERROR") else f"ERROR: {message}", file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print("Interrupted.", file=sys.stderr)
-        return 130
+    return run_guarded(lambda: run_report(args))

@@ -32,6 +32,7 @@ from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskRunner
+from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
 
 log = logging.getLogger(__name__)
 
@@ -325,14 +326,12 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept local files and folders."""
-        if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
+        accept_local_drag(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
         """Open whatever was dropped."""
-        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        paths = take_local_drop(event)
         if paths:
-            event.acceptProposedAction()
             self.open_paths(paths)
 
     def _on_open_files_triggered(self) -> None:

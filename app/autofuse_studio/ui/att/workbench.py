@@ -21,6 +21,7 @@ from autofuse_studio.ui.att.split_panel import SplitPanel
 from autofuse_studio.ui.att.summary_panel import SummaryPanel
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
 
 log = logging.getLogger(__name__)
 LOG_FILTERS = "ATT logs (*.log *.log.gz *.gz);;All files (*)"
@@ -156,14 +157,12 @@ class AttWorkbench(QWidget):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept drops of local files and folders."""
-        if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
+        accept_local_drag(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
         """Open the dropped files and folders."""
-        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        paths = take_local_drop(event)
         if paths:
-            event.acceptProposedAction()
             self.open_paths(paths)
 
     def shutdown(self) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.remote.profiles import load_profiles
 from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
+from autofuse_studio.ui.widgets.drops import local_paths, take_local_drop
 
 PARAM_MODES = ("Preset A", "Preset B", "Input JSON")
 LOCAL = "local"
@@ -102,16 +103,15 @@ class RunForm(QWidget):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept a dragged local folder."""
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).is_dir():
+        paths = local_paths(event.mimeData())
+        if paths and Path(paths[0]).is_dir():
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
         """A dropped folder becomes the source folder."""
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
-            self.source_edit.setText(urls[0].toLocalFile())
-            event.acceptProposedAction()
+        paths = take_local_drop(event)
+        if paths:
+            self.source_edit.setText(paths[0])
 
     def uses_json(self) -> bool:
         """True when the input JSON editor supplies the parameters."""
