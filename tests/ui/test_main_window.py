@@ -122,3 +122,19 @@ def test_layout_and_thresholds_persist(qtbot: QtBot) -> None:
     assert (again.width(), again.height()) == (760, 560)
     assert again.thresholds_editor.thresholds().default.max_abs == 0.25
     assert not again.thresholds_dock.isVisible()
+
+
+def test_case_docks_make_room_on_att_and_runner_tabs(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.case_dock.isVisible()
+    window.tabs.setCurrentIndex(2)
+    assert not window.case_dock.isVisible()
+    assert not window.thresholds_dock.isVisible()
+    window.tabs.setCurrentIndex(3)
+    assert not window.case_dock.isVisible()
+    window.tabs.setCurrentIndex(1)
+    assert window.case_dock.isVisible()
+    assert window.thresholds_dock.isVisible()

@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.thresholds_dock = self._dock("thresholds_dock", self.thresholds_editor,
                                           Qt.DockWidgetArea.LeftDockWidgetArea)
         self._files_indexed = 0
+        self._docks_hidden_for: list[QDockWidget] = []
         self._opened_paths: list[str] = []
         self._pending_view: dict[str, object] = {}
         self._build_actions()
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
         self.att.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.runner_panel.runFinished.connect(
             lambda record: self.statusBar().showMessage(f"verify-tiling on {record.host}: {record.status}", 15000))
 
@@ -312,6 +314,19 @@ class MainWindow(QMainWindow):
         if self.workbench.result is not None:
             self.graph.set_precision(self.workbench.result)  # verdict colours follow the thresholds
 
+    def _on_tabs_current_changed(self, index: int) -> None:
+        # The case and thresholds docks belong to the precision case (table and graph); the ATT and
+        # runner tabs get the whole width, and the docks come back as they were.
+        case_tab = self.tabs.widget(index) in (self.workbench, self.tabs.widget(1))
+        if not case_tab and not self._docks_hidden_for:
+            self._docks_hidden_for = [dock for dock in (self.case_dock, self.thresholds_dock) if dock.isVisible()]
+            for dock in self._docks_hidden_for:
+                dock.hide()
+        elif case_tab and self._docks_hidden_for:
+            for dock in self._docks_hidden_for:
+                dock.show()
+            self._docks_hidden_for = []
+
     def _on_graph_rows_selected(self, rows: object) -> None:
         if isinstance(rows, list) and rows:
             self.workbench.view.select_row(rows[0])
@@ -391,6 +406,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Save the layout, stop background work, close."""
+        for dock in self._docks_hidden_for:  # save the layout the user chose, not the tab-driven one
+            dock.show()
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.sync()
         self.att.shutdown()
