@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.compare import PERF_METRICS, Comparison, FieldDiff, PerfDiff
 from autofuse_studio.ui.att.summary_model import refilter_rows
+from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -69,7 +70,7 @@ def _metric_text(row: CompareRow, metric: str) -> str:
     return (row.values1 or row.values2).get(metric, "") or ""
 
 
-class CompareTableModel(QAbstractTableModel):
+class CompareTableModel(ColumnsTableModel):
     """Per key: presence, case change, the perf metrics (green = lower = better, red = worse), diff count."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -83,19 +84,9 @@ class CompareTableModel(QAbstractTableModel):
         self.rows = compare_rows(result) if result else []
         self.endResetModel()
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """One row per key."""
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """Fixed columns."""
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        """Column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(self.columns):
-            return self.columns[section]
-        return None
+    def row_total(self) -> int:
+        """One row per operator key."""
+        return len(self.rows)
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
         """Texts, change kind and colours."""
@@ -162,13 +153,14 @@ class CompareFilterProxy(QSortFilterProxyModel):
         }.get(self.view, True)
 
 
-class FieldDiffModel(QAbstractTableModel):
+class FieldDiffModel(ColumnsTableModel):
     """The differing cells (tiling values, case, metrics, statuses) of one key."""
 
     COLUMNS = ("Column", "Baseline", "Candidate", "Difference", "%")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self.columns = list(self.COLUMNS)
         self.diffs: list[FieldDiff] = []
 
     def set_diffs(self, diffs: list[FieldDiff]) -> None:
@@ -177,19 +169,9 @@ class FieldDiffModel(QAbstractTableModel):
         self.diffs = list(diffs)
         self.endResetModel()
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+    def row_total(self) -> int:
         """One row per differing cell."""
-        return 0 if parent.isValid() else len(self.diffs)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """Fixed columns."""
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        """Column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
-        return None
+        return len(self.diffs)
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
         """The cell values and their numeric difference."""

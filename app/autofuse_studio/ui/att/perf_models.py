@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.case_details import CaseDetails, CaseFact
 from autofuse_studio.core.att.perf_model import PerfFormulaModel, PerfOperator
+from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -86,11 +87,12 @@ class OperatorListModel(QAbstractTableModel):
         return _bottlenecks(op)
 
 
-class CaseFactsModel(QAbstractTableModel):
+class CaseFactsModel(ColumnsTableModel):
     """The facts of one case: tiling values, objective, result performance, selection, [PERF] formulas."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self.columns = list(FACT_COLUMNS)
         self.facts: list[CaseFact] = []
 
     def set_details(self, details: CaseDetails | None) -> None:
@@ -99,19 +101,9 @@ class CaseFactsModel(QAbstractTableModel):
         self.facts = list(details.facts) if details else []
         self.endResetModel()
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
+    def row_total(self) -> int:
         """One row per fact."""
-        return 0 if parent.isValid() else len(self.facts)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """Fixed columns."""
-        return 0 if parent.isValid() else len(FACT_COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        """Column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(FACT_COLUMNS):
-            return FACT_COLUMNS[section]
-        return None
+        return len(self.facts)
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
         """Kind, name, value (the formula for [PERF] facts) and file:line."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.summary import OK, SummaryRow, tiling_columns
 from autofuse_studio.core.att.summary_output import BASE_COLUMNS, FINAL_COLUMNS, STATUS_COLUMN, row_cells
+from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -53,7 +54,7 @@ def _sort_value(text: str) -> Any:
         return text.lower()
 
 
-class SummaryTableModel(QAbstractTableModel):
+class SummaryTableModel(ColumnsTableModel):
     """One row per summary row; cells are the CLI's texts, numbers sort as numbers."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -80,19 +81,9 @@ class SummaryTableModel(QAbstractTableModel):
         """Every status token present, sorted (for the filter combo)."""
         return sorted({token for row in self.rows for token in status_tokens(row.status)})
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """Summary rows."""
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        """Columns of the current rows."""
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        """Column names as in the CSV."""
-        if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(self.columns):
-            return self.columns[section]
-        return None
+    def row_total(self) -> int:
+        """One row per summary row."""
+        return len(self.rows)
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
         """Texts, numeric sort keys, status colours, the row object."""
