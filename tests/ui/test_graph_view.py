@@ -18,6 +18,7 @@ from autofuse_studio.ui.graph.pane import GraphPane
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.conftest import samples_dir
 from tests.core.test_graphview_build import demo_case
+from tests.core.test_graphview_compound import assert_compound_properties
 
 TIMEOUT = 20000
 
@@ -209,3 +210,16 @@ def test_resnet50_sample_lays_out(qtbot: QtBot) -> None:
     assert pane_holder.open_pane.graph is not None
     assert len(pane_holder.open_pane.graph.nodes) == len(model.ops_in_order())
     pane_holder.shutdown()
+
+
+def test_overlay_boxes_hold_exactly_their_members(bench: GraphWorkbench, qtbot: QtBot, tmp_path: Path) -> None:
+    with qtbot.waitSignal(bench.close_pane.layoutReady, timeout=TIMEOUT):
+        bench.toolbar.mode.setCurrentIndex(1)
+    graph, layout = bench.close_pane.graph, bench.close_pane.graph_layout
+    assert graph is not None and layout is not None
+    assert assert_compound_properties(graph, layout) == len(graph.clusters)
+    bench.close_pane.view.fit()
+    shot = bench.close_pane.grab()
+    assert shot.save(str(tmp_path / "overlay.png"))  # kept by pytest's tmp_path for a look by eye
+    image = QImage(str(tmp_path / "overlay.png"))
+    assert image.width() > 100 and image.height() > 100

@@ -51,15 +51,19 @@ def break_cycles(n: int, src: IntArray, dst: IntArray) -> NDArray[np.bool_]:
     return back
 
 
-def assign_layers(n: int, src: IntArray, dst: IntArray) -> IntArray:
-    """Longest-path layers of a DAG (src -> dst goes down), then sources pulled next to their consumers."""
+def assign_layers(n: int, src: IntArray, dst: IntArray, height: IntArray | None = None) -> IntArray:
+    """Longest-path top layers of a DAG (src -> dst goes down), then sources pulled next to their consumers.
+
+    `height` (default 1) is how many layers a node spans: a collapsed compound block is several layers tall.
+    """
     offsets, targets = _csr(n, src, dst)
     indegree = np.bincount(dst, minlength=n).tolist()
+    span = [1] * n if height is None else height.tolist()
     layer = [0] * n
     stack = [v for v in range(n - 1, -1, -1) if indegree[v] == 0]
     while stack:
         v = stack.pop()
-        next_layer = layer[v] + 1
+        next_layer = layer[v] + span[v]
         for w in targets[offsets[v]:offsets[v + 1]]:
             if layer[w] < next_layer:
                 layer[w] = next_layer
@@ -73,7 +77,8 @@ def assign_layers(n: int, src: IntArray, dst: IntArray) -> IntArray:
     sources = ~has_input[src]
     if sources.any():
         lowest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(lowest, src[sources], layers[dst[sources]] - 1)
+        drop = 1 if height is None else height[src[sources]]
+        np.minimum.at(lowest, src[sources], layers[dst[sources]] - drop)
         pull = ~has_input & (lowest != np.iinfo(np.int64).max)
         layers[pull] = np.maximum(layers[pull], lowest[pull])
     return layers - (layers.min() if n else 0)
@@ -90,10 +95,15 @@ class Chains:
     dummy_count: IntArray  # per edge
 
 
-def insert_dummies(layer: IntArray, src: IntArray, dst: IntArray, budget: int) -> Chains:
-    """Split edges spanning several layers into dummy chains, shortest spans first, within `budget` dummies."""
+def insert_dummies(layer: IntArray, src: IntArray, dst: IntArray, budget: int,
+                   bottom: IntArray | None = None) -> Chains:
+    """Split edges spanning several layers into dummy chains, shortest spans first, within `budget` dummies.
+
+    `bottom` is the last layer of each node (default its layer): edges leave a tall node from its bottom.
+    """
     n = len(layer)
-    span = layer[dst] - layer[src]
+    low = layer if bottom is None else bottom
+    span = layer[dst] - low[src]
     need = np.maximum(span - 1, 0)
     # Edges are split in order of span so that a huge graph spends its budget on the local edges.
     order = np.argsort(need, kind="stable")
@@ -106,7 +116,7 @@ def insert_dummies(layer: IntArray, src: IntArray, dst: IntArray, budget: int) -
     total = int(count.sum())
     owner = np.repeat(np.arange(len(src)), count)
     step = np.arange(total) - np.repeat(starts - n, count)  # 0 .. count-1 inside each chain
-    dummy_layer = layer[src][owner] + 1 + step
+    dummy_layer = low[src][owner] + 1 + step
     ids = n + np.arange(total)
     # Segments: src -> first dummy, dummy k -> dummy k+1, last dummy -> dst; unsplit edges stay whole.
     chained = count > 0
@@ -114,5 +124,6 @@ def insert_dummies(layer: IntArray, src: IntArray, dst: IntArray, budget: int) -
     seg_src = np.concatenate((src[~chained], src[chained], ids[~is_last], ids[is_last]))
     seg_dst = np.concatenate((dst[~chained], first[chained], ids[~is_last] + 1, dst[owner[is_last]]))
     unit = np.concatenate((layer, dummy_layer))
-    keep = unit[seg_dst] - unit[seg_src] == 1  # over-budget long edges take no part in ordering
+    unit_low = np.concatenate((low, dummy_layer))
+    keep = unit[seg_dst] - unit_low[seg_src] == 1  # over-budget long edges take no part in ordering
     return Chains(unit, seg_src[keep], seg_dst[keep], first, count)

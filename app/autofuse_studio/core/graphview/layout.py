@@ -1,4 +1,4 @@
-"""compute_layout(): a deterministic layered (Sugiyama-style) layout of a DisplayGraph, vectorised with numpy."""
+"""compute_layout(): a deterministic compound layered (Sugiyama-style) layout of a DisplayGraph, vectorised."""
 
 from __future__ import annotations
 
@@ -7,9 +7,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from autofuse_studio.core.graphview.compound import (
+    CLUSTER_HEADER,
+    CLUSTER_PAD,
+    Hierarchy,
+    Placement,
+    build_hierarchy,
+    place_compound,
+)
 from autofuse_studio.core.graphview.graph import DisplayGraph
-from autofuse_studio.core.graphview.layering import Chains, assign_layers, break_cycles, insert_dummies
-from autofuse_studio.core.graphview.placement import cluster_boxes, order_layers, place_x
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 __all__ = ["NODE_HEIGHT", "Layout", "compute_layout", "node_width"]
@@ -21,9 +27,8 @@ NODE_HEIGHT = 36.0
 LAYER_GAP = 44.0
 CHAR_WIDTH = 6.6  # an 11 px monospace digit; the views elide longer labels
 MIN_WIDTH, MAX_WIDTH = 60.0, 230.0
-DUMMY_WIDTH = 10.0
 MARGIN = 30.0
-DUMMY_BUDGET_PER_NODE = 4  # caps memory and time on graphs with very long skip edges
+BOX_GAP = 8.0  # between a box border and whatever sits above or below it
 
 
 def node_width(label: str, type_name: str) -> float:
@@ -61,66 +66,104 @@ class Layout:
 
 def compute_layout(graph: DisplayGraph, progress: Progress = no_progress,
                    cancel: CancelToken = NEVER_CANCELLED) -> Layout:
-    """Layers by longest path, a few barycenter sweeps, compacted x positions; same graph -> same layout."""
+    """Layers by longest path, barycenter sweeps, compacted x, clusters as blocks; same graph -> same layout."""
     n = len(graph.nodes)
     src, dst, _ = graph.pairs()
-    progress(0, 4, "layering")
-    back = break_cycles(n, src, dst)
-    up_src, up_dst = np.where(back, dst, src), np.where(back, src, dst)  # back edges reversed while layering
-    layer = assign_layers(n, up_src, up_dst)
-    chains = insert_dummies(layer, up_src, up_dst, DUMMY_BUDGET_PER_NODE * max(n, 1))
+    progress(0, 3, "layering")
+    tree = build_hierarchy(graph, src, dst)
+    widths = np.asarray([node_width(node.label, node.type) for node in graph.nodes], dtype=np.float64)
+    placed = place_compound(graph, tree, widths, cancel)
     cancel.check()
-    progress(1, 4, "ordering")
-    clusters = _top_clusters(graph, len(chains.layer))
-    position = order_layers(chains, n, clusters, cancel)
-    cancel.check()
-    progress(2, 4, "placing")
-    widths = np.full(len(chains.layer), DUMMY_WIDTH)
-    widths[:n] = [node_width(node.label, node.type) for node in graph.nodes]
-    x = place_x(chains, position, widths, clusters)
-    total_layers = int(chains.layer.max()) + 1 if n else 0
-    y = MARGIN + NODE_HEIGHT / 2 + chains.layer.astype(np.float64) * (NODE_HEIGHT + LAYER_GAP)
-    if n:
-        x += MARGIN - float((x - widths / 2).min())
-    progress(3, 4, "routing")
-    points, offsets = _route(chains, x, y, up_src, up_dst, back, n)
-    heights = np.full(n, NODE_HEIGHT)
-    boxes = cluster_boxes(graph, x[:n], y[:n], widths[:n], heights)
-    right = float(max((x[:n] + widths[:n] / 2).max(initial=0), boxes[:, 2].max(initial=0))) + MARGIN
-    bottom = MARGIN * 2 + total_layers * (NODE_HEIGHT + LAYER_GAP)
-    progress(4, 4, "laid out")
-    return Layout(x[:n].copy(), y[:n].copy(), widths[:n].copy(), heights, chains.layer[:n].copy(), src, dst, back,
-                  points, offsets, boxes, (right, bottom))
+    progress(1, 3, "placing")
+    x = placed.x + MARGIN
+    layer_y, top_inset, bottom_inset = _layer_y(graph, placed)
+    y = layer_y[placed.layer] if n else np.zeros(0)
+    boxes = np.zeros((len(graph.clusters), 4))
+    used = placed.box_layer[:, 1] > 0
+    top, last = placed.box_layer[used, 0], placed.box_layer[used, 0] + placed.box_layer[used, 1] - 1
+    boxes[used] = np.column_stack((placed.box_x[used, 0], layer_y[top] - NODE_HEIGHT / 2 - top_inset[used],
+                                   placed.box_x[used, 1], layer_y[last] + NODE_HEIGHT / 2 + bottom_inset[used]))
+    boxes[used, 0::2] += MARGIN
+    progress(2, 3, "routing")
+    dummy_xy = np.column_stack((placed.dummy_x + MARGIN, layer_y[placed.dummy_layer] if len(placed.dummy_layer)
+                                else np.zeros(0)))
+    back, points, offsets = _route(tree, placed, src, dst, x, y, dummy_xy)
+    right = placed.width + 2 * MARGIN
+    bottom = float(layer_y[-1]) + NODE_HEIGHT / 2 + LAYER_GAP + MARGIN if placed.layers else 2 * MARGIN
+    bottom = max(bottom, float(boxes[:, 3].max(initial=0.0)) + MARGIN)
+    progress(3, 3, "laid out")
+    return Layout(x, y, widths, np.full(n, NODE_HEIGHT), placed.layer, src, dst, back, points, offsets, boxes,
+                  (right, bottom))
 
 
-def _top_clusters(graph: DisplayGraph, total: int) -> IntArray:
-    """Outermost cluster of every node (-1 none); dummies get -1."""
-    top = np.full(total, -1, dtype=np.int64)
-    for number, node in enumerate(graph.nodes):
-        cluster = node.cluster
-        while cluster >= 0 and graph.clusters[cluster].parent >= 0:
-            cluster = graph.clusters[cluster].parent
-        top[number] = cluster
-    return top
+def _layer_y(graph: DisplayGraph, placed: Placement) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Centre y of every layer, and per cluster its border's distance above its top / below its bottom node.
+
+    Nested boxes that start (or end) on the same layer stack their borders, so the gap before a layer grows
+    to fit the borders ending above it and starting below it: boxes never touch nodes or other boxes.
+    """
+    count = len(graph.clusters)
+    top_inset, bottom_inset = np.zeros(count), np.zeros(count)
+    inner_top, inner_bottom = np.zeros(count), np.zeros(count)
+    start = placed.box_layer[:, 0]
+    end = start + placed.box_layer[:, 1] - 1
+    depth = [0] * count
+    for number in range(count):
+        parent = graph.clusters[number].parent
+        while parent >= 0:
+            depth[number] += 1
+            parent = graph.clusters[parent].parent
+    for number in sorted(range(count), key=lambda c: -depth[c]):  # children before their parents
+        if placed.box_layer[number, 1] == 0:
+            continue
+        top_inset[number] = CLUSTER_PAD + CLUSTER_HEADER + inner_top[number]
+        bottom_inset[number] = CLUSTER_PAD + inner_bottom[number]
+        parent = graph.clusters[number].parent
+        if parent >= 0 and start[parent] == start[number]:
+            inner_top[parent] = max(inner_top[parent], top_inset[number])
+        if parent >= 0 and end[parent] == end[number]:
+            inner_bottom[parent] = max(inner_bottom[parent], bottom_inset[number])
+    layers = max(placed.layers, 1)
+    need_top, need_bottom = np.zeros(layers), np.zeros(layers)
+    used = placed.box_layer[:, 1] > 0
+    np.maximum.at(need_top, start[used], top_inset[used])
+    np.maximum.at(need_bottom, end[used], bottom_inset[used])
+    gap = np.maximum(LAYER_GAP, need_bottom[:-1] + need_top[1:] + BOX_GAP)
+    first = MARGIN + float(need_top[0]) + NODE_HEIGHT / 2
+    layer_y = first + np.concatenate(([0.0], np.cumsum(NODE_HEIGHT + gap)))
+    return layer_y, top_inset, bottom_inset
 
 
-def _route(chains: Chains, x: FloatArray, y: FloatArray, src: IntArray, dst: IntArray,
-           back: NDArray[np.bool_], n: int) -> tuple[FloatArray, IntArray]:
-    """Polylines from the bottom of the upper node through its dummies to the top of the lower node."""
+def _route(tree: Hierarchy, placed: Placement, src: IntArray, dst: IntArray, x: FloatArray, y: FloatArray,
+           dummy_xy: FloatArray) -> tuple[NDArray[np.bool_], FloatArray, IntArray]:
+    """Back flags and polylines: bottom of the upper node, the dummies of its level's edge, top of the lower node.
+
+    An edge between two blocks is laid out once in their common level; its end points are the real nodes.
+    """
     half = NODE_HEIGHT / 2
-    count = chains.dummy_count
-    lengths = count + 2
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    count = len(src)
+    back = np.zeros(count, dtype=bool)
+    first = np.full(count, -1, dtype=np.int64)
+    chain = np.zeros(count, dtype=np.int64)
+    for level, laid in enumerate(placed.levels):
+        mine = np.flatnonzero(tree.pair_level == level)
+        if laid is None or not len(mine):
+            continue
+        local = tree.pair_edge[mine]
+        back[mine] = laid.back[local]
+        chain[mine] = laid.dummy_count[local]
+        first[mine] = np.where(laid.first_dummy[local] >= 0, laid.first_dummy[local] + placed.dummy_base[level], -1)
+    upper, lower = np.where(back, dst, src), np.where(back, src, dst)
+    offsets = np.concatenate(([0], np.cumsum(chain + 2))).astype(np.int64)
     points = np.empty((int(offsets[-1]), 2), dtype=np.float64)
     starts, ends = offsets[:-1], offsets[1:] - 1
-    points[starts] = np.column_stack((x[src], y[src] + half))
-    points[ends] = np.column_stack((x[dst], y[dst] - half))
-    owner = np.repeat(np.arange(len(src)), count)
-    step = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    ids = chains.first_dummy[owner] + step
-    points[starts[owner] + 1 + step] = np.column_stack((x[ids], y[ids]))
+    points[starts] = np.column_stack((x[upper], y[upper] + half))
+    points[ends] = np.column_stack((x[lower], y[lower] - half))
+    owner = np.repeat(np.arange(count), chain)
+    step = np.arange(int(chain.sum())) - np.repeat(np.cumsum(chain) - chain, chain)
+    points[starts[owner] + 1 + step] = dummy_xy[first[owner] + step]
     # Back edges were laid out reversed: flip their point runs so every polyline runs source -> destination.
     for index in np.flatnonzero(back).tolist():
         run = points[offsets[index]:offsets[index + 1]]
         points[offsets[index]:offsets[index + 1]] = run[::-1].copy()
-    return points, offsets
+    return back, points, offsets

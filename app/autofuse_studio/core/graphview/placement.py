@@ -1,24 +1,21 @@
-"""Ordering within layers (barycenter sweeps) and x placement, both vectorised over all layers at once."""
+"""Ordering within layers (barycenter sweeps) and x placement, vectorised over all layers at once."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
 
-from autofuse_studio.core.graphview.graph import DisplayGraph
 from autofuse_studio.core.graphview.layering import Chains
 from autofuse_studio.core.progress import CancelToken
 
-__all__ = ["cluster_boxes", "order_layers", "place_x"]
+__all__ = ["order_layers", "place_x", "place_x_spanning"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 SWEEPS = 8
 PLACE_ROUNDS = 6
-NODE_GAP = 18.0
-CLUSTER_PAD = 10.0
-CLUSTER_HEADER = 16.0  # room above the members for the cluster's label
+NODE_GAP = 28.0  # between neighbours in a layer (wide enough for an edge to pass between two boxes)
 
 
 def _rank_in_layer(layer: IntArray, keys: tuple[FloatArray | IntArray, ...]) -> tuple[IntArray, IntArray]:
@@ -39,9 +36,10 @@ def _barycenter(value: FloatArray, frm: IntArray, to: IntArray, fallback: FloatA
 
 
 def _grouped(cluster: IntArray, bary: FloatArray) -> FloatArray:
-    """Sort key keeping cluster members side by side: the cluster's mean barycenter over all its members.
+    """Sort key keeping the slices of one tall node together: their mean barycenter over all its layers.
 
-    One key per cluster (not per layer) also keeps clusters in the same left-to-right order on every layer.
+    One key per node (not per layer) keeps tall nodes in the same left-to-right order on every layer, so
+    the separation constraints between them never form a cycle.
     """
     inside = cluster >= 0
     if not inside.any():
@@ -52,8 +50,11 @@ def _grouped(cluster: IntArray, bary: FloatArray) -> FloatArray:
     return grouped
 
 
-def order_layers(chains: Chains, n: int, cluster: IntArray, cancel: CancelToken) -> IntArray:
-    """Position of every real and dummy node within its layer after alternating barycenter sweeps."""
+def order_layers(chains: Chains, n: int, owner: IntArray, cancel: CancelToken) -> IntArray:
+    """Position of every real, dummy and slice node within its layer after alternating barycenter sweeps.
+
+    `owner` is the tall node a slice (or the tall node itself) belongs to, -1 for everything else.
+    """
     layer = chains.layer
     total = len(layer)
     # Initial order: execution order; a dummy sits where its edge's source sits.
@@ -65,6 +66,8 @@ def order_layers(chains: Chains, n: int, cluster: IntArray, cancel: CancelToken)
         dummy_source = source[n:]
         filled = np.maximum.accumulate(np.where(dummy_source >= 0, np.arange(total - n), 0))
         seed[n:] = np.maximum(dummy_source[filled], 0) + 0.5
+    sliced = owner >= 0
+    seed[sliced] = seed[owner[sliced]]
     _, position = _rank_in_layer(layer, (seed,))
     pos = position.astype(np.float64)
     for sweep in range(SWEEPS):
@@ -73,7 +76,8 @@ def order_layers(chains: Chains, n: int, cluster: IntArray, cancel: CancelToken)
             bary = _barycenter(pos, chains.seg_src, chains.seg_dst, pos)
         else:
             bary = _barycenter(pos, chains.seg_dst, chains.seg_src, pos)
-        _, position = _rank_in_layer(layer, (pos, bary, _grouped(cluster, bary)))
+        # The owner id breaks ties between equal keys the same way on every layer.
+        _, position = _rank_in_layer(layer, (pos, bary, owner, _grouped(owner, bary)))
         pos = position.astype(np.float64)
     return position
 
@@ -95,57 +99,91 @@ def _segmented_push(layer_sorted: IntArray, desired: FloatArray, sep: FloatArray
     return placed
 
 
-def place_x(chains: Chains, position: IntArray, width: FloatArray, cluster: IntArray) -> FloatArray:
+def place_x(chains: Chains, position: IntArray, width: FloatArray) -> FloatArray:
     """Centre x of every node: packed per layer, then pulled toward its neighbours without overlaps."""
     layer = chains.layer
     order = np.lexsort((position, layer))
     layer_sorted = layer[order]
     w = width[order]
-    same_cluster = np.zeros(len(order), dtype=bool)
-    same_cluster[1:] = (cluster[order][1:] == cluster[order][:-1]) & (cluster[order][1:] >= 0)
-    # Between a cluster member and an outsider leave room for the box border.
     sep = np.zeros(len(order))
-    sep[1:] = (w[1:] + w[:-1]) / 2 + NODE_GAP + np.where(same_cluster[1:], 0.0, CLUSTER_PAD)
+    sep[1:] = (w[1:] + w[:-1]) / 2 + NODE_GAP
     x = np.zeros(len(layer))
     x[order] = _segmented_push(layer_sorted, np.zeros(len(order)), sep)
     for round_number in range(PLACE_ROUNDS):
-        if round_number % 3 == 0:
-            desired = _barycenter(x, chains.seg_src, chains.seg_dst, x)
-        elif round_number % 3 == 1:
-            desired = _barycenter(x, chains.seg_dst, chains.seg_src, x)
-        else:
-            both_from = np.concatenate((chains.seg_src, chains.seg_dst))
-            both_to = np.concatenate((chains.seg_dst, chains.seg_src))
-            desired = _barycenter(x, both_from, both_to, x)
+        desired = _desired(round_number, x, chains)
         x[order] = _segmented_push(layer_sorted, desired[order], sep)
     return x
 
 
-def cluster_boxes(graph: DisplayGraph, x: FloatArray, y: FloatArray, width: FloatArray,
-                  height: FloatArray) -> FloatArray:
-    """(x0, y0, x1, y1) per cluster around its members and nested clusters, innermost first."""
-    count = len(graph.clusters)
-    box = np.empty((count, 4))
-    box[:, :2] = np.inf
-    box[:, 2:] = -np.inf
-    members = graph.cluster_members()
-    depth = [0] * count
-    for number, cluster in enumerate(graph.clusters):
-        parent = cluster.parent
-        while parent >= 0:
-            depth[number] += 1
-            parent = graph.clusters[parent].parent
-    for number in sorted(range(count), key=lambda c: -depth[c]):
-        ids = np.asarray(members[number], dtype=np.int64)
-        if len(ids):
-            box[number, 0] = min(box[number, 0], float((x[ids] - width[ids] / 2).min()) - CLUSTER_PAD)
-            box[number, 1] = min(box[number, 1], float((y[ids] - height[ids] / 2).min()) - CLUSTER_PAD - CLUSTER_HEADER)
-            box[number, 2] = max(box[number, 2], float((x[ids] + width[ids] / 2).max()) + CLUSTER_PAD)
-            box[number, 3] = max(box[number, 3], float((y[ids] + height[ids] / 2).max()) + CLUSTER_PAD)
-        parent = graph.clusters[number].parent
-        if parent >= 0 and np.isfinite(box[number]).all():
-            inner = box[number]
-            box[parent] = [min(box[parent, 0], inner[0] - CLUSTER_PAD), min(box[parent, 1], inner[1] - CLUSTER_HEADER),
-                           max(box[parent, 2], inner[2] + CLUSTER_PAD), max(box[parent, 3], inner[3] + CLUSTER_PAD)]
-    box[~np.isfinite(box)] = 0.0
-    return box
+def _desired(round_number: int, x: FloatArray, chains: Chains) -> FloatArray:
+    """Where the neighbours pull each node in one placement round: from above, from below, then both."""
+    if round_number % 3 == 0:
+        return _barycenter(x, chains.seg_src, chains.seg_dst, x)
+    if round_number % 3 == 1:
+        return _barycenter(x, chains.seg_dst, chains.seg_src, x)
+    both_from = np.concatenate((chains.seg_src, chains.seg_dst))
+    both_to = np.concatenate((chains.seg_dst, chains.seg_src))
+    return _barycenter(x, both_from, both_to, x)
+
+
+def place_x_spanning(chains: Chains, position: IntArray, width: FloatArray, owner: IntArray) -> FloatArray:
+    """place_x when some nodes span several layers (their slices share one x and stay clear on every layer).
+
+    Neighbours in each layer give constraints x[b] - x[a] >= sep between whole nodes; order_layers keeps
+    tall nodes in one left-to-right order on all layers, so the constraints form a DAG and a push to the
+    right (longest path) and a push to the left are both overlap-free: so is their average.
+    """
+    total = len(chains.layer)
+    rep = np.where(owner >= 0, owner, np.arange(total))
+    order = np.lexsort((position, chains.layer))
+    same = chains.layer[order][1:] == chains.layer[order][:-1]
+    left, right = order[:-1][same], order[1:][same]
+    sep = ((width[left] + width[right]) / 2 + NODE_GAP).tolist()
+    preds: list[list[tuple[int, float]]] = [[] for _ in range(total)]
+    succs: list[list[tuple[int, float]]] = [[] for _ in range(total)]
+    for a, b, gap in zip(rep[left].tolist(), rep[right].tolist(), sep, strict=True):
+        preds[b].append((a, gap))
+        succs[a].append((b, gap))
+    topo = _topological(np.unique(rep).tolist(), preds, succs)
+
+    def push(desired: list[float]) -> FloatArray:
+        right_x = list(desired)
+        for v in topo:  # plain comparisons: this loop is the hot spot of big overlays
+            best = right_x[v]
+            for u, gap in preds[v]:
+                if right_x[u] + gap > best:
+                    best = right_x[u] + gap
+            right_x[v] = best
+        left_x = list(desired)
+        for v in reversed(topo):
+            best = left_x[v]
+            for w, gap in succs[v]:
+                if left_x[w] - gap < best:
+                    best = left_x[w] - gap
+            left_x[v] = best
+        placed: FloatArray = ((np.asarray(right_x) + np.asarray(left_x)) / 2)[rep]
+        return placed
+
+    x = push([0.0] * total)
+    for round_number in range(PLACE_ROUNDS):
+        x = push(_desired(round_number, x, chains).tolist())
+    return x
+
+
+def _topological(nodes: list[int], preds: list[list[tuple[int, float]]],
+                 succs: list[list[tuple[int, float]]]) -> list[int]:
+    """Kahn's order of the constraint DAG over `nodes` (ascending ids among the ready ones)."""
+    waiting = {v: len(preds[v]) for v in nodes}
+    ready = [v for v in nodes if waiting[v] == 0]
+    found: list[int] = []
+    while ready:
+        v = ready.pop()
+        found.append(v)
+        for w, _ in succs[v]:
+            waiting[w] -= 1
+            if waiting[w] == 0:
+                ready.append(w)
+    if len(found) < len(nodes):  # cannot happen with consistent orders; stay total rather than drop nodes
+        seen = set(found)
+        found += [v for v in nodes if v not in seen]
+    return found
