@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench bundle demo clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

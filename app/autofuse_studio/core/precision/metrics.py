@@ -18,6 +18,7 @@ import numpy as np
 
 from autofuse_studio.core.blas import limit_blas_threads
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, iter_aligned_pairs
+from autofuse_studio.core.precision.native import native_partial
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 EPSILON = 1e-8
@@ -160,6 +161,11 @@ _WORKSPACE = _Workspace()
 
 def block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
     """Partial sums of one pair of equally long 1-D blocks."""
+    # The native kernel does it in one pass without the GIL; it declines (None) for blocks that need
+    # rescaling, unsupported dtypes or when it is not built, and _block_partial stays the reference.
+    partial = native_partial(a_block, b_block, PASS_RATIO_LIMITS, EPSILON)
+    if partial is not None:
+        return partial
     # NaN and Inf are data here, not errors: they propagate into the metrics as in the reference.
     with np.errstate(all="ignore"):
         return _block_partial(a_block, b_block)
