@@ -108,18 +108,19 @@ def decode_block(block: bytes, path: str, first_line: int, scan: FileScan) -> st
     return block.decode("utf-8", errors="replace")
 
 
-def marked_line_starts(block: bytes) -> list[int]:
-    """Start offsets of the lines of `block` that contain any marker, in order."""
-    starts: set[int] = set()
+def marked_lines(block: bytes) -> list[tuple[int, int]]:
+    """(start, end) offsets of the lines of `block` that contain any marker, in order (end excludes '\\n')."""
+    lines: dict[int, int] = {}
     for marker in MARKERS:
         pos = block.find(marker)
         while pos >= 0:
-            starts.add(block.rfind(b"\n", 0, pos) + 1)
             end = block.find(b"\n", pos)
             if end < 0:
+                lines[block.rfind(b"\n", 0, pos) + 1] = len(block)
                 break
+            lines[block.rfind(b"\n", 0, pos) + 1] = end
             pos = block.find(marker, end)
-    return sorted(starts)
+    return sorted(lines.items())
 
 
 class _FileScanner:
@@ -136,11 +137,10 @@ class _FileScanner:
         """
         line_no, counted_to = first_line, 0
         path = self.scan.path
-        for start in marked_line_starts(block):
+        for start, end in marked_lines(block):
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
-            end = block.find(b"\n", start)
-            raw = block[start:end if end >= 0 else len(block)]
+            raw = block[start:end]
             line = raw.decode("utf-8", errors="replace").rstrip("\r")
             self.feed_line(line, SourceRef(path, line_no))
         lines = block.count(b"\n")
