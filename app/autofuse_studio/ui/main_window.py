@@ -9,8 +9,6 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
-    QMainWindow,
     QMenu,
     QMessageBox,
     QScrollArea,
@@ -19,10 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio import APP_NAME, __version__
-from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge, save_case
+from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.file_menu import FileMenuMixin
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
@@ -46,7 +45,7 @@ def _scrollable(panel: QWidget) -> QScrollArea:
     return scroll
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileMenuMixin):
     """Top-level window: open a case (drop, File menu, recent, *.afcase), analyse it, explore the table."""
 
     def __init__(self) -> None:
@@ -348,45 +347,6 @@ class MainWindow(QMainWindow):
         paths = take_local_drop(event)
         if paths:
             self.open_paths(paths)
-
-    def _on_open_files_triggered(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graphs or NPY files"), "",
-                                                self.tr("Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)"))
-        if files:
-            self.open_paths(files)
-
-    def _on_open_folder_triggered(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run or dump folder"))
-        if folder:
-            self.open_paths([folder])
-
-    def _on_open_case_triggered(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open case"), "", self.tr("Cases (*.afcase)"))
-        if path:
-            self.open_case_file(path)
-
-    def _on_save_case_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save case"), "", self.tr("Cases (*.afcase)"))
-        if path:
-            self._guarded(lambda: self.statusBar().showMessage(str(save_case(self.current_case(), path))))
-
-    def _on_export_table_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table"), "precision.xlsx",
-                                              "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
-        if path:
-            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table(path))))
-
-    def _on_export_picture_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
-                                              "PNG (*.png);;SVG (*.svg)")
-        if path:
-            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table_picture(path))))
-
-    def _guarded(self, work: object) -> None:
-        try:
-            work()  # type: ignore[operator]
-        except (AppError, OSError) as error:
-            report_error(self, error if isinstance(error, AppError) else AppError(str(error)))
 
     def about_text(self) -> str:
         """The text of the About box."""

@@ -1,0 +1,69 @@
+"""The File menu's dialogs (open, save case, export), kept out of the main window's wiring."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+from autofuse_studio.core.case import CaseFiles, save_case
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+
+
+class FileMenuMixin(QMainWindow):
+    """Slots of the File menu; the window provides the case and workbench they act on."""
+
+    workbench: PrecisionWorkbench
+
+    def open_paths(self, paths: list[str]) -> None:
+        """Open inputs (implemented by the window)."""
+        raise NotImplementedError
+
+    def open_case_file(self, path: str) -> None:
+        """Open a case file (implemented by the window)."""
+        raise NotImplementedError
+
+    def current_case(self) -> CaseFiles:
+        """The case as shown (implemented by the window)."""
+        raise NotImplementedError
+
+    def _on_open_files_triggered(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graphs or NPY files"), "",
+                                                self.tr("Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)"))
+        if files:
+            self.open_paths(files)
+
+    def _on_open_folder_triggered(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run or dump folder"))
+        if folder:
+            self.open_paths([folder])
+
+    def _on_open_case_triggered(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open case"), "", self.tr("Cases (*.afcase)"))
+        if path:
+            self.open_case_file(path)
+
+    def _on_save_case_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save case"), "", self.tr("Cases (*.afcase)"))
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(save_case(self.current_case(), path))))
+
+    def _on_export_table_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table"), "precision.xlsx",
+                                              "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table(path))))
+
+    def _on_export_picture_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
+                                              "PNG (*.png);;SVG (*.svg)")
+        if path:
+            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table_picture(path))))
+
+    def _guarded(self, work: Callable[[], object]) -> None:
+        try:
+            work()
+        except (AppError, OSError) as error:
+            report_error(self, error if isinstance(error, AppError) else AppError(str(error)))
