@@ -50,10 +50,12 @@ class TensorHistograms(_ScenePlots):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.values_plot = self.graphics.addPlot(row=0, col=0, title="Values (shared bins)")
+        # Values across the top; the two error views side by side below, so each plot keeps some height
+        # in the lower half of the window.
+        self.values_plot = self.graphics.addPlot(row=0, col=0, colspan=2, title="Values (shared bins)")
         self.values_plot.addLegend(offset=(-10, 10))
         self.error_plot = self.graphics.addPlot(row=1, col=0, title="Error (fused − origin)")
-        self.abs_plot = self.graphics.addPlot(row=2, col=0, title="|Error| (log bins; bin 0 = exact zeros)")
+        self.abs_plot = self.graphics.addPlot(row=1, col=1, title="|Error| (log bins; bin 0 = exact zeros)")
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             plot.setLabel("left", "count")
             plot.showGrid(x=True, y=True, alpha=0.2)
