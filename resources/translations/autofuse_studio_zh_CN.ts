@@ -2,6 +2,123 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AttWorkbench</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <source>Perf formula</source>
+        <translation>性能公式</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <source>Split slog</source>
+        <translation>拆分 slog</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="70"/>
+        <source>Open logs…</source>
+        <translation>打开日志…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="71"/>
+        <source>Open folder…</source>
+        <translation>打开目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
+        <source>Export evidence…</source>
+        <translation>导出证据…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="73"/>
+        <source>att-evidence.jsonl + tool-manifest.json; an existing archive is never overwritten (a numbered folder is used instead)</source>
+        <translation>att-evidence.jsonl + tool-manifest.json；不会覆盖已有的证据包（改用带编号的目录）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="113"/>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="80"/>
+        <source>Drop an ATT log or a folder of logs here, or open one.</source>
+        <translation>将 ATT 日志或日志目录拖放到此处，或点击打开。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="114"/>
+        <source>Scanning logs</source>
+        <translation>正在扫描日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="124"/>
+        <source>Nothing opened.</source>
+        <translation>尚未打开任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="142"/>
+        <source>{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, {rows} summary row(s)</source>
+        <translation>{title}：{files} 个文件，{lines} 行，{ops} 个算子含 [PERF] 行，{rows} 行汇总</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="153"/>
+        <source>Exporting evidence</source>
+        <translation>正在导出证据</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="158"/>
+        <source>{n} evidence record(s) written to {folder}</source>
+        <translation>已将 {n} 条证据记录写入 {folder}</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="164"/>
+        <source>Export evidence to folder</source>
+        <translation>导出证据到目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="169"/>
+        <source>Open ATT logs</source>
+        <translation>打开 ATT 日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="172"/>
+        <source>Open a folder of ATT logs</source>
+        <translation>打开 ATT 日志目录</translation>
+    </message>
+</context>
+<context>
+    <name>CaseFactsModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="23"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="24"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="25"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="26"/>
+        <source>Source (file:line)</source>
+        <translation>来源（文件:行）</translation>
+    </message>
+</context>
+<context>
     <name>CasePanel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="112"/>
@@ -110,6 +227,227 @@
     </message>
 </context>
 <context>
+    <name>ComparePanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="89"/>
+        <source>baseline: log, folder or summary CSV (e.g. default)</source>
+        <translation>基线：日志、目录或汇总 CSV（如 default）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="90"/>
+        <source>candidate: log, folder or summary CSV (e.g. PGO)</source>
+        <translation>候选：日志、目录或汇总 CSV（如 PGO）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <source>All operators</source>
+        <translation>全部算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <source>Changed</source>
+        <translation>有变化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <source>Regressions</source>
+        <translation>性能劣化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <source>Improvements</source>
+        <translation>性能提升</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <source>Only in one run</source>
+        <translation>仅在一次运行中</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="97"/>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="97"/>
+        <source>Candidate</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="100"/>
+        <source>File…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="101"/>
+        <source>Folder…</source>
+        <translation>目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
+        <source>Export text…</source>
+        <translation>导出文本…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
+        <source>Export xlsx…</source>
+        <translation>导出 xlsx…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="118"/>
+        <source>Both a baseline and a candidate are needed.</source>
+        <translation>需要同时指定基线和候选。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="122"/>
+        <source>{common} matched, {only1} only in baseline, {only2} only in candidate; {better} improved, {worse} regressed; {fields} field difference(s)</source>
+        <translation>{common} 个匹配，{only1} 个仅在基线中，{only2} 个仅在候选中；{better} 个提升，{worse} 个劣化；{fields} 处字段差异</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="128"/>
+        <source>Choose two runs and press Compare.</source>
+        <translation>选择两次运行，然后点击“对比”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="173"/>
+        <source>Comparing runs</source>
+        <translation>正在对比运行结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="201"/>
+        <source>Exporting comparison</source>
+        <translation>正在导出对比结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="208"/>
+        <source>Export comparison</source>
+        <translation>导出对比结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="213"/>
+        <source>Choose a run</source>
+        <translation>选择一次运行</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTableModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="31"/>
+        <source>Operator | Graph | Result | Group</source>
+        <translation>算子 | 图 | 结果 | 组</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="33"/>
+        <source>In</source>
+        <translation>所在</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="34"/>
+        <source>Case</source>
+        <translation>用例</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="35"/>
+        <source>Field diffs</source>
+        <translation>字段差异</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="36"/>
+        <source>both</source>
+        <translation>两者</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="37"/>
+        <source>only baseline</source>
+        <translation>仅基线</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="38"/>
+        <source>only candidate</source>
+        <translation>仅候选</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="83"/>
+        <source>Select a node to see its inputs, outputs, attributes and precision rows.</source>
+        <translation>选择一个节点以查看其输入、输出、属性和精度结果行。</translation>
+    </message>
+</context>
+<context>
+    <name>FieldDiffModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="39"/>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="40"/>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="41"/>
+        <source>Candidate</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="42"/>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+</context>
+<context>
+    <name>FileMenuMixin</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="33"/>
+        <source>Open graphs or NPY files</source>
+        <translation>打开图或 NPY 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="34"/>
+        <source>Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)</source>
+        <translation>图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="39"/>
+        <source>Open a run or dump folder</source>
+        <translation>打开运行目录或 dump 目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="44"/>
+        <source>Open case</source>
+        <translation>打开用例</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="49"/>
+        <source>Cases (*.afcase)</source>
+        <translation>用例 (*.afcase)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="49"/>
+        <source>Save case</source>
+        <translation>保存用例</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="54"/>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="60"/>
+        <source>Export table picture</source>
+        <translation>导出表格图片</translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="51"/>
@@ -148,199 +486,626 @@
     </message>
 </context>
 <context>
+    <name>GraphDetails</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="22"/>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="23"/>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="24"/>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="25"/>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="26"/>
+        <source>Fusion mapping</source>
+        <translation>融合映射</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="27"/>
+        <source>Fused into</source>
+        <translation>融合进</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="28"/>
+        <source>Precision rows</source>
+        <translation>精度结果行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="29"/>
+        <source>field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="30"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="31"/>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="32"/>
+        <source>from / to</source>
+        <translation>来源 / 去向</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="33"/>
+        <source>origin format</source>
+        <translation>原始格式</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="34"/>
+        <source>origin shape</source>
+        <translation>原始形状</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="35"/>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="36"/>
+        <source>what</source>
+        <translation>项</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="37"/>
+        <source>original</source>
+        <translation>原算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="38"/>
+        <source>fused op</source>
+        <translation>融合算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="39"/>
+        <source>step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="40"/>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="41"/>
+        <source>fused</source>
+        <translation>融合侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="42"/>
+        <source>origin</source>
+        <translation>原始侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="43"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="44"/>
+        <source>verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="45"/>
+        <source>cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="46"/>
+        <source>max abs err</source>
+        <translation>绝对误差最大值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="49"/>
+        <source>%1: not in this graph</source>
+        <translation>%1：不在此图中</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="57"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>GraphItem</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="259"/>
+        <source>first divergence</source>
+        <translation>首个劣化点</translation>
+    </message>
+</context>
+<context>
+    <name>GraphToolbar</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="97"/>
+        <source>Side by side</source>
+        <translation>并排</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="97"/>
+        <source>Overlay (fusion boxes)</source>
+        <translation>叠加（融合框）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <source>All nodes</source>
+        <translation>全部节点</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <source>Around selection</source>
+        <translation>选中项附近</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <source>Around failing rows</source>
+        <translation>不通过行附近</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <source>up+down</source>
+        <translation>上游+下游</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <source>upstream</source>
+        <translation>上游</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <source>downstream</source>
+        <translation>下游</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <source>Search op name or type…</source>
+        <translation>搜索算子名或类型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <source>Hops up/downstream to keep (∞: unlimited)</source>
+        <translation>保留的上/下游跳数（∞：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
+        <source>Trace inputs</source>
+        <translation>追踪输入</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
+        <source>Trace outputs</source>
+        <translation>追踪输出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <source>no scopes</source>
+        <translation>不折叠作用域</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
+        <source>collapse scopes at depth </source>
+        <translation>折叠作用域，深度 </translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <source>Subgraphs in place</source>
+        <translation>原位展开子图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <source>Collapse fusion groups</source>
+        <translation>折叠融合组</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <source>Current view as PNG…</source>
+        <translation>当前视图导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <source>Current view as SVG…</source>
+        <translation>当前视图导出为 SVG…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <source>Whole graph as PNG…</source>
+        <translation>整图导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <source>Whole graph as SVG…</source>
+        <translation>整图导出为 SVG…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="116"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
+        <source>Colour</source>
+        <translation>着色</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+</context>
+<context>
+    <name>GraphView</name>
+    <message numerus="yes">
+        <location filename="../../app/autofuse_studio/ui/graph/view.py" line="156"/>
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>GraphWorkbench</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="77"/>
+        <source>af-open (fused)</source>
+        <translation>开启融合（融合后）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="78"/>
+        <source>af-close with fusion groups (overlay)</source>
+        <translation>关闭融合，含融合组（叠加）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="79"/>
+        <source>af-close (original)</source>
+        <translation>关闭融合（原图）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="311"/>
+        <source>Export graph</source>
+        <translation>导出图</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/history.py" line="96"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/history.py" line="96"/>
+        <source>Source</source>
+        <translation>源码</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/history.py" line="96"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/history.py" line="96"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/history.py" line="97"/>
+        <source>workspace</source>
+        <translation>工作空间</translation>
+    </message>
+</context>
+<context>
+    <name>HostDialog</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="27"/>
+        <source>Build hosts</source>
+        <translation>构建主机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="35"/>
+        <source>user@host or a ~/.ssh/config alias</source>
+        <translation>user@host 或 ~/.ssh/config 中的别名</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="39"/>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="49"/>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="49"/>
+        <source>destination</source>
+        <translation>目标地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="50"/>
+        <source>identity file</source>
+        <translation>密钥文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="50"/>
+        <source>proxy jump</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <source>work dir</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <source>ascend home</source>
+        <translation>Ascend 安装目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <source>python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="54"/>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="57"/>
+        <source>Save profile</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="57"/>
+        <source>Remove profile</source>
+        <translation>删除配置</translation>
+    </message>
+</context>
+<context>
+    <name>LegendBar</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="29"/>
+        <source>not compared</source>
+        <translation>未比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="29"/>
+        <source>first divergence</source>
+        <translation>首个劣化点</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="30"/>
+        <source>%1 (best)</source>
+        <translation>%1（最好）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="30"/>
+        <source>%1 (worst)</source>
+        <translation>%1（最差）</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="169"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="170"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="156"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="171"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="157"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="172"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="173"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="160"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="163"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="163"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="164"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="164"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="166"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="268"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="257"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="272"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="268"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="283"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="283"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="313"/>
         <source>Open graphs or NPY files</source>
-        <translation>打开图或 NPY 文件</translation>
+        <translation type="vanished">打开图或 NPY 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
         <source>Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)</source>
-        <translation>图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
+        <translation type="vanished">图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="319"/>
         <source>Open a run or dump folder</source>
-        <translation>打开运行目录或 dump 目录</translation>
+        <translation type="vanished">打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
         <source>Open case</source>
-        <translation>打开用例</translation>
+        <translation type="vanished">打开用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="329"/>
         <source>Cases (*.afcase)</source>
-        <translation>用例 (*.afcase)</translation>
+        <translation type="vanished">用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="329"/>
         <source>Save case</source>
-        <translation>保存用例</translation>
+        <translation type="vanished">保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="334"/>
         <source>Export table</source>
-        <translation>导出表格</translation>
+        <translation type="vanished">导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="340"/>
         <source>Export table picture</source>
-        <translation>导出表格图片</translation>
+        <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/main_window.py" line="354"/>
@@ -354,56 +1119,109 @@
     </message>
 </context>
 <context>
+    <name>OperatorListModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="71"/>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="71"/>
+        <source>Selected result</source>
+        <translation>选中的结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="71"/>
+        <source>Groups</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="71"/>
+        <source>Cases</source>
+        <translation>用例数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="72"/>
+        <source>Bottlenecks</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="89"/>
+        <source>no [PERF] lines</source>
+        <translation>无 [PERF] 行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_models.py" line="96"/>
+        <source>Selected case: %1</source>
+        <translation>选中的用例：%1</translation>
+    </message>
+</context>
+<context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="52"/>
-        <source>Chosen operator: every case</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="52"/>
-        <source>All operators (perf_formula.svg)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="53"/>
-        <source>Click a case on the canvas to see its tiling values and log lines.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="64"/>
-        <source>Show:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="67"/>
-        <source>Zoom +</source>
-        <translation type="unfinished"></translation>
+        <source>Chosen operator: every case</source>
+        <translation>所选算子：全部用例</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="68"/>
-        <source>Zoom −</source>
-        <translation type="unfinished"></translation>
+        <source>All operators (perf_formula.svg)</source>
+        <translation>全部算子（perf_formula.svg）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="199"/>
+        <source>Click a case on the canvas to see its tiling values and log lines.</source>
+        <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="69"/>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <source>Zoom +</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <source>Zoom −</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
         <source>Export PNG…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 PNG…</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
         <source>Export SVG…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="197"/>
-        <source>Export canvas as PNG</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 SVG…</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="202"/>
+        <source>n/a</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="203"/>
+        <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
+        <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="205"/>
+        <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
+        <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="228"/>
+        <source>Export canvas as PNG</source>
+        <translation>将画布导出为 PNG</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="233"/>
         <source>Export canvas as SVG</source>
-        <translation type="unfinished"></translation>
+        <translation>将画布导出为 SVG</translation>
     </message>
 </context>
 <context>
@@ -567,74 +1385,539 @@
     </message>
 </context>
 <context>
+    <name>ResultCard</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="62"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
+        <source>workspace</source>
+        <translation>工作空间</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="71"/>
+        <source>%1 (from %2)</source>
+        <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>RunForm</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="114"/>
+        <source>Source folder</source>
+        <translation>源码目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
+        <source>Scene</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <source>Input JSON</source>
+        <translation>输入 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <source>aiv_num override</source>
+        <translation>覆盖 aiv_num</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <source>Compile config</source>
+        <translation>编译配置</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <source>Target host</source>
+        <translation>目标主机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <source>Preset A</source>
+        <translation>预设 A</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <source>Preset B</source>
+        <translation>预设 B</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="90"/>
+        <source>folder with *tiling_func*.cpp or output_code.py (drop it here)</source>
+        <translation>含 *tiling_func*.cpp 或 output_code.py 的目录（可拖放到此处）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="91"/>
+        <source>compile.toml (default ~/.att_analyze/compile.toml)</source>
+        <translation>compile.toml（默认 ~/.att_analyze/compile.toml）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="92"/>
+        <source>from parameters</source>
+        <translation>取自参数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="93"/>
+        <source>keep the build folder</source>
+        <translation>保留构建目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="155"/>
+        <source>Choose an existing source folder.</source>
+        <translation>请选择一个已存在的源码目录。</translation>
+    </message>
+</context>
+<context>
+    <name>RunnerPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="131"/>
+        <source>Re-run</source>
+        <translation>重新运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="132"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="133"/>
+        <source>Hosts…</source>
+        <translation>主机…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="134"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="167"/>
+        <source>Run this code?</source>
+        <translation>运行此代码？</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="168"/>
+        <source>verify-tiling compiles the C++ code in
+%1
+and runs it with your privileges (on the chosen host). Do you trust this folder?</source>
+        <translation>verify-tiling 将编译以下目录中的 C++ 代码
+%1
+并以你的权限（在所选主机上）运行。你信任此目录吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="288"/>
+        <source>Export run history</source>
+        <translation>导出运行历史</translation>
+    </message>
+</context>
+<context>
+    <name>SearchableText</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="51"/>
+        <source>Search in this case…</source>
+        <translation>在此用例中搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="52"/>
+        <source>Previous</source>
+        <translation>上一个</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="53"/>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="86"/>
+        <source>{n} match(es)</source>
+        <translation>{n} 处匹配</translation>
+    </message>
+</context>
+<context>
+    <name>SplitPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="161"/>
+        <source>Splitting logs</source>
+        <translation>正在拆分日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="35"/>
+        <source>Split finished</source>
+        <translation>拆分完成</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="119"/>
+        <source>Split logs</source>
+        <translation>拆分后的日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="116"/>
+        <source>Split again</source>
+        <translation>重新拆分</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="117"/>
+        <source>Export split folder…</source>
+        <translation>导出拆分目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="130"/>
+        <source>Splitting…</source>
+        <translation>正在拆分…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="131"/>
+        <source>The split did not finish; press Split again.</source>
+        <translation>拆分未完成；请点击“重新拆分”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="132"/>
+        <source>{n} case file(s); select one to read it</source>
+        <translation>{n} 个用例文件；选择一个即可查看</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="133"/>
+        <source>Open logs to split them per operator, group and case.</source>
+        <translation>打开日志，按算子、组和用例拆分。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="204"/>
+        <source>… truncated at %1 MB; export the split folder for the whole file.</source>
+        <translation>… 已在 %1 MB 处截断；导出拆分目录可获得完整文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="212"/>
+        <source>Exporting split logs</source>
+        <translation>正在导出拆分后的日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="216"/>
+        <source>Export the split logs to</source>
+        <translation>将拆分后的日志导出到</translation>
+    </message>
+</context>
+<context>
+    <name>StatsTableModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="96"/>
+        <source>Elements</source>
+        <translation>元素个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="97"/>
+        <source>Finite</source>
+        <translation>有限值个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="98"/>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="99"/>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="100"/>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="101"/>
+        <source>Std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <source>Statistic</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <source>Fused</source>
+        <translation>融合侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <source>Origin</source>
+        <translation>原始侧</translation>
+    </message>
+</context>
+<context>
     <name>SummaryPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="66"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="99"/>
         <source>Best result per operator</source>
-        <translation type="unfinished"></translation>
+        <translation>每个算子的最优结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="66"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="100"/>
         <source>All schedule results (-a)</source>
-        <translation type="unfinished"></translation>
+        <translation>全部调度结果 (-a)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="69"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="101"/>
         <source>Filter operators…</source>
-        <translation type="unfinished"></translation>
+        <translation>过滤算子…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="102"/>
         <source>Parse Status in CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 中包含解析状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="103"/>
         <source>Status:</source>
-        <translation type="unfinished"></translation>
+        <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
         <source>Export xlsx…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 xlsx…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="123"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="162"/>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="163"/>
         <source>Problems only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅有问题的</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="147"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="154"/>
+        <source>Building the summary</source>
+        <translation>正在生成汇总</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="187"/>
         <source>{shown} of {total} row(s) shown; {problems} with parse problems</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 {shown}/{total} 行；{problems} 行有解析问题</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="160"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="200"/>
         <source>Exporting summary</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导出汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="166"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="206"/>
         <source>Export summary</source>
-        <translation type="unfinished"></translation>
+        <translation>导出汇总</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryTableModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="82"/>
+        <source>Source</source>
+        <translation>来源</translation>
     </message>
 </context>
 <context>
     <name>TaskStrip</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/jobs.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/att/jobs.py" line="41"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>TensorHeatmaps</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <source>Fused (mean)</source>
+        <translation>融合侧（均值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <source>Origin (mean)</source>
+        <translation>原始侧（均值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <source>|Fused − Origin| (max)</source>
+        <translation>|融合侧 − 原始侧|（最大值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="206"/>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="207"/>
+        <source>Columns:</source>
+        <translation>列：</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="208"/>
+        <source>Hover a cell for its worst element.</source>
+        <translation>将鼠标悬停在单元格上可查看其最差元素。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="222"/>
+        <source>wrapped 1-D (%1 per row)</source>
+        <translation>一维折行（每行 %1 个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="226"/>
+        <source>columns (%1 per cell)</source>
+        <translation>列（每格 %1 个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="227"/>
+        <source>rows (%1 per cell)</source>
+        <translation>行（每格 %1 个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="287"/>
+        <source>cell %1: rows %2, cols %3, %4 elements
+worst at %5: fused %6, origin %7, |error| %8
+means: fused %9, origin %10</source>
+        <translation>单元格 %1：行 %2，列 %3，共 %4 个元素
+最差元素 %5：融合侧 %6，原始侧 %7，|误差| %8
+均值：融合侧 %9，原始侧 %10</translation>
+    </message>
+</context>
+<context>
+    <name>TensorHistograms</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="78"/>
+        <source>Values (shared bins)</source>
+        <translation>数值直方图（共用分箱）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="79"/>
+        <source>Error (fused − origin)</source>
+        <translation>误差（融合侧 − 原始侧）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="80"/>
+        <source>|Error| (log bins; bin 0 = exact zeros)</source>
+        <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="82"/>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="83"/>
+        <source>Log counts</source>
+        <translation>对数计数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="98"/>
+        <source>fused</source>
+        <translation>融合侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="99"/>
+        <source>origin</source>
+        <translation>原始侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="100"/>
+        <source>error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="110"/>
+        <source>n/a</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="112"/>
+        <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
+        <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
+    </message>
+</context>
+<context>
+    <name>TensorPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="90"/>
+        <source>No tensor pair selected.</source>
+        <translation>未选择张量对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="91"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <source>Histograms</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <source>Heatmaps</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <source>Worst elements</source>
+        <translation>最差元素</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="113"/>
+        <source>%1:%2 has no file pair to show.</source>
+        <translation>%1:%2 没有可显示的文件对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <source>starting</source>
+        <translation>正在启动</translation>
     </message>
 </context>
 <context>
@@ -703,6 +1986,34 @@
         <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="98"/>
         <source>Reset to defaults</source>
         <translation>恢复默认</translation>
+    </message>
+</context>
+<context>
+    <name>TopKTableModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <source>Fused</source>
+        <translation>融合侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <source>Origin</source>
+        <translation>原始侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <source>Error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <source>|Error|</source>
+        <translation>|误差|</translation>
     </message>
 </context>
 <context>

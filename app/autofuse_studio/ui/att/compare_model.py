@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.compare import PERF_METRICS, Comparison, FieldDiff, PerfDiff
@@ -23,6 +23,25 @@ BOTH, ONLY_BASELINE, ONLY_CANDIDATE = "both", "only baseline", "only candidate"
 FIXED_COLUMNS = ("Operator | Graph | Result | Group", "In", "Case")
 TAIL_COLUMNS = ("Field diffs",)
 VIEWS = ("all", "changed", "regressed", "improved", "only-one")
+
+
+def _shown(text: str) -> str:
+    """Column titles and presence values in the current language (metric names stay as they are)."""
+    texts = {
+        "Operator | Graph | Result | Group": QCoreApplication.translate("CompareTableModel",
+                                                                        "Operator | Graph | Result | Group"),
+        "In": QCoreApplication.translate("CompareTableModel", "In"),
+        "Case": QCoreApplication.translate("CompareTableModel", "Case"),
+        "Field diffs": QCoreApplication.translate("CompareTableModel", "Field diffs"),
+        BOTH: QCoreApplication.translate("CompareTableModel", "both"),
+        ONLY_BASELINE: QCoreApplication.translate("CompareTableModel", "only baseline"),
+        ONLY_CANDIDATE: QCoreApplication.translate("CompareTableModel", "only candidate"),
+        "Column": QCoreApplication.translate("FieldDiffModel", "Column"),
+        "Baseline": QCoreApplication.translate("FieldDiffModel", "Baseline"),
+        "Candidate": QCoreApplication.translate("FieldDiffModel", "Candidate"),
+        "Difference": QCoreApplication.translate("FieldDiffModel", "Difference"),
+    }
+    return texts.get(text, text)
 
 
 @dataclass
@@ -84,6 +103,16 @@ class CompareTableModel(ColumnsTableModel):
         self.rows = compare_rows(result) if result else []
         self.endResetModel()
 
+    def header_text(self, column: str) -> str:
+        """The column title in the current language."""
+        return _shown(column)
+
+    def retranslate(self) -> None:
+        """Headers and the presence column changed language."""
+        super().retranslate()
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 1))
+
     def row_total(self) -> int:
         """One row per operator key."""
         return len(self.rows)
@@ -119,7 +148,7 @@ class CompareTableModel(ColumnsTableModel):
         if column == FIXED_COLUMNS[0]:
             return row.key
         if column == FIXED_COLUMNS[1]:
-            return row.presence
+            return _shown(row.presence)
         if column == FIXED_COLUMNS[2]:
             case1, case2 = row.values1.get("Case", ""), row.values2.get("Case", "")
             return case1 or case2 if case1 == case2 or not (case1 and case2) else f"{case1} → {case2}"
@@ -168,6 +197,10 @@ class FieldDiffModel(ColumnsTableModel):
         self.beginResetModel()
         self.diffs = list(diffs)
         self.endResetModel()
+
+    def header_text(self, column: str) -> str:
+        """The column title in the current language."""
+        return _shown(column)
 
     def row_total(self) -> int:
         """One row per differing cell."""

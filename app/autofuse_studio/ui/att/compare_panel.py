@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -61,46 +61,92 @@ class ComparePanel(QWidget):
         self.jobs = jobs
         self.result: Comparison | None = None
         self.paths = (QLineEdit(), QLineEdit())
-        for edit, hint in zip(self.paths, (self.tr("baseline: log, folder or summary CSV (e.g. default)"),
-                                           self.tr("candidate: log, folder or summary CSV (e.g. PGO)")), strict=True):
-            edit.setPlaceholderText(hint)
+        self._overview = "hint"  # "hint", "missing" or "result": which overview text to show
         self.model = CompareTableModel(self)
         self.proxy = CompareFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.fields = FieldDiffModel(self)
         self.view_filter = QComboBox()
-        for view, text in zip(VIEWS, (self.tr("All operators"), self.tr("Changed"), self.tr("Regressions"),
-                                      self.tr("Improvements"), self.tr("Only in one run")), strict=True):
-            self.view_filter.addItem(text, view)
-        self.overview = QLabel(self.tr("Choose two runs and press Compare."))
+        for view in VIEWS:
+            self.view_filter.addItem(view, view)  # display texts in retranslate()
+        self.overview = QLabel()
+        self.run_labels = (QLabel(), QLabel())
+        self.browse_buttons: list[tuple[QPushButton, QPushButton]] = []
+        self.compare_button = QPushButton()
+        self.export_buttons: list[QPushButton] = []
         self.overview.setWordWrap(True)
         self.table = _view(self.proxy)
         self.table.setSortingEnabled(True)
         self.field_table = _view(self.fields)
         self._build_layout()
+        self.retranslate()
         self.view_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_view(self.view_filter.currentData() or "all"))
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
+    def retranslate(self) -> None:
+        """Texts in the current language (view identifiers stay as combo data)."""
+        hints = (self.tr("baseline: log, folder or summary CSV (e.g. default)"),
+                 self.tr("candidate: log, folder or summary CSV (e.g. PGO)"))
+        for edit, hint in zip(self.paths, hints, strict=True):
+            edit.setPlaceholderText(hint)
+        texts = (self.tr("All operators"), self.tr("Changed"), self.tr("Regressions"), self.tr("Improvements"),
+                 self.tr("Only in one run"))
+        for number, text in enumerate(texts):
+            self.view_filter.setItemText(number, text)
+        for label, text in zip(self.run_labels, (self.tr("Baseline"), self.tr("Candidate")), strict=True):
+            label.setText(text)
+        for file_button, folder_button in self.browse_buttons:
+            file_button.setText(self.tr("File…"))
+            folder_button.setText(self.tr("Folder…"))
+        self.compare_button.setText(self.tr("Compare"))
+        for button, text in zip(self.export_buttons, (self.tr("Export text…"), self.tr("Export xlsx…")), strict=True):
+            button.setText(text)
+        self.model.retranslate()
+        self.fields.retranslate()
+        self._show_overview()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _show_overview(self) -> None:
+        result = self.result
+        if self._overview == "missing":
+            self.overview.setText(self.tr("Both a baseline and a candidate are needed."))
+        elif self._overview == "result" and result is not None:
+            rows = self.model.rows
+            self.overview.setText(self.tr(
+                "{common} matched, {only1} only in baseline, {only2} only in candidate; {better} improved, "
+                "{worse} regressed; {fields} field difference(s)").format(
+                common=len(result.common_keys), only1=len(result.only_keys1), only2=len(result.only_keys2),
+                better=sum(r.improved for r in rows), worse=sum(r.regressed for r in rows),
+                fields=len(result.field_diffs)))
+        else:
+            self.overview.setText(self.tr("Choose two runs and press Compare."))
+
     def _build_layout(self) -> None:
         inputs = QGridLayout()
-        for row, (label, edit) in enumerate(zip((self.tr("Baseline"), self.tr("Candidate")), self.paths, strict=True)):
-            inputs.addWidget(QLabel(label), row, 0)
+        for row, (label, edit) in enumerate(zip(self.run_labels, self.paths, strict=True)):
+            inputs.addWidget(label, row, 0)
             inputs.addWidget(edit, row, 1)
-            for column, (text, folder) in enumerate(((self.tr("File…"), False), (self.tr("Folder…"), True)), 2):
-                button = QPushButton(text)
+            pair = (QPushButton(), QPushButton())
+            self.browse_buttons.append(pair)
+            for column, (button, folder) in enumerate(((pair[0], False), (pair[1], True)), 2):
                 button.clicked.connect(lambda _=False, i=row, f=folder: self._on_browse(i, f))
                 inputs.addWidget(button, row, column)
         tools = QHBoxLayout()
-        compare = QPushButton(self.tr("Compare"))
-        compare.clicked.connect(self.compare)
-        tools.addWidget(compare)
+        self.compare_button.clicked.connect(self.compare)
+        tools.addWidget(self.compare_button)
         tools.addWidget(self.view_filter)
         tools.addWidget(self.overview, 1)
-        for text, suffix in ((self.tr("Export text…"), ".txt"), (self.tr("Export xlsx…"), ".xlsx")):
-            button = QPushButton(text)
+        for suffix in (".txt", ".xlsx"):
+            button = QPushButton()
             button.clicked.connect(lambda _=False, s=suffix: self._on_export(s))
             tools.addWidget(button)
+            self.export_buttons.append(button)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.field_table)
@@ -121,7 +167,8 @@ class ComparePanel(QWidget):
         """Compare the two runs in the background; `compared` carries the result."""
         first, second = (edit.text().strip() for edit in self.paths)
         if not first or not second:
-            self.overview.setText(self.tr("Both a baseline and a candidate are needed."))
+            self._overview = "missing"
+            self._show_overview()
             return
         self.jobs.run(self.tr("Comparing runs"), compare_runs, first, second, on_done=self.show_comparison)
 
@@ -130,13 +177,8 @@ class ComparePanel(QWidget):
         self.result = result
         self.model.set_comparison(result)
         self.fields.set_diffs([])
-        rows = self.model.rows
-        self.overview.setText(self.tr(
-            "{common} matched, {only1} only in baseline, {only2} only in candidate; {better} improved, "
-            "{worse} regressed; {fields} field difference(s)").format(
-            common=len(result.common_keys), only1=len(result.only_keys1), only2=len(result.only_keys2),
-            better=sum(r.improved for r in rows), worse=sum(r.regressed for r in rows),
-            fields=len(result.field_diffs)))
+        self._overview = "result"
+        self._show_overview()
         self.table.resizeColumnsToContents()
         self.compared.emit(result)
 

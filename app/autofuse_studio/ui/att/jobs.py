@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from autofuse_studio.core.errors import AppError
@@ -34,6 +34,12 @@ class TaskStrip(QWidget):
         layout.addWidget(self.bar, 1)
         layout.addWidget(self.cancel_button)
         self.hide()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.cancel_button.setText(self.tr("Cancel"))
+        super().changeEvent(event)
 
     def show_progress(self, done: int, total: int, message: str) -> None:
         """Show one progress update (the bar works in per-mille so byte counts never overflow)."""

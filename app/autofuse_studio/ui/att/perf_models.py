@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.case_details import CaseDetails, CaseFact
@@ -13,8 +13,19 @@ from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
-OPERATOR_COLUMNS = ("Operator", "Selected result", "Groups", "Cases", "Bottlenecks")
+OPERATOR_COLUMNS = ("Operator", "Selected result", "Groups", "Cases", "Bottlenecks")  # English; see headers
 FACT_COLUMNS = ("Kind", "Name", "Value", "Source (file:line)")
+
+
+def _fact_header(column: str) -> str:
+    """A case-facts column title in the current language."""
+    texts = {
+        "Kind": QCoreApplication.translate("CaseFactsModel", "Kind"),
+        "Name": QCoreApplication.translate("CaseFactsModel", "Name"),
+        "Value": QCoreApplication.translate("CaseFactsModel", "Value"),
+        "Source (file:line)": QCoreApplication.translate("CaseFactsModel", "Source (file:line)"),
+    }
+    return texts.get(column, column)
 
 
 def _bottlenecks(op: PerfOperator) -> str:
@@ -52,8 +63,19 @@ class OperatorListModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         """Column titles."""
         if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(OPERATOR_COLUMNS):
-            return OPERATOR_COLUMNS[section]
+            return self.headers()[section]
         return None
+
+    def headers(self) -> tuple[str, ...]:
+        """The column titles in the current language."""
+        return (self.tr("Operator"), self.tr("Selected result"), self.tr("Groups"), self.tr("Cases"),
+                self.tr("Bottlenecks"))
+
+    def retranslate(self) -> None:
+        """Tell views that headers and texts changed language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(OPERATOR_COLUMNS) - 1)
+        if self.skipped:
+            self.dataChanged.emit(self.index(len(self.operators), 1), self.index(self.rowCount() - 1, 1))
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
         """Cell texts; skipped operators say why and are grey."""
@@ -64,14 +86,14 @@ class OperatorListModel(QAbstractTableModel):
         if op is None:
             if role == DISPLAY:
                 return self.skipped[row - len(self.operators)] if column == 0 else (
-                    "no [PERF] lines" if column == 1 else "")
+                    self.tr("no [PERF] lines") if column == 1 else "")
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QBrush(QColor("#888"))
             return None
         if role == DISPLAY:
             return self._cell(op, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == 1 and op.selected is not None:
-            return f"Selected case: {op.selected.label}"
+            return self.tr("Selected case: %1").replace("%1", op.selected.label)
         return None
 
     @staticmethod
@@ -100,6 +122,10 @@ class CaseFactsModel(ColumnsTableModel):
         self.beginResetModel()
         self.facts = list(details.facts) if details else []
         self.endResetModel()
+
+    def header_text(self, column: str) -> str:
+        """The column title in the current language."""
+        return _fact_header(column)
 
     def row_total(self) -> int:
         """One row per fact."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -49,28 +49,48 @@ class PerfPanel(QWidget):
         self.canvas = DisplayCanvas()
         self.canvas.hover_provider = self._hover_text
         self.mode = QComboBox()
-        self.mode.addItems([self.tr("Chosen operator: every case"), self.tr("All operators (perf_formula.svg)")])
-        self.case_label = QLabel(self.tr("Click a case on the canvas to see its tiling values and log lines."))
+        self.mode.addItems(["", ""])  # OPERATOR_VIEW, WHOLE_VIEW: texts in retranslate()
+        self.case_label = QLabel()
+        self.show_label = QLabel()
+        self.buttons: list[QPushButton] = []
         self.case_label.setWordWrap(True)
         self.case_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.facts_view = _table(self.facts)
         self._build_layout()
+        self.retranslate()
         self.operator_view.selectionModel().currentRowChanged.connect(self._on_operator_view_current)
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.canvas.clicked.connect(self._on_canvas_clicked)
 
+    def retranslate(self) -> None:
+        """Texts in the current language (the canvas shows the core's pictures as they are)."""
+        self.mode.setItemText(OPERATOR_VIEW, self.tr("Chosen operator: every case"))
+        self.mode.setItemText(WHOLE_VIEW, self.tr("All operators (perf_formula.svg)"))
+        self.show_label.setText(self.tr("Show:"))
+        texts = (self.tr("Zoom +"), self.tr("Zoom −"), self.tr("Export PNG…"), self.tr("Export SVG…"))
+        for button, text in zip(self.buttons, texts, strict=True):
+            button.setText(text)
+        self.operators.retranslate()
+        self.facts.retranslate()
+        self._show_case_label()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
     def _build_layout(self) -> None:
         tools = QHBoxLayout()
-        tools.addWidget(QLabel(self.tr("Show:")))
+        tools.addWidget(self.show_label)
         tools.addWidget(self.mode)
         tools.addStretch(1)
-        for text, slot in ((self.tr("Zoom +"), lambda: self.canvas.zoom(1.25)),
-                           (self.tr("Zoom −"), lambda: self.canvas.zoom(0.8)),
-                           (self.tr("Export PNG…"), self._on_export_png),
-                           (self.tr("Export SVG…"), self._on_export_svg)):
-            button = QPushButton(text)
+        for slot in (lambda: self.canvas.zoom(1.25), lambda: self.canvas.zoom(0.8), self._on_export_png,
+                     self._on_export_svg):
+            button = QPushButton()
             button.clicked.connect(slot)
             tools.addWidget(button)
+            self.buttons.append(button)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -167,16 +187,27 @@ class PerfPanel(QWidget):
     def _show_details(self, details: CaseDetails | None) -> None:
         self.details = details
         self.facts.set_details(details)
+        self._show_case_label()
         if details is None:
             self.canvas.set_highlight(None)
             return
-        objective, perf = details.value("objective"), details.value("result-perf")
-        self.case_label.setText(
-            f"<b>{details.operator}</b> {details.key.label}"
-            f"{' — selected' if details.selected else ''}: objective "
-            f"{'n/a' if objective is None else f'{objective:g}'}, result performance "
-            f"{'n/a' if perf is None else f'{perf:g}'}, {len(details.facts)} fact(s) with their log lines")
         self.caseSelected.emit(details)
+
+    def _show_case_label(self) -> None:
+        details = self.details
+        if details is None:
+            self.case_label.setText(self.tr("Click a case on the canvas to see its tiling values and log lines."))
+            return
+        objective, perf = details.value("objective"), details.value("result-perf")
+        na = self.tr("n/a")
+        text = (self.tr("%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines")
+                if details.selected else
+                self.tr("%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines"))
+        values = (f"<b>{details.operator}</b>", details.key.label, na if objective is None else f"{objective:g}",
+                  na if perf is None else f"{perf:g}", str(len(details.facts)))
+        for number, value in enumerate(values, 1):
+            text = text.replace(f"%{number}", value)
+        self.case_label.setText(text)
 
     def export_png(self, path: Path) -> None:
         """Write the canvas as PNG."""

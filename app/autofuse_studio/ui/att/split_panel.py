@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QTreeView, QVBoxLayout, QWidget
 
@@ -29,9 +29,10 @@ MAX_SHOWN_BYTES = 8 << 20  # a case file larger than this is shown truncated (th
 def run_split(logs: list[Path], scans: list[FileScan], out_dir: Path, *, progress: Progress,
               cancel: CancelToken) -> SplitResult:
     """split_logs with the task runner's calling convention (progress per input file)."""
-    progress(0, 1, "Splitting logs")
+    # QCoreApplication.translate() is thread-safe.
+    progress(0, 1, QCoreApplication.translate("SplitPanel", "Splitting logs"))
     result = split_logs(logs, scans, out_dir, cancel=cancel)
-    progress(1, 1, "Split finished")
+    progress(1, 1, QCoreApplication.translate("SplitPanel", "Split finished"))
     return result
 
 
@@ -46,7 +47,7 @@ def _sort_key(path: Path) -> tuple[str, int, str]:
 def split_tree(root: Path, model: QStandardItemModel) -> int:
     """Fill model with the folders and .log files under root; returns the number of files."""
     model.clear()
-    model.setHorizontalHeaderLabels(["Split logs"])
+    model.setHorizontalHeaderLabels([QCoreApplication.translate("SplitPanel", "Split logs")])
     count = 0
 
     def add(folder: Path, parent: QStandardItem) -> None:
@@ -88,15 +89,17 @@ class SplitPanel(QWidget):
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
         self.viewer = SearchableText()
-        self.status = QLabel(self.tr("Open logs to split them per operator, group and case."))
+        self.status = QLabel()
+        self._status: tuple[str, int] = ("hint", 0)  # which status sentence to show, and its count
+        self.split_button, self.export_button = QPushButton(), QPushButton()
         self._build_layout()
+        self.retranslate()
         self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
 
     def _build_layout(self) -> None:
         tools = QHBoxLayout()
         tools.addWidget(self.status, 1)
-        for text, slot in ((self.tr("Split again"), self.split), (self.tr("Export split folder…"), self._on_export)):
-            button = QPushButton(text)
+        for button, slot in ((self.split_button, self.split), (self.export_button, self._on_export)):
             button.clicked.connect(slot)
             tools.addWidget(button)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -107,6 +110,27 @@ class SplitPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(tools)
         layout.addWidget(splitter, 1)
+
+    def retranslate(self) -> None:
+        """Texts in the current language (the split's folder and file names stay as they are)."""
+        self.split_button.setText(self.tr("Split again"))
+        self.export_button.setText(self.tr("Export split folder…"))
+        if self.model.columnCount():
+            self.model.setHorizontalHeaderLabels([self.tr("Split logs")])
+        self._set_status(*self._status)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _set_status(self, kind: str, count: int = 0) -> None:
+        self._status = (kind, count)
+        texts = {"splitting": self.tr("Splitting…"),
+                 "unfinished": self.tr("The split did not finish; press Split again."),
+                 "done": self.tr("{n} case file(s); select one to read it").format(n=count)}
+        self.status.setText(texts.get(kind, self.tr("Open logs to split them per operator, group and case.")))
 
     def set_workspace(self, workspace: AttWorkspace | None) -> None:
         """Forget the previous split; the next ensure_split() splits the new logs."""
@@ -129,7 +153,7 @@ class SplitPanel(QWidget):
         self._drop_folder()
         folder = self.folder = Path(tempfile.mkdtemp(prefix="autofuse-att-split-"))
         self.split_for = workspace
-        self.status.setText(self.tr("Splitting…"))
+        self._set_status("splitting")
 
         def done(_result: SplitResult) -> None:
             self._on_split_done(workspace, folder)
@@ -144,7 +168,7 @@ class SplitPanel(QWidget):
     def _forget(self, handle: TaskHandle) -> None:
         if self.running is handle:
             self.running = None
-            self.status.setText(self.tr("The split did not finish; press Split again."))
+            self._set_status("unfinished")
 
     def _on_split_done(self, workspace: AttWorkspace, folder: Path) -> None:
         self.running = None
@@ -152,7 +176,7 @@ class SplitPanel(QWidget):
             return  # other logs were opened meanwhile
         files = split_tree(self.folder, self.model)
         self.tree.expandToDepth(1)
-        self.status.setText(self.tr("{n} case file(s); select one to read it").format(n=files))
+        self._set_status("done", files)
         self.splitDone.emit(files)
 
     def select_path(self, relative: str) -> bool:
@@ -177,7 +201,8 @@ class SplitPanel(QWidget):
             data = handle.read(MAX_SHOWN_BYTES + 1)
         text = data[:MAX_SHOWN_BYTES].decode("utf-8", errors="replace")
         if len(data) > MAX_SHOWN_BYTES:
-            text += f"\n… truncated at {MAX_SHOWN_BYTES >> 20} MB; export the split folder for the whole file."
+            text += "\n" + self.tr("… truncated at %1 MB; export the split folder for the whole file.").replace(
+                "%1", str(MAX_SHOWN_BYTES >> 20))
         self.viewer.set_text(text)
 
     def export(self, target: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.att.summary import OK, SummaryRow, tiling_columns
@@ -76,6 +76,10 @@ class SummaryTableModel(ColumnsTableModel):
             cells[SOURCE_COLUMN] = str(row.source) if row.source else ""
             self.cells.append(cells)
         self.endResetModel()
+
+    def header_text(self, column: str) -> str:
+        """The CLI's column names as they are; only the app's own Source column is translated."""
+        return QCoreApplication.translate("SummaryTableModel", "Source") if column == SOURCE_COLUMN else column
 
     def statuses(self) -> list[str]:
         """Every status token present, sorted (for the filter combo)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -71,12 +71,13 @@ class SummaryPanel(QWidget):
         self.proxy = SummaryFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.results = QComboBox()
-        self.results.addItems([self.tr("Best result per operator"), self.tr("All schedule results (-a)")])
+        self.results.addItems(["", ""])  # best, all: texts in retranslate()
         self.status = QComboBox()
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Filter operators…"))
         self.search.setClearButtonEnabled(True)
-        self.with_status = QCheckBox(self.tr("Parse Status in CSV"))
+        self.with_status = QCheckBox()
+        self.status_label = QLabel()
+        self.export_buttons: list[QPushButton] = []
         self.counts = QLabel()
         self.view = QTableView()
         self.view.setModel(self.proxy)
@@ -87,21 +88,45 @@ class SummaryPanel(QWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.view.horizontalHeader().setResizeContentsPrecision(200)  # sizing columns from every row is slow
         self._build_layout()
+        self.retranslate()
         self.results.currentIndexChanged.connect(self.refresh)
         self.status.currentIndexChanged.connect(self._on_status_changed)
         self.search.textChanged.connect(self._on_search_changed)
         self.view.doubleClicked.connect(self._on_view_double_clicked)
 
+    def retranslate(self) -> None:
+        """Texts in the current language (status tokens and the CLI's column names stay as they are)."""
+        self.results.setItemText(0, self.tr("Best result per operator"))
+        self.results.setItemText(1, self.tr("All schedule results (-a)"))
+        self.search.setPlaceholderText(self.tr("Filter operators…"))
+        self.with_status.setText(self.tr("Parse Status in CSV"))
+        self.status_label.setText(self.tr("Status:"))
+        for button, text in zip(self.export_buttons, (self.tr("Export CSV…"), self.tr("Export xlsx…")), strict=True):
+            button.setText(text)
+        for data, text in ((ALL_STATUSES, self.tr("All")), (PROBLEMS, self.tr("Problems only"))):
+            index = self.status.findData(data)
+            if index >= 0:
+                self.status.setItemText(index, text)
+        self.model.retranslate()
+        self._update_counts()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
     def _build_layout(self) -> None:
         tools = QHBoxLayout()
-        for widget in (self.results, QLabel(self.tr("Status:")), self.status, self.search):
+        for widget in (self.results, self.status_label, self.status, self.search):
             tools.addWidget(widget)
         tools.addWidget(self.counts, 1)
         tools.addWidget(self.with_status)
-        for text, suffix in ((self.tr("Export CSV…"), ".csv"), (self.tr("Export xlsx…"), ".xlsx")):
-            button = QPushButton(text)
+        for suffix in (".csv", ".xlsx"):
+            button = QPushButton()
             button.clicked.connect(lambda _=False, s=suffix: self._on_export(s))
             tools.addWidget(button)
+            self.export_buttons.append(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(tools)

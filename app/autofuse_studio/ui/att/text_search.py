@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -29,10 +30,9 @@ class SearchableText(QWidget):
         self.text.setFont(QFont("monospace"))
         self.text.document().setDefaultFont(QFont("monospace"))
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search in this case…"))
         self.search.setClearButtonEnabled(True)
         self.matches = QLabel()
-        previous, following = QPushButton(self.tr("Previous")), QPushButton(self.tr("Next"))
+        self.previous_button, self.next_button = previous, following = QPushButton(), QPushButton()
         bar = QHBoxLayout()
         for widget in (self.search, previous, following, self.matches):
             bar.addWidget(widget)
@@ -44,6 +44,21 @@ class SearchableText(QWidget):
         self.search.returnPressed.connect(self.find_next)
         following.clicked.connect(self.find_next)
         previous.clicked.connect(lambda: self.find_next(backward=True))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language."""
+        self.search.setPlaceholderText(self.tr("Search in this case…"))
+        self.previous_button.setText(self.tr("Previous"))
+        self.next_button.setText(self.tr("Next"))
+        if self.search.text():
+            self.highlight(self.search.text())
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_text(self, text: str) -> None:
         """Show a text and re-apply the current search."""

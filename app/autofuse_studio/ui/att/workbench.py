@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
@@ -51,25 +51,48 @@ class AttWorkbench(QWidget):
         self.split = SplitPanel(self.jobs)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        for panel, title in ((self.perf, self.tr("Perf formula")), (self.summary, self.tr("Summary")),
-                             (self.compare, self.tr("Compare")), (self.split, self.tr("Split slog"))):
-            self.tabs.addTab(panel, title)
-        self.title = QLabel(self.tr("Drop an ATT log or a folder of logs here, or open one."))
+        for panel in (self.perf, self.summary, self.compare, self.split):
+            self.tabs.addTab(panel, "")
+        self.title = QLabel()
+        self._opening = ""  # names being opened, while a load runs
+        self.open_files_button, self.open_folder_button = QPushButton(), QPushButton()
+        self.evidence_button = QPushButton()
         self._build_layout()
+        self.retranslate()
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.summary.caseRequested.connect(self._on_summary_case_requested)
 
+    def retranslate(self) -> None:
+        """Texts in the current language (the panels translate their own)."""
+        titles = (self.tr("Perf formula"), self.tr("Summary"), self.tr("Compare"), self.tr("Split slog"))
+        for number, title in enumerate(titles):
+            self.tabs.setTabText(number, title)
+        self.open_files_button.setText(self.tr("Open logs…"))
+        self.open_folder_button.setText(self.tr("Open folder…"))
+        self.evidence_button.setText(self.tr("Export evidence…"))
+        self.evidence_button.setToolTip(self.tr("att-evidence.jsonl + tool-manifest.json; an existing archive is "
+                                                "never overwritten (a numbered folder is used instead)"))
+        if self.loading is not None:
+            self.title.setText(self.tr("Opening {name}…").format(name=self._opening))
+        elif self.workspace is not None:
+            self.title.setText(self._loaded_message(self.workspace))
+        else:
+            self.title.setText(self.tr("Drop an ATT log or a folder of logs here, or open one."))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
     def _build_layout(self) -> None:
         bar = QHBoxLayout()
-        for text, slot in ((self.tr("Open logs…"), self._on_open_files),
-                           (self.tr("Open folder…"), self._on_open_folder)):
-            button = QPushButton(text)
+        for button, slot in ((self.open_files_button, self._on_open_files),
+                             (self.open_folder_button, self._on_open_folder)):
             button.clicked.connect(slot)
             bar.addWidget(button)
         bar.addWidget(self.title, 1)
-        evidence = QPushButton(self.tr("Export evidence…"))
-        evidence.setToolTip(self.tr("att-evidence.jsonl + tool-manifest.json; an existing archive is never "
-                                    "overwritten (a numbered folder is used instead)"))
+        evidence = self.evidence_button
         evidence.clicked.connect(self._on_export_evidence)
         bar.addWidget(evidence)
         layout = QVBoxLayout(self)
@@ -86,7 +109,8 @@ class AttWorkbench(QWidget):
         if self.loading is not None:
             self.jobs.cancel(self.loading)
         self.banner.hide()
-        self.title.setText(self.tr("Opening {name}…").format(name=", ".join(p.name for p in inputs)))
+        self._opening = ", ".join(p.name for p in inputs)
+        self.title.setText(self.tr("Opening {name}…").format(name=self._opening))
         handle = self.jobs.run(self.tr("Scanning logs"), load_workspace, inputs, on_done=self._on_loaded)
         handle.failed.connect(lambda _exc: self._forget_loading(handle))
         handle.cancelled.connect(lambda: self._forget_loading(handle))
@@ -106,16 +130,19 @@ class AttWorkbench(QWidget):
             panel.set_workspace(workspace)
         if not self.compare.paths[0].text():
             self.compare.set_runs(workspace.inputs[0])
-        lines = sum(scan.line_count for scan in workspace.scans)
-        message = self.tr("{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, "
-                          "{rows} summary row(s)").format(
-            title=workspace.title, files=len(workspace.logs), lines=lines, ops=len(workspace.cases.operators),
-            rows=len(workspace.summary(False).export_rows))
+        message = self._loaded_message(workspace)
         self.title.setText(message)
         self.statusMessage.emit(message)
         if self.tabs.currentWidget() is self.split:
             self.split.ensure_split()
         self.loaded.emit(workspace)
+
+    def _loaded_message(self, workspace: AttWorkspace) -> str:
+        lines = sum(scan.line_count for scan in workspace.scans)
+        return self.tr("{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, "
+                       "{rows} summary row(s)").format(
+            title=workspace.title, files=len(workspace.logs), lines=lines, ops=len(workspace.cases.operators),
+            rows=len(workspace.summary(False).export_rows))
 
     def export_evidence(self, target: Path) -> None:
         """Write the evidence archive into target (or a numbered sibling when target is not empty)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -255,7 +255,8 @@ class GraphItem(QGraphicsItem):
             painter.setPen(FIRST)
             for node in self.style.first_divergence & set(ids.tolist()):
                 rect = self._node_rect(node)
-                painter.drawText(QPointF(rect.right() + 6, rect.top() + 8), "first divergence")
+                painter.drawText(QPointF(rect.right() + 6, rect.top() + 8),
+                                 QCoreApplication.translate("GraphItem", "first divergence"))
 
 
 def _distance_to_polyline(run: NDArray[np.float64], px: float, py: float) -> float:

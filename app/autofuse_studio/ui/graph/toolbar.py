@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QStringListModel, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,10 +41,10 @@ class GraphToolbar(QWidget):
         rows = QVBoxLayout(self)
         rows.setContentsMargins(2, 2, 2, 2)
         rows.setSpacing(2)
-        self.mode = _combo([("Side by side", MODE_SIDE_BY_SIDE), ("Overlay (fusion boxes)", MODE_OVERLAY)])
-        self.colour = _combo([("Verdict", BY_VERDICT), *((name, name) for name in METRICS)])
+        # Combo item data are identifiers; retranslate() sets the display texts.
+        self.mode = _combo([MODE_SIDE_BY_SIDE, MODE_OVERLAY])
+        self.colour = _combo([BY_VERDICT, *METRICS])
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search op name or type…")
         self.search.setClearButtonEnabled(True)
         self.completions = QStringListModel(self)
         completer = QCompleter(self.completions, self)
@@ -54,50 +55,88 @@ class GraphToolbar(QWidget):
         self.search.textEdited.connect(self.searchEdited)
         self.search.returnPressed.connect(lambda: self.searchChosen.emit(self.search.text()))
         completer.activated.connect(self.searchChosen)
-        self.filter = _combo([("All nodes", FILTER_NONE), ("Around selection", FILTER_SELECTION),
-                              ("Around failing rows", FILTER_FAILING)])
+        self.filter = _combo([FILTER_NONE, FILTER_SELECTION, FILTER_FAILING])
         self.hops = QSpinBox()
         self.hops.setRange(0, 99)
         self.hops.setValue(2)
         self.hops.setSpecialValueText("∞")
-        self.hops.setToolTip("Hops up/downstream to keep (∞: unlimited)")
-        self.direction = _combo([("up+down", BOTH), ("upstream", UP), ("downstream", DOWN)])
-        self.trace_up = QPushButton("Trace inputs")
-        self.trace_down = QPushButton("Trace outputs")
-        self.clear_trace = QPushButton("Clear")
+        self.direction = _combo([BOTH, UP, DOWN])
+        self.trace_up = QPushButton()
+        self.trace_down = QPushButton()
+        self.clear_trace = QPushButton()
         self.scope_depth = QSpinBox()
         self.scope_depth.setRange(0, 20)
-        self.scope_depth.setSpecialValueText("no scopes")
-        self.scope_depth.setPrefix("collapse scopes at depth ")
-        self.subgraphs = QCheckBox("Subgraphs in place")
+        self.subgraphs = QCheckBox()
         self.subgraphs.setChecked(True)
-        self.collapse_groups = QCheckBox("Collapse fusion groups")
-        self.fit = QPushButton("Fit")
+        self.collapse_groups = QCheckBox()
+        self.fit = QPushButton()
         self.export = QToolButton()
-        self.export.setText("Export")
         self.export.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export)
-        for label, fmt, whole in (("Current view as PNG…", "png", False), ("Current view as SVG…", "svg", False),
-                                  ("Whole graph as PNG…", "png", True), ("Whole graph as SVG…", "svg", True)):
-            menu.addAction(label).triggered.connect(lambda _=False, f=fmt, w=whole: self.exportRequested.emit(f, w))
+        self.export_actions: list[QAction] = []
+        for fmt, whole in (("png", False), ("svg", False), ("png", True), ("svg", True)):
+            action = menu.addAction("")
+            action.triggered.connect(lambda _=False, f=fmt, w=whole: self.exportRequested.emit(f, w))
+            self.export_actions.append(action)
         self.export.setMenu(menu)
         self.search.setMinimumWidth(260)
-        for widgets in ((QLabel("Mode"), self.mode, QLabel("Colour"), self.colour, self.search, self.fit, self.export),
-                        (QLabel("Show"), self.filter, self.hops, self.direction, self.trace_up, self.trace_down,
+        self.mode_label, self.colour_label, self.show_label = QLabel(), QLabel(), QLabel()
+        for widgets in ((self.mode_label, self.mode, self.colour_label, self.colour, self.search, self.fit,
+                         self.export),
+                        (self.show_label, self.filter, self.hops, self.direction, self.trace_up, self.trace_down,
                          self.clear_trace, self.scope_depth, self.subgraphs, self.collapse_groups)):
             row = QHBoxLayout()
             for widget in widgets:
                 row.addWidget(widget)
             row.addStretch(1)
             rows.addLayout(row)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language; combo item data (identifiers) stay as they are."""
+        _texts(self.mode, [self.tr("Side by side"), self.tr("Overlay (fusion boxes)")])
+        _texts(self.colour, [self.tr("Verdict")])  # metric names (the other entries) are not translated
+        _texts(self.filter, [self.tr("All nodes"), self.tr("Around selection"), self.tr("Around failing rows")])
+        _texts(self.direction, [self.tr("up+down"), self.tr("upstream"), self.tr("downstream")])
+        self.search.setPlaceholderText(self.tr("Search op name or type…"))
+        self.hops.setToolTip(self.tr("Hops up/downstream to keep (∞: unlimited)"))
+        self.trace_up.setText(self.tr("Trace inputs"))
+        self.trace_down.setText(self.tr("Trace outputs"))
+        self.clear_trace.setText(self.tr("Clear"))
+        self.scope_depth.setSpecialValueText(self.tr("no scopes"))
+        self.scope_depth.setPrefix(self.tr("collapse scopes at depth "))
+        self.subgraphs.setText(self.tr("Subgraphs in place"))
+        self.collapse_groups.setText(self.tr("Collapse fusion groups"))
+        self.fit.setText(self.tr("Fit"))
+        self.export.setText(self.tr("Export"))
+        labels = (self.tr("Current view as PNG…"), self.tr("Current view as SVG…"), self.tr("Whole graph as PNG…"),
+                  self.tr("Whole graph as SVG…"))
+        for action, label in zip(self.export_actions, labels, strict=True):
+            action.setText(label)
+        self.mode_label.setText(self.tr("Mode"))
+        self.colour_label.setText(self.tr("Colour"))
+        self.show_label.setText(self.tr("Show"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_completions(self, items: list[str]) -> None:
         """Replace the fuzzy-search suggestions."""
         self.completions.setStringList(items)
 
 
-def _combo(entries: list[tuple[str, str]]) -> QComboBox:
+def _combo(entries: list[str]) -> QComboBox:
+    """A combo whose items carry these identifiers as data (and show them until retranslated)."""
     combo = QComboBox()
-    for label, data in entries:
-        combo.addItem(label, data)
+    for data in entries:
+        combo.addItem(data, data)
     return combo
+
+
+def _texts(combo: QComboBox, texts: list[str]) -> None:
+    """Set the display texts of the first items, keeping their data."""
+    for number, text in enumerate(texts):
+        combo.setItemText(number, text)

@@ -153,7 +153,7 @@ class GraphView(QGraphicsView):
         graph = self.item.graph
         if node is not None:
             item = graph.nodes[node]
-            extra = f"\n{len(item.ops)} ops" if len(item.ops) > 1 else ""
+            extra = "\n" + self.tr("%n op(s)", "", len(item.ops)) if len(item.ops) > 1 else ""
             return f"{item.key}\n{item.type}{extra}"
         edge = self.item.edge_at(point, 4 / max(self.scale_factor(), 1e-6))
         if edge is None:

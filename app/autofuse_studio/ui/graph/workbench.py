@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -48,8 +48,8 @@ class GraphWorkbench(QWidget):
         self.index = FusionIndex(None)
         self.toolbar = GraphToolbar()
         self.legend = LegendBar()
-        self.open_pane = GraphPane("af-open (fused)", self.runner, fused_side=True)
-        self.close_pane = GraphPane("af-close (original)", self.runner, fused_side=False)
+        self.open_pane = GraphPane("", self.runner, fused_side=True)
+        self.close_pane = GraphPane("", self.runner, fused_side=False)
         self.details = DetailsPanel()
         self.active: GraphPane = self.open_pane
         panes = QSplitter(Qt.Orientation.Horizontal)
@@ -70,6 +70,21 @@ class GraphWorkbench(QWidget):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
         self._connect()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Pane titles in the current language (the toolbar, details and legend translate themselves)."""
+        self.open_pane.title.setText(self.tr("af-open (fused)"))
+        self.close_pane.title.setText(self.tr("af-close with fusion groups (overlay)") if self.overlay()
+                                      else self.tr("af-close (original)"))
+        for pane in (self.open_pane, self.close_pane):
+            pane.view.viewport().update()  # node labels such as "first divergence"
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _connect(self) -> None:
         bar = self.toolbar
@@ -203,7 +218,7 @@ class GraphWorkbench(QWidget):
     def _on_toolbar_mode_changed(self) -> None:
         overlay = self.overlay()
         self.open_pane.setVisible(not overlay)
-        self.close_pane.title.setText("af-close with fusion groups (overlay)" if overlay else "af-close (original)")
+        self.retranslate()
         self.active = self.close_pane if overlay else self.open_pane
         self.toolbar.collapse_groups.setEnabled(overlay)
         self._refresh_options()
@@ -293,7 +308,8 @@ class GraphWorkbench(QWidget):
         return write_picture(graph_display_list(pane.graph, pane.graph_layout, style, clip), path)
 
     def _on_toolbar_export(self, fmt: str, whole: bool) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export graph", f"graph.{fmt}", f"{fmt.upper()} (*.{fmt})")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export graph"), f"graph.{fmt}",
+                                              f"{fmt.upper()} (*.{fmt})")
         if path:
             self.export_picture(path, whole)
 

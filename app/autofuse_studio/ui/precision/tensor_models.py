@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 
 from autofuse_studio.core.precision.tensor_stats import SideStats, TopElement
 
@@ -28,7 +28,7 @@ def format_value(value: float) -> str:
 class TopKTableModel(QAbstractTableModel):
     """Rank, index, fused, origin, error and |error| of the worst elements (worst first)."""
 
-    HEADERS = ("#", "Index", "Fused", "Origin", "Error", "|Error|")
+    HEADERS = ("#", "Index", "Fused", "Origin", "Error", "|Error|")  # English; headerData() translates
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -74,18 +74,39 @@ class TopKTableModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Column titles."""
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+            return self.headers()[section] if 0 <= section < len(self.HEADERS) else None
         return None
+
+    def headers(self) -> tuple[str, ...]:
+        """The column titles in the current language."""
+        return ("#", self.tr("Index"), self.tr("Fused"), self.tr("Origin"), self.tr("Error"), self.tr("|Error|"))
+
+    def retranslate(self) -> None:
+        """Tell views that the headers changed language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.HEADERS) - 1)
 
 
 _STAT_FIELDS = (("dtype", "dtype"), ("elements", "Elements"), ("finite", "Finite"), ("nan", "NaN"),
                 ("inf", "Inf"), ("min", "Min"), ("max", "Max"), ("mean", "Mean"), ("std", "Std"))
 
 
+def _stat_title(title: str) -> str:
+    """A statistic's name in the current language (dtype, NaN and Inf stay as they are)."""
+    texts = {
+        "Elements": QCoreApplication.translate("StatsTableModel", "Elements"),
+        "Finite": QCoreApplication.translate("StatsTableModel", "Finite"),
+        "Min": QCoreApplication.translate("StatsTableModel", "Min"),
+        "Max": QCoreApplication.translate("StatsTableModel", "Max"),
+        "Mean": QCoreApplication.translate("StatsTableModel", "Mean"),
+        "Std": QCoreApplication.translate("StatsTableModel", "Std"),
+    }
+    return texts.get(title, title)
+
+
 class StatsTableModel(QAbstractTableModel):
     """One row per statistic, one column per side (fused, origin)."""
 
-    HEADERS = ("Statistic", "Fused", "Origin")
+    HEADERS = ("Statistic", "Fused", "Origin")  # English; headerData() translates
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -111,7 +132,7 @@ class StatsTableModel(QAbstractTableModel):
             return None
         name, title = _STAT_FIELDS[index.row()]
         if index.column() == 0:
-            return title if role == Qt.ItemDataRole.DisplayRole else None
+            return _stat_title(title) if role == Qt.ItemDataRole.DisplayRole else None
         value = getattr(self._sides[index.column() - 1], name)
         if role == Qt.ItemDataRole.DisplayRole:
             return value if isinstance(value, str) else format_value(value)
@@ -125,5 +146,15 @@ class StatsTableModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Column titles."""
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+            return self.headers()[section] if 0 <= section < len(self.HEADERS) else None
         return None
+
+    def headers(self) -> tuple[str, ...]:
+        """The column titles in the current language."""
+        return (self.tr("Statistic"), self.tr("Fused"), self.tr("Origin"))
+
+    def retranslate(self) -> None:
+        """Tell views that the headers and statistic names changed language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.HEADERS) - 1)
+        if self._sides is not None:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(_STAT_FIELDS) - 1, 0))

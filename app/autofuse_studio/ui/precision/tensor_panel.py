@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -56,11 +56,12 @@ class TensorPanel(QWidget):
         self.view: TensorView | None = None
         self._handle: TaskHandle | None = None
         self._on_done: Callable[[Any], None] | None = None
-        self.title = QLabel("No tensor pair selected.")
+        self._title_text = ""  # the shown pair's title; empty: the translated hint
+        self.title = QLabel()
         self.title.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton()
         self.cancel_button.clicked.connect(self.cancel)
         self.banner = ErrorBanner()
         self.histograms = TensorHistograms()
@@ -68,10 +69,10 @@ class TensorPanel(QWidget):
         self.heatmaps.axesChanged.connect(self._on_heatmaps_axes_changed)
         self.top_model, self.stats_model = TopKTableModel(self), StatsTableModel(self)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.histograms, "Histograms")
-        self.tabs.addTab(self.heatmaps, "Heatmaps")
-        self.tabs.addTab(_table(self.top_model), "Worst elements")
-        self.tabs.addTab(_table(self.stats_model), "Statistics")
+        self.tabs.addTab(self.histograms, "")
+        self.tabs.addTab(self.heatmaps, "")
+        self.tabs.addTab(_table(self.top_model), "")
+        self.tabs.addTab(_table(self.stats_model), "")
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.progress)
@@ -81,6 +82,24 @@ class TensorPanel(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.tabs, 1)
         self._set_busy(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language."""
+        if not self._title_text:
+            self.title.setText(self.tr("No tensor pair selected."))
+        self.cancel_button.setText(self.tr("Cancel"))
+        titles = (self.tr("Histograms"), self.tr("Heatmaps"), self.tr("Worst elements"), self.tr("Statistics"))
+        for number, text in enumerate(titles):
+            self.tabs.setTabText(number, text)
+        self.top_model.retranslate()
+        self.stats_model.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     @property
     def busy(self) -> bool:
@@ -91,8 +110,9 @@ class TensorPanel(QWidget):
                  origin_layout: LayoutInfo | None = None) -> None:
         """Show a result-table row's pair (its layouts, when known, make the view match the metrics)."""
         if row.fused_file is None or row.origin_file is None:
-            report_error(self, InputError(f"{row.fused_op}:{row.fused_index} has no file pair to show."),
-                         self.banner)
+            message = self.tr("%1:%2 has no file pair to show.").replace("%1", row.fused_op).replace(
+                "%2", str(row.fused_index))
+            report_error(self, InputError(message), self.banner)
             return
         title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
         self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
@@ -101,7 +121,8 @@ class TensorPanel(QWidget):
     def show_pair(self, fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
                   origin_layout: LayoutInfo | None = None, title: str = "") -> None:
         """Open and summarise two NPY files in the background; the panel updates when done."""
-        self.title.setText(title or f"{Path(fused_path).name} vs {Path(origin_path).name}")
+        self._title_text = title or f"{Path(fused_path).name} vs {Path(origin_path).name}"
+        self.title.setText(self._title_text)
         self.banner.hide()
         self._start(self._on_view_finished, view_files, fused_path, origin_path, fused_layout, origin_layout,
                     self.options)
@@ -149,7 +170,7 @@ class TensorPanel(QWidget):
         self.cancel_button.setVisible(busy)
         if busy:
             self.progress.setRange(0, 0)
-            self.progress.setFormat("starting")
+            self.progress.setFormat(self.tr("starting"))
 
     def _current(self) -> bool:
         return self._handle is not None and self.sender() is self._handle

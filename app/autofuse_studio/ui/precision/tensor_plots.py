@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QEvent, QPointF, Signal
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
 
@@ -52,16 +52,16 @@ class TensorHistograms(_ScenePlots):
         super().__init__(parent)
         # Values across the top; the two error views side by side below, so each plot keeps some height
         # in the lower half of the window.
-        self.values_plot = self.graphics.addPlot(row=0, col=0, colspan=2, title="Values (shared bins)")
+        self.view: TensorView | None = None
+        self.values_plot = self.graphics.addPlot(row=0, col=0, colspan=2)
         self.values_plot.addLegend(offset=(-10, 10))
-        self.error_plot = self.graphics.addPlot(row=1, col=0, title="Error (fused − origin)")
-        self.abs_plot = self.graphics.addPlot(row=1, col=1, title="|Error| (log bins; bin 0 = exact zeros)")
+        self.error_plot = self.graphics.addPlot(row=1, col=0)
+        self.abs_plot = self.graphics.addPlot(row=1, col=1)
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
-            plot.setLabel("left", "count")
             plot.showGrid(x=True, y=True, alpha=0.2)
             # Values and log10 errors are plain numbers: "(x0.001)" unit prefixes only confuse.
             plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.log_counts = QCheckBox("Log counts")
+        self.log_counts = QCheckBox()
         self.log_counts.toggled.connect(self._on_log_counts_toggled)
         self.note = QLabel()
         bar = QHBoxLayout()
@@ -71,14 +71,33 @@ class TensorHistograms(_ScenePlots):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
         layout.addWidget(self.graphics, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Titles, labels and legend in the current language (the plots are redrawn when a view is shown)."""
+        self.values_plot.setTitle(self.tr("Values (shared bins)"))
+        self.error_plot.setTitle(self.tr("Error (fused − origin)"))
+        self.abs_plot.setTitle(self.tr("|Error| (log bins; bin 0 = exact zeros)"))
+        for plot in (self.values_plot, self.error_plot, self.abs_plot):
+            plot.setLabel("left", self.tr("count"))
+        self.log_counts.setText(self.tr("Log counts"))
+        if self.view is not None:
+            self.set_view(self.view)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_view(self, view: TensorView) -> None:
         """Plot the four histograms of a view."""
+        self.view = view
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             plot.clear()
-        _step(self.values_plot, view.fused_histogram, FUSED_PEN, "fused")
-        _step(self.values_plot, view.origin_histogram, ORIGIN_PEN, "origin")
-        _step(self.error_plot, view.error_histogram, ERROR_PEN, "error")
+        _step(self.values_plot, view.fused_histogram, FUSED_PEN, self.tr("fused"))
+        _step(self.values_plot, view.origin_histogram, ORIGIN_PEN, self.tr("origin"))
+        _step(self.error_plot, view.error_histogram, ERROR_PEN, self.tr("error"))
         abs_hist = view.abs_error_histogram
         if abs_hist.log_bins:
             # Bin 0 starts at 0, which a log axis cannot show: plot the geometric bins in log10 units.
@@ -86,11 +105,13 @@ class TensorHistograms(_ScenePlots):
             self.abs_plot.plot(edges, abs_hist.counts[1:].astype(np.float64), stepMode="center", pen=ERROR_PEN)
             self.abs_plot.setLabel("bottom", "log10 |error|")
         else:
+            self.abs_plot.setLabel("bottom", "|error|")
             _step(self.abs_plot, abs_hist, ERROR_PEN, "|error|")
+        zeros = str(int(abs_hist.counts[0])) if abs_hist.log_bins else self.tr("n/a")
         self.note.setText(
-            f"exact zeros: {int(abs_hist.counts[0]) if abs_hist.log_bins else 'n/a'} · non-finite: fused "
-            f"{view.fused_histogram.nonfinite}, origin {view.origin_histogram.nonfinite}, "
-            f"error {view.error_histogram.nonfinite}")
+            self.tr("exact zeros: %1 · non-finite: fused %2, origin %3, error %4").replace("%1", zeros)
+            .replace("%2", str(view.fused_histogram.nonfinite)).replace("%3", str(view.origin_histogram.nonfinite))
+            .replace("%4", str(view.error_histogram.nonfinite)))
 
     def _on_log_counts_toggled(self, checked: bool) -> None:
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
@@ -138,7 +159,7 @@ class TensorHeatmaps(_ScenePlots):
     """Fused, origin and max-pooled |diff| images with colour bars, axis pickers and hover details."""
 
     axesChanged = Signal(object)  # HeatmapAxes chosen by the user
-    TITLES = ("Fused (mean)", "Origin (mean)", "|Fused − Origin| (max)")
+    TITLES = ("Fused (mean)", "Origin (mean)", "|Fused − Origin| (max)")  # English; titles() translates
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,8 +167,9 @@ class TensorHeatmaps(_ScenePlots):
         self.plots: list[pg.PlotItem] = []
         self.images: list[pg.ImageItem] = []
         self.bars: list[pg.ColorBarItem] = []
-        for column, title in enumerate(self.TITLES):
-            plot = self.graphics.addPlot(row=0, col=column, title=title)
+        self._wrap = 0
+        for column in range(len(self.TITLES)):
+            plot = self.graphics.addPlot(row=0, col=column)
             plot.invertY(True)  # row 0 at the top, like a matrix
             plot.setAspectLocked(False)
             image = pg.ImageItem(axisOrder="row-major")
@@ -161,23 +183,57 @@ class TensorHeatmaps(_ScenePlots):
         self.rows_combo, self.cols_combo = QComboBox(), QComboBox()
         self.rows_combo.activated.connect(lambda _i: self._on_combo_activated(self.rows_combo, self.cols_combo))
         self.cols_combo.activated.connect(lambda _i: self._on_combo_activated(self.cols_combo, self.rows_combo))
-        self.hover_label = QLabel("Hover a cell for its worst element.")
+        self.hover_label = QLabel()
+        self.rows_label, self.cols_label = QLabel(), QLabel()
         bar_layout = QHBoxLayout()
-        for widget in (QLabel("Rows:"), self.rows_combo, QLabel("Columns:"), self.cols_combo):
+        for widget in (self.rows_label, self.rows_combo, self.cols_label, self.cols_combo):
             bar_layout.addWidget(widget)
         bar_layout.addWidget(self.hover_label, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar_layout)
         layout.addWidget(self.graphics, 1)
+        self.retranslate()
+
+    def titles(self) -> tuple[str, str, str]:
+        """The plot titles in the current language."""
+        return (self.tr("Fused (mean)"), self.tr("Origin (mean)"), self.tr("|Fused − Origin| (max)"))
+
+    def retranslate(self) -> None:
+        """Titles, labels and pickers in the current language."""
+        for plot, title in zip(self.plots, self.titles(), strict=True):
+            plot.setTitle(title)
+        self.rows_label.setText(self.tr("Rows:"))
+        self.cols_label.setText(self.tr("Columns:"))
+        self.hover_label.setText(self.tr("Hover a cell for its worst element."))
+        if self._wrap:
+            for combo in (self.rows_combo, self.cols_combo):
+                combo.setItemText(0, self._wrapped_text())
+        if self.heatmap is not None:
+            self._set_axis_labels(self.heatmap)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _wrapped_text(self) -> str:
+        return self.tr("wrapped 1-D (%1 per row)").replace("%1", str(self._wrap))
+
+    def _set_axis_labels(self, heatmap: Heatmap) -> None:
+        for plot in self.plots:
+            plot.setLabel("bottom", self.tr("columns (%1 per cell)").replace("%1", str(heatmap.col_step)))
+            plot.setLabel("left", self.tr("rows (%1 per cell)").replace("%1", str(heatmap.row_step)))
 
     def set_axes_choices(self, names: list[str], shape: tuple[int, ...], axes: HeatmapAxes) -> None:
         """Fill the row/column pickers for a tensor and select `axes` (pickers are off for 1-D tensors)."""
         wrapped = bool(axes.wrap)
+        self._wrap = axes.wrap or 0
         for combo, current in ((self.rows_combo, axes.rows), (self.cols_combo, axes.cols)):
             combo.clear()
             if wrapped:
-                combo.addItem(f"wrapped 1-D ({axes.wrap} per row)", _encode(current))
+                combo.addItem(self._wrapped_text(), _encode(current))
             else:
                 choices = axis_choices(names, shape)
                 if current not in [choice for _label, choice in choices]:
@@ -218,19 +274,21 @@ class TensorHeatmaps(_ScenePlots):
         rows, cols = heatmap.cells
         for plot in self.plots:
             plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
-            plot.setLabel("bottom", f"columns ({heatmap.col_step} per cell)")
-            plot.setLabel("left", f"rows ({heatmap.row_step} per cell)")
+        self._set_axis_labels(heatmap)
 
     def cell_text(self, row: int, col: int) -> str:
         """The hover text of a cell: its grid ranges, worst element index and both values."""
         info = self.heatmap.cell_info(row, col) if self.heatmap is not None else None
         if info is None:
             return ""
-        return (f"cell ({row}, {col}): rows {info.rows[0]}–{info.rows[1] - 1}, cols {info.cols[0]}–"
-                f"{info.cols[1] - 1}, {info.elements} elements\nworst at {info.index}: fused "
-                f"{format_value(info.fused)}, origin {format_value(info.origin)}, |error| "
-                f"{format_value(info.max_abs_error)}\nmeans: fused {format_value(info.fused_mean)}, origin "
-                f"{format_value(info.origin_mean)}")
+        values = (f"({row}, {col})", f"{info.rows[0]}–{info.rows[1] - 1}", f"{info.cols[0]}–{info.cols[1] - 1}",
+                  str(info.elements), str(info.index), format_value(info.fused), format_value(info.origin),
+                  format_value(info.max_abs_error), format_value(info.fused_mean), format_value(info.origin_mean))
+        text = self.tr("cell %1: rows %2, cols %3, %4 elements\nworst at %5: fused %6, origin %7, |error| %8\n"
+                       "means: fused %9, origin %10")
+        for number in range(len(values), 0, -1):  # %10 before %1
+            text = text.replace(f"%{number}", values[number - 1])
+        return text
 
     def _on_scene_mouse_moved(self, scene_pos: QPointF) -> None:
         for image in self.images:

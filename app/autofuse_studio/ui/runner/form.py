@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,7 +26,8 @@ from autofuse_studio.core.remote.profiles import load_profiles
 from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
 from autofuse_studio.ui.widgets.drops import local_paths, take_local_drop
 
-PARAM_MODES = ("Preset A", "Preset B", "Input JSON")
+PARAM_MODES = ("A", "B", "json")  # item data of the parameters combo: preset letters or the JSON editor
+INPUT_JSON = "json"
 LOCAL = "local"
 
 
@@ -38,21 +39,24 @@ class RunForm(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAcceptDrops(True)
-        self.source_edit = QLineEdit(placeholderText="folder with *tiling_func*.cpp or output_code.py (drop it here)")
+        self.source_edit = QLineEdit()
         self.scene_combo = QComboBox()
         self.scene_combo.addItems(["auto", "tf", "inductor"])
         self.params_combo = QComboBox()
-        self.params_combo.addItems(PARAM_MODES)
+        for mode in PARAM_MODES:
+            self.params_combo.addItem(mode, mode)
         self.json_edit = QPlainTextEdit(json.dumps(PRESETS["B"], indent=2))
         self.json_edit.setMaximumHeight(140)
         self.problems_label = QLabel(wordWrap=True)
         self.problems_label.setStyleSheet("color: #c0392b")
         self.aiv_spin = QSpinBox(minimum=0, maximum=65535)
-        self.aiv_spin.setSpecialValueText("from parameters")
-        self.config_edit = QLineEdit(placeholderText="compile.toml (default ~/.att_analyze/compile.toml)")
+        self.config_edit = QLineEdit()
         self.host_combo = QComboBox()
-        self.keep_check = QCheckBox("keep the build folder")
+        self.keep_check = QCheckBox()
+        self.browse_buttons: list[QPushButton] = []
+        self.row_labels: dict[str, QLabel] = {}
         self._build_layout()
+        self.retranslate()
         self.reload_hosts()
         for signal in (self.source_edit.textChanged, self.json_edit.textChanged):
             signal.connect(self._on_input_changed)
@@ -62,26 +66,52 @@ class RunForm(QWidget):
 
     def _build_layout(self) -> None:
         layout = QFormLayout(self)
-        layout.addRow("Source folder", self._with_browse(self.source_edit, folder=True))
-        layout.addRow("Scene", self.scene_combo)
-        layout.addRow("Parameters", self.params_combo)
-        layout.addRow("Input JSON", self.json_edit)
-        layout.addRow("", self.problems_label)
-        layout.addRow("aiv_num override", self.aiv_spin)
-        layout.addRow("Compile config", self._with_browse(self.config_edit, folder=False))
-        layout.addRow("Target host", self.host_combo)
-        layout.addRow("", self.keep_check)
+        rows: tuple[tuple[str, QWidget], ...] = (
+            ("source", self._with_browse(self.source_edit, folder=True)), ("scene", self.scene_combo),
+            ("params", self.params_combo), ("json", self.json_edit), ("", self.problems_label),
+            ("aiv", self.aiv_spin), ("config", self._with_browse(self.config_edit, folder=False)),
+            ("host", self.host_combo), ("", self.keep_check))
+        for key, widget in rows:
+            if key:
+                self.row_labels[key] = QLabel()
+                layout.addRow(self.row_labels[key], widget)
+            else:
+                layout.addRow("", widget)
+
+    def retranslate(self) -> None:
+        """Texts in the current language (scene names, presets' letters and host names are identifiers)."""
+        labels = {"source": self.tr("Source folder"), "scene": self.tr("Scene"), "params": self.tr("Parameters"),
+                  "json": self.tr("Input JSON"), "aiv": self.tr("aiv_num override"),
+                  "config": self.tr("Compile config"), "host": self.tr("Target host")}
+        for key, text in labels.items():
+            self.row_labels[key].setText(text)
+        for number, text in enumerate((self.tr("Preset A"), self.tr("Preset B"), self.tr("Input JSON"))):
+            self.params_combo.setItemText(number, text)
+        self.source_edit.setPlaceholderText(self.tr("folder with *tiling_func*.cpp or output_code.py (drop it here)"))
+        self.config_edit.setPlaceholderText(self.tr("compile.toml (default ~/.att_analyze/compile.toml)"))
+        self.aiv_spin.setSpecialValueText(self.tr("from parameters"))
+        self.keep_check.setText(self.tr("keep the build folder"))
+        for button in self.browse_buttons:
+            button.setText(self.tr("Browse…"))
+        self._on_input_changed()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _with_browse(self, edit: QLineEdit, folder: bool) -> QWidget:
         box = QWidget()
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(edit)
-        button = QPushButton("Browse…")
+        button = QPushButton()
+        self.browse_buttons.append(button)
         row.addWidget(button)
 
         def browse() -> None:
-            path = (QFileDialog.getExistingDirectory(self, "Source folder") if folder
+            path = (QFileDialog.getExistingDirectory(self, self.tr("Source folder")) if folder
                     else QFileDialog.getOpenFileName(self, "compile.toml", "", "TOML (*.toml)")[0])
             if path:
                 edit.setText(path)
@@ -115,14 +145,14 @@ class RunForm(QWidget):
 
     def uses_json(self) -> bool:
         """True when the input JSON editor supplies the parameters."""
-        return self.params_combo.currentText() == "Input JSON"
+        return bool(self.params_combo.currentData() == INPUT_JSON)
 
     def problems(self) -> list[str]:
         """Everything that stops a run, one sentence each (live ABI and range checks of the editor)."""
         problems = []
         source = self.source_edit.text().strip()
         if not source or not Path(source).is_dir():
-            problems.append("Choose an existing source folder.")
+            problems.append(self.tr("Choose an existing source folder."))
         if self.uses_json():
             try:
                 values = parse_input_json(self.json_edit.toPlainText(), "editor").values
@@ -148,7 +178,7 @@ class RunForm(QWidget):
         if self.uses_json() and input_json_path:
             args += ["--input-json", input_json_path]
         else:
-            args += ["--preset", self.params_combo.currentText()[-1]]
+            args += ["--preset", str(self.params_combo.currentData())]
         if self.aiv_spin.value():
             args += ["--aiv-num", str(self.aiv_spin.value())]
         if self.config_edit.text().strip():

@@ -15,7 +15,7 @@ from autofuse_studio.core.reports.atomic import atomic_write_text
 log = logging.getLogger(__name__)
 
 MAX_RECORDS = 200
-COLUMNS = ("When", "Source", "Host", "Status", "block_dim", "workspace", "aiv_num")
+COLUMNS = ("When", "Source", "Host", "Status", "block_dim", "workspace", "aiv_num")  # English; see headers()
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -88,8 +88,17 @@ class HistoryModel(QAbstractTableModel):
         """Column titles."""
         horizontal = orientation == Qt.Orientation.Horizontal
         if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
+            return self.headers()[section]
         return None
+
+    def headers(self) -> tuple[str, ...]:
+        """The column titles in the current language (block_dim and aiv_num are the CLI's field names)."""
+        return (self.tr("When"), self.tr("Source"), self.tr("Host"), self.tr("Status"), "block_dim",
+                self.tr("workspace"), "aiv_num")
+
+    def retranslate(self) -> None:
+        """Tell views that the headers changed language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Cell text; the tooltip carries the error."""

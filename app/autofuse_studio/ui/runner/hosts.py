@@ -24,7 +24,7 @@ class HostDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Build hosts")
+        self.setWindowTitle(self.tr("Build hosts"))
         try:
             self.profiles = load_profiles()
         except AppError:
@@ -32,11 +32,11 @@ class HostDialog(QDialog):
         self.list = QListWidget()
         self.edits = {name: QLineEdit() for name in ("name", "destination", "identity_file", "proxy_jump",
                                                         "work_dir", "ascend_home", "python")}
-        self.edits["destination"].setPlaceholderText("user@host or a ~/.ssh/config alias")
+        self.edits["destination"].setPlaceholderText(self.tr("user@host or a ~/.ssh/config alias"))
         self.edits["work_dir"].setText("/tmp/autofuse-studio")
         self.edits["python"].setText("python3")
         self.port = QSpinBox(minimum=0, maximum=65535)
-        self.port.setSpecialValueText("default")
+        self.port.setSpecialValueText(self.tr("default"))
         self.problems = QLabel(wordWrap=True)
         self._build_layout()
         self.list.currentRowChanged.connect(self._on_list_row_changed)
@@ -46,12 +46,15 @@ class HostDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         form = QFormLayout()
+        labels = {"name": self.tr("name"), "destination": self.tr("destination"),
+                  "identity_file": self.tr("identity file"), "proxy_jump": self.tr("proxy jump"),
+                  "work_dir": self.tr("work dir"), "ascend_home": self.tr("ascend home"), "python": self.tr("python")}
         for name, edit in self.edits.items():
-            form.addRow(name.replace("_", " "), edit)
-        form.addRow("port", self.port)
+            form.addRow(labels[name], edit)
+        form.addRow(self.tr("port"), self.port)
         layout.addLayout(form)
         layout.addWidget(self.problems)
-        save, remove = QPushButton("Save profile"), QPushButton("Remove profile")
+        save, remove = QPushButton(self.tr("Save profile")), QPushButton(self.tr("Remove profile"))
         save.clicked.connect(self.save_current)
         remove.clicked.connect(self.remove_current)
         layout.addWidget(save)

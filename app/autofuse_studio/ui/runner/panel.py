@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Signal
+from PySide6.QtCore import QEvent, QStandardPaths, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -47,12 +47,35 @@ class ResultCard(QGroupBox):
     """Status, block_dim, workspace and the effective aiv_num with its source."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Result", parent)
+        super().__init__(parent)
         layout = QFormLayout(self)
         self.labels = {name: QLabel("—", wordWrap=True) for name in ("status", "block_dim", "workspace", "aiv_num",
                                                                       "error")}
+        self.names = {name: QLabel() for name in self.labels}
         for name, label in self.labels.items():
-            layout.addRow(name, label)
+            layout.addRow(self.names[name], label)
+        self._aiv = ("", "")  # aiv_num and its source, shown with a translated "(from ...)"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language (block_dim and aiv_num are the CLI's field names)."""
+        self.setTitle(self.tr("Result"))
+        names = {"status": self.tr("status"), "block_dim": "block_dim", "workspace": self.tr("workspace"),
+                 "aiv_num": "aiv_num", "error": self.tr("error")}
+        for name, text in names.items():
+            self.names[name].setText(text)
+        aiv_num, aiv_source = self._aiv
+        if aiv_num or aiv_source:
+            shown = aiv_num or "—"
+            if aiv_source:
+                shown = self.tr("%1 (from %2)").replace("%1", shown).replace("%2", aiv_source)
+            self.labels["aiv_num"].setText(shown)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def show_record(self, record: RunRecord) -> None:
         """Fill the card from a run record."""
@@ -61,8 +84,9 @@ class ResultCard(QGroupBox):
         self.labels["status"].setStyleSheet(f"color: {colour}; font-weight: bold")
         self.labels["block_dim"].setText("—" if record.block_dim is None else str(record.block_dim))
         self.labels["workspace"].setText("—" if record.workspace_size is None else str(record.workspace_size))
-        source = f" (from {record.aiv_source})" if record.aiv_source else ""
-        self.labels["aiv_num"].setText((record.aiv_num or "—") + source)
+        self._aiv = (record.aiv_num, record.aiv_source)
+        self.labels["aiv_num"].setText(record.aiv_num or "—")
+        self.retranslate()
         self.labels["error"].setText(record.error or "")
 
 
@@ -81,9 +105,10 @@ class RunnerPanel(QWidget):
         self.history_view = QTableView()
         self.history_view.setModel(self.history)
         self.history_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
-        self.rerun_button, self.export_button = QPushButton("Re-run"), QPushButton("Export…")
-        self.hosts_button = QPushButton("Hosts…")
+        self.run_button, self.cancel_button = QPushButton(), QPushButton()
+        self.rerun_button, self.export_button = QPushButton(), QPushButton()
+        self.hosts_button = QPushButton()
+        self.history_label = QLabel()
         self.cancel_button.setEnabled(False)
         self._record: RunRecord | None = None
         self._output = ""
@@ -97,6 +122,23 @@ class RunnerPanel(QWidget):
         self.runner.output.connect(self._on_runner_output)
         self.runner.finished.connect(self._on_runner_finished)
         self.run_button.setEnabled(not self.form.problems())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language (the form, card and history translate their own)."""
+        self.run_button.setText(self.tr("Run"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.rerun_button.setText(self.tr("Re-run"))
+        self.export_button.setText(self.tr("Export…"))
+        self.hosts_button.setText(self.tr("Hosts…"))
+        self.history_label.setText(self.tr("History"))
+        self.history.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-translate when the application language changes."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _build_layout(self) -> None:
         left = QWidget()
@@ -108,7 +150,7 @@ class RunnerPanel(QWidget):
         left_layout.addLayout(buttons)
         left_layout.addWidget(self.card)
         history_buttons = QHBoxLayout()
-        history_buttons.addWidget(QLabel("History"))
+        history_buttons.addWidget(self.history_label)
         history_buttons.addStretch()
         history_buttons.addWidget(self.rerun_button)
         history_buttons.addWidget(self.export_button)
@@ -122,8 +164,9 @@ class RunnerPanel(QWidget):
     def ask_confirmation(self, folder: str) -> bool:
         """Ask once per source folder before its code is compiled and run (replaceable in tests)."""
         answer = QMessageBox.question(
-            self, "Run this code?", f"verify-tiling compiles the C++ code in\n{folder}\nand runs it with your "
-            "privileges (on the chosen host). Do you trust this folder?")
+            self, self.tr("Run this code?"),
+            self.tr("verify-tiling compiles the C++ code in\n%1\nand runs it with your privileges (on the chosen "
+                    "host). Do you trust this folder?").replace("%1", folder))
         return answer == QMessageBox.StandardButton.Yes
 
     def confirm_folder(self, folder: str) -> bool:
@@ -242,7 +285,8 @@ class RunnerPanel(QWidget):
             self.rerun(rows[0].row())
 
     def _on_export_button_clicked(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export run history", "runner_history.json", "JSON (*.json)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export run history"), "runner_history.json",
+                                              "JSON (*.json)")
         if path:
             self.history.export(path)
 

@@ -30,5 +30,14 @@ class ColumnsTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         """The column titles."""
         if orientation == Qt.Orientation.Horizontal and role == DISPLAY and 0 <= section < len(self.columns):
-            return self.columns[section]
+            return self.header_text(self.columns[section])
         return None
+
+    def header_text(self, column: str) -> str:
+        """How a column's title is shown: subclasses translate the titles that are not data names."""
+        return column
+
+    def retranslate(self) -> None:
+        """Tell views that the headers changed language."""
+        if self.columns:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.columns) - 1)
