@@ -8,7 +8,7 @@ from typing import Any
 
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
-from autofuse_studio.core.ge.model import Graph, InputRef, Model, Op, TensorDesc
+from autofuse_studio.core.ge.model import DescList, Graph, InputRef, Model, Op, TensorDesc
 
 # proto DataType numbers, for json_format files that print enums as ints.
 _DTYPE_NAMES = (
@@ -125,8 +125,8 @@ def _make_op(raw: dict[str, Any], graph: str, index: int, warn: _Warnings) -> Op
         order=-1,
         inputs=inputs,
         control_inputs=controls,
-        input_descs=[make_desc(d) for d in _as_list(_get(raw, "input_desc", "inputDesc"))],
-        output_descs=[make_desc(d) for d in _as_list(_get(raw, "output_desc", "outputDesc"))],
+        input_descs=DescList(_as_list(_get(raw, "input_desc", "inputDesc")), make_desc),
+        output_descs=DescList(_as_list(_get(raw, "output_desc", "outputDesc")), make_desc),
         attrs=attr_dict(raw.get("attr")),
         subgraph_names=[
             s for s in _as_list(_get(raw, "subgraph_name", "subgraphName")) if isinstance(s, str)

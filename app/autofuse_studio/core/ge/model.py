@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from autofuse_studio.core.ge.attrs import attr_value
 
@@ -27,6 +28,47 @@ class TensorDesc:
     attrs: dict[str, Any] = field(default_factory=dict)
 
 
+class DescList(Sequence[TensorDesc]):
+    """An op's descs, each parsed on first access: most descs of a big graph are never read."""
+
+    __slots__ = ("_made", "_parse", "_raw")
+
+    def __init__(self, raw: list[Any], parse: Callable[[Any], TensorDesc]) -> None:
+        self._raw = raw
+        self._parse = parse
+        self._made: list[TensorDesc | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def _one(self, index: int) -> TensorDesc:
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = self._parse(self._raw[index])
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> TensorDesc: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[TensorDesc]: ...
+
+    def __getitem__(self, index: int | slice) -> TensorDesc | list[TensorDesc]:
+        if isinstance(index, slice):
+            return [self._one(i) for i in range(len(self._raw))[index]]
+        return self._one(range(len(self._raw))[index])  # range() normalises negatives and raises IndexError
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"DescList({list(self)!r})"
+
+
 @dataclass(slots=True, frozen=True)
 class InputRef:
     """A data edge end: output `port` of op `source`."""
@@ -45,8 +87,8 @@ class Op:
     order: int
     inputs: list[InputRef | None] = field(default_factory=list)
     control_inputs: list[str] = field(default_factory=list)
-    input_descs: list[TensorDesc] = field(default_factory=list)
-    output_descs: list[TensorDesc] = field(default_factory=list)
+    input_descs: Sequence[TensorDesc] = field(default_factory=list)
+    output_descs: Sequence[TensorDesc] = field(default_factory=list)
     attrs: dict[str, Any] = field(default_factory=dict)
     subgraph_names: list[str] = field(default_factory=list)
 

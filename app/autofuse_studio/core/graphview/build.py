@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from autofuse_studio.core.ge.attrs import attr_value
@@ -204,7 +204,7 @@ class _Builder:
         return found
 
 
-def _desc(descs: list[TensorDesc], index: int) -> TensorDesc | None:
+def _desc(descs: Sequence[TensorDesc], index: int) -> TensorDesc | None:
     return descs[index] if 0 <= index < len(descs) else None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +46,7 @@ def edge_text(src_op: str, src_port: int, dst_op: str, dst_port: int, desc: Tens
     return f"{src_op}:{src_port} -> {dst_op}:{dst_port}  {tensor_text(desc)}"
 
 
-def _tensor_rows(model: Model, descs: list[TensorDesc], sources: list[str]) -> list[list[str]]:
+def _tensor_rows(model: Model, descs: Sequence[TensorDesc], sources: list[str]) -> list[list[str]]:
     return [[str(i), source, desc.dtype or "", desc.layout or "", _shape(desc.shape), desc.origin_format or "",
              _shape(desc.origin_shape)]
             for i, (desc, source) in enumerate(zip(descs, sources, strict=False))]

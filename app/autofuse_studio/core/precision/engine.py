@@ -97,12 +97,16 @@ def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress, cance
     small = [(n, item) for n, item in todo if item.size_bytes <= _LARGE_PAIR_BYTES]
     outcomes: dict[int, PairResult] = {}
     total = len(todo)
+    # Small pairs go to the workers in batches: one future per pair cost more than a small pair's compare.
+    batch = max(1, min(16, len(small) // (8 * max(1, jobs))))
+    batches = [small[start:start + batch] for start in range(0, len(small), batch)]
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="pair") as pool:
-        futures = {pool.submit(_compare_one, item, None, cancel): n for n, item in small}
+        futures = [pool.submit(_compare_batch, chunk, cancel) for chunk in batches]
         for future in as_completed(futures):
-            number = futures[future]
-            outcomes[number] = future.result()
-            _deliver(on_rows, planned[number], outcomes[number])
+            done = future.result()
+            outcomes.update(done)
+            if on_rows is not None:
+                on_rows([_row_from(planned[number], outcome) for number, outcome in done.items()])
             progress(len(outcomes), total, "comparing")
         for number, item in large:
             outcomes[number] = _compare_one(item, pool, cancel)
@@ -114,6 +118,10 @@ def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress, cance
 def _deliver(on_rows: RowSink | None, item: PlannedRow, outcome: PairResult) -> None:
     if on_rows is not None:
         on_rows([_row_from(item, outcome)])
+
+
+def _compare_batch(chunk: list[tuple[int, PlannedRow]], cancel: CancelToken) -> dict[int, PairResult]:
+    return {number: _compare_one(item, None, cancel) for number, item in chunk}
 
 
 def _compare_one(item: PlannedRow, executor: Executor | None, cancel: CancelToken) -> PairResult:
