@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -32,6 +32,7 @@ from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskRunner
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def _scrollable(panel: QWidget) -> QScrollArea:
     return scroll
 
 
-class MainWindow(FileMenuMixin):
+class MainWindow(Retranslating, FileMenuMixin):
     """Top-level window: open a case (drop, File menu, recent, *.afcase), analyse it, explore the table."""
 
     def __init__(self) -> None:
@@ -187,11 +188,6 @@ class MainWindow(FileMenuMixin):
             item.setText(text)
         self.language_actions[""].setText(self.tr("System language"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # --- opening cases -------------------------------------------------------------------------
     def open_paths(self, paths: list[str]) -> None:

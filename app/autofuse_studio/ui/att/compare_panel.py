@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,6 +34,7 @@ from autofuse_studio.ui.att.compare_model import (
     FieldDiffModel,
 )
 from autofuse_studio.ui.att.jobs import AttJobs, writing
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 RUN_FILTERS = "Logs or summary CSV (*.log *.gz *.csv);;All files (*)"
 
@@ -49,7 +50,7 @@ def export_comparison(result: Comparison, path: Path, *, progress: Progress, can
     return path
 
 
-class ComparePanel(QWidget):
+class ComparePanel(Retranslating, QWidget):
     """The compare tab: baseline and candidate paths, the comparison table and the diffs of a row."""
 
     compared = Signal(object)  # Comparison
@@ -106,11 +107,6 @@ class ComparePanel(QWidget):
         self.fields.retranslate()
         self._show_overview()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _show_overview(self) -> None:
         result = self.result

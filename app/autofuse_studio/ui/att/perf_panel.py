@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -26,11 +26,12 @@ from autofuse_studio.core.att.workspace import AttWorkspace
 from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
 from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 OPERATOR_VIEW, WHOLE_VIEW = 0, 1
 
 
-class PerfPanel(QWidget):
+class PerfPanel(Retranslating, QWidget):
     """The perf-formula tab; `caseSelected` carries the CaseDetails of a clicked case."""
 
     caseSelected = Signal(object)  # CaseDetails
@@ -74,11 +75,6 @@ class PerfPanel(QWidget):
         self.facts.retranslate()
         self._show_case_label()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _build_layout(self) -> None:
         tools = QHBoxLayout()

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QTreeView, QVBoxLayout, QWidget
 
@@ -20,6 +20,7 @@ from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.text_search import SearchableText
 from autofuse_studio.ui.tasks import TaskHandle
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 log = logging.getLogger(__name__)
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -69,7 +70,7 @@ def split_tree(root: Path, model: QStandardItemModel) -> int:
     return count
 
 
-class SplitPanel(QWidget):
+class SplitPanel(Retranslating, QWidget):
     """The split-slog tab; the split runs in the background into a folder owned by the panel."""
 
     splitDone = Signal(int)  # number of files
@@ -119,11 +120,6 @@ class SplitPanel(QWidget):
             self.model.setHorizontalHeaderLabels([self.tr("Split logs")])
         self._set_status(*self._status)
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _set_status(self, kind: str, count: int = 0) -> None:
         self._status = (kind, count)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -34,6 +34,7 @@ from autofuse_studio.ui.att.summary_model import (
     SummaryTableModel,
     is_problem,
 )
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 
 def export_summary(summary: Summary, path: Path, with_status: bool, *, progress: Progress,
@@ -55,7 +56,7 @@ def build_summary_of(workspace: AttWorkspace, all_results: bool, *, progress: Pr
     return workspace.summary(all_results)
 
 
-class SummaryPanel(QWidget):
+class SummaryPanel(Retranslating, QWidget):
     """The summary tab; double-clicking a row asks for its case on the perf canvas."""
 
     caseRequested = Signal(str, object)  # operator, CaseKey
@@ -110,11 +111,6 @@ class SummaryPanel(QWidget):
         self.model.retranslate()
         self._update_counts()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _build_layout(self) -> None:
         tools = QHBoxLayout()

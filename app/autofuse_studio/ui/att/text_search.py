@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -15,11 +14,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autofuse_studio.ui.widgets.retranslate import Retranslating
+
 MAX_HIGHLIGHTS = 2000  # more extra selections make typing in the search field sluggish
 MATCH = QColor("#ffe28a")
 
 
-class SearchableText(QWidget):
+class SearchableText(Retranslating, QWidget):
     """A log viewer: plain text, monospace, search with highlighted matches."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -54,11 +55,6 @@ class SearchableText(QWidget):
         if self.search.text():
             self.highlight(self.search.text())
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_text(self, text: str) -> None:
         """Show a text and re-apply the current search."""

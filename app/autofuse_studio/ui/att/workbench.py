@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
@@ -22,12 +22,13 @@ from autofuse_studio.ui.att.summary_panel import SummaryPanel
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 log = logging.getLogger(__name__)
 LOG_FILTERS = "ATT logs (*.log *.log.gz *.gz);;All files (*)"
 
 
-class AttWorkbench(QWidget):
+class AttWorkbench(Retranslating, QWidget):
     """Everything ATT in one widget; the main window embeds it and may pass its TaskRunner."""
 
     loaded = Signal(object)  # AttWorkspace
@@ -79,11 +80,6 @@ class AttWorkbench(QWidget):
         else:
             self.title.setText(self.tr("Drop an ATT log or a folder of logs here, or open one."))
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _build_layout(self) -> None:
         bar = QHBoxLayout()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QStringListModel, Qt, Signal
+from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from autofuse_studio.core.graphview.filters import BOTH, DOWN, UP
 from autofuse_studio.core.graphview.style import BY_VERDICT, METRICS
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 MODE_SIDE_BY_SIDE = "side-by-side"
 MODE_OVERLAY = "overlay"
@@ -29,7 +30,7 @@ FILTER_SELECTION = "selection"
 FILTER_FAILING = "failing"
 
 
-class GraphToolbar(QWidget):
+class GraphToolbar(Retranslating, QWidget):
     """Plain controls; the workbench reads their values and connects their signals."""
 
     searchEdited = Signal(str)
@@ -117,11 +118,6 @@ class GraphToolbar(QWidget):
         self.colour_label.setText(self.tr("Colour"))
         self.show_label.setText(self.tr("Show"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_completions(self, items: list[str]) -> None:
         """Replace the fuzzy-search suggestions."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -23,13 +23,14 @@ from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import FilterSpec, GraphPane
 from autofuse_studio.ui.graph.toolbar import FILTER_FAILING, FILTER_NONE, MODE_OVERLAY, GraphToolbar
 from autofuse_studio.ui.tasks import TaskRunner
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 log = logging.getLogger(__name__)
 SEARCH_DELAY_MS = 150  # fuzzy search over 100k names takes a while: wait for a pause in typing
 SEARCH_LIMIT = 30
 
 
-class GraphWorkbench(QWidget):
+class GraphWorkbench(Retranslating, QWidget):
     """Two synchronised graph panes plus details; user selections emit, slot-driven ones never do."""
 
     fusedOpSelected = Signal(str)  # the user picked a fused op (af-open pane or a collapsed overlay group)
@@ -80,11 +81,6 @@ class GraphWorkbench(QWidget):
         for pane in (self.open_pane, self.close_pane):
             pane.view.viewport().update()  # node labels such as "first divergence"
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _connect(self) -> None:
         bar = self.toolbar

@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
 from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _INVALID_STYLE = "QLineEdit { border: 1px solid #c62828; }"
 
 
-class CasePanel(QWidget):
+class CasePanel(Retranslating, QWidget):
     """Shows and edits a CaseFiles; the window runs the analysis when analyseRequested fires."""
 
     analyseRequested = Signal()
@@ -129,11 +130,6 @@ class CasePanel(QWidget):
         if not self.notes.text():
             self.progress_label.setText(self.tr("Drop a run folder, dump folders, graphs or two NPY files here."))
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_case(self, case: CaseFiles, notes: list[str] | None = None) -> None:
         """Show a case (and notes from role detection); hides any earlier error."""

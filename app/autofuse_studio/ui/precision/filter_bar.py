@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Signal
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICTS
 from autofuse_studio.ui.precision.filters import RowFilter
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _FAILING = "__failing__"
 
 
-class FilterBar(QWidget):
+class FilterBar(Retranslating, QWidget):
     """Emits filterChanged(RowFilter) on every edit and firstDivergenceRequested on its button."""
 
     filterChanged = Signal(object)  # RowFilter
@@ -62,11 +63,6 @@ class FilterBar(QWidget):
             self.verdict_combo.setCurrentIndex(max(0, self.verdict_combo.findData(current)))
         self.set_statuses(self._statuses)
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_statuses(self, statuses: Iterable[str]) -> None:
         """Offer these statuses in the status combo (keeps the current choice when still offered)."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -29,6 +29,7 @@ from autofuse_studio.ui.precision.tensor_export import export_widget_png, export
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
 from autofuse_studio.ui.precision.tensor_plots import TensorHeatmaps, TensorHistograms
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 
 def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
@@ -40,7 +41,7 @@ def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
     return view
 
 
-class TensorPanel(QWidget):
+class TensorPanel(Retranslating, QWidget):
     """Shows one pair: stats + histograms + heatmaps + top-K from a background task (progress, Cancel)."""
 
     viewReady = Signal(object)  # TensorView, after the panel shows it
@@ -95,11 +96,6 @@ class TensorPanel(QWidget):
         self.top_model.retranslate()
         self.stats_model.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     @property
     def busy(self) -> bool:

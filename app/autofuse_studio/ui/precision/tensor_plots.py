@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Signal
+from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
 
@@ -16,6 +16,7 @@ from autofuse_studio.core.precision.tensor_stats import Histogram
 from autofuse_studio.core.precision.tensor_view import TensorView
 from autofuse_studio.ui.precision.tensor_export import export_scene_png, export_widget_svg
 from autofuse_studio.ui.precision.tensor_models import format_value
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 FUSED_PEN = pg.mkPen("#1f77b4", width=1.5)
 ORIGIN_PEN = pg.mkPen("#ff7f0e", width=1.5)
@@ -45,7 +46,7 @@ def _step(plot: pg.PlotItem, histogram: Histogram, pen: object, name: str) -> pg
     return plot.plot(histogram.edges, histogram.counts.astype(np.float64), stepMode="center", pen=pen, name=name)
 
 
-class TensorHistograms(_ScenePlots):
+class TensorHistograms(Retranslating, _ScenePlots):
     """Fused vs origin on shared bins, the signed error, and |error| on log bins; linear/log counts."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -84,11 +85,6 @@ class TensorHistograms(_ScenePlots):
         if self.view is not None:
             self.set_view(self.view)
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_view(self, view: TensorView) -> None:
         """Plot the four histograms of a view."""
@@ -155,7 +151,7 @@ def _decode(data: object) -> tuple[int, ...]:
     return tuple(int(axis) for axis in str(data).split(",") if axis) if data else ()
 
 
-class TensorHeatmaps(_ScenePlots):
+class TensorHeatmaps(Retranslating, _ScenePlots):
     """Fused, origin and max-pooled |diff| images with colour bars, axis pickers and hover details."""
 
     axesChanged = Signal(object)  # HeatmapAxes chosen by the user
@@ -212,11 +208,6 @@ class TensorHeatmaps(_ScenePlots):
         if self.heatmap is not None:
             self._set_axis_labels(self.heatmap)
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _wrapped_text(self) -> str:
         return self.tr("wrapped 1-D (%1 per row)").replace("%1", str(self._wrap))

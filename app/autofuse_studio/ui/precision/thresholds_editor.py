@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Signal
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 LIMIT_KEYS = ("cosine", "max_abs", "max_rel")
 
@@ -41,7 +42,7 @@ def format_limit(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
-class ThresholdsEditor(QWidget):
+class ThresholdsEditor(Retranslating, QWidget):
     """Edits a Thresholds; every change emits thresholdsChanged at once (verdicts update live)."""
 
     thresholdsChanged = Signal(object)  # Thresholds
@@ -97,11 +98,6 @@ class ThresholdsEditor(QWidget):
         self.remove_button.setText(self.tr("Remove"))
         self.reset_button.setText(self.tr("Reset to defaults"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_thresholds(self, thresholds: Thresholds) -> None:
         """Show `thresholds` without emitting thresholdsChanged."""

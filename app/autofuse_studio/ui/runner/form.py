@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,13 +25,14 @@ from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.remote.profiles import load_profiles
 from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
 from autofuse_studio.ui.widgets.drops import local_paths, take_local_drop
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 PARAM_MODES = ("A", "B", "json")  # item data of the parameters combo: preset letters or the JSON editor
 INPUT_JSON = "json"
 LOCAL = "local"
 
 
-class RunForm(QWidget):
+class RunForm(Retranslating, QWidget):
     """Collects one verify-tiling run; validityChanged tells whether Run may be pressed."""
 
     validityChanged = Signal(bool)
@@ -95,11 +96,6 @@ class RunForm(QWidget):
             button.setText(self.tr("Browse…"))
         self._on_input_changed()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _with_browse(self, edit: QLineEdit, folder: bool) -> QWidget:
         box = QWidget()

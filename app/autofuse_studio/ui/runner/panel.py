@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QStandardPaths, Signal
+from PySide6.QtCore import QStandardPaths, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -31,6 +31,7 @@ from autofuse_studio.ui.runner.form import LOCAL, RunForm
 from autofuse_studio.ui.runner.history import HistoryModel, RunRecord
 from autofuse_studio.ui.runner.hosts import HostDialog
 from autofuse_studio.ui.settings import AppSettings
+from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _CONFIG_RE = re.compile(r"input-config source=(\S+) aiv_num=(\d+)")
 _AIV_ORIGIN_RE = re.compile(r"aiv_num ← (.+)")
@@ -43,7 +44,7 @@ def runs_folder() -> Path:
     return Path(base) / "AutofuseStudio" / "runner_runs"
 
 
-class ResultCard(QGroupBox):
+class ResultCard(Retranslating, QGroupBox):
     """Status, block_dim, workspace and the effective aiv_num with its source."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -71,11 +72,6 @@ class ResultCard(QGroupBox):
                 shown = self.tr("%1 (from %2)").replace("%1", shown).replace("%2", aiv_source)
             self.labels["aiv_num"].setText(shown)
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def show_record(self, record: RunRecord) -> None:
         """Fill the card from a run record."""
@@ -90,7 +86,7 @@ class ResultCard(QGroupBox):
         self.labels["error"].setText(record.error or "")
 
 
-class RunnerPanel(QWidget):
+class RunnerPanel(Retranslating, QWidget):
     """The verify-tiling runner tab; runFinished(RunRecord) fires after every run."""
 
     runFinished = Signal(object)
@@ -134,11 +130,6 @@ class RunnerPanel(QWidget):
         self.history_label.setText(self.tr("History"))
         self.history.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        """Re-translate when the application language changes."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _build_layout(self) -> None:
         left = QWidget()
