@@ -30,3 +30,13 @@ def _fresh_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     monkeypatch.setenv("AUTOFUSE_STUDIO_TEST", "1")
+
+
+@pytest.fixture
+def sdk(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The stub Ascend SDK the verify-tiling tests build against, as ASCEND_HOME_PATH."""
+    from tests.stub_sdk import stub_sdk
+
+    root = stub_sdk(tmp_path_factory)
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
+    return root

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from autofuse_studio.cli import att
-from tests.stub_sdk import stub_sdk, write_tf_source
-
-needs_build = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("g++") is None,
-                                 reason="cmake and g++ are needed for real builds")
-
-
-@pytest.fixture
-def sdk(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = stub_sdk(tmp_path_factory)
-    monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
-    return root
+from tests.stub_sdk import needs_build, write_tf_source
 
 
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:

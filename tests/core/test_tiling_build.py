@@ -10,17 +10,10 @@ import pytest
 
 from autofuse_studio.core.tiling.job import VerifyRequest, prepare
 from autofuse_studio.core.tiling.local import RunOutcome, run_local
-from tests.stub_sdk import expected, stub_sdk, write_inductor_source, write_tf_source
+from tests.stub_sdk import expected, needs_build, write_inductor_source, write_tf_source
 
-pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("g++") is None,
-                                reason="cmake and g++ are needed for real builds")
+pytestmark = needs_build
 
-
-@pytest.fixture
-def sdk(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = stub_sdk(tmp_path_factory)
-    monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
-    return root
 
 
 def _run(request: VerifyRequest) -> tuple[RunOutcome, list[str]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,10 @@ from autofuse_studio.ui.runner.console import line_kind
 from autofuse_studio.ui.runner.history import HistoryModel
 from autofuse_studio.ui.runner.hosts import HostDialog
 from autofuse_studio.ui.runner.panel import RunnerPanel
-from tests.stub_sdk import expected, stub_sdk, write_tf_source
+from tests.stub_sdk import expected, needs_build, write_tf_source
 
 TIMEOUT_MS = 60000
-needs_build = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("g++") is None,
-                                 reason="cmake and g++ are needed for real builds")
 
-
-@pytest.fixture
-def sdk(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = stub_sdk(tmp_path_factory)
-    monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
-    return root
 
 
 @pytest.fixture

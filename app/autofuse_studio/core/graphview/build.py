@@ -184,11 +184,9 @@ class _Builder:
         if op.name in self.node_of or not self.expanded(op):
             return [op.name]
         found = []
-        for name in op.subgraph_names:
-            graph = self.model.graph(name)
-            for inner in graph.ops if graph is not None else []:
-                if inner.type == "NetOutput":
-                    found += self._outputs_of(inner, port)
+        for inner in self._subgraph_ops(op):
+            if inner.type == "NetOutput":
+                found += self._outputs_of(inner, port)
         return found
 
     def _inputs_of(self, op: Op, index: int) -> list[str]:
@@ -196,12 +194,17 @@ class _Builder:
         if op.name in self.node_of or not self.expanded(op):
             return [op.name]
         found = []
+        for inner in self._subgraph_ops(op):
+            if inner.type in ("Data", "RefData") and attr_value(inner.attrs, "_parent_node_index") == index:
+                found += self._inputs_of(inner, index)
+        return found
+
+    def _subgraph_ops(self, op: Op) -> Iterator[Op]:
+        """The ops of every subgraph `op` calls."""
         for name in op.subgraph_names:
             graph = self.model.graph(name)
-            for inner in graph.ops if graph is not None else []:
-                if inner.type in ("Data", "RefData") and attr_value(inner.attrs, "_parent_node_index") == index:
-                    found += self._inputs_of(inner, index)
-        return found
+            if graph is not None:
+                yield from graph.ops
 
 
 def _desc(descs: Sequence[TensorDesc], index: int) -> TensorDesc | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 
 from autofuse_studio.core.precision.tensor_stats import SideStats, TopElement
+from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
-_NO_INDEX = QModelIndex()
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -25,13 +25,14 @@ def format_value(value: float) -> str:
     return f"{value:.7g}"
 
 
-class TopKTableModel(QAbstractTableModel):
+class TopKTableModel(ColumnsTableModel):
     """Rank, index, fused, origin, error and |error| of the worst elements (worst first)."""
 
     HEADERS = ("#", "Index", "Fused", "Origin", "Error", "|Error|")  # English; headerData() translates
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self.columns = list(self.HEADERS)
         self._rows: list[TopElement] = []
 
     def set_elements(self, elements: list[TopElement]) -> None:
@@ -44,13 +45,9 @@ class TopKTableModel(QAbstractTableModel):
         """The element shown in `row`."""
         return self._rows[row]
 
-    def rowCount(self, parent: _Index = _NO_INDEX) -> int:
-        """Number of elements (0 under any valid parent: this is a flat table)."""
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = _NO_INDEX) -> int:
-        """Number of columns."""
-        return 0 if parent.isValid() else len(self.HEADERS)
+    def row_total(self) -> int:
+        """Number of elements."""
+        return len(self._rows)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Text for display, raw numbers for sorting tools (UserRole), right alignment for numbers."""
@@ -70,20 +67,11 @@ class TopKTableModel(QAbstractTableModel):
             return _RIGHT
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.headers()[section] if 0 <= section < len(self.HEADERS) else None
-        return None
+    def header_text(self, column: str) -> str:
+        """The column title in the current language."""
+        titles = ("#", self.tr("Index"), self.tr("Fused"), self.tr("Origin"), self.tr("Error"), self.tr("|Error|"))
+        return titles[self.HEADERS.index(column)]
 
-    def headers(self) -> tuple[str, ...]:
-        """The column titles in the current language."""
-        return ("#", self.tr("Index"), self.tr("Fused"), self.tr("Origin"), self.tr("Error"), self.tr("|Error|"))
-
-    def retranslate(self) -> None:
-        """Tell views that the headers changed language."""
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.HEADERS) - 1)
 
 
 _STAT_FIELDS = (("dtype", "dtype"), ("elements", "Elements"), ("finite", "Finite"), ("nan", "NaN"),
@@ -103,13 +91,14 @@ def _stat_title(title: str) -> str:
     return texts.get(title, title)
 
 
-class StatsTableModel(QAbstractTableModel):
+class StatsTableModel(ColumnsTableModel):
     """One row per statistic, one column per side (fused, origin)."""
 
     HEADERS = ("Statistic", "Fused", "Origin")  # English; headerData() translates
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self.columns = list(self.HEADERS)
         self._sides: tuple[SideStats, SideStats] | None = None
 
     def set_stats(self, fused: SideStats, origin: SideStats) -> None:
@@ -118,13 +107,9 @@ class StatsTableModel(QAbstractTableModel):
         self._sides = (fused, origin)
         self.endResetModel()
 
-    def rowCount(self, parent: _Index = _NO_INDEX) -> int:
+    def row_total(self) -> int:
         """Number of statistics (0 before set_stats)."""
-        return 0 if parent.isValid() or self._sides is None else len(_STAT_FIELDS)
-
-    def columnCount(self, parent: _Index = _NO_INDEX) -> int:
-        """Statistic name plus two sides."""
-        return 0 if parent.isValid() else len(self.HEADERS)
+        return 0 if self._sides is None else len(_STAT_FIELDS)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """The statistic's name or one side's value."""
@@ -142,19 +127,12 @@ class StatsTableModel(QAbstractTableModel):
             return _RIGHT
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.headers()[section] if 0 <= section < len(self.HEADERS) else None
-        return None
-
-    def headers(self) -> tuple[str, ...]:
-        """The column titles in the current language."""
-        return (self.tr("Statistic"), self.tr("Fused"), self.tr("Origin"))
+    def header_text(self, column: str) -> str:
+        """The column title in the current language."""
+        return (self.tr("Statistic"), self.tr("Fused"), self.tr("Origin"))[self.HEADERS.index(column)]
 
     def retranslate(self) -> None:
         """Tell views that the headers and statistic names changed language."""
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.HEADERS) - 1)
+        super().retranslate()
         if self._sides is not None:
             self.dataChanged.emit(self.index(0, 0), self.index(len(_STAT_FIELDS) - 1, 0))
