@@ -97,3 +97,26 @@ def test_sanitize_op_name(graph_name: str, file_part: str) -> None:
 )
 def test_non_dump_files_are_ignored(file_name: str) -> None:
     assert parse_npy_name(file_name) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "AscBackend.autofuse_28_Pow.3.44.1783906987170021.output.0.npy",
+        "Add.add_1.12.7.1783906987170021.input.2.npy",
+        "GreaterEqual.grad_GreaterEqual.325.1619494134722860.input.1.npy",
+        "Conv2D.Conv2D_lxslice0.9.1670205069981234.4.330.0.0.output.0.npy",
+        "Cast.cast_0.3.44.1783906987170021.output.0.2x3x4.npy",
+        "Cast.cast_0.3.44.1783906987170021.output.0..npy",
+        "Mul.mul.3.44.17839069871.output.x.npy",
+        "a.b.1.2.3.output.0.npy.bak",
+        "Relu.relu_é.1.2.3.output.0.npy",
+        "Relu.relu.１.2.3.output.0.npy",
+    ],
+)
+def test_index_fast_path_agrees_with_the_full_parser(name: str) -> None:
+    from autofuse_studio.core.dumps.index import _name_fields
+
+    parsed = parse_npy_name(name)
+    expected = None if parsed is None else (parsed.op_name, parsed.kind, parsed.index, parsed.timestamp)
+    assert _name_fields(name) == expected

@@ -185,3 +185,53 @@ def test_fast_header_path_agrees_with_numpy(tmp_path: Path, shape: tuple[int, ..
     tensor = open_npy(path)
     assert tensor.shape == data.shape
     np.testing.assert_array_equal(tensor.materialize(), data)
+
+
+READ_WHOLE = 1 << 20  # read_below large enough to read every test file instead of mapping it
+
+
+@pytest.mark.parametrize("dtype", ["float16", "<f4", ">f4", "int64", "bool"])
+def test_small_files_read_whole_are_read_only_copies(tmp_path: Path, dtype: str) -> None:
+    data = np.asfortranarray((np.arange(24).reshape(4, 6) % 5).astype(dtype))
+    path = tmp_path / "r.npy"
+    np.save(path, data)
+    tensor = open_npy(path, read_below=READ_WHOLE)
+    assert not is_memory_mapped(tensor.view)
+    assert not tensor.view.flags.writeable
+    np.testing.assert_array_equal(tensor.materialize(), data)
+
+
+def test_files_above_the_read_limit_are_still_mapped(tmp_path: Path) -> None:
+    path = tmp_path / "big.npy"
+    np.save(path, np.zeros(20_000, dtype=np.float32))  # 80 kB
+    assert is_memory_mapped(open_npy(path, read_below=1024).view)
+    assert not is_memory_mapped(open_npy(path, read_below=200_000).view)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"not an npy file", "not an NPY file"),
+        (b"\x93NUMPY\x01\x00\x40\x00{'descr': '<f4', 'fortr", "broken NPY header"),
+        (b"\x93NUMPY\x09\x00\x10\x00{}             \n", "version 9.0, which is not supported"),
+    ],
+)
+def test_garbage_read_whole_gives_the_same_errors(tmp_path: Path, content: bytes, reason: str) -> None:
+    path = tmp_path / "bad.npy"
+    path.write_bytes(content)
+    with pytest.raises(NpyLoadError, match=reason):
+        open_npy(path, read_below=READ_WHOLE)
+
+
+def test_truncated_and_pickled_read_whole(tmp_path: Path) -> None:
+    truncated = tmp_path / "t.npy"
+    np.save(truncated, np.arange(100, dtype=np.float32))
+    truncated.write_bytes(truncated.read_bytes()[:-10])
+    with pytest.raises(NpyLoadError, match=r"truncated.*400 bytes.*390 bytes"):
+        open_npy(truncated, read_below=READ_WHOLE)
+    marker = tmp_path / "pwned"
+    evil = tmp_path / "evil.npy"
+    np.save(evil, np.array([_Payload(marker)], dtype=object), allow_pickle=True)
+    with pytest.raises(NpyLoadError, match="holds Python objects"):
+        open_npy(evil, read_below=READ_WHOLE)
+    assert not marker.exists()

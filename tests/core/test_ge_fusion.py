@@ -132,3 +132,15 @@ def test_unusable_origin_index_is_a_warning_not_a_crash(tmp_path: Path, index: A
     _, mapping = _load(tmp_path, [{"name": "g", "op": [op]}])
     assert mapping.output_origin("af", 0) is None
     assert len(mapping.warnings) == 1
+
+
+def test_old_ub_fusion_found_with_attrs_as_a_dict(tmp_path: Path) -> None:
+    # json_format writes the attr map as a dict; the fused-op check reads the raw descs in both shapes.
+    ub_desc = {"dtype": "DT_FLOAT", "layout": "NCHW", "attr": {"_datadump_origin_name": {"s": "conv1"}}}
+    plain_desc = {"dtype": "DT_FLOAT", "layout": "NCHW", "attr": {"origin_format": {"s": "NCHW"}}}
+    ops = [{"name": "ub", "type": "Conv2D", "output_desc": [plain_desc, ub_desc]},
+           {"name": "relu", "type": "Relu", "input": ["ub:1"], "output_desc": [plain_desc]},
+           {"name": "none", "type": "Relu", "input": ["relu:0"], "output_desc": [None, {"attr": None}]}]
+    _, mapping = _load(tmp_path, [{"name": "g", "op": ops}])
+    assert [fused.op.name for fused in mapping.fused_ops] == ["ub"]
+    assert mapping.output_origin("ub", 1) == ("conv1", 1)

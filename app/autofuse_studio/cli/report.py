@@ -12,7 +12,7 @@ from autofuse_studio.cli.nwa import build_parser as build_nwa_parser
 from autofuse_studio.cli.nwa import mode1_request
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.errors import InputError, UsageError
-from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
+from autofuse_studio.core.precision.engine import LoadedCase, run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_row
 
@@ -104,8 +104,9 @@ def run_report(args: argparse.Namespace) -> int:
     request = mode1_request(args)  # same validation and messages as `nwa`
     out_dir = _prepare_out_dir(Path(args.out_dir), args.force)
     progress = terminal_progress()
-    case = load_case(request, progress)
-    result = run_mode1(request, progress=progress, case=case)
+    loaded: list[LoadedCase] = []
+    result = run_mode1(request, progress=progress, on_case=loaded.append)
+    case = loaded[0]
     from autofuse_studio.core.reports.precision_files import write_xlsx
 
     write_xlsx(result, out_dir / REPORT_FILE)

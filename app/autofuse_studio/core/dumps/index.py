@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autofuse_studio.core.dumps.names import NpyName, parse_npy_name, sanitize_op_name
+from autofuse_studio.core.dumps.names import parse_npy_name, sanitize_op_name
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
@@ -17,6 +17,10 @@ MAPPING_FILE = "mapping.csv"
 _MAX_NAMES_IN_WARNING = 6
 
 _Key = tuple[str, str, str, int]  # step, sanitised op name, kind, index
+_Fields = tuple[str, str, int, int]  # op name, kind, index, timestamp
+# The usual modern name, {type}.{name}.{task}.{stream}.{timestamp}.{kind}.{index}.npy, matched in one go;
+# everything else goes through parse_npy_name (same fields, several times slower).
+_COMMON_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]+\.[0-9]+\.([0-9]+)\.(input|output)\.([0-9]+)\.npy")
 
 
 @dataclass
@@ -50,6 +54,16 @@ def _read_mapping(path: Path, warnings: list[str]) -> dict[str, str]:
             # Keep only the base name: some tools write the old name with its folder.
             mapping[new.strip()] = old.strip().replace("\\", "/").rsplit("/", 1)[-1]
     return mapping
+
+
+def _name_fields(name: str) -> _Fields | None:
+    """(op name, kind, index, timestamp) of a dump NPY name, or None when it is not one."""
+    match = _COMMON_NAME.fullmatch(name)
+    if match is not None:
+        op_name, timestamp, kind, index = match.groups()
+        return op_name, kind, int(index), int(timestamp)
+    parsed = parse_npy_name(name)
+    return None if parsed is None else (parsed.op_name, parsed.kind, parsed.index, parsed.timestamp)
 
 
 def _resolve_name(name: str, mapping: dict[str, str]) -> str:
@@ -112,7 +126,7 @@ def _step_names(root: Path, folders: list[Path]) -> dict[Path, str]:
 class DumpIndex:
     """All dump NPYs under a folder, indexed once by (step, op name, kind, index)."""
 
-    def __init__(self, root: Path, table: dict[_Key, list[Path]], warnings: list[str], files: int) -> None:
+    def __init__(self, root: Path, table: dict[_Key, list[str]], warnings: list[str], files: int) -> None:
         self.root = root
         self.warnings = warnings
         self.files_indexed = files
@@ -131,14 +145,15 @@ class DumpIndex:
         if not root.is_dir():
             raise InputError(f"Dump folder {root} is not a folder.", root)
         warnings: list[str] = []
-        found: dict[Path, list[tuple[NpyName, Path]]] = {}
+        found: dict[Path, list[tuple[_Fields, str]]] = {}
         ignored: list[str] = []
         for folder, names in _walk(root, progress, cancel, warnings):
             mapping = _read_mapping(folder / MAPPING_FILE, warnings) if MAPPING_FILE in names else {}
+            entries = found.setdefault(folder, [])
             for name in names:
-                parsed = parse_npy_name(_resolve_name(name, mapping))
-                if parsed is not None:
-                    found.setdefault(folder, []).append((parsed, folder / name))
+                fields = _name_fields(_resolve_name(name, mapping) if mapping else name)
+                if fields is not None:
+                    entries.append((fields, name))
                 elif name.endswith(".npy"):
                     ignored.append(name)
         if ignored:
@@ -146,29 +161,30 @@ class DumpIndex:
                 f"{len(ignored)} .npy file(s) under {root} are not named like dump NPYs and were ignored "
                 f"(e.g. {', '.join(sorted(ignored)[:3])})."
             )
-        table, files = cls._group(root, found, warnings)
+        table, files = cls._group(root, {folder: entries for folder, entries in found.items() if entries}, warnings)
         return cls(root, table, warnings, files)
 
     @staticmethod
     def _group(
-        root: Path, found: dict[Path, list[tuple[NpyName, Path]]], warnings: list[str]
-    ) -> tuple[dict[_Key, list[Path]], int]:
+        root: Path, found: dict[Path, list[tuple[_Fields, str]]], warnings: list[str]
+    ) -> tuple[dict[_Key, list[str]], int]:
         """Group the NPYs by key, newest timestamp first, and warn once per op with duplicates."""
         steps = _step_names(root, sorted(found))
-        hits: dict[_Key, list[tuple[int, str, Path]]] = defaultdict(list)
+        hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
         files = 0
         for folder, entries in found.items():
-            for parsed, path in entries:
-                key = (steps[folder], sanitize_op_name(parsed.op_name), parsed.kind, parsed.index)
-                hits[key].append((parsed.timestamp, str(path), path))
-                files += 1
-        table: dict[_Key, list[Path]] = {}
+            step, prefix = steps[folder], os.path.join(folder, "")
+            for (op_name, kind, index, timestamp), name in entries:
+                hits[(step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
+            files += len(entries)
+        # Paths stay strings until looked up: a run reads a fraction of the files it indexes.
+        table: dict[_Key, list[str]] = {}
         duplicated: dict[tuple[str, str], list[list[Path]]] = defaultdict(list)
         for key, items in hits.items():
-            items.sort(reverse=True)
-            table[key] = [path for _, _, path in items]
             if len(items) > 1:
-                duplicated[key[:2]].append(table[key])
+                items.sort(reverse=True)
+                duplicated[key[:2]].append([Path(path) for _, path in items])
+            table[key] = [path for _, path in items]
         for (step, op), groups in sorted(duplicated.items()):
             warnings.append(_duplicate_warning(root, step, op, groups))
         return table, files
@@ -183,7 +199,7 @@ class DumpIndex:
         paths = self._table.get((self._step(step), sanitize_op_name(op_name), kind, index))
         if not paths:
             return Lookup(None, [])
-        return Lookup(paths[0], list(paths[1:]))
+        return Lookup(Path(paths[0]), [Path(path) for path in paths[1:]])
 
     def has_op(self, op_name: str, step: str | None = None) -> bool:
         """True when any tensor of the op was dumped in the step."""

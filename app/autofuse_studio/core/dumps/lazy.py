@@ -8,6 +8,7 @@ block being read, so a 100M-element tensor is compared with a few MB of working 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,11 @@ def decode_bf16(raw: np.ndarray) -> np.ndarray:
     """Turn bf16 bit patterns (uint16 or V2) into float32 values."""
     bits = raw.view(np.uint16) if raw.dtype.kind == "V" else raw
     return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+@functools.cache
+def _dtype_name(dtype: np.dtype[np.generic]) -> str:
+    return str(dtype)  # numpy builds the name in Python on every call
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class LazyTensor:
     @property
     def dtype_name(self) -> str:
         """The name users know for the stored dtype (e.g. bfloat16 for decoded '<V2')."""
-        return self.logical_dtype or str(self.view.dtype)
+        return self.logical_dtype or _dtype_name(self.view.dtype)
 
     @property
     def is_identity(self) -> bool:
@@ -83,7 +89,9 @@ class LazyTensor:
         return self.decode(values) if self.decode is not None else values
 
     def materialize(self) -> np.ndarray:
-        """The whole target tensor as a contiguous array (copies; use blocks() for big tensors)."""
+        """The whole target tensor as a contiguous array (copies unless the view already is it)."""
+        if self.is_identity and self.view.flags.c_contiguous:
+            return self.view
         return self._finish(self.view, self.groups, self.shape)
 
     def sub(self, index: int) -> LazyTensor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import mmap
 import os
@@ -15,6 +16,8 @@ from autofuse_studio.core.dumps.lazy import LazyTensor, decode_bf16
 from autofuse_studio.core.errors import NpyLoadError
 
 _MAGIC = b"\x93NUMPY"
+# Room for the header when deciding whether a file is small enough to read whole (np.save pads to 64 bytes).
+_HEADER_ROOM = 4096
 # Stored dtypes the comparison understands; everything else is refused with a clear message.
 _SUPPORTED_KINDS = frozenset("biuf")
 
@@ -81,19 +84,28 @@ def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
     return False
 
 
-def _map_data(
-    handle: BinaryIO, dtype: np.dtype[np.generic], shape: tuple[int, ...], fortran: bool, offset: int
-) -> np.ndarray:
-    """The data as a read-only memory map (a plain empty array when there is nothing to map)."""
-    if math.prod(shape) == 0:
+_Layout = tuple[np.dtype[np.generic], tuple[int, ...], bool, int]  # dtype, shape, fortran order, data offset
+
+
+def _view(buffer: bytes | mmap.mmap, layout: _Layout) -> np.ndarray:
+    """The data as a read-only array over `buffer` (a plain empty array when there is nothing to map)."""
+    dtype, shape, fortran, offset = layout
+    count = math.prod(shape)
+    if count == 0:
         return np.empty(shape, dtype=dtype)  # mmap cannot map zero bytes
     # A Fortran-order file is the C-order array of the reversed shape, transposed: a free view.
     stored = shape[::-1] if fortran else shape
+    values = np.frombuffer(buffer, dtype=dtype, count=count, offset=offset).reshape(stored)
+    return values.T if fortran else values
+
+
+def _map_data(handle: BinaryIO, layout: _Layout) -> np.ndarray:
+    """The data as a read-only shared memory map of the file."""
+    if math.prod(layout[1]) == 0:
+        return _view(b"", layout)
     # mmap + frombuffer rather than np.memmap: the same shared read-only mapping at a third of the
     # cost, which matters when a run opens thousands of small NPYs.
-    mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    mapped = np.frombuffer(mapping, dtype=dtype, count=math.prod(stored), offset=offset).reshape(stored)
-    return mapped.T if fortran else mapped
+    return _view(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), layout)
 
 
 def is_memory_mapped(array: np.ndarray) -> bool:
@@ -104,30 +116,46 @@ def is_memory_mapped(array: np.ndarray) -> bool:
     return isinstance(base, mmap.mmap)
 
 
-def open_npy(path: str | Path) -> LazyTensor:
-    """Open an NPY file as a memory-mapped LazyTensor; NpyLoadError for anything unsafe or broken."""
-    path = Path(path)
+def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
+    """Open an NPY file as a memory-mapped LazyTensor; NpyLoadError for anything unsafe or broken.
+
+    A file of at most `read_below` bytes (plus room for its header) is read into read-only memory instead.
+    """
+    path = path if isinstance(path, Path) else Path(path)
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
-            shape, fortran, dtype = _read_header(handle, path)
-            offset = handle.tell()
-            is_bf16 = _check_dtype(dtype, path)
-            expected = math.prod(shape) * dtype.itemsize
-            if size - offset < expected:
-                raise NpyLoadError(
-                    f"{path} is truncated: its header promises {expected} bytes of {dtype.str} data "
-                    f"for shape {shape} but only {size - offset} bytes follow.",
-                    path,
-                )
-            try:
-                array = _map_data(handle, dtype, shape, fortran, offset)
-            except (OSError, ValueError) as exc:
-                raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
+            if read_below <= 0 or size > read_below + _HEADER_ROOM:
+                layout, is_bf16 = _read_layout(handle, size, path)
+                try:
+                    array = _map_data(handle, layout)
+                except (OSError, ValueError) as exc:
+                    raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
+            else:
+                # One read() of a small file beats mapping it when threads open many of them: every
+                # munmap in a threaded process interrupts the other cores to flush their TLBs.
+                contents = handle.read()
+                layout, is_bf16 = _read_layout(io.BytesIO(contents), len(contents), path)
+                array = _view(contents, layout)
     except OSError as exc:
         raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
     if is_bf16:
         return LazyTensor.plain(array, decode=decode_bf16, logical_dtype="bfloat16")
     return LazyTensor.plain(array)
+
+
+def _read_layout(handle: BinaryIO, size: int, path: Path) -> tuple[_Layout, bool]:
+    """The data's dtype, shape, order and offset, and whether it is bf16; NpyLoadError when unusable."""
+    shape, fortran, dtype = _read_header(handle, path)
+    offset = handle.tell()
+    is_bf16 = _check_dtype(dtype, path)
+    expected = math.prod(shape) * dtype.itemsize
+    if size - offset < expected:
+        raise NpyLoadError(
+            f"{path} is truncated: its header promises {expected} bytes of {dtype.str} data "
+            f"for shape {shape} but only {size - offset} bytes follow.",
+            path,
+        )
+    return (dtype, shape, fortran, offset), is_bf16

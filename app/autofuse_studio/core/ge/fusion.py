@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.attrs import attr_value
-from autofuse_studio.core.ge.load import gc_paused
-from autofuse_studio.core.ge.model import FUSED_TYPES, InputRef, Model, Op, TensorDesc
+from autofuse_studio.core.ge.model import FUSED_TYPES, DescList, InputRef, Model, Op, TensorDesc
 
 __all__ = [
     "FUSED_TYPES",
@@ -45,7 +46,13 @@ class InputMapping:
     source_type: str
     origin_op: str | None
     origin_index: int | None
-    desc: TensorDesc
+    # The fused op's input descs; `desc` picks this input's on first use (most runs never read it).
+    descs: Sequence[TensorDesc] = field(default=(), repr=False, compare=False)
+
+    @property
+    def desc(self) -> TensorDesc:
+        """The fused op's desc of this input (an empty one when the graph has none)."""
+        return self.descs[self.index] if self.index < len(self.descs) else TensorDesc()
 
 
 @dataclass
@@ -88,7 +95,10 @@ class FusionMapping:
 
 def is_fused_op(op: Op) -> bool:
     """AscBackend/FusedAscBackend, or any op (old UB fusion) whose outputs carry _datadump_origin_name."""
-    return op.type in FUSED_TYPES or any(ORIGIN_NAME in desc.attrs for desc in op.output_descs)
+    descs = op.output_descs
+    if isinstance(descs, DescList):  # ask the raw descs: parsing every op's descs cost most of the mapping
+        return op.type in FUSED_TYPES or descs.any_has_attr(ORIGIN_NAME)
+    return op.type in FUSED_TYPES or any(ORIGIN_NAME in desc.attrs for desc in descs)
 
 
 def build_fusion_mapping(model: Model) -> FusionMapping:
@@ -143,10 +153,9 @@ def _output_mappings(op: Op, warnings: list[str]) -> list[OutputMapping]:
 def _input_mappings(model: Model, mapping: FusionMapping, op: Op) -> list[InputMapping]:
     inputs = []
     for index, ref in enumerate(op.inputs):
-        desc = op.input_descs[index] if index < len(op.input_descs) else TensorDesc()
         source_type, origin = _resolve_input(model, mapping, op, index, ref)
         origin_op, origin_index = origin if origin is not None else (None, None)
-        inputs.append(InputMapping(op.name, index, ref, source_type, origin_op, origin_index, desc))
+        inputs.append(InputMapping(op.name, index, ref, source_type, origin_op, origin_index, op.input_descs))
     return inputs
 
 

@@ -28,6 +28,16 @@ class TensorDesc:
     attrs: dict[str, Any] = field(default_factory=dict)
 
 
+def _raw_has_attr(raw: Any, key: str) -> bool:
+    """True when a raw TensorDescriptor's attr map (key/value list or dict) holds `key`."""
+    attrs = raw.get("attr") if isinstance(raw, dict) else None
+    if isinstance(attrs, dict):
+        return key in attrs
+    if isinstance(attrs, list):
+        return any(isinstance(entry, dict) and entry.get("key") == key for entry in attrs)
+    return False
+
+
 class DescList(Sequence[TensorDesc]):
     """An op's descs, each parsed on first access: most descs of a big graph are never read."""
 
@@ -40,6 +50,10 @@ class DescList(Sequence[TensorDesc]):
 
     def __len__(self) -> int:
         return len(self._raw)
+
+    def any_has_attr(self, key: str) -> bool:
+        """True when some desc carries attribute `key`, checked on the raw descs (nothing is parsed)."""
+        return any(_raw_has_attr(raw, key) for raw in self._raw)
 
     def _one(self, index: int) -> TensorDesc:
         made = self._made[index]

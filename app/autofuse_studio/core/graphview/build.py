@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.attrs import attr_value
-from autofuse_studio.core.ge.load import gc_paused
 from autofuse_studio.core.ge.model import FUSED_TYPES, Model, Op, TensorDesc
 from autofuse_studio.core.graphview.graph import (
     CLUSTER_FUSION,

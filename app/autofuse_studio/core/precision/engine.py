@@ -5,25 +5,26 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
-from autofuse_studio.core.precision.plan import PlannedRow, pair_steps, plan_rows, producer_index
+from autofuse_studio.core.precision.plan import PlannedRow, pair_steps, plan_rows, producer_index, provisional_rows
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 RowSink = Callable[[list[PrecisionRow]], None]
-# Pairs bigger than this are compared one at a time with block-level parallelism instead.
-_LARGE_PAIR_BYTES = 64 << 20
 
 
 @dataclass
@@ -51,30 +52,54 @@ class LoadedCase:
     close_index: DumpIndex
 
 
+CaseSink = Callable[[LoadedCase], None]
+
+
 def load_case(request: Mode1Request, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED) -> LoadedCase:
     """Parse both graphs and index both dump folders (each exactly once)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index") as indexer:
+        return _load(request, progress, cancel, indexer.submit, None)
+
+
+def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit: Callable[..., Future[Any]],
+          scheduler: PairScheduler | None) -> LoadedCase:
+    """Index on a helper thread while parsing; with a scheduler, start comparing before the af-close graph."""
     for path, what in ((request.af_open_data, "af-open"), (request.af_close_data, "af-close")):
         if not Path(path).is_dir():
             raise InputError(f"The {what} dump folder {path} does not exist or is not a folder.", path)
-    # Indexing is mostly directory syscalls (no GIL): it runs beside the graph parsing.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index") as indexer:
-        indexes = indexer.submit(_index_both, request, cancel)
+    with gc_paused():
+        # Indexing is mostly directory syscalls (no GIL): it runs beside the graph parsing.
+        indexes = submit(_index_both, request, cancel)
         progress(0, 3, "parsing the fusion-enabled graph")
         af_open = load_model(request.af_open_graph)
-        cancel.check()
-        progress(1, 3, "parsing the fusion-disabled graph")
-        af_close = load_model(request.af_close_graph)
         mapping = build_fusion_mapping(af_open)
         cancel.check()
-        progress(2, 3, "indexing the dump folders")
+        progress(1, 3, "indexing the dump folders")
         open_index, close_index = indexes.result()
+        if scheduler is not None:
+            _start_early(scheduler, request, af_open, mapping, (open_index, close_index))
+        progress(2, 3, "parsing the fusion-disabled graph")
+        af_close = load_model(request.af_close_graph)
+        cancel.check()
+        # The models live for the whole run (and the GUI session). Without this every later collection
+        # rescans all of their objects while holding the GIL: 1.7 s per full pass at 30k ops, a frozen
+        # window in the GUI; and the first young collection after the pause would scan everything built
+        # during it (20-50 ms even for a 300-op case). The objects stay refcounted (models hold no
+        # cycles), so they are still freed when dropped.
+        gc.freeze()
     progress(3, 3, "indexed")
-    # The models live for the whole run (and the GUI session). Without this every later full collection
-    # rescans all of their objects while holding the GIL: 1.7 s per pass at 30k ops, a frozen window in
-    # the GUI. The objects stay refcounted (models hold no cycles), so they are still freed when dropped.
-    gc.freeze()
     return LoadedCase(af_open, af_close, mapping, open_index, close_index)
+
+
+def _start_early(scheduler: PairScheduler, request: Mode1Request, af_open: Model, mapping: FusionMapping,
+                 indexes: tuple[DumpIndex, DumpIndex]) -> None:
+    """Compare the pairs the af-open side alone determines while the af-close graph is parsed."""
+    try:
+        steps = pair_steps(*indexes, request.step, [])
+    except InputError:
+        return  # the real plan reports it, after the af-close graph was read as before
+    scheduler.start_early(provisional_rows(af_open, mapping, indexes, steps, request.compare_input))
 
 
 def _index_both(request: Mode1Request, cancel: CancelToken) -> tuple[DumpIndex, DumpIndex]:
@@ -94,64 +119,30 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
     return row
 
 
-def _compare_all(planned: list[PlannedRow], jobs: int, progress: Progress, cancel: CancelToken,
-                 on_rows: RowSink | None = None) -> dict[int, PairResult]:
-    """Compare every planned pair: small ones concurrently, large ones one by one with block threads."""
-    todo = [(number, item) for number, item in enumerate(planned) if item.fused is not None]
-    large = [(n, item) for n, item in todo if item.size_bytes > _LARGE_PAIR_BYTES]
-    small = [(n, item) for n, item in todo if item.size_bytes <= _LARGE_PAIR_BYTES]
-    outcomes: dict[int, PairResult] = {}
-    total = len(todo)
-    # Small pairs go to the workers in batches: one future per pair cost more than a small pair's compare.
-    batch = max(1, min(16, len(small) // (8 * max(1, jobs))))
-    batches = [small[start:start + batch] for start in range(0, len(small), batch)]
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="pair") as pool:
-        futures = [pool.submit(_compare_batch, chunk, cancel) for chunk in batches]
-        for future in as_completed(futures):
-            done = future.result()
-            outcomes.update(done)
-            if on_rows is not None:
-                on_rows([_row_from(planned[number], outcome) for number, outcome in done.items()])
-            progress(len(outcomes), total, "comparing")
-        for number, item in large:
-            outcomes[number] = _compare_one(item, pool, cancel)
-            _deliver(on_rows, item, outcomes[number])
-            progress(len(outcomes), total, "comparing")
-    return outcomes
-
-
-def _deliver(on_rows: RowSink | None, item: PlannedRow, outcome: PairResult) -> None:
-    if on_rows is not None:
-        on_rows([_row_from(item, outcome)])
-
-
-def _compare_batch(chunk: list[tuple[int, PlannedRow]], cancel: CancelToken) -> dict[int, PairResult]:
-    return {number: _compare_one(item, None, cancel) for number, item in chunk}
-
-
-def _compare_one(item: PlannedRow, executor: Executor | None, cancel: CancelToken) -> PairResult:
-    cancel.check()
-    assert item.fused is not None and item.origin is not None
-    return compare_pair(item.fused, item.origin, executor)
-
-
 def run_mode1(request: Mode1Request, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None,
-              on_rows: RowSink | None = None) -> PrecisionResult:
+              on_rows: RowSink | None = None, on_case: CaseSink | None = None) -> PrecisionResult:
     """Compare every fused op output (and input with compare_input) against the origin run.
 
+    Without `case`, the graphs and dumps are loaded here and comparing starts before the af-close graph
+    is parsed; `on_case` then receives the loaded case (from this thread) once it is complete.
     `on_rows`, when given, receives finished rows (metrics and status, verdict not yet assigned) from
-    the worker thread as they complete, first the uncompared ones in one batch; the returned result
-    holds the same row objects with verdicts.
+    this thread as they complete, first the uncompared ones in one batch; the returned result holds the
+    same row objects with verdicts.
     """
-    case = case or load_case(request, progress, cancel)
-    warnings = [*case.af_open.warnings, *case.mapping.warnings, *case.open_index.warnings,
-                *case.close_index.warnings]
-    steps = pair_steps(case.open_index, case.close_index, request.step, warnings)
-    planned = plan_rows(case, steps, request.compare_input)
-    if on_rows is not None:
-        on_rows([item.row for item in planned if item.fused is None])
-    outcomes = _compare_all(planned, request.jobs, progress, cancel, on_rows)
+    with PairScheduler(request.jobs, cancel) as scheduler:
+        if case is None:
+            case = _load(request, progress, cancel, scheduler.submit, scheduler)
+            if on_case is not None:
+                on_case(case)
+        warnings = [*case.af_open.warnings, *case.mapping.warnings, *case.open_index.warnings,
+                    *case.close_index.warnings]
+        steps = pair_steps(case.open_index, case.close_index, request.step, warnings)
+        planned = plan_rows(case, steps, request.compare_input)
+        if on_rows is not None:
+            on_rows([item.row for item in planned if item.fused is None])
+        deliver = None if on_rows is None else _deliverer(on_rows)
+        outcomes = scheduler.compare(planned, progress, deliver)
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(planned)]
     warnings.extend(row.message for row in rows if row.message)
     first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))
@@ -161,6 +152,10 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
         input_mappings=sum(len(fused.inputs) for fused in case.mapping.fused_ops),
         compare_input=request.compare_input, steps=[open_step or "" for open_step, _ in steps],
     )
+
+
+def _deliverer(on_rows: RowSink) -> Delivery:
+    return lambda group: on_rows([_row_from(item, outcome) for _, item, outcome in group])
 
 
 def run_mode2(npy_a: Path, npy_b: Path) -> PairResult:

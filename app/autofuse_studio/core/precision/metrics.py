@@ -280,6 +280,9 @@ def compare_tensors(
     limit_blas_threads()
     if fused.size == 0:
         raise ValueError("the tensors are empty")
+    if fused.size <= block_elements and fused.size == origin.size:
+        # One block (most dump tensors): no block iterators, no merging.
+        return _finish(block_partial(fused.materialize().reshape(-1), origin.materialize().reshape(-1)))
     pairs = iter_aligned_pairs(fused, origin, block_elements)
     partials: Iterable[_Partial]
     if executor is None:

@@ -61,6 +61,19 @@ def _library() -> ctypes.CDLL | None:
     return library
 
 
+class _Outputs(threading.local):
+    def __init__(self) -> None:
+        self.doubles = (ctypes.c_double * _DOUBLES)()
+        self.counts = (ctypes.c_int64 * _COUNTS)()
+
+
+_OUTPUTS = _Outputs()
+
+
+def _outputs() -> tuple[ctypes.Array[ctypes.c_double], ctypes.Array[ctypes.c_int64]]:
+    return _OUTPUTS.doubles, _OUTPUTS.counts
+
+
 def enabled() -> bool:
     """True when the native kernel is built, loadable and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1."""
     return os.environ.get(DISABLE_ENV, "") not in ("1", "true", "yes") and _library() is not None
@@ -79,9 +92,8 @@ def native_partial(
     # The kernel reads plain native-endian C arrays; byte-swapped dtypes were not in _TYPE_CODES.
     a = np.ascontiguousarray(a_block.reshape(-1))
     b = np.ascontiguousarray(b_block.reshape(-1))
-    # ctypes arrays and __array_interface__ cost a fraction of numpy's .ctypes per call.
-    doubles = (ctypes.c_double * _DOUBLES)()
-    counts = (ctypes.c_int64 * _COUNTS)()
+    # Per-thread ctypes output arrays and __array_interface__ cost a fraction of numpy's .ctypes per call.
+    doubles, counts = _outputs()
     status = library.af_pair_stats(
         a.__array_interface__["data"][0], a_code, b.__array_interface__["data"][0], b_code, a.size,
         limits[0], limits[1], epsilon, doubles, counts,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
@@ -32,6 +32,10 @@ COMPUTE_ERROR = "COMPUTE_ERROR"
 FORMAT_CONVERTED = "FORMAT_CONVERTED"
 DTYPE_CAST = "DTYPE_CAST"
 SHAPE_FLATTENED = "SHAPE_FLATTENED"
+
+# Tensors up to this size are read rather than memory-mapped (see dumps.npy._map_data): the working
+# memory stays bounded by this per side and worker, and bigger ones are streamed from a map.
+READ_BELOW_BYTES = 16 << 20
 
 COMPARED_PARTS = frozenset({OK, FORMAT_CONVERTED, DTYPE_CAST, SHAPE_FLATTENED})
 
@@ -138,30 +142,32 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
             return PairResult(FILE_NOT_FOUND, message=f"{which} NPY not found: {side.label}")
     assert fused_side.path is not None and origin_side.path is not None
     try:
-        fused = open_npy(fused_side.path)
-        origin = open_npy(origin_side.path)
+        fused = open_npy(fused_side.path, read_below=READ_BELOW_BYTES)
+        origin = open_npy(origin_side.path, read_below=READ_BELOW_BYTES)
     except NpyLoadError as error:
         return PairResult(NPY_LOAD_ERROR, message=f"NPY load failed - {error}")
-    base = PairResult(OK, fused_dtype=_dtype_name(fused, fused_side), origin_dtype=_dtype_name(origin, origin_side))
+    fused_dtype, origin_dtype = _dtype_name(fused, fused_side), _dtype_name(origin, origin_side)
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
-        return replace(base, status=FORMAT_UNSUPPORTED, message=f"Unsupported format conversion - {error}")
+        return PairResult(FORMAT_UNSUPPORTED, None, f"Unsupported format conversion - {error}", fused_dtype,
+                          origin_dtype)
     except FormatConversionError as error:
-        return replace(base, status=FORMAT_CONVERSION_ERROR, message=f"Format conversion failed - {error}")
-    base = replace(base, fused_shape=fused.shape, origin_shape=origin.shape)
+        return PairResult(FORMAT_CONVERSION_ERROR, None, f"Format conversion failed - {error}", fused_dtype,
+                          origin_dtype)
+    sides = (fused_dtype, origin_dtype, fused.shape, origin.shape)
     parts = [FORMAT_CONVERTED] if converted else []
-    if base.fused_dtype != base.origin_dtype:
+    if fused_dtype != origin_dtype:
         parts.append(DTYPE_CAST)
     if fused.shape != origin.shape:
         if fused.size != origin.size:
             message = (f"Shape mismatch with different element counts - {fused_side.label}: {fused.shape}"
                        f" vs {origin_side.label}: {origin.shape}")
-            return replace(base, status=SHAPE_MISMATCH, message=message)
+            return PairResult(SHAPE_MISMATCH, None, message, *sides)
         parts.append(SHAPE_FLATTENED)
     try:
         metrics = compare_tensors(fused, origin, executor=executor)
     except (ValueError, OSError, MemoryError) as error:
         message = f"Metric calculation failed - {fused_side.label} / {origin_side.label}: {error}"
-        return replace(base, status=COMPUTE_ERROR, message=message)
-    return replace(base, status="_".join(parts) if parts else OK, metrics=metrics)
+        return PairResult(COMPUTE_ERROR, None, message, *sides)
+    return PairResult("_".join(parts) if parts else OK, metrics, "", *sides)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.index import DumpIndex, Lookup
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model, TensorDesc
 from autofuse_studio.core.precision.pair import NO_MAPPING, SKIPPED_CONST_DATA, PairSide
 from autofuse_studio.core.precision.rows import INPUT, OUTPUT, PrecisionRow
@@ -79,14 +81,18 @@ def _side(lookup: Lookup, desc: TensorDesc | None, label: str) -> tuple[PairSide
     return PairSide(lookup.path, _layout(desc), label, desc.dtype if desc else None), size
 
 
-def _fill_sides(planned: PlannedRow, case: LoadedCase, steps: StepPair,
-                fused_desc: TensorDesc | None) -> None:
+# Where the origin side's desc comes from: (origin op, output index, the fused side's desc) -> desc.
+OriginDesc = Callable[[str, int, TensorDesc | None], TensorDesc | None]
+
+
+def _fill_sides(planned: PlannedRow, indexes: tuple[DumpIndex, DumpIndex], steps: StepPair,
+                fused_desc: TensorDesc | None, origin_desc: OriginDesc) -> None:
     row = planned.row
     assert row.origin_op is not None and row.origin_index is not None
-    fused_lookup = case.open_index.lookup(row.fused_op, row.kind, row.fused_index, steps[0])
-    origin_lookup = case.close_index.lookup(row.origin_op, OUTPUT, row.origin_index, steps[1])
+    fused_lookup = indexes[0].lookup(row.fused_op, row.kind, row.fused_index, steps[0])
+    origin_lookup = indexes[1].lookup(row.origin_op, OUTPUT, row.origin_index, steps[1])
     planned.fused, fused_size = _side(fused_lookup, fused_desc, f"{row.fused_op} {row.kind} {row.fused_index}")
-    planned.origin, origin_size = _side(origin_lookup, _origin_desc(case.af_close, row.origin_op, row.origin_index),
+    planned.origin, origin_size = _side(origin_lookup, origin_desc(row.origin_op, row.origin_index, fused_desc),
                                         f"{row.origin_op} output {row.origin_index}")
     planned.size_bytes = fused_size + origin_size
     row.fused_layout, row.origin_layout = planned.fused.layout, planned.origin.layout
@@ -96,10 +102,26 @@ def _fill_sides(planned: PlannedRow, case: LoadedCase, steps: StepPair,
 
 def plan_rows(case: LoadedCase, steps: list[StepPair], compare_input: bool) -> list[PlannedRow]:
     """Rows in the reference's table order (all outputs, then all inputs), step by step."""
+    af_close = case.af_close
+    return _plan(case.af_open, case.mapping, (case.open_index, case.close_index), steps, compare_input,
+                 lambda op_name, index, _fused_desc: _origin_desc(af_close, op_name, index))
+
+
+def provisional_rows(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex],
+                     steps: list[StepPair], compare_input: bool) -> list[PlannedRow]:
+    """The plan before the af-close graph is read: each origin tensor is assumed described like its fused twin.
+
+    Used to start comparing early; a pair whose real origin desc turns out different is compared again.
+    """
+    return _plan(af_open, mapping, indexes, steps, compare_input, lambda _op, _index, fused_desc: fused_desc)
+
+
+def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex], steps: list[StepPair],
+          compare_input: bool, origin_desc: OriginDesc) -> list[PlannedRow]:
     positions = {op.name: (graph_number, position)
-                 for graph_number, graph in enumerate(case.af_open.graphs)
+                 for graph_number, graph in enumerate(af_open.graphs)
                  for position, op in enumerate(graph.ops)}
-    fused_ops = sorted(case.mapping.fused_ops, key=lambda fused: positions.get(fused.op.name, (0, 0)))
+    fused_ops = sorted(mapping.fused_ops, key=lambda fused: positions.get(fused.op.name, (0, 0)))
     planned: list[PlannedRow] = []
     for step_pair in steps:
         step = step_pair[0] or ""
@@ -109,7 +131,7 @@ def plan_rows(case: LoadedCase, steps: list[StepPair], compare_input: bool) -> l
                                    status=NO_MAPPING, step=step, order=fused.op.order)
                 item = PlannedRow(row)
                 if out.origin_op is not None and out.origin_index is not None:
-                    _fill_sides(item, case, step_pair, out.desc)
+                    _fill_sides(item, indexes, step_pair, out.desc, origin_desc)
                 planned.append(item)
         if not compare_input:
             continue
@@ -122,7 +144,7 @@ def plan_rows(case: LoadedCase, steps: list[StepPair], compare_input: bool) -> l
                 if inp.source_type in SKIPPED_SOURCE_TYPES:
                     row.status = SKIPPED_CONST_DATA
                 elif inp.origin_op is not None and inp.origin_index is not None:
-                    _fill_sides(item, case, step_pair, inp.desc)
+                    _fill_sides(item, indexes, step_pair, inp.desc, origin_desc)
                 planned.append(item)
     for position, item in enumerate(planned):
         item.row.table_position = position

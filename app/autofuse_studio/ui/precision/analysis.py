@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
-from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.verdict import ProducerIndex
@@ -34,10 +34,16 @@ class Analysis:
 def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
                   cancel: CancelToken) -> Analysis:
     """Load, index and compare; `notify` gets ("indexed", files) and ("rows", [PrecisionRow]) on the way."""
-    case = load_case(request, progress, cancel)
+    loaded: list[LoadedCase] = []
+
+    def on_case(case: LoadedCase) -> None:
+        loaded.append(case)
+        notify(INDEXED, case.open_index.files_indexed + case.close_index.files_indexed)
+
+    # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
+    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
+    case = loaded[0]
     files = case.open_index.files_indexed + case.close_index.files_indexed
-    notify(INDEXED, files)
-    result = run_mode1(request, progress, cancel, case=case, on_rows=lambda rows: notify("rows", rows))
     return Analysis(result, producer_index(case.af_open), files, case)
 
 

@@ -1,0 +1,119 @@
+"""Comparing before the af-close graph is read: results are reused only for identical pairs, never change a row."""
+
+from __future__ import annotations
+
+import gc
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.errors import Cancelled, GraphParseError
+from autofuse_studio.core.precision import scheduler as scheduler_module
+from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.pair import PairResult, PairSide
+from autofuse_studio.core.precision.plan import PlannedRow
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
+from autofuse_studio.core.precision.scheduler import PairScheduler
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, no_progress
+from autofuse_studio.core.synth import full_coverage_spec, generate_case
+
+
+@pytest.fixture(scope="module")
+def coverage_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    root = tmp_path_factory.mktemp("early")
+    generate_case(root, full_coverage_spec())
+    return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _request(root: Path, manifest: dict[str, Any], **options: Any) -> Mode1Request:
+    return Mode1Request(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
+                        root / manifest["data"]["af_open"], root / manifest["data"]["af_close"], **options)
+
+
+def _row_facts(row: PrecisionRow) -> tuple[Any, ...]:
+    metrics = None if row.metrics is None else tuple(np.nan_to_num(list(vars(row.metrics).values()), nan=-7.0))
+    return (row.key, row.status, row.message, row.verdict, row.fused_dtype, row.origin_dtype, row.fused_shape,
+            row.origin_shape, metrics)
+
+
+@pytest.mark.parametrize("compare_input", [False, True])
+def test_early_comparing_gives_the_same_rows_as_comparing_after_loading(
+        coverage_case: tuple[Path, dict[str, Any]], compare_input: bool) -> None:
+    # The coverage case has padded 5HD, NZ, bf16 and dtype casts: origin descs that differ from the
+    # fused ones, so some early guesses are wrong and must be compared again.
+    root, manifest = coverage_case
+    request = _request(root, manifest, compare_input=compare_input, jobs=2)
+    early = run_mode1(request)
+    late = run_mode1(request, case=load_case(request))
+    assert [_row_facts(row) for row in early.rows] == [_row_facts(row) for row in late.rows]
+    assert early.first_divergence is not None and late.first_divergence is not None
+    assert early.first_divergence.key == late.first_divergence.key
+
+
+def test_on_case_receives_the_loaded_case_once(coverage_case: tuple[Path, dict[str, Any]]) -> None:
+    root, manifest = coverage_case
+    cases: list[LoadedCase] = []
+    result = run_mode1(_request(root, manifest), on_case=cases.append)
+    assert len(cases) == 1
+    assert cases[0].open_index.files_indexed > 0
+    assert {row.fused_op for row in result.rows} <= {fused.op.name for fused in cases[0].mapping.fused_ops}
+
+
+def test_cancel_while_comparing_early_stops_the_run(coverage_case: tuple[Path, dict[str, Any]]) -> None:
+    root, manifest = coverage_case
+    token = CancelToken()
+
+    def progress(done: int, total: int, message: str = "") -> None:
+        if "fusion-disabled" in message:  # early comparing has just started
+            token.cancel()
+
+    with pytest.raises(Cancelled):
+        run_mode1(_request(root, manifest, jobs=2), progress=progress, cancel=token)
+
+
+def test_broken_af_close_graph_is_reported_after_early_comparing(coverage_case: tuple[Path, dict[str, Any]],
+                                                                 tmp_path: Path) -> None:
+    root, manifest = coverage_case
+    broken = tmp_path / "af_close.json"
+    broken.write_text('{"graph": [{"name": "g", "op": [', encoding="utf-8")
+    request = replace(_request(root, manifest, jobs=2), af_close_graph=broken)
+    with pytest.raises(GraphParseError, match="truncated"):
+        run_mode1(request)
+    assert gc.isenabled()
+
+
+def _planned(fused: PairSide, origin: PairSide, name: str) -> PlannedRow:
+    row = PrecisionRow(OUTPUT, name, 0, name, 0, status="NO_MAPPING")
+    return PlannedRow(row, fused, origin, 10)
+
+
+def test_scheduler_reuses_identical_pairs_and_recompares_changed_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compared: list[tuple[str, str]] = []
+
+    def fake_compare(fused: PairSide, origin: PairSide, executor: object = None) -> PairResult:
+        compared.append((fused.label, origin.label))
+        return PairResult("OK", message=f"{fused.label}/{origin.label}/{origin.graph_dtype}")
+
+    monkeypatch.setattr(scheduler_module, "compare_pair", fake_compare)
+    plain = LayoutInfo("ND", "ND", (2, 3))
+    sides = {name: (PairSide(tmp_path / f"{name}.npy", plain, f"{name}-f", "DT_FLOAT16"),
+                    PairSide(tmp_path / f"{name}o.npy", plain, f"{name}-o", "DT_FLOAT16")) for name in "abc"}
+    provisional = [_planned(*sides[name], name) for name in "abc"]
+    # The real af-close graph says op b's output is float32: that pair differs and is compared again.
+    changed = replace(sides["b"][1], graph_dtype="DT_FLOAT")
+    final = [_planned(*sides["a"], "a"), _planned(sides["b"][0], changed, "b"), _planned(*sides["c"], "c")]
+    delivered: list[int] = []
+    with PairScheduler(2, NEVER_CANCELLED) as scheduler:
+        scheduler.start_early(provisional)
+        outcomes = scheduler.compare(final, no_progress,
+                                     lambda group: delivered.extend(number for number, _, _ in group))
+    assert sorted(compared) == [("a-f", "a-o"), ("b-f", "b-o"), ("b-f", "b-o"), ("c-f", "c-o")]
+    assert outcomes[1].message == "b-f/b-o/DT_FLOAT"
+    assert outcomes[0].message == "a-f/a-o/DT_FLOAT16"
+    assert sorted(delivered) == [0, 1, 2]
