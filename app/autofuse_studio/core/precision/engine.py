@@ -17,7 +17,15 @@ from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
-from autofuse_studio.core.precision.plan import PlannedRow, pair_steps, plan_rows, producer_index, provisional_rows
+from autofuse_studio.core.precision.plan import (
+    PlannedRow,
+    StepPair,
+    finalize_plan,
+    pair_steps,
+    plan_rows,
+    producer_index,
+    provisional_rows,
+)
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
@@ -25,6 +33,7 @@ from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 RowSink = Callable[[list[PrecisionRow]], None]
+EarlyPlan = tuple[list[StepPair], list[PlannedRow]]  # the steps and provisional plan compared early
 
 
 @dataclass
@@ -59,11 +68,11 @@ def load_case(request: Mode1Request, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED) -> LoadedCase:
     """Parse both graphs and index both dump folders (each exactly once)."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index") as indexer:
-        return _load(request, progress, cancel, indexer.submit, None)
+        return _load(request, progress, cancel, indexer.submit, None)[0]
 
 
 def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit: Callable[..., Future[Any]],
-          scheduler: PairScheduler | None) -> LoadedCase:
+          scheduler: PairScheduler | None) -> tuple[LoadedCase, EarlyPlan | None]:
     """Index on a helper thread while parsing; with a scheduler, start comparing before the af-close graph."""
     for path, what in ((request.af_open_data, "af-open"), (request.af_close_data, "af-close")):
         if not Path(path).is_dir():
@@ -77,8 +86,9 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         cancel.check()
         progress(1, 3, "indexing the dump folders")
         open_index, close_index = indexes.result()
+        early = None
         if scheduler is not None:
-            _start_early(scheduler, request, af_open, mapping, (open_index, close_index))
+            early = _start_early(scheduler, request, af_open, mapping, (open_index, close_index))
         progress(2, 3, "parsing the fusion-disabled graph")
         af_close = load_model(request.af_close_graph)
         cancel.check()
@@ -89,17 +99,19 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         # cycles), so they are still freed when dropped.
         gc.freeze()
     progress(3, 3, "indexed")
-    return LoadedCase(af_open, af_close, mapping, open_index, close_index)
+    return LoadedCase(af_open, af_close, mapping, open_index, close_index), early
 
 
 def _start_early(scheduler: PairScheduler, request: Mode1Request, af_open: Model, mapping: FusionMapping,
-                 indexes: tuple[DumpIndex, DumpIndex]) -> None:
+                 indexes: tuple[DumpIndex, DumpIndex]) -> EarlyPlan | None:
     """Compare the pairs the af-open side alone determines while the af-close graph is parsed."""
     try:
         steps = pair_steps(*indexes, request.step, [])
     except InputError:
-        return  # the real plan reports it, after the af-close graph was read as before
-    scheduler.start_early(provisional_rows(af_open, mapping, indexes, steps, request.compare_input))
+        return None  # the real plan reports it, after the af-close graph was read as before
+    provisional = provisional_rows(af_open, mapping, indexes, steps, request.compare_input)
+    scheduler.start_early(provisional)
+    return steps, provisional
 
 
 def _index_both(request: Mode1Request, cancel: CancelToken) -> tuple[DumpIndex, DumpIndex]:
@@ -131,14 +143,18 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
     same row objects with verdicts.
     """
     with PairScheduler(request.jobs, cancel) as scheduler:
+        early = None
         if case is None:
-            case = _load(request, progress, cancel, scheduler.submit, scheduler)
+            case, early = _load(request, progress, cancel, scheduler.submit, scheduler)
             if on_case is not None:
                 on_case(case)
         warnings = [*case.af_open.warnings, *case.mapping.warnings, *case.open_index.warnings,
                     *case.close_index.warnings]
         steps = pair_steps(case.open_index, case.close_index, request.step, warnings)
-        planned = plan_rows(case, steps, request.compare_input)
+        if early is not None and early[0] == steps:
+            planned = finalize_plan(early[1], case.af_close)
+        else:
+            planned = plan_rows(case, steps, request.compare_input)
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
         deliver = None if on_rows is None else _deliverer(on_rows)

@@ -116,6 +116,21 @@ def provisional_rows(af_open: Model, mapping: FusionMapping, indexes: tuple[Dump
     return _plan(af_open, mapping, indexes, steps, compare_input, lambda _op, _index, fused_desc: fused_desc)
 
 
+def finalize_plan(provisional: list[PlannedRow], af_close: Model) -> list[PlannedRow]:
+    """Turn a provisional plan into the final one in place: origin sides described by the af-close graph.
+
+    Equal to plan_rows() for the same steps, without looking every file up and measuring it again.
+    """
+    for item in provisional:
+        row, side = item.row, item.origin
+        if side is None or row.origin_op is None or row.origin_index is None:
+            continue
+        desc = _origin_desc(af_close, row.origin_op, row.origin_index)
+        item.origin = PairSide(side.path, _layout(desc), side.label, desc.dtype if desc else None)
+        row.origin_layout = item.origin.layout
+    return provisional
+
+
 def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex], steps: list[StepPair],
           compare_input: bool, origin_desc: OriginDesc) -> list[PlannedRow]:
     positions = {op.name: (graph_number, position)
