@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.errors import AppError, GraphParseError, InputError
+from autofuse_studio.core.errors import AppError, Cancelled, GraphParseError, InputError
 from autofuse_studio.core.ge import load_model
 from autofuse_studio.core.ge.synth import synthetic_document
+from autofuse_studio.core.progress import CancelToken
 
 GOOD = json.dumps(synthetic_document(3), indent=2)
 
@@ -86,3 +87,43 @@ def test_gc_is_enabled_again_after_success_and_failure(tmp_path: Path) -> None:
     with pytest.raises(GraphParseError):
         load_model(_write(tmp_path, b"{", "bad.json"))
     assert gc.isenabled()
+
+
+class _CancelAfter(CancelToken):
+    """A token that is cancelled by its n-th check: proves a load checks while it works, not only at the end."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__()
+        self.left = checks
+        self.seen = 0
+
+    def check(self) -> None:
+        self.seen += 1
+        self.left -= 1
+        if self.left <= 0:
+            self.cancel()
+        super().check()
+
+
+def _many_ops(count: int) -> dict[str, object]:
+    return {"graph": [{"name": "g", "op": [{"name": f"op{i}", "type": "Relu", "input": [f"op{i - 1}:0"] if i else []}
+                                          for i in range(count)]}]}
+
+
+def test_a_big_json_load_can_be_cancelled_while_building(tmp_path: Path) -> None:
+    path = _write(tmp_path, json.dumps(_many_ops(10_000)).encode(), "big.json")
+    token = _CancelAfter(4)  # read, decode, op 0, op 2048
+    with pytest.raises(Cancelled):
+        load_model(path, token)
+    assert token.seen == 4
+    assert len(load_model(path).root.ops) == 10_000  # the same file loads without a cancel
+
+
+def test_a_big_pbtxt_load_can_be_cancelled_while_parsing(tmp_path: Path) -> None:
+    ops = "".join(f'op {{ name: "op{i}" type: "Relu" }}\n' for i in range(5_000))
+    path = _write(tmp_path, f'graph {{ name: "g"\n{ops}}}\n'.encode(), "big.txt")
+    token = _CancelAfter(50)
+    with pytest.raises(Cancelled):
+        load_model(path, token)
+    assert token.seen == 50
+    assert len(load_model(path).root.ops) == 5_000

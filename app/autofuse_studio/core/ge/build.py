@@ -9,6 +9,7 @@ from typing import Any
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
 from autofuse_studio.core.ge.model import DescList, Graph, InputRef, Model, Op, TensorDesc
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 # proto DataType numbers, for json_format files that print enums as ints.
 _DTYPE_NAMES = (
@@ -21,6 +22,7 @@ _DTYPE_NAMES = (
     "DT_FLOAT4_E1M2", "DT_HIFLOAT4",
 )
 _WARNINGS_PER_KIND = 50
+_OPS_PER_CANCEL_CHECK = 2048
 
 
 class _Warnings:
@@ -73,7 +75,7 @@ def graph_dicts(doc: Any, path: str) -> list[Any]:
     )
 
 
-def build_model(doc: Any, path: str) -> Model:
+def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED) -> Model:
     """Build the Model (ops, descs, execution order, subgraph parents) from a parsed document."""
     warn = _Warnings()
     graphs: list[Graph] = []
@@ -81,7 +83,7 @@ def build_model(doc: Any, path: str) -> Model:
         if not isinstance(raw, dict):
             warn.add("graph", f"{path}: graph entry {index} is empty (null) and was skipped.")
             continue
-        graphs.append(_make_graph(raw, index, warn))
+        graphs.append(_make_graph(raw, index, warn, cancel))
     if not graphs:
         raise GraphParseError(f"{path} contains no graphs.", path)
     names = [g.name for g in graphs]
@@ -92,7 +94,7 @@ def build_model(doc: Any, path: str) -> Model:
     return Model(path, graphs, warn.finish())
 
 
-def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings) -> Graph:
+def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings, cancel: CancelToken) -> Graph:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         name = f"graph_{index}"
@@ -100,6 +102,8 @@ def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings) -> Graph:
     ops: list[Op] = []
     ids: list[int] = []
     for i, raw_op in enumerate(_as_list(raw.get("op"))):
+        if i % _OPS_PER_CANCEL_CHECK == 0:
+            cancel.check()
         if not isinstance(raw_op, dict):
             warn.add("op", f"graph '{name}': op entry {i} is empty (null) and was skipped.")
             continue

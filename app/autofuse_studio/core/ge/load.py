@@ -13,6 +13,7 @@ from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.build import build_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.ge.pbtxt import parse_pbtxt
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 log = logging.getLogger(__name__)
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
@@ -20,19 +21,26 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
-def load_model(path: str | Path) -> Model:
-    """Read a GE dump graph (atc JSON, ModelDef/GraphDef protobuf text) with all its subgraphs."""
+def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model:
+    """Read a GE dump graph (atc JSON, ModelDef/GraphDef protobuf text) with all its subgraphs.
+
+    `cancel` is checked between the stages and every few thousand ops (a JSON document itself is
+    decoded in one C call: a 230 MB file takes ~5 s that cannot be interrupted).
+    """
     file = Path(path)
     data = _read_bytes(file)
-    model = model_from_bytes(data, str(file))
+    cancel.check()
+    model = model_from_bytes(data, str(file), cancel)
     log.debug("loaded %s: %d graphs, %d warnings", file, len(model.graphs), len(model.warnings))
     return model
 
 
-def model_from_bytes(data: bytes, path: str) -> Model:
+def model_from_bytes(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED) -> Model:
     """Parse file contents already in memory; `path` is only used in messages."""
     with gc_paused():
-        return build_model(parse_document(data, path), path)
+        document = parse_document(data, path, cancel)
+        cancel.check()
+        return build_model(document, path, cancel)
 
 
 def _read_bytes(file: Path) -> bytes:
@@ -56,7 +64,7 @@ def detect_dialect(data: bytes) -> str:
     return "json" if first in (b"{", b"[", b'"', b"-") or first.isdigit() else "pbtxt"
 
 
-def parse_document(data: bytes, path: str) -> Any:
+def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED) -> Any:
     """File bytes -> atc-JSON-shaped document; GraphParseError naming the file (and line) when unreadable."""
     if not data.strip():
         raise GraphParseError(f"{path} is empty; expected a GE dump graph (JSON or protobuf text).", path)
@@ -76,7 +84,7 @@ def parse_document(data: bytes, path: str) -> Any:
             f"{path} is not UTF-8 text (bad byte at line {line}); expected a GE dump graph.", path, line
         ) from exc
     try:
-        return parse_pbtxt(text, path)
+        return parse_pbtxt(text, path, cancel)
     except RecursionError as exc:
         raise GraphParseError(f"{path}: protobuf text is nested too deeply.", path) from exc
 

@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import c_unescape
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 # One token per match: a string, a number-ish word, an identifier or any single other character.
 # Whitespace and '#' comments are skipped by the leading part. The unrolled string pattern keeps big
@@ -58,17 +59,18 @@ _WORDS = {"true": True, "True": True, "false": False, "False": False}
 _FLOAT_WORDS = {"inf", "infinity", "nan"}
 
 
-def parse_pbtxt(text: str, path: str) -> dict[str, Any]:
+def parse_pbtxt(text: str, path: str, cancel: CancelToken = NEVER_CANCELLED) -> dict[str, Any]:
     """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts."""
-    return _Parser(text, path).parse()
+    return _Parser(text, path, cancel).parse()
 
 
 class _Parser:
     """Recursive descent over a pre-tokenised list; positions are recomputed only to report errors."""
 
-    def __init__(self, text: str, path: str) -> None:
+    def __init__(self, text: str, path: str, cancel: CancelToken = NEVER_CANCELLED) -> None:
         self.text = text
         self.path = path
+        self.cancel = cancel
         self.tokens: list[str] = _TOKEN.findall(text)
         self.pos = 0
 
@@ -101,6 +103,8 @@ class _Parser:
     def _message(self, schema: dict[str, _Spec], closer: str | None, depth: int) -> dict[str, Any]:
         if depth > _MAX_DEPTH:
             self._fail("messages are nested too deeply")
+        if depth <= 2:  # a graph or an op: often enough to stop a big file promptly, rarely enough to cost nothing
+            self.cancel.check()
         message: dict[str, Any] = {}
         tokens = self.tokens
         while True:

@@ -81,7 +81,7 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         # Indexing is mostly directory syscalls (no GIL): it runs beside the graph parsing.
         indexes = submit(_index_both, request, cancel)
         progress(0, 3, "parsing the fusion-enabled graph")
-        af_open = load_model(request.af_open_graph)
+        af_open = load_model(request.af_open_graph, cancel)
         mapping = build_fusion_mapping(af_open)
         cancel.check()
         progress(1, 3, "indexing the dump folders")
@@ -90,7 +90,7 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         if scheduler is not None:
             early = _start_early(scheduler, request, af_open, mapping, (open_index, close_index))
         progress(2, 3, "parsing the fusion-disabled graph")
-        af_close = load_model(request.af_close_graph)
+        af_close = load_model(request.af_close_graph, cancel)
         cancel.check()
         # The models live for the whole run (and the GUI session). Without this every later collection
         # rescans all of their objects while holding the GIL: 1.7 s per full pass at 30k ops, a frozen
