@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "nwa": "Fusion precision analysis (drop-in for fusion_precision_analyzer.py)",
     "att": "ATT-ANALYZE tools (drop-in for att.py)",
     "report": "Headless precision report (xlsx, PNG, SVG)",
+    "hosts": "Remote build host profiles for verify-tiling --host (list, add, set, remove)",
 }
 
 

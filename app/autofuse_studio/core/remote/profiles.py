@@ -94,4 +94,5 @@ def find_profile(name: str) -> HostProfile:
         if profile.name == name:
             return profile
     known = ", ".join(p.name for p in profiles) or "none saved yet"
-    raise AppError(f"No host profile named '{name}' (known: {known}); add one in the runner panel.")
+    raise AppError(f"No host profile named '{name}' (known: {known}); add one with "
+                   "`autofuse-studio hosts add` or in the runner panel.")
