@@ -76,6 +76,16 @@ def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan
 
 def run_summary(args: argparse.Namespace) -> int:
     """`att summary`."""
+    from autofuse_studio.core.gc_pause import gc_paused
+
+    # The scans and rows are acyclic and are freed by reference counting when the command ends: with
+    # the GC paused throughout, no collection ever walks them (pausing only the scan would merely move
+    # one collection over every record into the building of the rows).
+    with gc_paused():
+        return _summary(args)
+
+
+def _summary(args: argparse.Namespace) -> int:
     from autofuse_studio.core.att import summary_output as out
     from autofuse_studio.core.att.summary import build_summary
 

@@ -74,12 +74,22 @@ def _key(groups: tuple[str | Any, ...]) -> CaseKey:
     return key
 
 
+def parse_prof_value(text: str, source: SourceRef) -> TilingValue | None:
+    """Parse `[op] [PROF]The value of <name> is <num> in <label>` (the hot kind); None for anything else."""
+    value = _PROF_VALUE.search(text)
+    if value is None:
+        return None
+    groups = value.groups()  # one call instead of one group() call per field
+    if groups[0] in _NOT_OPERATORS:
+        return None
+    return TilingValue(groups[0], _key(groups[3:]), groups[1], float(groups[2]), source)
+
+
 def parse_prof(text: str, source: SourceRef) -> ProfRecord | None:
     """Parse one line holding a [PROF] record or a result-perf line; None when it is neither."""
-    value = _PROF_VALUE.search(text)
-    if value is not None and value.group(1) not in _NOT_OPERATORS:
-        return TilingValue(value.group(1), _key(value.groups()[3:]), value.group(2), float(value.group(3)),
-                           source)
+    value = parse_prof_value(text, source)
+    if value is not None:
+        return value
     match = _PROF.search(text)
     if match and match.group(1) not in _NOT_OPERATORS:
         record = _parse_prof_body(match.group(1), text, match.end(), source)

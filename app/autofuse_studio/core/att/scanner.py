@@ -1,7 +1,8 @@
 """One streaming pass over ATT logs (files, folders, .gz) producing a LogScan.
 
-Logs are read in blocks of a few MB; literal markers are located with str.find so that noise
-lines cost almost nothing, and only lines holding a marker are decoded by the line grammars.
+Logs are read in blocks of about 1 MB of whole lines; the marked lines of a block are located by one
+bytes regex plus one bytes.find (noise lines are never split, decoded or looked at from Python),
+and only lines holding a marker are decoded by the line grammars.
 Memory depends on the number of records, not on the size of the logs.
 """
 
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import gzip
 import logging
+import re
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
-from autofuse_studio.core.att.lines import parse_dfx, parse_perf, parse_prof
+from autofuse_studio.core.att.lines import parse_dfx, parse_perf, parse_prof, parse_prof_value
 from autofuse_studio.core.att.model import (
     BestResult,
     DecodeIssue,
@@ -29,13 +32,22 @@ from autofuse_studio.core.att.model import (
     TilingValue,
 )
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 log = logging.getLogger(__name__)
 
-BLOCK_SIZE = 4 << 20
+# Each block is passed over several times in C (UTF-8 check, marker regex, newline counts): 1 MB
+# stays in a core's L2 cache between those passes (measured ~10% faster overall than 4 MB).
+BLOCK_SIZE = 1 << 20
 MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
 MAX_LISTED_DECODE_ISSUES = 100
+# The markers that start with "[" in one regex, with the rest of their line: its literal prefix "["
+# lets sre skip noise in C, which costs far less than one bytes.find pass over the block per marker,
+# and the match ends at the end of the line, so no further match in that line is reported.
+_BRACKET_MARKERS = re.compile(
+    b"\\[(?:" + b"|".join(re.escape(m[1:]) for m in MARKERS if m.startswith(b"[")) + b")[^\\n]*")
+_OTHER_MARKERS = tuple(m for m in MARKERS if not m.startswith(b"["))
 
 
 def find_logs(path: str | Path) -> list[Path]:
@@ -63,24 +75,19 @@ def open_log(path: Path) -> BinaryIO:
 
 def iter_blocks(path: Path) -> Iterator[bytes]:
     """Yield blocks of whole lines (each ends with a newline except maybe the last)."""
-    carry = b""
     try:
         with open_log(path) as handle:
             while True:
                 data = handle.read(BLOCK_SIZE)
                 if not data:
                     break
-                data = carry + data if carry else data
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    carry = data  # a line longer than the block: keep reading
-                    continue
-                carry = data[cut:]
-                yield data[:cut]
+                if not data.endswith(b"\n"):
+                    # Complete the last line in C (one copy of the block, linear even for huge lines)
+                    # rather than carrying the tail into the next block (two copies of every block).
+                    data += handle.readline()
+                yield data
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"Cannot read log '{path}': {exc}.", path) from exc
-    if carry:
-        yield carry
 
 
 def check_utf8(block: bytes, path: str, first_line: int, scan: FileScan) -> bool:
@@ -110,17 +117,33 @@ def decode_block(block: bytes, path: str, first_line: int, scan: FileScan) -> st
 
 def marked_lines(block: bytes) -> list[tuple[int, int]]:
     """(start, end) offsets of the lines of `block` that contain any marker, in order (end excludes '\\n')."""
-    lines: dict[int, int] = {}
-    for marker in MARKERS:
+    rfind = block.rfind
+    lines = [(rfind(b"\n", 0, m.start()) + 1, m.end()) for m in _BRACKET_MARKERS.finditer(block)]
+    extra = {start: end for start, end in _other_marked_lines(block) if not _has_line(lines, start)}
+    if extra:
+        lines += extra.items()
+        lines.sort()  # two sorted runs: timsort merges them in linear time
+    return lines
+
+
+def _other_marked_lines(block: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of the lines holding a marker that does not start with "[" (a line may repeat)."""
+    for marker in _OTHER_MARKERS:
         pos = block.find(marker)
         while pos >= 0:
+            start = block.rfind(b"\n", 0, pos) + 1
             end = block.find(b"\n", pos)
             if end < 0:
-                lines[block.rfind(b"\n", 0, pos) + 1] = len(block)
+                yield start, len(block)
                 break
-            lines[block.rfind(b"\n", 0, pos) + 1] = end
+            yield start, end
             pos = block.find(marker, end)
-    return sorted(lines.items())
+
+
+def _has_line(lines: list[tuple[int, int]], start: int) -> bool:
+    """True when the sorted `lines` already hold the line starting at `start`."""
+    index = bisect_left(lines, (start,))
+    return index < len(lines) and lines[index][0] == start
 
 
 class _FileScanner:
@@ -133,17 +156,26 @@ class _FileScanner:
     def feed_block(self, block: bytes, first_line: int) -> int:
         """Handle one block starting at `first_line`; returns the number of lines in it.
 
-        Only marked lines are decoded (errors replaced; check_utf8 counted the bad ones).
+        Only marked lines are sliced and decoded (errors replaced; check_utf8 counted the bad ones).
         """
         line_no, counted_to = first_line, 0
         path = self.scan.path
+        count = block.count
         for start, end in marked_lines(block):
-            line_no += block.count(b"\n", counted_to, start)
+            line_no += count(b"\n", counted_to, start)
             counted_to = start
-            raw = block[start:end]
-            line = raw.decode("utf-8", errors="replace").rstrip("\r")
-            self.feed_line(line, SourceRef(path, line_no))
-        lines = block.count(b"\n")
+            line = block[start:end].decode("utf-8", "replace").rstrip("\r")
+            # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
+            source = tuple.__new__(SourceRef, (path, line_no))
+            # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this is
+            # exactly the record feed_line's first branch would store, minus its dispatch.
+            record = parse_prof_value(line, source) if "[PERF]" not in line else None
+            if record is None:
+                self.feed_line(line, source)
+            else:
+                self._store_value(record)
+        # Newlines before counted_to were counted line by line above: only the tail is left to count.
+        lines = line_no - first_line + count(b"\n", counted_to)
         return lines + (0 if block.endswith(b"\n") else 1)
 
     def feed_line(self, line: str, source: SourceRef) -> None:
@@ -176,7 +208,24 @@ class _FileScanner:
             op = self.scan.operators[name] = OperatorLog(name, source)
         return op
 
+    def _store_value(self, record: TilingValue) -> None:
+        """What _store does for a TilingValue (the bulk of the records), with fewer calls."""
+        op = self.scan.operators.get(record.operator)
+        if op is None:
+            op = self._operator(record.operator, record.source)
+        op.prof_lines += 1
+        key = record.key
+        if key not in op.first_mentions:
+            op.first_mentions[key] = record.source.line
+        values = op.values.get(key)
+        if values is None:
+            values = op.values[key] = {}
+        values[record.name] = record
+
     def _store(self, record: TilingValue | Objective | TemplateSelection | BestResult | ResultPerf) -> None:
+        if isinstance(record, TilingValue):
+            self._store_value(record)
+            return
         op = self._operator(record.operator, record.source)
         if isinstance(record, ResultPerf):
             op.result_perfs[(record.graph, record.result)] = record
@@ -187,9 +236,7 @@ class _FileScanner:
             return
         if record.key not in op.first_mentions:
             op.first_mentions[record.key] = record.source.line
-        if isinstance(record, TilingValue):
-            op.values.setdefault(record.key, {})[record.name] = record
-        elif isinstance(record, Objective):
+        if isinstance(record, Objective):
             op.objectives[record.key] = record
         else:
             key = record.key
@@ -207,12 +254,15 @@ def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
     """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read."""
     scanner = _FileScanner(str(path))
     line_no = 1
-    for block in iter_blocks(path):
-        cancel.check()
-        check_utf8(block, scanner.scan.path, line_no, scanner.scan)
-        line_no += scanner.feed_block(block, line_no)
-        if on_block is not None:
-            on_block(len(block))
+    # Every marked line leaves a few acyclic objects (record, source, key): collections during the
+    # scan would only rescan them again and again.
+    with gc_paused():
+        for block in iter_blocks(path):
+            cancel.check()
+            check_utf8(block, scanner.scan.path, line_no, scanner.scan)
+            line_no += scanner.feed_block(block, line_no)
+            if on_block is not None:
+                on_block(len(block))
     scan = scanner.finish(line_no - 1)
     if scan.decode_issue_count:
         log.warning("%s: %d line(s) with invalid UTF-8 were decoded with replacement characters",
