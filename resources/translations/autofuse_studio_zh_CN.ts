@@ -4,93 +4,93 @@
 <context>
     <name>AttWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
         <source>Perf formula</source>
         <translation>性能公式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
         <source>Summary</source>
         <translation>汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
         <source>Split slog</source>
         <translation>拆分 slog</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="71"/>
         <source>Open logs…</source>
         <translation>打开日志…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
         <source>Open folder…</source>
         <translation>打开目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="73"/>
         <source>Export evidence…</source>
         <translation>导出证据…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="73"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="74"/>
         <source>att-evidence.jsonl + tool-manifest.json; an existing archive is never overwritten (a numbered folder is used instead)</source>
         <translation>att-evidence.jsonl + tool-manifest.json；不会覆盖已有的证据包（改用带编号的目录）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="76"/>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="109"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="81"/>
         <source>Drop an ATT log or a folder of logs here, or open one.</source>
         <translation>将 ATT 日志或日志目录拖放到此处，或点击打开。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="110"/>
         <source>Scanning logs</source>
         <translation>正在扫描日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="120"/>
         <source>Nothing opened.</source>
         <translation>尚未打开任何内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="142"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="138"/>
         <source>{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, {rows} summary row(s)</source>
         <translation>{title}：{files} 个文件，{lines} 行，{ops} 个算子含 [PERF] 行，{rows} 行汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="153"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="149"/>
         <source>Exporting evidence</source>
         <translation>正在导出证据</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="154"/>
         <source>{n} evidence record(s) written to {folder}</source>
         <translation>已将 {n} 条证据记录写入 {folder}</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="164"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="160"/>
         <source>Export evidence to folder</source>
         <translation>导出证据到目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="165"/>
         <source>Open ATT logs</source>
         <translation>打开 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="172"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="168"/>
         <source>Open a folder of ATT logs</source>
         <translation>打开 ATT 日志目录</translation>
     </message>
@@ -121,107 +121,107 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="115"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="115"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="119"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="120"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="121"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="122"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="122"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="123"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="123"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="124"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="125"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="126"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="189"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="191"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="192"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="193"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
@@ -229,107 +229,107 @@
 <context>
     <name>ComparePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="90"/>
         <source>baseline: log, folder or summary CSV (e.g. default)</source>
         <translation>基线：日志、目录或汇总 CSV（如 default）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="91"/>
         <source>candidate: log, folder or summary CSV (e.g. PGO)</source>
         <translation>候选：日志、目录或汇总 CSV（如 PGO）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
         <source>All operators</source>
         <translation>全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
         <source>Changed</source>
         <translation>有变化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
         <source>Regressions</source>
         <translation>性能劣化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
         <source>Improvements</source>
         <translation>性能提升</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="95"/>
         <source>Only in one run</source>
         <translation>仅在一次运行中</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>Baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>Candidate</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="101"/>
         <source>File…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
         <source>Folder…</source>
         <translation>目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="104"/>
         <source>Export text…</source>
         <translation>导出文本…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="104"/>
         <source>Export xlsx…</source>
         <translation>导出 xlsx…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="114"/>
         <source>Both a baseline and a candidate are needed.</source>
         <translation>需要同时指定基线和候选。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="122"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="118"/>
         <source>{common} matched, {only1} only in baseline, {only2} only in candidate; {better} improved, {worse} regressed; {fields} field difference(s)</source>
         <translation>{common} 个匹配，{only1} 个仅在基线中，{only2} 个仅在候选中；{better} 个提升，{worse} 个劣化；{fields} 处字段差异</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="124"/>
         <source>Choose two runs and press Compare.</source>
         <translation>选择两次运行，然后点击“对比”。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="169"/>
         <source>Comparing runs</source>
         <translation>正在对比运行结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="201"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="197"/>
         <source>Exporting comparison</source>
         <translation>正在导出对比结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="204"/>
         <source>Export comparison</source>
         <translation>导出对比结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="213"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="209"/>
         <source>Choose a run</source>
         <translation>选择一次运行</translation>
     </message>
@@ -450,37 +450,37 @@
 <context>
     <name>FilterBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="52"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="53"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="54"/>
         <source>Filter by op, file, dtype, message…</source>
         <translation>按算子、文件、数据类型、消息过滤…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="55"/>
         <source>Go to first divergence</source>
         <translation>跳转到首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="59"/>
         <source>All verdicts</source>
         <translation>全部结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="59"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="60"/>
         <source>Failing (culprit or propagated)</source>
         <translation>不通过（根因或传播）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="73"/>
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
@@ -634,137 +634,137 @@
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
         <source>Side by side</source>
         <translation>并排</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
         <source>Overlay (fusion boxes)</source>
         <translation>叠加（融合框）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
         <source>All nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
         <source>Around selection</source>
         <translation>选中项附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
         <source>Around failing rows</source>
         <translation>不通过行附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>up+down</source>
         <translation>上游+下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>upstream</source>
         <translation>上游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>downstream</source>
         <translation>下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
         <source>Search op name or type…</source>
         <translation>搜索算子名或类型…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
         <source>Hops up/downstream to keep (∞: unlimited)</source>
         <translation>保留的上/下游跳数（∞：不限）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
         <source>Trace inputs</source>
         <translation>追踪输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
         <source>Trace outputs</source>
         <translation>追踪输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
         <source>no scopes</source>
         <translation>不折叠作用域</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
         <source>collapse scopes at depth </source>
         <translation>折叠作用域，深度 </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
         <source>Subgraphs in place</source>
         <translation>原位展开子图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
         <source>Collapse fusion groups</source>
         <translation>折叠融合组</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
         <source>Current view as PNG…</source>
         <translation>当前视图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
         <source>Current view as SVG…</source>
         <translation>当前视图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
         <source>Whole graph as PNG…</source>
         <translation>整图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
         <source>Whole graph as SVG…</source>
         <translation>整图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="116"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
         <source>Colour</source>
         <translation>着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -782,22 +782,22 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="78"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="79"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="80"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="311"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="307"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
@@ -924,154 +924,154 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="170"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="171"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="172"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="172"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="173"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="177"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="260"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="268"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="272"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="268"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="283"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="279"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1108,12 +1108,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="354"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="357"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="353"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1159,67 +1159,77 @@
 <context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="100"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="101"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="279"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="69"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="102"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="103"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="103"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="103"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="103"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="208"/>
+        <source>Drawing all operators</source>
+        <translation>正在绘制全部算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="215"/>
+        <source>Building the picture of all operators…</source>
+        <translation>正在生成全部算子的图…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="282"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="283"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="285"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="308"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="313"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>
@@ -1387,27 +1397,27 @@
 <context>
     <name>ResultCard</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="62"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
         <source>workspace</source>
         <translation>工作空间</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="65"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="72"/>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
     </message>
@@ -1415,79 +1425,79 @@
 <context>
     <name>RunForm</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="110"/>
         <source>Source folder</source>
         <translation>源码目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
         <source>Scene</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
         <source>Input JSON</source>
         <translation>输入 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
         <source>aiv_num override</source>
         <translation>覆盖 aiv_num</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="86"/>
         <source>Compile config</source>
         <translation>编译配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="86"/>
         <source>Target host</source>
         <translation>目标主机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
         <source>Preset A</source>
         <translation>预设 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
         <source>Preset B</source>
         <translation>预设 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="91"/>
         <source>folder with *tiling_func*.cpp or output_code.py (drop it here)</source>
         <translation>含 *tiling_func*.cpp 或 output_code.py 的目录（可拖放到此处）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="92"/>
         <source>compile.toml (default ~/.att_analyze/compile.toml)</source>
         <translation>compile.toml（默认 ~/.att_analyze/compile.toml）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="93"/>
         <source>from parameters</source>
         <translation>取自参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
         <source>keep the build folder</source>
         <translation>保留构建目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="151"/>
         <source>Choose an existing source folder.</source>
         <translation>请选择一个已存在的源码目录。</translation>
     </message>
@@ -1495,42 +1505,42 @@
 <context>
     <name>RunnerPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="125"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="126"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="127"/>
         <source>Re-run</source>
         <translation>重新运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="128"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
         <source>Hosts…</source>
         <translation>主机…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="158"/>
         <source>Run this code?</source>
         <translation>运行此代码？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="159"/>
         <source>verify-tiling compiles the C++ code in
 %1
 and runs it with your privileges (on the chosen host). Do you trust this folder?</source>
@@ -1539,7 +1549,7 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 并以你的权限（在所选主机上）运行。你信任此目录吗？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="288"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="279"/>
         <source>Export run history</source>
         <translation>导出运行历史</translation>
     </message>
@@ -1547,22 +1557,22 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SearchableText</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="52"/>
         <source>Search in this case…</source>
         <translation>在此用例中搜索…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="53"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="54"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="82"/>
         <source>{n} match(es)</source>
         <translation>{n} 处匹配</translation>
     </message>
@@ -1570,64 +1580,64 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SplitPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="33"/>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="157"/>
         <source>Splitting logs</source>
         <translation>正在拆分日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="36"/>
         <source>Split finished</source>
         <translation>拆分完成</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="50"/>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="120"/>
         <source>Split logs</source>
         <translation>拆分后的日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="116"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="117"/>
         <source>Split again</source>
         <translation>重新拆分</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="118"/>
         <source>Export split folder…</source>
         <translation>导出拆分目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="126"/>
         <source>Splitting…</source>
         <translation>正在拆分…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="127"/>
         <source>The split did not finish; press Split again.</source>
         <translation>拆分未完成；请点击“重新拆分”。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="128"/>
         <source>{n} case file(s); select one to read it</source>
         <translation>{n} 个用例文件；选择一个即可查看</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="129"/>
         <source>Open logs to split them per operator, group and case.</source>
         <translation>打开日志，按算子、组和用例拆分。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="200"/>
         <source>… truncated at %1 MB; export the split folder for the whole file.</source>
         <translation>… 已在 %1 MB 处截断；导出拆分目录可获得完整文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="208"/>
         <source>Exporting split logs</source>
         <translation>正在导出拆分后的日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="212"/>
         <source>Export the split logs to</source>
         <translation>将拆分后的日志导出到</translation>
     </message>
@@ -1635,47 +1645,47 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>StatsTableModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="84"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="85"/>
         <source>Finite</source>
         <translation>有限值个数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="86"/>
         <source>Min</source>
         <translation>最小值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="87"/>
         <source>Max</source>
         <translation>最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="88"/>
         <source>Mean</source>
         <translation>均值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="89"/>
         <source>Std</source>
         <translation>标准差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
         <source>Statistic</source>
         <translation>统计量</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
         <source>Fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
         <source>Origin</source>
         <translation>原始侧</translation>
     </message>
@@ -1683,69 +1693,69 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SummaryPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="100"/>
         <source>Best result per operator</source>
         <translation>每个算子的最优结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="101"/>
         <source>All schedule results (-a)</source>
         <translation>全部调度结果 (-a)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="102"/>
         <source>Filter operators…</source>
         <translation>过滤算子…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="103"/>
         <source>Parse Status in CSV</source>
         <translation>CSV 中包含解析状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
         <source>Status:</source>
         <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="105"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="105"/>
         <source>Export xlsx…</source>
         <translation>导出 xlsx…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="106"/>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="162"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="158"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="106"/>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="163"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="159"/>
         <source>Problems only</source>
         <translation>仅有问题的</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="150"/>
         <source>Building the summary</source>
         <translation>正在生成汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="183"/>
         <source>{shown} of {total} row(s) shown; {problems} with parse problems</source>
         <translation>显示 {shown}/{total} 行；{problems} 行有解析问题</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="196"/>
         <source>Exporting summary</source>
         <translation>正在导出汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="202"/>
         <source>Export summary</source>
         <translation>导出汇总</translation>
     </message>
@@ -1770,52 +1780,52 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>TensorHeatmaps</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
         <source>Fused (mean)</source>
         <translation>融合侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
         <source>Origin (mean)</source>
         <translation>原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
         <source>|Fused − Origin| (max)</source>
         <translation>|融合侧 − 原始侧|（最大值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="202"/>
         <source>Rows:</source>
         <translation>行：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="203"/>
         <source>Columns:</source>
         <translation>列：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="204"/>
         <source>Hover a cell for its worst element.</source>
         <translation>将鼠标悬停在单元格上可查看其最差元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="213"/>
         <source>wrapped 1-D (%1 per row)</source>
         <translation>一维折行（每行 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="217"/>
         <source>columns (%1 per cell)</source>
         <translation>列（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="227"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="218"/>
         <source>rows (%1 per cell)</source>
         <translation>行（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="287"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="278"/>
         <source>cell %1: rows %2, cols %3, %4 elements
 worst at %5: fused %6, origin %7, |error| %8
 means: fused %9, origin %10</source>
@@ -1827,52 +1837,52 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorHistograms</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="79"/>
         <source>Values (shared bins)</source>
         <translation>数值直方图（共用分箱）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="80"/>
         <source>Error (fused − origin)</source>
         <translation>误差（融合侧 − 原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="81"/>
         <source>|Error| (log bins; bin 0 = exact zeros)</source>
         <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="83"/>
         <source>count</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="84"/>
         <source>Log counts</source>
         <translation>对数计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="94"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="95"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="96"/>
         <source>error</source>
         <translation>误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="108"/>
         <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
         <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
     </message>
@@ -1880,42 +1890,42 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="91"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="109"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="169"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
@@ -1923,67 +1933,67 @@ means: fused %9, origin %10</source>
 <context>
     <name>ThresholdsEditor</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="88"/>
         <source>Default limits</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
         <source>Cosine ≥</source>
         <translation>余弦相似度 ≥</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
         <source>Max abs err ≤</source>
         <translation>绝对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
         <source>Max rel err ≤</source>
         <translation>相对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="93"/>
         <source>not checked</source>
         <translation>不检查</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="94"/>
         <source>Per dtype (origin side)</source>
         <translation>按数据类型（原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
         <source>Max abs</source>
         <translation>绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
         <source>Max rel</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="97"/>
         <source>Add dtype</source>
         <translation>添加数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="98"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="99"/>
         <source>Reset to defaults</source>
         <translation>恢复默认</translation>
     </message>
@@ -1991,27 +2001,27 @@ means: fused %9, origin %10</source>
 <context>
     <name>TopKTableModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="72"/>
         <source>Index</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="72"/>
         <source>Fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="72"/>
         <source>Origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="72"/>
         <source>Error</source>
         <translation>误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="72"/>
         <source>|Error|</source>
         <translation>|误差|</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,12 @@ from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of
 from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.render.display import walk
+from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.att.perf_panel import WHOLE_VIEW, PerfPanel
+from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.tasks import TaskRunner
+
+TIMEOUT_MS = 20000
 
 
 @pytest.fixture
@@ -27,8 +33,23 @@ def workspace(tmp_path: Path) -> AttWorkspace:
 
 
 @pytest.fixture
-def panel(qtbot: QtBot, workspace: AttWorkspace) -> PerfPanel:
-    widget = PerfPanel()
+def runner() -> Iterator[TaskRunner]:
+    task_runner = TaskRunner()
+    yield task_runner
+    task_runner.shutdown()
+
+
+@pytest.fixture
+def jobs(qtbot: QtBot, runner: TaskRunner) -> AttJobs:
+    banner, strip = ErrorBanner(), TaskStrip()
+    for widget in (banner, strip):
+        qtbot.addWidget(widget)
+    return AttJobs(runner, strip, banner)
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, jobs: AttJobs, workspace: AttWorkspace) -> PerfPanel:
+    widget = PerfPanel(jobs)
     qtbot.addWidget(widget)
     widget.resize(1300, 800)
     widget.set_workspace(workspace)
@@ -60,8 +81,10 @@ def test_operator_canvas_draws_the_operator_picture(panel: PerfPanel, workspace:
     assert {"case0 ★", "case1", "case2", "AIC_CUBE"} <= texts
 
 
-def test_whole_view_is_the_cli_svg(panel: PerfPanel, workspace: AttWorkspace, tmp_path: Path) -> None:
-    panel.mode.setCurrentIndex(WHOLE_VIEW)
+def test_whole_view_is_the_cli_svg(panel: PerfPanel, qtbot: QtBot, workspace: AttWorkspace,
+                                   tmp_path: Path) -> None:
+    with qtbot.waitSignal(panel.wholeShown, timeout=TIMEOUT_MS):
+        panel.mode.setCurrentIndex(WHOLE_VIEW)
     with_roles = [(leaf.role, getattr(leaf, "fill", None)) for leaf, _, _ in walk(panel.canvas.items_list)]
     assert ("bottleneck", "red") in with_roles
     panel.export_svg(tmp_path / "whole.svg")

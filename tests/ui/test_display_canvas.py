@@ -15,7 +15,7 @@ from autofuse_studio.core.att.scanner import scan_file
 from autofuse_studio.core.att.synthetic_log import SyntheticShape
 from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.render.display import Group, Line, Rect, Text, walk
-from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, DrawnItem
+from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, DrawnItem, prepare_display_list
 
 
 def _expected(item: Rect | Line | Text) -> DrawnItem:
@@ -82,8 +82,40 @@ def test_hover_provider_and_click(qtbot: QtBot) -> None:
 def test_text_anchor_and_highlight(qtbot: QtBot) -> None:
     canvas = _canvas(qtbot)
     canvas.set_display_list([Text(100, 50, "end", anchor="end", role="t")], 200, 100)
-    (shape,) = [s for s in canvas.scene().items() if s.data(1) is not None]
-    assert shape.sceneBoundingRect().right() <= 101  # the text ends at x
-    canvas.set_highlight(shape.sceneBoundingRect())
+    box = canvas.drawn_rect(0)
+    assert 99 <= box.right() <= 101 and box.width() > 10  # the text ends at x
+    canvas.set_highlight(box)
     canvas.set_highlight(None)
     assert len(canvas.drawn_items()) == 1
+
+
+def test_culling_keeps_order_and_leaves_across_bands(qtbot: QtBot, tmp_path: Path) -> None:
+    across = Rect(0, 250, 40, 20, fill="#00ff00", role="across")  # crosses the first band boundary
+    far = Group(0, 5000, [Rect(10, 0, 60, 30, fill="#ff0000", role="far")])
+    prepared = prepare_display_list([Rect(0, 0, 40, 20, role="top"), across, far], 200, 6000)
+    assert [p.leaf.role for p in prepared.visible(0, 0, 200, 300)] == ["top", "across"]
+    assert [p.leaf.role for p in prepared.visible(0, 260, 200, 600)] == ["across"]
+    assert [p.leaf.role for p in prepared.visible(0, 4990, 200, 5100)] == ["far"]
+    assert [p.leaf.role for p in prepared.visible(100, 4990, 200, 5100)] == []  # left of the area
+    canvas = _canvas(qtbot)
+    canvas.set_prepared(prepared)
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    canvas.centerOn(40, 5015)  # only paints the exposed part: the far rect must be there
+    point = canvas.mapFromScene(40, 5015)
+    assert canvas.viewport().grab().toImage().pixelColor(point).name() == "#ff0000"
+
+
+def test_leaves_stay_inside_their_culling_boxes(qtbot: QtBot, tmp_path: Path) -> None:
+    log = tmp_path / "perf.log"
+    write_synthetic_perf_log(log, SyntheticShape(operators=2, groups=4))
+    items, width, height = perf_display_list(build_perf_model([scan_file(log)]))
+    items.append(Text(10, 10, "宽字符 🔴 mixed", font_size=16, anchor="middle"))
+    canvas = _canvas(qtbot)
+    canvas.set_display_list(items, width, height)
+    assert any(isinstance(placed.leaf, Text) for placed in canvas.prepared.leaves)
+    for number, placed in enumerate(canvas.prepared.leaves):
+        left, top, right, bottom = placed.box
+        drawn = canvas.drawn_rect(number)
+        inside = left <= drawn.left() and drawn.right() <= right and top <= drawn.top() and drawn.bottom() <= bottom
+        assert inside, (placed.leaf, drawn)

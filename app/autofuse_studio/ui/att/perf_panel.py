@@ -1,7 +1,12 @@
-"""PerfPanel: operator list, the perf-formula canvas (per operator or the CLI's whole picture), case facts."""
+"""PerfPanel: operator list, the perf-formula canvas (per operator or the CLI's whole picture), case facts.
+
+The whole picture of a big log has tens of thousands of leaves: it is laid out and prepared on a worker
+(build_whole_picture) and kept per workspace, so switching views never blocks the GUI thread.
+"""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt, Signal
@@ -21,14 +26,37 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.att.case_details import CaseDetails, case_details
 from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.perf_cases_render import OperatorPicture, operator_picture
+from autofuse_studio.core.att.perf_model import PerfFormulaModel
 from autofuse_studio.core.att.perf_render import perf_display_list
 from autofuse_studio.core.att.workspace import AttWorkspace
+from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
+from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
-from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas
+from autofuse_studio.ui.tasks import TaskHandle
+from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, PreparedList, prepare_display_list
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 OPERATOR_VIEW, WHOLE_VIEW = 0, 1
+EXPORT_PNG, EXPORT_SVG = 2, 3  # positions in PerfPanel.buttons
+
+
+def build_whole_picture(perf: PerfFormulaModel, *, progress: Progress, cancel: CancelToken) -> PreparedList:
+    """The CLI's whole perf picture, laid out and prepared for the canvas (on a worker thread)."""
+    cancel.check()
+    progress(0, 2, "")
+    with gc_paused():  # ~150k acyclic objects for a 140 MB log: collections would only rescan them
+        items, width, height = perf_display_list(perf)
+        cancel.check()  # the layout cannot stop midway; a cancel skips the preparation at least
+        progress(1, 2, "")
+        prepared = prepare_display_list(items, width, height)
+        # The picture is cached for the session; every later full collection would rescan it while
+        # holding the GIL (a stalled window), as the precision engine found for its models. The objects
+        # stay refcounted (display lists hold no cycles), so a dropped picture is still freed.
+        gc.freeze()
+    progress(2, 2, "")
+    return prepared
 
 
 class PerfPanel(Retranslating, QWidget):
@@ -36,11 +64,15 @@ class PerfPanel(Retranslating, QWidget):
 
     caseSelected = Signal(object)  # CaseDetails
     exported = Signal(str)  # path written
+    wholeShown = Signal()  # the whole picture is on the canvas (built in the background or from the cache)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: AttJobs, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attPerfPanel")
+        self.jobs = jobs
         self.workspace: AttWorkspace | None = None
+        self.whole: tuple[AttWorkspace, PreparedList] | None = None  # the whole picture of that workspace
+        self.building: tuple[AttWorkspace, TaskHandle] | None = None  # its build, while one runs
         self.picture: OperatorPicture | None = None
         self.details: CaseDetails | None = None
         self.operators = OperatorListModel(self)
@@ -74,6 +106,8 @@ class PerfPanel(Retranslating, QWidget):
         self.operators.retranslate()
         self.facts.retranslate()
         self._show_case_label()
+        if self.canvas.message:
+            self.canvas.show_message(self._building_text())
 
 
     def _build_layout(self) -> None:
@@ -111,6 +145,10 @@ class PerfPanel(Retranslating, QWidget):
 
     def set_workspace(self, workspace: AttWorkspace | None) -> None:
         """Show a newly opened set of logs; the first operator is chosen."""
+        if self.building is not None and self.building[0] is not workspace:
+            self._cancel_build()  # its picture would belong to the logs shown before
+        if self.whole is not None and self.whole[0] is not workspace:
+            self.whole = None
         self.workspace = workspace
         self.operators.set_model(workspace.cases if workspace else None)
         self._show_details(None)
@@ -146,14 +184,60 @@ class PerfPanel(Retranslating, QWidget):
         workspace = self.workspace
         op = self.operators.operator_at(self.operator_view.currentIndex().row())
         self.picture = None
+        self._enable_exports(True)
         if workspace is None:
             return
         if self.mode.currentIndex() == WHOLE_VIEW:
-            items, width, height = perf_display_list(workspace.perf)
-            self.canvas.set_display_list(items, width, height)
+            self._show_whole(workspace)
         elif op is not None:
             self.picture = operator_picture(op)
             self.canvas.set_display_list(self.picture.items, self.picture.width, self.picture.height)
+
+    def _show_whole(self, workspace: AttWorkspace) -> None:
+        """The cached whole picture, or a note while it is built in the background."""
+        if self.whole is not None and self.whole[0] is workspace:
+            self.canvas.set_prepared(self.whole[1])
+            self._enable_exports(True)
+            self.wholeShown.emit()
+            return
+        self.canvas.show_message(self._building_text())
+        self._enable_exports(False)  # an export now would write an empty picture
+        if self.building is not None and self.building[0] is workspace:
+            return  # already under way (e.g. the user went to the operator view and back)
+        self._cancel_build()
+        handle = self.jobs.run(self.tr("Drawing all operators"), build_whole_picture, workspace.perf,
+                               on_done=lambda prepared: self._on_whole_built(workspace, prepared))
+        for signal in (handle.finished, handle.failed, handle.cancelled):
+            signal.connect(lambda *_args, h=handle: self._on_build_ended(h))
+        self.building = (workspace, handle)
+
+    def _building_text(self) -> str:
+        return self.tr("Building the picture of all operators…")
+
+    def _enable_exports(self, enabled: bool) -> None:
+        for number in (EXPORT_PNG, EXPORT_SVG):
+            self.buttons[number].setEnabled(enabled)
+
+    def _on_whole_built(self, workspace: AttWorkspace, prepared: PreparedList) -> None:
+        if workspace is not self.workspace:
+            return  # stale: other logs were opened while it was built
+        self.whole = (workspace, prepared)
+        if self.mode.currentIndex() == WHOLE_VIEW:
+            self._show_whole(workspace)  # otherwise kept for when the user switches
+
+    def _on_build_ended(self, handle: TaskHandle) -> None:
+        """After on_done (if any): a cancelled or failed build goes back to the operator view."""
+        if self.building is None or self.building[1] is not handle:
+            return
+        workspace = self.building[0]
+        self.building = None
+        if workspace is self.workspace and self.whole is None and self.mode.currentIndex() == WHOLE_VIEW:
+            self.mode.setCurrentIndex(OPERATOR_VIEW)  # choosing the whole view again retries
+
+    def _cancel_build(self) -> None:
+        if self.building is not None:
+            handle, self.building = self.building[1], None
+            self.jobs.cancel(handle)
 
     def _hover_text(self, x: float, y: float) -> str | None:
         spot = self.picture.hotspot_at(x, y) if self.picture else None

@@ -46,7 +46,7 @@ class AttWorkbench(Retranslating, QWidget):
         self.jobs = AttJobs(self.runner, self.strip, self.banner, self)
         self.workspace: AttWorkspace | None = None
         self.loading: TaskHandle | None = None
-        self.perf = PerfPanel()
+        self.perf = PerfPanel(self.jobs)
         self.summary = SummaryPanel(self.jobs)
         self.compare = ComparePanel(self.jobs)
         self.split = SplitPanel(self.jobs)

@@ -1,17 +1,20 @@
 """DisplayCanvas: draws a core/render display list with Qt (same items, colours and texts as the SVG writer).
 
-Every leaf of the display list becomes one QGraphicsItem carrying its role and leaf index, so tests can
-compare the scene with the list the CLI writes as SVG. PNG export renders the scene; SVG export writes
-display_list_to_svg of the very same list.
+The whole list is one scene item whose paint() draws only the leaves meeting the exposed area: one
+QGraphicsItem per leaf took the GUI thread over a second to create (and again to clear) for the 23,800
+leaves of a big perf picture. prepare_display_list() flattens a list into leaves and culling bands
+without touching Qt, so a worker can prepare a big picture. PNG export renders the scene; SVG export
+writes display_list_to_svg of the very same list.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -26,12 +29,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsLineItem,
-    QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
+    QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
 )
@@ -40,19 +41,95 @@ from autofuse_studio.core.render.display import DisplayItem, Line, Rect, Text, w
 from autofuse_studio.core.render.svg import display_list_to_svg
 from autofuse_studio.core.reports.atomic import atomic_write_bytes, atomic_write_text
 
-ROLE, INDEX = 0, 1  # QGraphicsItem.data() keys
 HoverProvider = Callable[[float, float], str | None]
+Drawable = Rect | Line | Text
+Box = tuple[float, float, float, float]  # left, top, right, bottom in scene coordinates
+BAND = 256.0  # height of a culling band: a viewport meets a handful of them
+BLACK = "#000000"
 
 
 @dataclass(frozen=True)
 class DrawnItem:
-    """What the scene drew for one leaf: kind, role, fill/stroke colour names (#rrggbb) and text."""
+    """What the canvas draws for one leaf: kind, role, fill/stroke colour names (#rrggbb) and text."""
 
     kind: str
     role: str
     fill: str | None
     stroke: str | None
     text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedLeaf:
+    """One drawable leaf, the offset of its groups and a box that surely holds everything it paints."""
+
+    leaf: Drawable
+    dx: float
+    dy: float
+    box: Box
+
+
+@dataclass(frozen=True)
+class PreparedList:
+    """A display list ready to draw: its drawable leaves in drawing order, indexed by horizontal band."""
+
+    items: list[DisplayItem]
+    width: float
+    height: float
+    leaves: list[PlacedLeaf]
+    bands: dict[int, list[int]]  # band number -> ascending positions in leaves
+    bounds: Box  # the picture and every leaf's box
+
+    def visible(self, left: float, top: float, right: float, bottom: float) -> list[PlacedLeaf]:
+        """The leaves whose boxes meet the area, in drawing order."""
+        positions: set[int] = set()
+        for band in range(math.floor(top / BAND), math.floor(bottom / BAND) + 1):
+            positions.update(self.bands.get(band, ()))
+        leaves = self.leaves
+        return [leaves[n] for n in sorted(positions) if _meets(leaves[n].box, left, top, right, bottom)]
+
+
+def _meets(box: Box, left: float, top: float, right: float, bottom: float) -> bool:
+    return box[0] <= right and box[2] >= left and box[1] <= bottom and box[3] >= top
+
+
+def _text_box(item: Text, dx: float, dy: float) -> Box:
+    # Without font metrics (Qt stays on the GUI thread): no glyph is wider than two em or reaches
+    # further than two em above or one em below its baseline.
+    size = max(1, round(item.font_size))
+    length = 2.0 * size * len(item.text) + 2
+    left = item.x + dx - {"middle": length / 2, "end": length}.get(item.anchor, 0.0)
+    return left, item.y + dy - 2 * size, left + length, item.y + dy + size
+
+
+def leaf_box(leaf: Drawable, dx: float, dy: float) -> Box:
+    """A conservative box around what a leaf paints (pens and antialiasing included)."""
+    if isinstance(leaf, Text):
+        return _text_box(leaf, dx, dy)
+    if isinstance(leaf, Line):
+        return (min(leaf.x1, leaf.x2) + dx - 2, min(leaf.y1, leaf.y2) + dy - 2,
+                max(leaf.x1, leaf.x2) + dx + 2, max(leaf.y1, leaf.y2) + dy + 2)
+    left, top = leaf.x + dx + min(leaf.width, 0), leaf.y + dy + min(leaf.height, 0)
+    return left - 2, top - 2, left + abs(leaf.width) + 2, top + abs(leaf.height) + 2
+
+
+def prepare_display_list(items: list[DisplayItem], width: float, height: float) -> PreparedList:
+    """Flatten a display list for the canvas (Qt-free: safe on worker threads); polylines are not drawn."""
+    leaves: list[PlacedLeaf] = []
+    bands: dict[int, list[int]] = {}
+    left, top, right, bottom = 0.0, 0.0, float(width), float(height)
+    for leaf, dx, dy in walk(items):
+        if not isinstance(leaf, (Rect, Line, Text)):
+            continue
+        box = leaf_box(leaf, dx, dy)
+        for band in range(math.floor(box[1] / BAND), math.floor(box[3] / BAND) + 1):
+            bands.setdefault(band, []).append(len(leaves))
+        leaves.append(PlacedLeaf(leaf, dx, dy, box))
+        left, top, right, bottom = min(left, box[0]), min(top, box[1]), max(right, box[2]), max(bottom, box[3])
+    return PreparedList(list(items), width, height, leaves, bands, (left, top, right, bottom))
+
+
+EMPTY = prepare_display_list([], 0, 0)
 
 
 def qcolor(name: str | None) -> QColor | None:
@@ -72,48 +149,92 @@ def text_font(item: Text) -> QFont:
     return font
 
 
-def _rect_item(item: Rect) -> QGraphicsItem:
-    shape: QGraphicsRectItem | QGraphicsPathItem
-    box = QRectF(item.x, item.y, item.width, item.height)
+class _Styles:
+    """QColor, QFont and metrics per name, made once on the GUI thread (a picture uses a handful)."""
+
+    def __init__(self) -> None:
+        self.colours: dict[str | None, QColor | None] = {}
+        self.fonts: dict[tuple[str, int], tuple[QFont, QFontMetricsF]] = {}
+
+    def colour(self, name: str | None) -> QColor | None:
+        """qcolor(name), cached."""
+        if name not in self.colours:
+            self.colours[name] = qcolor(name)
+        return self.colours[name]
+
+    def font(self, item: Text) -> tuple[QFont, QFontMetricsF]:
+        """text_font(item) and its metrics, cached by family and pixel size."""
+        key = (item.font_family, max(1, round(item.font_size)))
+        if key not in self.fonts:
+            font = text_font(item)
+            self.fonts[key] = (font, QFontMetricsF(font))
+        return self.fonts[key]
+
+
+STYLES = _Styles()
+
+
+def text_origin(item: Text, dx: float, dy: float) -> tuple[QFont, QFontMetricsF, QPointF]:
+    """Font, metrics and baseline start of a Text item (anchor applied: SVG's middle/end)."""
+    font, metrics = STYLES.font(item)
+    width = metrics.horizontalAdvance(item.text)
+    shift = {"middle": width / 2, "end": width}.get(item.anchor, 0.0)
+    return font, metrics, QPointF(item.x + dx - shift, item.y + dy)
+
+
+def _paint_rect(painter: QPainter, item: Rect, dx: float, dy: float) -> None:
+    fill, stroke = STYLES.colour(item.fill), STYLES.colour(item.stroke)
+    painter.setBrush(QBrush(fill) if fill is not None else QBrush(Qt.BrushStyle.NoBrush))
+    painter.setPen(QPen(stroke, 1) if stroke is not None else QPen(Qt.PenStyle.NoPen))
+    box = QRectF(item.x + dx, item.y + dy, item.width, item.height)
+    opacity = painter.opacity()
+    if item.opacity is not None:
+        painter.setOpacity(opacity * item.opacity)
     if item.corner_radius:
         path = QPainterPath()
         path.addRoundedRect(box, item.corner_radius, item.corner_radius)
-        shape = QGraphicsPathItem(path)
+        painter.drawPath(path)
     else:
-        shape = QGraphicsRectItem(box)
-    fill, stroke = qcolor(item.fill), qcolor(item.stroke)
-    shape.setBrush(QBrush(fill) if fill is not None else QBrush(Qt.BrushStyle.NoBrush))
-    shape.setPen(QPen(stroke, 1) if stroke is not None else QPen(Qt.PenStyle.NoPen))
-    if item.opacity is not None:
-        shape.setOpacity(item.opacity)
-    return shape
+        painter.drawRect(box)
+    painter.setOpacity(opacity)
 
 
-def _text_item(item: Text) -> QGraphicsItem:
-    font = text_font(item)
-    metrics = QFontMetricsF(font)
-    shape = QGraphicsSimpleTextItem(item.text)
-    shape.setFont(font)
-    shape.setBrush(QBrush(qcolor(item.fill) or QColor("#000")))
-    width = metrics.horizontalAdvance(item.text)
-    shift = {"middle": width / 2, "end": width}.get(item.anchor, 0.0)
-    shape.setPos(item.x - shift, item.y - metrics.ascent())  # SVG y is the baseline, Qt's is the top
-    return shape
-
-
-def graphics_item(item: Rect | Line | Text, dx: float, dy: float) -> QGraphicsItem:
-    """One QGraphicsItem for a display-list leaf, moved by its groups' offset."""
-    shape: QGraphicsItem
-    if isinstance(item, Rect):
-        shape = _rect_item(item)
-    elif isinstance(item, Line):
-        line = QGraphicsLineItem(item.x1, item.y1, item.x2, item.y2)
-        line.setPen(QPen(qcolor(item.stroke) or QColor("#000"), 1))
-        shape = line
+def paint_leaf(painter: QPainter, placed: PlacedLeaf) -> None:
+    """Draw one leaf like the SVG writer: text baselines at y, group offsets applied."""
+    leaf, dx, dy = placed.leaf, placed.dx, placed.dy
+    if isinstance(leaf, Rect):
+        _paint_rect(painter, leaf, dx, dy)
+    elif isinstance(leaf, Line):
+        painter.setPen(QPen(STYLES.colour(leaf.stroke) or QColor(BLACK), 1))
+        painter.drawLine(QLineF(leaf.x1 + dx, leaf.y1 + dy, leaf.x2 + dx, leaf.y2 + dy))
     else:
-        shape = _text_item(item)
-    shape.moveBy(dx, dy)
-    return shape
+        font, _metrics, origin = text_origin(leaf, dx, dy)
+        painter.setFont(font)
+        painter.setPen(STYLES.colour(leaf.fill) or QColor(BLACK))
+        painter.drawText(origin, leaf.text)
+
+
+class ListItem(QGraphicsItem):
+    """A whole prepared display list as one scene item; paint() draws only the leaves in the exposed rect."""
+
+    def __init__(self, prepared: PreparedList) -> None:
+        super().__init__()
+        self.prepared = prepared
+        left, top, right, bottom = prepared.bounds
+        self._rect = QRectF(left, top, right - left, bottom - top)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # fills exposedRect
+
+    def boundingRect(self) -> QRectF:
+        """The picture and everything its leaves may paint."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Draw the leaves that meet the exposed rect, in display-list order."""
+        area = option.exposedRect
+        if area.isEmpty():
+            area = self._rect
+        for placed in self.prepared.visible(area.left(), area.top(), area.right(), area.bottom()):
+            paint_leaf(painter, placed)
 
 
 class DisplayCanvas(QGraphicsView):
@@ -131,8 +252,10 @@ class DisplayCanvas(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         self.setMouseTracking(True)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.prepared = EMPTY
         self.items_list: list[DisplayItem] = []
-        self.size_hint_wh = (0.0, 0.0)
+        self.size_hint_wh: tuple[float, float] = (0.0, 0.0)
+        self.message = ""  # the note shown instead of a picture ("" when a picture is shown)
         self.hover_provider: HoverProvider | None = None
         self.hover_text = ""
         self._highlight: QGraphicsRectItem | None = None
@@ -140,25 +263,46 @@ class DisplayCanvas(QGraphicsView):
 
     def set_display_list(self, items: list[DisplayItem], width: float, height: float) -> None:
         """Replace the picture; the view keeps its zoom and scrolls to the top left."""
+        self.set_prepared(prepare_display_list(items, width, height))
+
+    def set_prepared(self, prepared: PreparedList) -> None:
+        """Like set_display_list() with a list prepare_display_list() made, maybe on a worker thread."""
         scene = self.scene()
         scene.clear()
         self._highlight = None
-        self.items_list, self.size_hint_wh = list(items), (width, height)
-        for index, (leaf, dx, dy) in enumerate(walk(items)):
-            if isinstance(leaf, (Rect, Line, Text)):
-                shape = graphics_item(leaf, dx, dy)
-                shape.setData(ROLE, leaf.role)
-                shape.setData(INDEX, index)
-                scene.addItem(shape)
-        scene.setSceneRect(QRectF(0, 0, width, height))
+        self.message = ""
+        self.prepared = prepared
+        self.items_list, self.size_hint_wh = list(prepared.items), (prepared.width, prepared.height)
+        if prepared.leaves:
+            scene.addItem(ListItem(prepared))
+        scene.setSceneRect(QRectF(0, 0, prepared.width, prepared.height))
         self.horizontalScrollBar().setValue(0)
         self.verticalScrollBar().setValue(0)
 
+    def show_message(self, text: str) -> None:
+        """Show a short note instead of a picture (e.g. while one is built); exports write an empty one."""
+        self.set_prepared(EMPTY)
+        note = self.scene().addSimpleText(text)
+        note.setBrush(QBrush(QColor("#666666")))
+        self.scene().setSceneRect(note.boundingRect())
+        self.message = text
+
     def drawn_items(self) -> list[DrawnItem]:
-        """The scene's leaf items in display-list order (for tests and debugging)."""
-        shapes = [s for s in self.scene().items(Qt.SortOrder.AscendingOrder) if s.data(INDEX) is not None]
-        shapes.sort(key=lambda s: int(s.data(INDEX)))
-        return [_describe(s) for s in shapes]
+        """What the canvas draws for each leaf, in display-list order (for tests and debugging)."""
+        return [_describe(placed.leaf) for placed in self.prepared.leaves]
+
+    def drawn_rect(self, number: int) -> QRectF:
+        """The scene area the number-th drawn leaf covers (text: its advance and font height)."""
+        placed = self.prepared.leaves[number]
+        leaf = placed.leaf
+        if isinstance(leaf, Text):
+            _font, metrics, origin = text_origin(leaf, placed.dx, placed.dy)
+            return QRectF(origin.x(), origin.y() - metrics.ascent(), metrics.horizontalAdvance(leaf.text),
+                          metrics.height())
+        if isinstance(leaf, Line):
+            return QRectF(QPointF(leaf.x1, leaf.y1), QPointF(leaf.x2, leaf.y2)).normalized().translated(
+                placed.dx, placed.dy)
+        return QRectF(leaf.x + placed.dx, leaf.y + placed.dy, leaf.width, leaf.height).normalized()
 
     def set_highlight(self, box: QRectF | None) -> None:
         """Outline one area (e.g. the clicked case) or remove the outline."""
@@ -243,14 +387,11 @@ class DisplayCanvas(QGraphicsView):
         super().mousePressEvent(event)
 
 
-def _describe(shape: QGraphicsItem) -> DrawnItem:
-    role = str(shape.data(ROLE))
-    if isinstance(shape, QGraphicsSimpleTextItem):
-        return DrawnItem("text", role, shape.brush().color().name(), None, shape.text())
-    if isinstance(shape, QGraphicsLineItem):
-        return DrawnItem("line", role, None, shape.pen().color().name(), None)
-    assert isinstance(shape, (QGraphicsRectItem, QGraphicsPathItem))
-    brush, pen = shape.brush(), shape.pen()
-    fill = brush.color().name() if brush.style() != Qt.BrushStyle.NoBrush else None
-    stroke = pen.color().name() if pen.style() != Qt.PenStyle.NoPen else None
-    return DrawnItem("rect", role, fill, stroke, None)
+def _describe(leaf: Drawable) -> DrawnItem:
+    if isinstance(leaf, Text):
+        return DrawnItem("text", leaf.role, (qcolor(leaf.fill) or QColor(BLACK)).name(), None, leaf.text)
+    if isinstance(leaf, Line):
+        return DrawnItem("line", leaf.role, None, (qcolor(leaf.stroke) or QColor(BLACK)).name(), None)
+    fill, stroke = qcolor(leaf.fill), qcolor(leaf.stroke)
+    return DrawnItem("rect", leaf.role, fill.name() if fill is not None else None,
+                     stroke.name() if stroke is not None else None, None)
