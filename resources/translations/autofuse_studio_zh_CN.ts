@@ -1581,63 +1581,63 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     <name>SplitPanel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="34"/>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="157"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="161"/>
         <source>Splitting logs</source>
         <translation>正在拆分日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="40"/>
         <source>Split finished</source>
         <translation>拆分完成</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="51"/>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="124"/>
         <source>Split logs</source>
         <translation>拆分后的日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="121"/>
         <source>Split again</source>
         <translation>重新拆分</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="122"/>
         <source>Export split folder…</source>
         <translation>导出拆分目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="130"/>
         <source>Splitting…</source>
         <translation>正在拆分…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="131"/>
         <source>The split did not finish; press Split again.</source>
         <translation>拆分未完成；请点击“重新拆分”。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="132"/>
         <source>{n} case file(s); select one to read it</source>
         <translation>{n} 个用例文件；选择一个即可查看</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="133"/>
         <source>Open logs to split them per operator, group and case.</source>
         <translation>打开日志，按算子、组和用例拆分。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="204"/>
         <source>… truncated at %1 MB; export the split folder for the whole file.</source>
         <translation>… 已在 %1 MB 处截断；导出拆分目录可获得完整文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="212"/>
         <source>Exporting split logs</source>
         <translation>正在导出拆分后的日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="216"/>
         <source>Export the split logs to</source>
         <translation>将拆分后的日志导出到</translation>
     </message>

@@ -76,3 +76,20 @@ def test_case_filter_syntax() -> None:
     for bad in ("1,2", "x=1", "c=one"):
         with pytest.raises(UsageError, match="--case"):
             parse_case_filter(bad)
+
+
+def test_progress_counts_bytes_within_one_big_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from autofuse_studio.core.att import scanner
+
+    monkeypatch.setattr(scanner, "BLOCK_SIZE", 256)  # many blocks from a small file
+    log = tmp_path / "big.log"
+    log.write_text("".join(f"[A] [PROF]The value of a is {i} in graph0_result0_g0_{i % 3}\n" for i in range(200)))
+    paths = find_logs(log)
+    reports: list[tuple[int, int]] = []
+    split_logs(paths, scan_logs(paths).files, tmp_path / "out",
+               progress=lambda done, total, message="": reports.append((done, total)))
+    size = log.stat().st_size
+    assert len(reports) > 10  # the bar moves inside the one file
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+    assert reports[-1] == (size, size)
+    assert all(total == size for _, total in reports)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -21,7 +22,7 @@ from autofuse_studio.core.att.lines import bracket_tags, find_case_label, parse_
 from autofuse_studio.core.att.model import BestResult, FileScan, ResultPerf, SourceRef, TemplateSelection
 from autofuse_studio.core.att.safe_paths import UniqueNames, contained
 from autofuse_studio.core.att.scanner import decode_block, iter_blocks
-from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 log = logging.getLogger(__name__)
 MAX_OPEN_FILES = 64
@@ -175,6 +176,21 @@ class _Splitter:
         return self.result
 
 
+def _split_file(path: Path, splitter: _Splitter, cancel: CancelToken) -> Iterator[int]:
+    """Feed one log to the splitter line by line; yields the byte size of each block read."""
+    line_no = 1
+    for block in iter_blocks(path):
+        cancel.check()
+        text = decode_block(block, str(path), line_no, FileScan(str(path)))
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        for offset, line in enumerate(lines):
+            splitter.line(line.rstrip("\r"), SourceRef(str(path), line_no + offset))
+        line_no += len(lines)
+        yield len(block)
+
+
 def split_operators(scans: list[FileScan], only: str | None) -> list[str]:
     """Operators in first-seen order: [PROF] tags and [DFX] graph names (or just `only`)."""
     names: dict[str, None] = {}
@@ -187,23 +203,28 @@ def split_operators(scans: list[FileScan], only: str | None) -> list[str]:
 
 
 def split_logs(paths: list[Path], scans: list[FileScan], out_dir: Path, only: str | None = None,
-               case_filter: CaseFilter | None = None, cancel: CancelToken = NEVER_CANCELLED) -> SplitResult:
-    """Split the logs (already scanned once for operator names) into per-case files under `out_dir`."""
+               case_filter: CaseFilter | None = None, cancel: CancelToken = NEVER_CANCELLED,
+               progress: Progress = no_progress) -> SplitResult:
+    """Split the logs (already scanned once for operator names) into per-case files under `out_dir`.
+
+    `progress` counts bytes read, so one big log moves the bar (a .gz file counts when it is done:
+    its blocks are decompressed bytes).
+    """
     operators = split_operators(scans, only)
     writer = _SplitWriter(out_dir)
     splitter = _Splitter(operators, writer, case_filter or CaseFilter())
+    sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
+    total, done = max(sum(sizes), 1), 0
     try:
-        for path in paths:
-            line_no = 1
-            for block in iter_blocks(path):
-                cancel.check()
-                text = decode_block(block, str(path), line_no, FileScan(str(path)))
-                lines = text.split("\n")
-                if text.endswith("\n"):
-                    lines.pop()
-                for offset, line in enumerate(lines):
-                    splitter.line(line.rstrip("\r"), SourceRef(str(path), line_no + offset))
-                line_no += len(lines)
+        for path, size in zip(paths, sizes, strict=True):
+            start, message = done, f"Splitting {path.name}"
+            progress(done, total, message)
+            for block in _split_file(path, splitter, cancel):
+                if not path.name.endswith(".gz"):
+                    done = min(done + block, start + size)
+                    progress(done, total, message)
+            done = start + size
+        progress(total, total, "Split finished")
         result = splitter.finish()
         files = writer.commit()
     except BaseException:

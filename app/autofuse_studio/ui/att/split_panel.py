@@ -29,10 +29,14 @@ MAX_SHOWN_BYTES = 8 << 20  # a case file larger than this is shown truncated (th
 
 def run_split(logs: list[Path], scans: list[FileScan], out_dir: Path, *, progress: Progress,
               cancel: CancelToken) -> SplitResult:
-    """split_logs with the task runner's calling convention (progress per input file)."""
+    """split_logs with the task runner's calling convention (progress by bytes read)."""
     # QCoreApplication.translate() is thread-safe.
-    progress(0, 1, QCoreApplication.translate("SplitPanel", "Splitting logs"))
-    result = split_logs(logs, scans, out_dir, cancel=cancel)
+    splitting = QCoreApplication.translate("SplitPanel", "Splitting logs")
+
+    def report(done: int, total: int, message: str = "") -> None:  # the core message is replaced
+        progress(done, total, splitting)
+
+    result = split_logs(logs, scans, out_dir, cancel=cancel, progress=report)
     progress(1, 1, QCoreApplication.translate("SplitPanel", "Split finished"))
     return result
 
