@@ -9,7 +9,7 @@ import pytest
 
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.errors import UsageError
-from autofuse_studio.core.precision import heatmap as heatmap_module
+from autofuse_studio.core.precision import heatmap_grid
 from autofuse_studio.core.precision.heatmap import CellMapper, HeatmapAxes, check_axes, default_axes, grid_shape
 from autofuse_studio.core.precision.tensor_view import TensorPair, compute_heatmap
 
@@ -30,15 +30,29 @@ def _brute_cells(shape: tuple[int, ...], axes: HeatmapAxes, mapper: CellMapper) 
     ((4, 3, 5, 2), HeatmapAxes((2,), (3, 1))),
     ((101,), HeatmapAxes((0,), (1,), wrap=11)),
 ])
-@pytest.mark.parametrize("tile_limit", [1, 6, 1 << 18])
-def test_cell_ids_match_brute_force(shape: tuple[int, ...], axes: HeatmapAxes, tile_limit: int,
+@pytest.mark.parametrize("tile_limit", [1, 6, 35, 1 << 18])  # 35: rows outside the tile, columns in it
+@pytest.mark.parametrize("block", [13, 80])
+def test_cell_ids_match_brute_force(shape: tuple[int, ...], axes: HeatmapAxes, tile_limit: int, block: int,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(heatmap_module, "_TILE_LIMIT", tile_limit)
+    monkeypatch.setattr(heatmap_grid, "_TILE_LIMIT", tile_limit)
     mapper = CellMapper(shape, axes, max_cells=4)
     expected = _brute_cells(shape, axes, mapper)
     size = math.prod(shape)
-    got = np.concatenate([mapper.cell_ids(start, min(13, size - start)) for start in range(0, size, 13)])
+    got = np.concatenate([mapper.cell_ids(start, min(block, size - start)) for start in range(0, size, block)])
     np.testing.assert_array_equal(got, expected)
+    # The cells a range of flat indices can fall into bound the ones it does (segments' heatmaps).
+    for start in range(0, size, 7):
+        for stop in range(start + 1, size + 1, 11):
+            low, high = mapper.cell_range(start, stop)
+            assert 0 <= low <= expected[start:stop].min() and expected[start:stop].max() < high <= (
+                mapper.cells[0] * mapper.cells[1])
+
+
+def test_separable_mapping_is_used_for_the_usual_axes(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert CellMapper((61, 64, 160, 160), HeatmapAxes((0, 1), (2, 3)), 512).separable
+    monkeypatch.setattr(heatmap_grid, "_TILE_LIMIT", 35)
+    assert CellMapper((2, 3, 5, 7), HeatmapAxes((0, 1), (2, 3)), 4).separable
+    assert not CellMapper((2, 3, 5, 7), HeatmapAxes((3, 0), (1,)), 4).separable
 
 
 def test_default_axes() -> None:

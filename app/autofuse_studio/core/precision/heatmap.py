@@ -8,62 +8,23 @@ its MAXIMUM, so a single bad element stays visible. Each cell remembers its wors
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from autofuse_studio.core.dumps.layout import LETTERED_FORMATS
-from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.precision.heatmap_grid import (
+    CellMapper,
+    HeatmapAxes,
+    check_axes,
+    default_axes,
+    grid_shape,
+)
+from autofuse_studio.core.precision.tensor_stats import Scratch
+
+__all__ = ["DEFAULT_MAX_CELLS", "CellInfo", "CellMapper", "Heatmap", "HeatmapAccumulator", "HeatmapAxes",
+           "check_axes", "default_axes", "grid_shape"]
 
 DEFAULT_MAX_CELLS = 512
-_TILE_LIMIT = 1 << 18  # trailing-axes positions tabulated once, so cell ids cost a few ops per element
-
-
-@dataclass(frozen=True)
-class HeatmapAxes:
-    """Tensor axes raveled into grid rows and columns; `wrap` > 0 wraps a 1-D tensor into rows of that width."""
-
-    rows: tuple[int, ...]
-    cols: tuple[int, ...]
-    wrap: int = 0
-
-
-def default_axes(shape: tuple[int, ...], layout: str | None = None) -> HeatmapAxes:
-    """NCHW-like -> rows N*C, cols H*W (by letters when known); 2-D as is; 1-D wrapped near-square."""
-    ndim = len(shape)
-    if ndim <= 1:
-        size = math.prod(shape)
-        return HeatmapAxes((0,), (1,), wrap=max(1, math.ceil(math.sqrt(size))))
-    if ndim == 2:
-        return HeatmapAxes((0,), (1,))
-    if layout in LETTERED_FORMATS and len(layout) == ndim:
-        rows = tuple(axis for axis, letter in enumerate(layout) if letter in "NCD")
-        cols = tuple(axis for axis, letter in enumerate(layout) if letter in "HW")
-        if rows and cols:
-            return HeatmapAxes(rows, cols)
-    half = math.ceil(ndim / 2) if ndim > 3 else ndim - 1
-    return HeatmapAxes(tuple(range(half)), tuple(range(half, ndim)))
-
-
-def grid_shape(shape: tuple[int, ...], axes: HeatmapAxes) -> tuple[int, ...]:
-    """The shape the axes refer to: the tensor's, or (rows, wrap) for a wrapped 1-D tensor."""
-    if axes.wrap:
-        size = math.prod(shape)
-        return (max(1, math.ceil(size / axes.wrap)), axes.wrap)
-    return shape
-
-
-def check_axes(shape: tuple[int, ...], axes: HeatmapAxes) -> None:
-    """Raise UsageError unless rows and columns are disjoint, non-empty and inside the tensor."""
-    if axes.wrap and len(shape) > 1:
-        raise UsageError(f"Only a 1-D tensor can be wrapped; this one has shape {list(shape)}.")
-    ndim = len(grid_shape(shape, axes))
-    used = axes.rows + axes.cols
-    if not axes.rows or not axes.cols:
-        raise UsageError("A heatmap needs at least one row axis and one column axis.")
-    if len(set(used)) != len(used) or not all(0 <= axis < ndim for axis in used):
-        raise UsageError(f"Heatmap axes {axes.rows} x {axes.cols} must be distinct axes of a {ndim}-D grid.")
 
 
 @dataclass(frozen=True)
@@ -120,113 +81,204 @@ class Heatmap:
         )
 
 
-def _contributions(shape: tuple[int, ...], axes: range, rows: tuple[int, ...], cols: tuple[int, ...],
-                   positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grid row and column contributions of `axes` for C-order positions within shape[axes]."""
-    sub = tuple(shape[axis] for axis in axes)
-    indices = np.unravel_index(positions, sub) if sub else ()
-    row_part = np.zeros(positions.size, dtype=np.int64)
-    col_part = np.zeros(positions.size, dtype=np.int64)
-    for part, chosen in ((row_part, rows), (col_part, cols)):
-        for place, axis in enumerate(chosen):
-            if axis in axes:
-                # The stride of an axis is the product of the axes after it in the chosen order.
-                stride = math.prod(shape[later] for later in chosen[place + 1:])
-                part += indices[axis - axes.start].astype(np.int64) * stride
-    return row_part, col_part
+class _Cells:
+    """Per-cell state over a window of cell ids [low, low + size): counts, sums and the worst element."""
+
+    def __init__(self, low: int, size: int) -> None:
+        self.low = low
+        self.elements = np.zeros(size, dtype=np.int64)
+        self.sums = np.zeros((2, size))  # fused, origin: finite values only
+        # NaN/Inf counts per side, allocated on the first one: usually there are none.
+        self.nonfinite: np.ndarray | None = None
+        self.worst_key = np.full(size, -1.0)
+        self.worst_flat = np.full(size, -1, dtype=np.int64)
+        self.worst_values = np.full((2, size), np.nan)
+
+    @property
+    def size(self) -> int:
+        """Number of cells held."""
+        return int(self.elements.size)
+
+    @property
+    def high(self) -> int:
+        """One past the last cell id held."""
+        return self.low + self.size
+
+    def nonfinite_counts(self) -> np.ndarray:
+        """The (2, size) NaN/Inf counts of both sides, allocated when first needed."""
+        if self.nonfinite is None:
+            self.nonfinite = np.zeros((2, self.size), dtype=np.int64)
+        return self.nonfinite
+
+    def finite(self, side: int) -> np.ndarray:
+        """Finite values of one side per cell."""
+        return self.elements if self.nonfinite is None else self.elements - self.nonfinite[side]
+
+    def covering(self, low: int, high: int) -> _Cells:
+        """A copy over the window [low, high), which must contain ours."""
+        wider = _Cells(low, high - low)
+        wider.add(self)
+        return wider
+
+    def add(self, other: _Cells) -> None:
+        """Pool another window (inside ours) into ours: counts and sums add, the worse element wins."""
+        at = slice(other.low - self.low, other.high - self.low)
+        self.elements[at] += other.elements
+        self.sums[:, at] += other.sums
+        if other.nonfinite is not None:
+            self.nonfinite_counts()[:, at] += other.nonfinite
+        key, flat = self.worst_key[at], self.worst_flat[at]
+        # Larger key, or the same key at a smaller flat index: the rule one in-order pass follows, so
+        # the result does not depend on how the tensor was split (empty cells have key and index -1).
+        better = (other.worst_key > key) | ((other.worst_key == key) & (other.worst_flat < flat))
+        key[better] = other.worst_key[better]
+        flat[better] = other.worst_flat[better]
+        self.worst_values[:, at][:, better] = other.worst_values[:, better]
 
 
-class CellMapper:
-    """Maps C-order flat indices to pooled cell ids (row-major over the cell grid)."""
+class _BlockCells:
+    """Per-cell counts, sums and maxima of one block, given its cell ids (0 .. width - 1).
 
-    def __init__(self, shape: tuple[int, ...], axes: HeatmapAxes, max_cells: int) -> None:
-        self.shape = grid_shape(shape, axes)
-        self.rows, self.cols = axes.rows, axes.cols
-        self.grid = (math.prod(self.shape[a] for a in self.rows), math.prod(self.shape[a] for a in self.cols))
-        self.row_step = max(1, math.ceil(self.grid[0] / max_cells))
-        self.col_step = max(1, math.ceil(self.grid[1] / max_cells))
-        self.cells = (math.ceil(self.grid[0] / self.row_step), math.ceil(self.grid[1] / self.col_step))
-        # Tabulate the trailing axes once; only the (few) outer positions of a block are unravelled per block.
-        self.split = next(m for m in range(len(self.shape) + 1) if math.prod(self.shape[m:]) <= _TILE_LIMIT)
-        self.tile = math.prod(self.shape[self.split:])
-        self.tile_rows, self.tile_cols = _contributions(
-            self.shape, range(self.split, len(self.shape)), self.rows, self.cols, np.arange(self.tile))
+    Ids usually come in runs (a grid row crosses a cell in `col_step` consecutive elements): then each
+    run is reduced first (reduceat) and only the run results are scattered. Besides doing less work,
+    this keeps the worker threads in numpy calls that release the GIL: bincount and ufunc.at over
+    every element hold it for most of their time.
+    """
 
-    def cell_ids(self, start: int, count: int) -> np.ndarray:
-        """Cell ids of flat indices start .. start + count - 1."""
-        flat = np.arange(start, start + count, dtype=np.int64)
-        outer, inner = np.divmod(flat, self.tile)
-        rows, cols = self.tile_rows[inner], self.tile_cols[inner]
-        if self.split > 0:
-            first, last = int(outer[0]), int(outer[-1])
-            outer_rows, outer_cols = _contributions(
-                self.shape, range(self.split), self.rows, self.cols, np.arange(first, last + 1))
-            rows = rows + outer_rows[outer - first]
-            cols = cols + outer_cols[outer - first]
-        ids: np.ndarray = (rows // self.row_step) * self.cells[1] + cols // self.col_step
-        return ids
+    def __init__(self, ids: np.ndarray, width: int) -> None:
+        self.ids, self.width = ids, width
+        changes = np.flatnonzero(ids[1:] != ids[:-1])
+        self.starts: np.ndarray | None = None
+        if changes.size * 4 < ids.size:  # runs four elements long on average, at least
+            self.starts = np.concatenate(([0], changes + 1))
+            self.lengths = np.diff(self.starts, append=ids.size)
+            self.run_ids = ids[self.starts]
+
+    def counts(self) -> np.ndarray:
+        """Elements per cell."""
+        if self.starts is None:
+            return np.bincount(self.ids, minlength=self.width)
+        return np.bincount(self.run_ids, weights=self.lengths, minlength=self.width).astype(np.int64)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """Sum of `values` per cell."""
+        if self.starts is None:
+            return np.bincount(self.ids, weights=values, minlength=self.width)
+        return np.bincount(self.run_ids, weights=np.add.reduceat(values, self.starts), minlength=self.width)
+
+    def maxima(self, values: np.ndarray) -> np.ndarray:
+        """Largest of `values` per cell (-1 where the block has none); remembers each run's largest."""
+        maxima = np.full(self.width, -1.0)
+        if self.starts is None:
+            np.maximum.at(maxima, self.ids, values)
+        else:
+            self.run_max = np.maximum.reduceat(values, self.starts)
+            np.maximum.at(maxima, self.run_ids, self.run_max)
+        return maxima
+
+    def first_at_max(self, values: np.ndarray, maxima: np.ndarray, wanted: np.ndarray,
+                     scratch: Scratch) -> tuple[np.ndarray, np.ndarray]:
+        """(cells, positions): for each wanted cell, the first position where `values` reach its maximum."""
+        if self.starts is None:
+            reached = np.take(maxima, self.ids, out=scratch.get("work2", self.ids.size), mode="clip")
+            hits = np.flatnonzero(wanted[self.ids] & (values == reached))
+        else:
+            # Only the runs whose own largest is their cell's can hold it: scan just their elements.
+            runs = np.flatnonzero(wanted[self.run_ids] & (self.run_max == maxima[self.run_ids]))
+            lengths = self.lengths[runs]
+            before = np.cumsum(lengths) - lengths  # elements of earlier chosen runs
+            positions = np.arange(int(lengths.sum())) + np.repeat(self.starts[runs] - before, lengths)
+            hits = positions[values[positions] == np.repeat(self.run_max[runs], lengths)]
+        cells, first = np.unique(self.ids[hits], return_index=True)  # hits ascend: the first wins
+        return cells, hits[first]
 
 
 class HeatmapAccumulator:
-    """Pools float64 blocks of both sides and their error key into the cells of a CellMapper."""
+    """Pools float64 blocks of both sides and their error key into the cells of a CellMapper.
 
-    def __init__(self, shape: tuple[int, ...], axes: HeatmapAxes, max_cells: int = DEFAULT_MAX_CELLS) -> None:
+    Without a `span` it holds every cell. With span=(start, stop) it holds only the cells flat indices
+    start .. stop - 1 can fall into (a band for the usual axes), so accumulators of parts of a tensor
+    processed in parallel cost little memory before they merge; it widens if a block falls outside.
+    """
+
+    def __init__(self, shape: tuple[int, ...], axes: HeatmapAxes, max_cells: int = DEFAULT_MAX_CELLS, *,
+                 mapper: CellMapper | None = None, span: tuple[int, int] | None = None) -> None:
         check_axes(shape, axes)
         self.shape, self.axes = shape, axes
-        self.mapper = CellMapper(shape, axes, max_cells)
-        count = self.mapper.cells[0] * self.mapper.cells[1]
-        self.elements = np.zeros(count, dtype=np.int64)
-        self.sums = [np.zeros(count), np.zeros(count)]
-        self.finite = [np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)]
-        self.worst_key = np.full(count, -1.0)
-        self.worst_flat = np.full(count, -1, dtype=np.int64)
-        self.worst_values = [np.full(count, np.nan), np.full(count, np.nan)]
-        self._block_max = np.empty(count)
+        self.mapper = mapper or CellMapper(shape, axes, max_cells)
+        self.count = self.mapper.cells[0] * self.mapper.cells[1]
+        low, high = (0, self.count) if span is None else self.mapper.cell_range(*span)
+        self.cells = _Cells(low, high - low)
 
-    def update(self, start: int, fused: np.ndarray, origin: np.ndarray, key: np.ndarray) -> None:
+    def update(self, start: int, fused: np.ndarray, origin: np.ndarray, key: np.ndarray,
+               scratch: Scratch | None = None) -> None:
         """Add one block of both sides (flat indices from `start`) with its error key (|err|, NaN as Inf)."""
-        count = self.elements.size
-        ids = self.mapper.cell_ids(start, fused.size)
-        block_elements = np.bincount(ids, minlength=count)
-        self.elements += block_elements
+        scratch = scratch or Scratch()
+        ids = self.mapper.cell_ids(start, fused.size, scratch)
+        low, high = self.mapper.cell_range(start, start + fused.size)
+        self._cover(low, high)
+        # Ids relative to the cells the block can touch (usually a band): the per-block counts and
+        # maxima below have that many bins, not one per cell of the heatmap.
+        np.subtract(ids, low, out=ids)
+        cells, block = self.cells, _BlockCells(ids, high - low)
+        at = slice(low - cells.low, high - cells.low)
+        cells.elements[at] += block.counts()
         for side, values in enumerate((fused, origin)):
             finite = np.isfinite(values)
             if finite.all():
-                self.sums[side] += np.bincount(ids, weights=values, minlength=count)
-                self.finite[side] += block_elements
+                cells.sums[side, at] += block.sums(values)
             else:
-                self.sums[side] += np.bincount(ids[finite], weights=values[finite], minlength=count)
-                self.finite[side] += np.bincount(ids[finite], minlength=count)
-        self._update_worst(start, ids, fused, origin, key)
+                cells.sums[side, at] += np.bincount(ids[finite], weights=values[finite], minlength=block.width)
+                cells.nonfinite_counts()[side, at] += np.bincount(ids[~finite], minlength=block.width)
+        self._update_worst(start, block, at, fused, origin, key, scratch)
 
-    def _update_worst(self, start: int, ids: np.ndarray, fused: np.ndarray, origin: np.ndarray,
-                      key: np.ndarray) -> None:
-        block_max = self._block_max
-        block_max.fill(-1.0)
-        np.maximum.at(block_max, ids, key)
+    def _update_worst(self, start: int, block: _BlockCells, at: slice, fused: np.ndarray, origin: np.ndarray,
+                      key: np.ndarray, scratch: Scratch) -> None:
+        block_max = block.maxima(key)
+        worst_key = self.cells.worst_key[at]
         # Strictly greater: on ties the earlier block (smaller flat index) keeps the cell.
-        improved = block_max > self.worst_key
+        improved = block_max > worst_key
         if not improved.any():
             return
-        hits = np.flatnonzero(improved[ids] & (key == block_max[ids]))
-        cells, first = np.unique(ids[hits], return_index=True)
-        positions = hits[first]
-        self.worst_key[cells] = block_max[cells]
-        self.worst_flat[cells] = positions + start
-        self.worst_values[0][cells] = fused[positions]
-        self.worst_values[1][cells] = origin[positions]
+        local, positions = block.first_at_max(key, block_max, improved, scratch)
+        worst_key[local] = block_max[local]
+        self.cells.worst_flat[at][local] = positions + start
+        self.cells.worst_values[0, at][local] = fused[positions]
+        self.cells.worst_values[1, at][local] = origin[positions]
+
+    def _cover(self, low: int, high: int) -> None:
+        """Widen the window to hold cell ids [low, high)."""
+        cells = self.cells
+        if cells.low <= low and high <= cells.high:
+            return
+        if cells.size:
+            # Grow by at least half the current size, so a window creeping over the cells is copied a
+            # few times, not once per block.
+            slack = cells.size // 2
+            low = max(0, min(low, cells.low - slack)) if low < cells.low else cells.low
+            high = min(self.count, max(high, cells.high + slack)) if high > cells.high else cells.high
+        self.cells = cells.covering(low, high)
+
+    def merge(self, other: HeatmapAccumulator) -> None:
+        """Pool another accumulator of the same tensor and axes (any part, any order) into this one."""
+        if other.count != self.count:
+            raise ValueError("cannot merge heatmaps with different cells")
+        if other.cells.size:
+            self._cover(other.cells.low, other.cells.high)
+            self.cells.add(other.cells)
 
     def result(self) -> Heatmap:
         """The pooled heatmap so far."""
-        shape = self.mapper.cells
+        self._cover(0, self.count)
+        cells, shape = self.cells, self.mapper.cells
         with np.errstate(invalid="ignore", divide="ignore"):
-            means = [np.where(n > 0, total / np.maximum(n, 1), np.nan) for total, n in zip(
-                self.sums, self.finite, strict=True)]
-        abs_error = np.where(self.elements > 0, self.worst_key, np.nan)
+            means = [np.where(n > 0, total / np.maximum(n, 1), np.nan)
+                     for total, n in zip(cells.sums, (cells.finite(0), cells.finite(1)), strict=True)]
+        abs_error = np.where(cells.elements > 0, cells.worst_key, np.nan)
         return Heatmap(
             axes=self.axes, tensor_shape=self.shape, grid=self.mapper.grid,
             row_step=self.mapper.row_step, col_step=self.mapper.col_step,
             fused=means[0].reshape(shape), origin=means[1].reshape(shape), abs_error=abs_error.reshape(shape),
-            elements=self.elements.reshape(shape), worst_flat=self.worst_flat.reshape(shape),
-            worst_fused=self.worst_values[0].reshape(shape), worst_origin=self.worst_values[1].reshape(shape),
+            elements=cells.elements.reshape(shape), worst_flat=cells.worst_flat.reshape(shape),
+            worst_fused=cells.worst_values[0].reshape(shape), worst_origin=cells.worst_values[1].reshape(shape),
         )

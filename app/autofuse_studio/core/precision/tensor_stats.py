@@ -1,7 +1,8 @@
 """Streaming per-side statistics, shared-bin histograms and top-K worst elements for the tensor view.
 
 Every accumulator takes float64 blocks (a few MB each) and keeps only small state, so a pair of any
-size is summarised in bounded memory. NaN and Inf are counted, never binned or averaged.
+size is summarised in bounded memory. NaN and Inf are counted, never binned or averaged. Accumulators
+of parts of a tensor merge (`merge`), so parts can be summarised on several threads.
 """
 
 from __future__ import annotations
@@ -10,8 +11,32 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 FloatArray = np.ndarray
+
+
+class Scratch:
+    """Work arrays reused from block to block, by slot name; used by one thread at a time.
+
+    A fresh multi-MB temporary per block is handed back to the OS when freed and faulted in again on
+    the next block; on a VM that costs more than the numpy work itself and serialises threads on the
+    kernel's memory-map lock. Shared slots, each one block of 8-byte values valid during one
+    accumulator call: "work" (deviations, a top-K partition, the heatmap's cell ids, histogram bins)
+    and "work2" (rarer second temporaries). Callers name their own buffers otherwise.
+    """
+
+    def __init__(self) -> None:
+        self._slots: dict[str, np.ndarray] = {}
+
+    def get(self, slot: str, count: int, dtype: DTypeLike = np.float64) -> np.ndarray:
+        """`count` uninitialised elements of `dtype`, valid until `slot` is asked for again."""
+        dtype = np.dtype(dtype)
+        size = count * dtype.itemsize
+        buffer = self._slots.get(slot)
+        if buffer is None or buffer.size < size:
+            buffer = self._slots[slot] = np.empty(size, dtype=np.uint8)
+        return buffer[:size].view(dtype)
 
 
 @dataclass(frozen=True)
@@ -43,7 +68,7 @@ class StatsAccumulator:
         self.mean = 0.0
         self.m2 = 0.0
 
-    def update(self, values: FloatArray) -> None:
+    def update(self, values: FloatArray, scratch: Scratch | None = None) -> None:
         """Add one float64 block."""
         self.elements += int(values.size)
         finite_mask = np.isfinite(values)
@@ -58,14 +83,33 @@ class StatsAccumulator:
         self.low = min(self.low, float(values.min()))
         self.high = max(self.high, float(values.max()))
         block_mean = float(values.mean())
-        deviations = values - block_mean
+        deviations = np.subtract(values, block_mean, out=(scratch or Scratch()).get("work", values.size))
         # Not np.dot: multi-threaded OpenBLAS dot runs 100x slower on a busy 2-core machine.
         block_m2 = float(np.square(deviations, out=deviations).sum())
+        self._combine(finite_count, block_mean, block_m2)
+
+    def merge(self, other: StatsAccumulator) -> None:
+        """Add the statistics of another part of the same side (any order; exact up to rounding)."""
+        self.elements += other.elements
+        self.nan += other.nan
+        self.inf += other.inf
+        self.low = min(self.low, other.low)
+        self.high = max(self.high, other.high)
+        self._combine(other.finite, other.mean, other.m2)
+
+    def _combine(self, count: int, mean: float, m2: float) -> None:
+        """Merge (count, mean, M2) of a group of finite values into ours."""
+        if count == 0:
+            return
+        if self.finite == 0:
+            # Taken as is: the formula below would round mean * count / count.
+            self.finite, self.mean, self.m2 = count, mean, m2
+            return
         # Chan et al.: merging (mean, M2) of two groups is exact up to rounding, unlike sum/sum-of-squares.
-        total = self.finite + finite_count
-        delta = block_mean - self.mean
-        self.mean += delta * finite_count / total
-        self.m2 += block_m2 + delta * delta * self.finite * finite_count / total
+        total = self.finite + count
+        delta = mean - self.mean
+        self.mean += delta * count / total
+        self.m2 += m2 + delta * delta * self.finite * count / total
         self.finite = total
 
     def result(self) -> SideStats:
@@ -128,8 +172,8 @@ class HistogramAccumulator:
         else:
             self._origin, self._scale = low, self.bins / (high - low)
 
-    def update(self, values: FloatArray) -> None:
-        """Add one block."""
+    def update(self, values: FloatArray, scratch: Scratch | None = None, work: FloatArray | None = None) -> None:
+        """Add one block; bin positions go to `work` (may be `values`, then overwritten) or scratch "work2"."""
         finite_mask = np.isfinite(values)
         finite_count = int(np.count_nonzero(finite_mask))
         if finite_count < values.size:
@@ -137,22 +181,40 @@ class HistogramAccumulator:
             values = values[finite_mask]
         if finite_count == 0:
             return
+        scratch = scratch or Scratch()
+        position = scratch.get("work2", values.size) if work is None else work[: values.size]
+        zeros = values <= 0 if self.log_bins else None  # before `values` may be overwritten
+        index = scratch.get("work", values.size, np.intp)
         # Extreme finite values may overflow the scaling to Inf; the clip puts them in the end bins.
-        with np.errstate(over="ignore", invalid="ignore"):
-            index = self._log_index(values) if self.log_bins else self._linear_index(values)
-        self.counts += np.bincount(index, minlength=self.bins)[: self.bins].astype(np.int64)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if self.log_bins:
+                self._log_position(values, position)
+            else:
+                self._linear_position(values, position)
+            np.copyto(index, position, casting="unsafe")  # truncates like astype(np.intp)
+        if zeros is not None:
+            index[zeros] = 0  # bin 0: the exact zeros
+        self.counts += np.bincount(index, minlength=self.bins)[: self.bins]
 
-    def _linear_index(self, values: FloatArray) -> np.ndarray:
-        position = (values - self._origin) * self._scale
+    def merge(self, other: HistogramAccumulator) -> None:
+        """Add the counts of another part binned into the same edges."""
+        if other.bins != self.bins or other.log_bins != self.log_bins:
+            raise ValueError("cannot merge histograms with different bins")
+        self.counts += other.counts
+        self.nonfinite += other.nonfinite
+
+    def _linear_position(self, values: FloatArray, out: FloatArray) -> None:
+        np.subtract(values, self._origin, out=out)
+        np.multiply(out, self._scale, out=out)
         # Values equal to the upper edge belong to the last bin, as in np.histogram.
-        return np.clip(position, 0, self.bins - 1).astype(np.intp)
+        np.clip(out, 0, self.bins - 1, out=out)
 
-    def _log_index(self, values: FloatArray) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            position = (np.log2(values) - self._origin) * self._scale + 1.0
-        index: np.ndarray = np.clip(position, 1, self.bins - 1).astype(np.intp)
-        index[values <= 0] = 0
-        return index
+    def _log_position(self, values: FloatArray, out: FloatArray) -> None:
+        np.log2(values, out=out)
+        np.subtract(out, self._origin, out=out)
+        np.multiply(out, self._scale, out=out)
+        np.add(out, 1.0, out=out)
+        np.clip(out, 1, self.bins - 1, out=out)
 
     def result(self) -> Histogram:
         """The histogram so far."""
@@ -178,7 +240,7 @@ class TopElement:
 def error_key(error: FloatArray, out: FloatArray | None = None) -> FloatArray:
     """|error| with NaN ranked as +Inf, so mismatched NaNs are the worst elements and never hide."""
     key: FloatArray = np.abs(error, out=out)
-    np.nan_to_num(key, copy=False, nan=np.inf, posinf=np.inf)
+    np.copyto(key, np.inf, where=np.isnan(key))  # no -Inf after abs, and +Inf stays
     return key
 
 
@@ -203,24 +265,46 @@ class TopKAccumulator:
         self.values = np.empty((0, 3), dtype=np.float64)  # fused, origin, error
 
     def update(self, start: int, keys: FloatArray, fused: FloatArray, origin: FloatArray,
-               error: FloatArray) -> None:
-        """Offer one block whose first element has flat index `start`."""
+               scratch: Scratch | None = None) -> None:
+        """Offer one block whose first element has flat index `start` (blocks in ascending flat order)."""
         if self.k <= 0:
             return
         if self.keys.size >= self.k:
-            # Only elements at least as bad as the current K-th can enter: usually very few.
-            positions = np.flatnonzero(keys >= self.keys[-1])
+            # Only elements worse than the current K-th can enter (on a tie it has the smaller flat
+            # index, blocks coming in order): usually very few, even when all errors are equal.
+            positions = np.flatnonzero(keys > self.keys[-1])
         else:
-            positions = np.arange(keys.size)
+            positions = self._candidates(keys, scratch or Scratch())
         if positions.size == 0:
             return
         chosen = _largest(keys, positions, self.k)
-        merged_keys = np.concatenate((self.keys, keys[chosen]))
-        merged_flat = np.concatenate((self.flat, chosen.astype(np.int64) + start))
-        block_values = np.stack((fused[chosen], origin[chosen], error[chosen]), axis=1)
-        merged_values = np.concatenate((self.values, block_values))
-        order = np.lexsort((merged_flat, -merged_keys))[: self.k]
-        self.keys, self.flat, self.values = merged_keys[order], merged_flat[order], merged_values[order]
+        chosen_fused, chosen_origin = fused[chosen], origin[chosen]
+        with np.errstate(invalid="ignore", over="ignore"):  # Inf - Inf is NaN here, as in the error
+            block_values = np.stack((chosen_fused, chosen_origin, chosen_fused - chosen_origin), axis=1)
+        self._keep(np.concatenate((self.keys, keys[chosen])),
+                   np.concatenate((self.flat, chosen.astype(np.int64) + start)),
+                   np.concatenate((self.values, block_values)))
+
+    def _candidates(self, keys: FloatArray, scratch: Scratch) -> np.ndarray:
+        """Positions of a block's keys at least as large as its K-th largest (all of them when fewer)."""
+        if keys.size <= self.k:
+            return np.arange(keys.size)
+        work = scratch.get("work", keys.size)
+        np.copyto(work, keys)
+        work.partition(keys.size - self.k)  # in the scratch: no block-sized copies besides
+        return np.flatnonzero(keys >= work[keys.size - self.k])
+
+    def merge(self, other: TopKAccumulator) -> None:
+        """Keep the K worst of both (any order: the order by key, then flat index, is total)."""
+        if other.keys.size == 0:
+            return
+        self._keep(np.concatenate((self.keys, other.keys)), np.concatenate((self.flat, other.flat)),
+                   np.concatenate((self.values, other.values)))
+
+    def _keep(self, keys: FloatArray, flat: np.ndarray, values: FloatArray) -> None:
+        """The K best candidates: largest key first, ties by smaller flat index."""
+        order = np.lexsort((flat, -keys))[: self.k]
+        self.keys, self.flat, self.values = keys[order], flat[order], values[order]
 
     def result(self, shape: tuple[int, ...]) -> list[TopElement]:
         """The worst elements, worst first, with indices unravelled in `shape`."""

@@ -1,35 +1,40 @@
 """The tensor view of one compared pair: statistics, shared-bin histograms, heatmaps and the worst elements.
 
 Everything comes from two chunked passes over the memory-mapped pair (the second only bins values
-into ranges the first one found), with float64 work buffers of one block, so 100M+ element tensors
-need a few MB besides the page cache. The pair is opened exactly like the precision engine opens it.
+into ranges the first one found), each split over the worker threads by core/precision/segmented.py,
+so 100M+ element tensors need a few MB per worker besides the page cache. The pair is opened exactly
+like the precision engine opens it.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from autofuse_studio.core.dumps.layout import LETTERED_FORMATS, LayoutInfo, is_private_format, normalize_format
-from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, iter_aligned_pairs
+from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision import pair as pair_module
 from autofuse_studio.core.precision.heatmap import (
     DEFAULT_MAX_CELLS,
+    CellMapper,
     Heatmap,
     HeatmapAccumulator,
     HeatmapAxes,
+    check_axes,
     default_axes,
 )
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.segmented import Block, Plan, Segment, SharedProgress, default_jobs, segment_blocks
 from autofuse_studio.core.precision.tensor_stats import (
     Histogram,
     HistogramAccumulator,
+    Scratch,
     SideStats,
     StatsAccumulator,
     TopElement,
@@ -110,13 +115,14 @@ def open_row(row: PrecisionRow, fused_layout: LayoutInfo | None = None,
 
 @dataclass(frozen=True)
 class ViewOptions:
-    """Knobs of the tensor view (bins per histogram, K worst elements, heatmap axes and size)."""
+    """Knobs of the tensor view (bins per histogram, K worst elements, heatmap axes and size, threads)."""
 
     bins: int = 256
     top_k: int = 100
     axes: HeatmapAxes | None = None
     max_cells: int = DEFAULT_MAX_CELLS
     block_elements: int = DEFAULT_BLOCK_ELEMENTS
+    jobs: int = field(default_factory=default_jobs)
 
 
 @dataclass(frozen=True)
@@ -136,20 +142,6 @@ class TensorView:
     error_nonfinite: int = field(default=0)
 
 
-def _blocks(pair: TensorPair, block_elements: int, progress: Progress, cancel: CancelToken, done: int,
-            total: int, message: str) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
-    """(start, fused, origin, fused - origin) as float64 blocks, with progress and cancellation per block."""
-    start = 0
-    with np.errstate(invalid="ignore", over="ignore"):
-        for fused_raw, origin_raw in iter_aligned_pairs(pair.fused, pair.origin, block_elements):
-            cancel.check()
-            fused = fused_raw.astype(np.float64)
-            origin = origin_raw.astype(np.float64)
-            yield start, fused, origin, fused - origin
-            start += fused.size
-            progress(done + start, total, message)
-
-
 class _ErrorRange:
     """Largest finite |error| and smallest positive one: the error histograms' ranges."""
 
@@ -159,62 +151,154 @@ class _ErrorRange:
         self.nonfinite = 0
 
     def update(self, abs_error: np.ndarray) -> None:
-        finite = abs_error[np.isfinite(abs_error)]
-        self.nonfinite += abs_error.size - finite.size
-        if finite.size:
-            self.max_abs = max(self.max_abs, float(finite.max()))
-            positive = finite[finite > 0]
-            if positive.size:
-                self.min_positive = min(self.min_positive, float(positive.min()))
+        finite_mask = np.isfinite(abs_error)
+        finite_count = int(np.count_nonzero(finite_mask))
+        self.nonfinite += abs_error.size - finite_count
+        if finite_count == 0:
+            return
+        finite = abs_error if finite_count == abs_error.size else abs_error[finite_mask]
+        self.max_abs = max(self.max_abs, float(finite.max()))
+        # A reduction with `where` instead of a copy of the positive values.
+        self.min_positive = min(self.min_positive, float(np.min(finite, where=finite > 0, initial=math.inf)))
+
+    def merge(self, other: _ErrorRange) -> None:
+        """Widen to another part's range."""
+        self.max_abs = max(self.max_abs, other.max_abs)
+        self.min_positive = min(self.min_positive, other.min_positive)
+        self.nonfinite += other.nonfinite
+
+
+class _FirstPass:
+    """The first pass's accumulators of one segment: both sides' stats, heatmap, top-K and error range."""
+
+    def __init__(self, pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, top_k: int,
+                 span: tuple[int, int] | None) -> None:
+        self.stats = (StatsAccumulator(pair.fused.dtype_name), StatsAccumulator(pair.origin.dtype_name))
+        self.heat = HeatmapAccumulator(pair.shape, axes, mapper=mapper, span=span)
+        self.top = TopKAccumulator(top_k)
+        self.errors = _ErrorRange()
+
+    def update(self, block: Block, scratch: Scratch) -> None:
+        """Add one block; its error becomes the error key in place."""
+        start, fused, origin, error = block
+        self.stats[0].update(fused, scratch)
+        self.stats[1].update(origin, scratch)
+        key = error_key(error, out=error)
+        self.errors.update(key)  # finite exactly where |error| is
+        self.top.update(start, key, fused, origin, scratch)
+        self.heat.update(start, fused, origin, key, scratch)
+
+    def merge(self, other: _FirstPass) -> None:
+        """Pool a later segment into this one."""
+        for mine, theirs in zip(self.stats, other.stats, strict=True):
+            mine.merge(theirs)
+        self.heat.merge(other.heat)
+        self.top.merge(other.top)
+        self.errors.merge(other.errors)
+
+
+class _SecondPass:
+    """Histograms of fused, origin, error and |error| of one segment."""
+
+    def __init__(self, value_edges: np.ndarray, errors: _ErrorRange, bins: int) -> None:
+        self.histograms = (
+            HistogramAccumulator(value_edges), HistogramAccumulator(value_edges),
+            HistogramAccumulator(uniform_edges(-errors.max_abs, errors.max_abs, bins)),
+            HistogramAccumulator(log_edges(errors.min_positive, errors.max_abs, bins), log_bins=True),
+        )
+
+    def update(self, block: Block, scratch: Scratch) -> None:
+        """Add one block, using its buffers for the bin positions once their values are binned."""
+        _start, fused, origin, error = block
+        fused_hist, origin_hist, error_hist, abs_hist = self.histograms
+        fused_hist.update(fused, scratch, work=fused)
+        origin_hist.update(origin, scratch, work=origin)
+        error_hist.update(error, scratch, work=fused)
+        abs_hist.update(np.abs(error, out=error), scratch, work=error)
+
+    def merge(self, other: _SecondPass) -> None:
+        """Add a later segment's counts."""
+        for mine, theirs in zip(self.histograms, other.histograms, strict=True):
+            mine.merge(theirs)
+
+
+def _heat_span(segment: Segment) -> tuple[int, int] | None:
+    """The first segment's heatmap holds every cell (the others merge into it); the others their band."""
+    return None if segment.start == 0 else (segment.start, segment.stop)
+
+
+def _first_pass(pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, top_k: int,
+                segment: Segment) -> _FirstPass:
+    """Stats, heatmap, top-K and error range of one segment (runs on a worker thread)."""
+    part = _FirstPass(pair, mapper, axes, top_k, _heat_span(segment))
+    scratch = Scratch()
+    with np.errstate(invalid="ignore", over="ignore"):  # per thread: each worker sets its own
+        for block in segment_blocks(pair, segment, scratch):
+            part.update(block, scratch)
+    return part
+
+
+def _second_pass(pair: TensorPair, value_edges: np.ndarray, errors: _ErrorRange, bins: int,
+                 segment: Segment) -> _SecondPass:
+    """The four histograms of one segment (runs on a worker thread)."""
+    part = _SecondPass(value_edges, errors, bins)
+    scratch = Scratch()
+    with np.errstate(invalid="ignore", over="ignore"):
+        for block in segment_blocks(pair, segment, scratch):
+            part.update(block, scratch)
+    return part
 
 
 def compute_tensor_view(pair: TensorPair, options: ViewOptions | None = None, *,
                         progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> TensorView:
-    """Stats, heatmap and top-K in a first pass; histograms on the ranges found, in a second pass."""
+    """Stats, heatmap and top-K in a first pass; histograms on the ranges found, in a second pass.
+
+    Each pass runs over contiguous segments of the pair on `options.jobs` threads (numpy releases the
+    GIL in the per-block work); the segments' accumulators merge in order, so the result equals one
+    sequential pass up to the summation order of means and standard deviations.
+    """
     options = options or ViewOptions()
     axes = options.axes or default_axes(pair.shape, pair.layout)
-    stats = [StatsAccumulator(pair.fused.dtype_name), StatsAccumulator(pair.origin.dtype_name)]
-    heat = HeatmapAccumulator(pair.shape, axes, options.max_cells)
-    top = TopKAccumulator(options.top_k)
-    errors = _ErrorRange()
+    check_axes(pair.shape, axes)
+    mapper = CellMapper(pair.shape, axes, options.max_cells)
+    plan = Plan.of(pair, options.block_elements, options.jobs, cancel)
     total = 2 * pair.size
-    for start, fused, origin, error in _blocks(pair, options.block_elements, progress, cancel, 0, total,
-                                               "statistics, heatmap and worst elements"):
-        stats[0].update(fused)
-        stats[1].update(origin)
-        key = error_key(error)
-        errors.update(key)  # finite exactly where |error| is
-        top.update(start, key, fused, origin, error)
-        heat.update(start, fused, origin, key)
-    fused_stats, origin_stats = stats[0].result(), stats[1].result()
+    first = plan.run(functools.partial(_first_pass, pair, mapper, axes, options.top_k),
+                     SharedProgress(progress, 0, total, "statistics, heatmap and worst elements"))
+    fused_stats, origin_stats = first.stats[0].result(), first.stats[1].result()
     value_edges = uniform_edges(min(fused_stats.min, origin_stats.min), max(fused_stats.max, origin_stats.max),
                                 options.bins)
-    histograms = [
-        HistogramAccumulator(value_edges), HistogramAccumulator(value_edges),
-        HistogramAccumulator(uniform_edges(-errors.max_abs, errors.max_abs, options.bins)),
-        HistogramAccumulator(log_edges(errors.min_positive, errors.max_abs, options.bins), log_bins=True),
-    ]
-    for _start, fused, origin, error in _blocks(pair, options.block_elements, progress, cancel, pair.size,
-                                                total, "histograms"):
-        for histogram, values in zip(histograms, (fused, origin, error, np.abs(error)), strict=True):
-            histogram.update(values)
+    second = plan.run(functools.partial(_second_pass, pair, value_edges, first.errors, options.bins),
+                      SharedProgress(progress, pair.size, total, "histograms"))
     progress(total, total, "done")
-    fused_hist, origin_hist, error_hist, abs_hist = (histogram.result() for histogram in histograms)
+    fused_hist, origin_hist, error_hist, abs_hist = (histogram.result() for histogram in second.histograms)
     return TensorView(
         shape=pair.shape, axis_names=pair.axis_names(), fused_stats=fused_stats, origin_stats=origin_stats,
         fused_histogram=fused_hist, origin_histogram=origin_hist, error_histogram=error_hist,
-        abs_error_histogram=abs_hist, heatmap=heat.result(), top=top.result(pair.shape),
-        error_nonfinite=errors.nonfinite,
+        abs_error_histogram=abs_hist, heatmap=first.heat.result(), top=first.top.result(pair.shape),
+        error_nonfinite=first.errors.nonfinite,
     )
 
 
+def _heatmap_pass(pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, segment: Segment) -> HeatmapAccumulator:
+    """The heatmap of one segment (runs on a worker thread)."""
+    heat = HeatmapAccumulator(pair.shape, axes, mapper=mapper, span=_heat_span(segment))
+    scratch = Scratch()
+    with np.errstate(invalid="ignore", over="ignore"):
+        for start, fused, origin, error in segment_blocks(pair, segment, scratch):
+            heat.update(start, fused, origin, error_key(error, out=error), scratch)
+    return heat
+
+
 def compute_heatmap(pair: TensorPair, axes: HeatmapAxes, max_cells: int = DEFAULT_MAX_CELLS, *,
-                    block_elements: int = DEFAULT_BLOCK_ELEMENTS, progress: Progress = no_progress,
-                    cancel: CancelToken = NEVER_CANCELLED) -> Heatmap:
-    """Only the heatmap, for other axes (one pass)."""
-    heat = HeatmapAccumulator(pair.shape, axes, max_cells)
-    for start, fused, origin, error in _blocks(pair, block_elements, progress, cancel, 0, pair.size, "heatmap"):
-        heat.update(start, fused, origin, error_key(error))
+                    block_elements: int = DEFAULT_BLOCK_ELEMENTS, jobs: int | None = None,
+                    progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> Heatmap:
+    """Only the heatmap, for other axes (one pass over segments on `jobs` threads, default one per core)."""
+    check_axes(pair.shape, axes)
+    mapper = CellMapper(pair.shape, axes, max_cells)
+    plan = Plan.of(pair, block_elements, jobs, cancel)
+    heat = plan.run(functools.partial(_heatmap_pass, pair, mapper, axes),
+                    SharedProgress(progress, 0, pair.size, "heatmap"))
     return heat.result()
 
 
