@@ -78,6 +78,9 @@ class PerfPanel(Retranslating, QWidget):
         self.operators = OperatorListModel(self)
         self.facts = CaseFactsModel(self)
         self.operator_view = _table(self.operators)
+        # Sized once per workspace (set_workspace): in ResizeToContents mode every layout change (the
+        # task strip showing up during a build) re-measured all rows on the GUI thread, ~150 ms for 400.
+        self.operator_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.operator_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.canvas = DisplayCanvas()
         self.canvas.hover_provider = self._hover_text
@@ -151,6 +154,7 @@ class PerfPanel(Retranslating, QWidget):
             self.whole = None
         self.workspace = workspace
         self.operators.set_model(workspace.cases if workspace else None)
+        self.operator_view.resizeColumnsToContents()
         self._show_details(None)
         if self.operators.operators:
             self.operator_view.selectRow(0)
