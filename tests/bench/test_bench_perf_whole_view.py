@@ -85,6 +85,9 @@ def test_whole_view_switch_blocks_briefly(qtbot: QtBot, bench: AttWorkbench, tmp
     for _ in range(3):  # best of three: the machine is shared, and each switch waits for the GIL
         panel.set_workspace(None)  # forgets the cached picture
         panel.set_workspace(loaded.args[0])
+        # Let the reset tables repaint first: that repaint is the workspace change's, not the switch's,
+        # and done during the build it would wait for the GIL in every cell.
+        qtbot.wait(100)
         firsts.append(_max_stall(qtbot, lambda: panel.mode.setCurrentIndex(WHOLE_VIEW), shown))
         leaves = len(panel.canvas.prepared.leaves)
         back = _max_stall(qtbot, lambda: panel.mode.setCurrentIndex(OPERATOR_VIEW),
