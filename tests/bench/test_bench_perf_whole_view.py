@@ -19,6 +19,7 @@ from autofuse_studio.core.att.synthetic_log import SyntheticShape
 from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace
 from autofuse_studio.core.progress import NEVER_CANCELLED, no_progress
+from autofuse_studio.ui.app import prefer_gui_thread
 from autofuse_studio.ui.att.perf_panel import OPERATOR_VIEW, WHOLE_VIEW, build_whole_picture
 from autofuse_studio.ui.att.workbench import AttWorkbench
 
@@ -32,6 +33,7 @@ TIMEOUT_MS = 60000
 @pytest.fixture
 def bench(qtbot: QtBot) -> Iterator[AttWorkbench]:
     """The ATT tab as the main window embeds it (task strip included), shown."""
+    prefer_gui_thread()  # as run_app does
     widget = AttWorkbench()
     qtbot.addWidget(widget)
     widget.resize(1300, 850)

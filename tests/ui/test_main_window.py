@@ -138,3 +138,19 @@ def test_case_docks_make_room_on_att_and_runner_tabs(qtbot: QtBot) -> None:
     window.tabs.setCurrentIndex(1)
     assert window.case_dock.isVisible()
     assert window.thresholds_dock.isVisible()
+
+
+def test_the_app_lets_the_gui_thread_take_the_gil_quickly(qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from autofuse_studio.ui.app import GUI_SWITCH_INTERVAL, run_app
+
+    default = sys.getswitchinterval()
+    try:
+        assert run_app(self_check=True) == 0
+        assert "self-check: ok" in capsys.readouterr().out
+        # Background tasks keep the GIL at most this long while a repaint waits for it.
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
+        assert GUI_SWITCH_INTERVAL <= 0.001
+    finally:
+        sys.setswitchinterval(default)
