@@ -1159,77 +1159,77 @@
 <context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="105"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="283"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="285"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="214"/>
         <source>Drawing all operators</source>
         <translation>正在绘制全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="221"/>
         <source>Building the picture of all operators…</source>
         <translation>正在生成全部算子的图…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="286"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="288"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="287"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="289"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="289"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="291"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="312"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="314"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="317"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="323"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>

@@ -134,3 +134,17 @@ def test_png_export_and_screenshot(panel: PerfPanel, qtbot: QtBot, tmp_path: Pat
 def test_empty_workspace_clears(panel: PerfPanel) -> None:
     panel.set_workspace(None)
     assert panel.operators.rowCount() == 0 and panel.canvas.drawn_items() == []
+
+
+def test_a_picture_too_big_for_png_is_a_sentence_on_the_banner(panel: PerfPanel, jobs: AttJobs, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from autofuse_studio.core.render.display import Rect
+    from autofuse_studio.ui.att import dialogs
+    from autofuse_studio.ui.att.perf_panel import EXPORT_PNG
+
+    target = tmp_path / "whole.png"
+    monkeypatch.setattr(dialogs, "save_file", lambda *args: target)
+    panel.canvas.set_display_list([Rect(0, 0, 1800, 144_000, fill="#00ff00")], 1800, 144_000)
+    panel.buttons[EXPORT_PNG].click()
+    assert "too big for one readable PNG" in jobs.banner.text()
+    assert not target.exists()

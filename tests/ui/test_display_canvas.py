@@ -119,3 +119,21 @@ def test_leaves_stay_inside_their_culling_boxes(qtbot: QtBot, tmp_path: Path) ->
         drawn = canvas.drawn_rect(number)
         inside = left <= drawn.left() and drawn.right() <= right and top <= drawn.top() and drawn.bottom() <= bottom
         assert inside, (placed.leaf, drawn)
+
+
+def test_tall_pictures_are_exported_smaller_and_huge_ones_refused(qtbot: QtBot, tmp_path: Path) -> None:
+    import pytest
+
+    from autofuse_studio.core.errors import UsageError
+    from autofuse_studio.ui.widgets.display_canvas import MAX_PNG_SIDE
+
+    canvas = _canvas(qtbot)
+    canvas.set_display_list([Rect(0, 0, 100, 20_000, fill="#00ff00", role="tall")], 100, 20_000)
+    image = canvas.export_png(tmp_path / "tall.png", scale=2.0)
+    assert image.height() == MAX_PNG_SIDE and image.width() == 160  # 1.6x instead of 2x, still readable
+    assert QImage(str(tmp_path / "tall.png")).pixelColor(80, 16_000).name() == "#00ff00"
+    # The all-operators picture of a big log: 144,000 px tall would be a 2 GB image nobody can open.
+    canvas.set_display_list([Rect(0, 0, 1800, 144_000, fill="#00ff00")], 1800, 144_000)
+    with pytest.raises(UsageError, match=r"1,800 x 144,000 px.*Export it as SVG"):
+        canvas.export_png(tmp_path / "huge.png")
+    assert not (tmp_path / "huge.png").exists()

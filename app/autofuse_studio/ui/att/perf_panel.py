@@ -29,11 +29,13 @@ from autofuse_studio.core.att.perf_cases_render import OperatorPicture, operator
 from autofuse_studio.core.att.perf_model import PerfFormulaModel
 from autofuse_studio.core.att.perf_render import perf_display_list
 from autofuse_studio.core.att.workspace import AttWorkspace
+from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
+from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.tasks import TaskHandle
 from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, PreparedList, prepare_display_list
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -310,8 +312,12 @@ class PerfPanel(Retranslating, QWidget):
 
     def _on_export_png(self) -> None:
         path = dialogs.save_file(self, self.tr("Export canvas as PNG"), self._default_name(".png"), "PNG (*.png)")
-        if path is not None:
+        if path is None:
+            return
+        try:
             self.export_png(path)
+        except AppError as exc:  # e.g. a picture too big for one PNG: a sentence on the banner
+            report_error(self, exc, self.jobs.banner)
 
     def _on_export_svg(self) -> None:
         path = dialogs.save_file(self, self.tr("Export canvas as SVG"), self._default_name(".svg"), "SVG (*.svg)")

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.render.display import DisplayItem, Line, Rect, Text, walk
 from autofuse_studio.core.render.svg import display_list_to_svg
 from autofuse_studio.core.reports.atomic import atomic_write_bytes, atomic_write_text
@@ -130,6 +131,22 @@ def prepare_display_list(items: list[DisplayItem], width: float, height: float) 
 
 
 EMPTY = prepare_display_list([], 0, 0)
+
+
+MAX_PNG_SIDE = 32_000  # PNG viewers and QImage handle sides up to about 32k pixels
+MAX_PNG_PIXELS = 100_000_000  # 400 MB of ARGB while rendering
+MIN_PNG_SCALE = 0.5  # below this the text is unreadable: refuse instead
+
+
+def png_scale(width: float, height: float, wanted: float) -> float:
+    """The scale to render a width x height picture at: `wanted` or smaller; UsageError when too big."""
+    width, height = max(width, 1.0), max(height, 1.0)
+    scale = min(wanted, MAX_PNG_SIDE / width, MAX_PNG_SIDE / height, math.sqrt(MAX_PNG_PIXELS / (width * height)))
+    if scale < min(wanted, MIN_PNG_SCALE):
+        raise UsageError(
+            f"The picture is {width:,.0f} x {height:,.0f} px, too big for one readable PNG (at most "
+            f"{MAX_PNG_SIDE:,} px a side). Export it as SVG, or export one operator's picture.")
+    return scale
 
 
 def qcolor(name: str | None) -> QColor | None:
@@ -318,8 +335,14 @@ class DisplayCanvas(QGraphicsView):
         return (self.hover_provider(x, y) if self.hover_provider is not None else None) or ""
 
     def export_png(self, path: str | Path, scale: float = 2.0) -> QImage:
-        """Render the whole picture (not just the visible part) to a PNG at `scale`; returns the image."""
+        """Render the whole picture (not just the visible part) to a PNG at `scale`; returns the image.
+
+        A picture too big for that scale is rendered smaller (down to half size); beyond that it is
+        refused with a UsageError naming its size (the all-operators picture of a big log is 144,000 px
+        tall: a 2 GB image that most viewers cannot open; its SVG is the useful export).
+        """
         width, height = self.size_hint_wh
+        scale = png_scale(width, height, scale)
         image = QImage(max(1, round(width * scale)), max(1, round(height * scale)), QImage.Format.Format_ARGB32)
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)
