@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,7 @@ from autofuse_studio.core.att.compare_output import comparison_text
 from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of, write_synthetic_log
 from autofuse_studio.ui.att.compare_model import CHANGE_ROLE, IMPROVED, ONLY_ONE, REGRESSED
 from autofuse_studio.ui.att.compare_panel import ComparePanel
-from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
-from autofuse_studio.ui.errors import ErrorBanner
-from autofuse_studio.ui.tasks import TaskRunner
+from autofuse_studio.ui.att.jobs import AttJobs
 
 TIMEOUT_MS = 10000
 BACKGROUND = Qt.ItemDataRole.BackgroundRole
@@ -42,18 +39,9 @@ def runs(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, runner: TaskRunner) -> ComparePanel:
-    banner, strip = ErrorBanner(), TaskStrip()
-    widget = ComparePanel(AttJobs(runner, strip, banner))
-    for w in (widget, banner, strip):
-        qtbot.addWidget(w)
+def panel(qtbot: QtBot, jobs: AttJobs) -> ComparePanel:
+    widget = ComparePanel(jobs)
+    qtbot.addWidget(widget)
     return widget
 
 

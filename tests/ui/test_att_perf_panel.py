@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,8 @@ from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of
 from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.render.display import walk
-from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
+from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_panel import WHOLE_VIEW, PerfPanel
-from autofuse_studio.ui.errors import ErrorBanner
-from autofuse_studio.ui.tasks import TaskRunner
 
 TIMEOUT_MS = 20000
 
@@ -30,21 +27,6 @@ def workspace(tmp_path: Path) -> AttWorkspace:
     log = tmp_path / "perf.log"
     write_synthetic_perf_log(log, SyntheticShape(operators=3, results=2, groups=2, cases=3))
     return load_workspace([log])
-
-
-@pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
-
-
-@pytest.fixture
-def jobs(qtbot: QtBot, runner: TaskRunner) -> AttJobs:
-    banner, strip = ErrorBanner(), TaskStrip()
-    for widget in (banner, strip):
-        qtbot.addWidget(widget)
-    return AttJobs(runner, strip, banner)
 
 
 @pytest.fixture

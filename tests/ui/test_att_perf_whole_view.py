@@ -3,7 +3,6 @@ stale results ignored, cancel and failure fall back to the operator view."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,8 @@ from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.render.display import DisplayItem
 from autofuse_studio.ui.att import perf_panel
-from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
+from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_panel import EXPORT_SVG, OPERATOR_VIEW, WHOLE_VIEW, PerfPanel
-from autofuse_studio.ui.errors import ErrorBanner
-from autofuse_studio.ui.tasks import TaskRunner
 
 TIMEOUT_MS = 30000
 
@@ -43,18 +40,9 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> AttWorkspace:
 
 
 @pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, runner: TaskRunner, big: AttWorkspace) -> PerfPanel:
-    banner, strip = ErrorBanner(), TaskStrip()
-    widget = PerfPanel(AttJobs(runner, strip, banner))
-    for w in (widget, banner, strip):
-        qtbot.addWidget(w)
+def panel(qtbot: QtBot, jobs: AttJobs, big: AttWorkspace) -> PerfPanel:
+    widget = PerfPanel(jobs)
+    qtbot.addWidget(widget)
     widget.resize(1300, 800)
     widget.set_workspace(big)
     return widget

@@ -12,29 +12,18 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.att.synthetic_log import SyntheticShape
 from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import load_workspace
-from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
+from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.split_panel import SplitPanel
-from autofuse_studio.ui.errors import ErrorBanner
-from autofuse_studio.ui.tasks import TaskRunner
 
 TIMEOUT_MS = 10000
 
 
 @pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, runner: TaskRunner, tmp_path: Path) -> Iterator[SplitPanel]:
+def panel(qtbot: QtBot, jobs: AttJobs, tmp_path: Path) -> Iterator[SplitPanel]:
     log = tmp_path / "run.log"
     write_synthetic_perf_log(log, SyntheticShape(operators=2, results=2, groups=2, cases=3))
-    banner, strip = ErrorBanner(), TaskStrip()
-    widget = SplitPanel(AttJobs(runner, strip, banner))
-    for w in (widget, banner, strip):
-        qtbot.addWidget(w)
+    widget = SplitPanel(jobs)
+    qtbot.addWidget(widget)
     widget.set_workspace(load_workspace([log]))
     with qtbot.waitSignal(widget.splitDone, timeout=TIMEOUT_MS):
         widget.ensure_split()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,11 +12,9 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.cli.att import main as att_main
 from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
 from autofuse_studio.core.att.workspace import load_workspace
-from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
+from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.summary_model import PROBLEM_FILL, PROBLEMS
 from autofuse_studio.ui.att.summary_panel import SummaryPanel
-from autofuse_studio.ui.errors import ErrorBanner
-from autofuse_studio.ui.tasks import TaskRunner
 
 TIMEOUT_MS = 10000
 
@@ -32,18 +29,9 @@ def log(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, runner: TaskRunner, log: Path) -> SummaryPanel:
-    banner, strip = ErrorBanner(), TaskStrip()
-    widget = SummaryPanel(AttJobs(runner, strip, banner))
-    for w in (widget, banner, strip):
-        qtbot.addWidget(w)
+def panel(qtbot: QtBot, jobs: AttJobs, log: Path) -> SummaryPanel:
+    widget = SummaryPanel(jobs)
+    qtbot.addWidget(widget)
     widget.set_workspace(load_workspace([log]))
     return widget
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,13 +14,6 @@ from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
 
 TIMEOUT_MS = 10000
-
-
-@pytest.fixture
-def runner() -> Iterator[TaskRunner]:
-    task_runner = TaskRunner()
-    yield task_runner
-    task_runner.shutdown()
 
 
 def double(n: int, *, progress: Progress, cancel: CancelToken, offset: int = 0) -> int:
