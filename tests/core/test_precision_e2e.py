@@ -9,28 +9,16 @@ from typing import Any
 import pytest
 
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
+from autofuse_studio.core.precision.engine import load_case, run_mode1
+from tests.core.conftest import mode1_request
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def coverage_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    root = tmp_path_factory.mktemp("coverage")
-    generate_case(root, full_coverage_spec())
-    return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-
-
-def _request(root: Path, manifest: dict[str, Any], **options: Any) -> Mode1Request:
-    return Mode1Request(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
-                        root / manifest["data"]["af_open"], root / manifest["data"]["af_close"], **options)
 
 
 @pytest.mark.parametrize("compare_input", [False, True])
 def test_every_status_and_verdict(coverage_case: tuple[Path, dict[str, Any]], compare_input: bool) -> None:
     root, manifest = coverage_case
-    result = run_mode1(_request(root, manifest, compare_input=compare_input, jobs=2))
+    result = run_mode1(mode1_request(root, manifest, compare_input=compare_input, jobs=2))
     ours = {(row.step, row.kind, row.fused_op, row.fused_index): row for row in result.rows}
     expected_rows = [row for row in manifest["rows"] if compare_input or row["kind"] == "output"]
     assert len(result.rows) == len(expected_rows)
@@ -51,35 +39,35 @@ def test_every_status_and_verdict(coverage_case: tuple[Path, dict[str, Any]], co
 
 def test_pickled_npy_is_never_executed(coverage_case: tuple[Path, dict[str, Any]]) -> None:
     root, manifest = coverage_case
-    result = run_mode1(_request(root, manifest, compare_input=True, jobs=1))
+    result = run_mode1(mode1_request(root, manifest, compare_input=True, jobs=1))
     assert any(row.status == "NPY_LOAD_ERROR" and "objects" in row.message for row in result.rows)
     assert not Path(manifest["pickle_marker"]).exists()
 
 
 def test_step_option_and_unknown_step(coverage_case: tuple[Path, dict[str, Any]]) -> None:
     root, manifest = coverage_case
-    result = run_mode1(_request(root, manifest, step="1"))
+    result = run_mode1(mode1_request(root, manifest, step="1"))
     assert {row.step for row in result.rows} == {"1"}
     with pytest.raises(InputError, match="Step 7"):
-        run_mode1(_request(root, manifest, step="7"))
+        run_mode1(mode1_request(root, manifest, step="7"))
 
 
 def test_stale_duplicate_is_reported_and_newest_used(coverage_case: tuple[Path, dict[str, Any]]) -> None:
     root, manifest = coverage_case
-    case = load_case(_request(root, manifest))
+    case = load_case(mode1_request(root, manifest))
     assert any("several" in warning for warning in case.open_index.warnings)
 
 
 def test_rows_stream_to_a_sink_before_the_result(coverage_case: tuple[Path, dict[str, Any]]) -> None:
     root, manifest = coverage_case
     seen: list[str] = []
-    result = run_mode1(_request(root, manifest), on_rows=lambda rows: seen.extend(row.status for row in rows))
+    result = run_mode1(mode1_request(root, manifest), on_rows=lambda rows: seen.extend(row.status for row in rows))
     assert len(seen) == len(result.rows)
 
 
 def test_bundled_demo_case_runs() -> None:
     demo = REPO / "resources" / "demo"
     manifest = json.loads((demo / "manifest.json").read_text(encoding="utf-8"))
-    result = run_mode1(_request(demo, manifest, compare_input=True))
+    result = run_mode1(mode1_request(demo, manifest, compare_input=True))
     assert result.first_divergence is not None
     assert result.first_divergence.fused_op == manifest["first_divergence"]["fused_op"]

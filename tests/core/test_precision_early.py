@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -13,25 +12,13 @@ import pytest
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import Cancelled, GraphParseError
 from autofuse_studio.core.precision import scheduler as scheduler_module
-from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
 from autofuse_studio.core.precision.pair import PairResult, PairSide
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.scheduler import PairScheduler
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, no_progress
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
-
-
-@pytest.fixture(scope="module")
-def coverage_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    root = tmp_path_factory.mktemp("early")
-    generate_case(root, full_coverage_spec())
-    return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-
-
-def _request(root: Path, manifest: dict[str, Any], **options: Any) -> Mode1Request:
-    return Mode1Request(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
-                        root / manifest["data"]["af_open"], root / manifest["data"]["af_close"], **options)
+from tests.core.conftest import mode1_request
 
 
 def _row_facts(row: PrecisionRow) -> str:
@@ -44,7 +31,7 @@ def test_early_comparing_gives_the_same_rows_as_comparing_after_loading(
     # The coverage case has padded 5HD, NZ, bf16 and dtype casts: origin descs that differ from the
     # fused ones, so some early guesses are wrong and must be compared again.
     root, manifest = coverage_case
-    request = _request(root, manifest, compare_input=compare_input, jobs=2)
+    request = mode1_request(root, manifest, compare_input=compare_input, jobs=2)
     early = run_mode1(request)
     late = run_mode1(request, case=load_case(request))
     assert [_row_facts(row) for row in early.rows] == [_row_facts(row) for row in late.rows]
@@ -55,7 +42,7 @@ def test_early_comparing_gives_the_same_rows_as_comparing_after_loading(
 def test_on_case_receives_the_loaded_case_once(coverage_case: tuple[Path, dict[str, Any]]) -> None:
     root, manifest = coverage_case
     cases: list[LoadedCase] = []
-    result = run_mode1(_request(root, manifest), on_case=cases.append)
+    result = run_mode1(mode1_request(root, manifest), on_case=cases.append)
     assert len(cases) == 1
     assert cases[0].open_index.files_indexed > 0
     assert {row.fused_op for row in result.rows} <= {fused.op.name for fused in cases[0].mapping.fused_ops}
@@ -70,7 +57,7 @@ def test_cancel_while_comparing_early_stops_the_run(coverage_case: tuple[Path, d
             token.cancel()
 
     with pytest.raises(Cancelled):
-        run_mode1(_request(root, manifest, jobs=2), progress=progress, cancel=token)
+        run_mode1(mode1_request(root, manifest, jobs=2), progress=progress, cancel=token)
 
 
 def test_broken_af_close_graph_is_reported_after_early_comparing(coverage_case: tuple[Path, dict[str, Any]],
@@ -78,7 +65,7 @@ def test_broken_af_close_graph_is_reported_after_early_comparing(coverage_case: 
     root, manifest = coverage_case
     broken = tmp_path / "af_close.json"
     broken.write_text('{"graph": [{"name": "g", "op": [', encoding="utf-8")
-    request = replace(_request(root, manifest, jobs=2), af_close_graph=broken)
+    request = replace(mode1_request(root, manifest, jobs=2), af_close_graph=broken)
     with pytest.raises(GraphParseError, match="truncated"):
         run_mode1(request)
     assert gc.isenabled()

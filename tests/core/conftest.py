@@ -1,0 +1,26 @@
+"""Fixtures shared by the core tests: the generated full-coverage mode-1 case and requests for it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autofuse_studio.core.precision.engine import Mode1Request
+from autofuse_studio.core.synth import full_coverage_spec, generate_case
+
+
+@pytest.fixture(scope="session")
+def coverage_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The generated case with every status and verdict (read-only: shared by the whole session)."""
+    root = tmp_path_factory.mktemp("coverage")
+    generate_case(root, full_coverage_spec())
+    return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+
+
+def mode1_request(root: Path, manifest: dict[str, Any], **options: Any) -> Mode1Request:
+    """The Mode1Request of a generated case's graphs and dump folders."""
+    return Mode1Request(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
+                        root / manifest["data"]["af_open"], root / manifest["data"]["af_close"], **options)
