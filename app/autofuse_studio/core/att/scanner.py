@@ -282,30 +282,48 @@ def scan_logs(paths: Iterable[Path], progress: Progress = no_progress,
     return result
 
 
-def scan_logs_by_bytes(paths: Iterable[Path], progress: Progress = no_progress,
-                       cancel: CancelToken = NEVER_CANCELLED) -> LogScan:
-    """Like scan_logs, but progress counts bytes so one big log moves the bar (the GUI's 140 MB case).
+BlockSink = Callable[[int], None]
+
+
+class ByteProgress:
+    """Progress over several logs counted in bytes read, so one big log moves the bar (the GUI's 140 MB case).
 
     Sizes are on-disk sizes; a .gz file's progress is reported only when it has been read, because its
     blocks are decompressed bytes and would overshoot the total.
     """
-    files = list(paths)
-    sizes = [p.stat().st_size if p.is_file() else 0 for p in files]
-    total = max(sum(sizes), 1)
-    done = 0
+
+    def __init__(self, paths: list[Path], progress: Progress) -> None:
+        self._paths = paths
+        self._sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
+        self._total = max(sum(self._sizes), 1)
+        self._progress = progress
+
+    def files(self, verb: str) -> Iterator[tuple[Path, BlockSink | None]]:
+        """Each path with the callback its reader calls per block read (None for .gz files)."""
+        done = 0
+        for path, size in zip(self._paths, self._sizes, strict=True):
+            start, message = done, f"{verb} {path.name}"
+
+            def advance(count: int, start: int = start, size: int = size, message: str = message) -> None:
+                nonlocal done
+                done = min(done + count, start + size)
+                self._progress(done, self._total, message)
+
+            self._progress(done, self._total, message)
+            yield path, None if path.name.endswith(".gz") else advance
+            done = start + size
+
+    def finish(self, message: str) -> None:
+        """Report everything done."""
+        self._progress(self._total, self._total, message)
+
+
+def scan_logs_by_bytes(paths: Iterable[Path], progress: Progress = no_progress,
+                       cancel: CancelToken = NEVER_CANCELLED) -> LogScan:
+    """Like scan_logs, but progress counts bytes (see ByteProgress)."""
     result = LogScan()
-    for path, size in zip(files, sizes, strict=True):
-        message = f"Scanning {path.name}"
-        start = done
-
-        def advance(count: int, start: int = start, size: int = size, message: str = message) -> None:
-            nonlocal done
-            done = min(done + count, start + size)
-            progress(done, total, message)
-
-        progress(done, total, message)
-        gz = path.name.endswith(".gz")
-        result.files.append(scan_file(path, cancel, None if gz else advance))
-        done = start + size
-    progress(total, total, "Scan finished")
+    counter = ByteProgress(list(paths), progress)
+    for path, advance in counter.files("Scanning"):
+        result.files.append(scan_file(path, cancel, advance))
+    counter.finish("Scan finished")
     return result

@@ -21,7 +21,7 @@ from autofuse_studio.core.att.case_filter import CaseFilter
 from autofuse_studio.core.att.lines import bracket_tags, find_case_label, parse_dfx, parse_prof
 from autofuse_studio.core.att.model import BestResult, FileScan, ResultPerf, SourceRef, TemplateSelection
 from autofuse_studio.core.att.safe_paths import UniqueNames, contained
-from autofuse_studio.core.att.scanner import decode_block, iter_blocks
+from autofuse_studio.core.att.scanner import ByteProgress, decode_block, iter_blocks
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 log = logging.getLogger(__name__)
@@ -207,24 +207,18 @@ def split_logs(paths: list[Path], scans: list[FileScan], out_dir: Path, only: st
                progress: Progress = no_progress) -> SplitResult:
     """Split the logs (already scanned once for operator names) into per-case files under `out_dir`.
 
-    `progress` counts bytes read, so one big log moves the bar (a .gz file counts when it is done:
-    its blocks are decompressed bytes).
+    `progress` counts bytes read (see ByteProgress).
     """
     operators = split_operators(scans, only)
     writer = _SplitWriter(out_dir)
     splitter = _Splitter(operators, writer, case_filter or CaseFilter())
-    sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
-    total, done = max(sum(sizes), 1), 0
+    counter = ByteProgress(paths, progress)
     try:
-        for path, size in zip(paths, sizes, strict=True):
-            start, message = done, f"Splitting {path.name}"
-            progress(done, total, message)
+        for path, advance in counter.files("Splitting"):
             for block in _split_file(path, splitter, cancel):
-                if not path.name.endswith(".gz"):
-                    done = min(done + block, start + size)
-                    progress(done, total, message)
-            done = start + size
-        progress(total, total, "Split finished")
+                if advance is not None:
+                    advance(block)
+        counter.finish("Split finished")
         result = splitter.finish()
         files = writer.commit()
     except BaseException:
