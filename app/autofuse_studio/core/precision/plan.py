@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.index import DumpIndex, Lookup
@@ -78,7 +79,12 @@ def _side(lookup: Lookup, desc: TensorDesc | None, label: str) -> tuple[PairSide
             size = lookup.path.stat().st_size
         except OSError:
             size = 0
-    return PairSide(lookup.path, _layout(desc), label, desc.dtype if desc else None), size
+    return _described(lookup.path, desc, label), size
+
+
+def _described(path: Path | None, desc: TensorDesc | None, label: str) -> PairSide:
+    """A side whose layout and graph dtype come from `desc`."""
+    return PairSide(path, _layout(desc), label, desc.dtype if desc else None)
 
 
 # Where the origin side's desc comes from: (origin op, output index, the fused side's desc) -> desc.
@@ -125,8 +131,7 @@ def finalize_plan(provisional: list[PlannedRow], af_close: Model) -> list[Planne
         row, side = item.row, item.origin
         if side is None or row.origin_op is None or row.origin_index is None:
             continue
-        desc = _origin_desc(af_close, row.origin_op, row.origin_index)
-        item.origin = PairSide(side.path, _layout(desc), side.label, desc.dtype if desc else None)
+        item.origin = _described(side.path, _origin_desc(af_close, row.origin_op, row.origin_index), side.label)
         row.origin_layout = item.origin.layout
     return provisional
 

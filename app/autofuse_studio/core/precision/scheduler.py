@@ -109,10 +109,9 @@ class PairScheduler:
 
     def _drop_unused_early(self, needed: set[PairKey]) -> None:
         """Cancel early batches none of whose pairs the final plan needs (the guess was wrong)."""
-        useful = {id(future) for key, future in self._early.items() if key in needed}
-        for future in self._early.values():
-            if id(future) not in useful:
-                future.cancel()
+        useful = {future for key, future in self._early.items() if key in needed}
+        for future in set(self._early.values()) - useful:
+            future.cancel()
         self._early.clear()
 
     @staticmethod
