@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
-from autofuse_studio.core.precision.plan import pair_steps, plan_rows
+from autofuse_studio.core.precision.dump_pairs import pair_dumps
+from autofuse_studio.core.precision.plan import plan_rows
 from autofuse_studio.core.synth import bench_spec, generate_case
 
 pytestmark = pytest.mark.bench
@@ -39,7 +40,7 @@ def test_mode1_300_fused_ops(tmp_path: Path) -> None:
     request = Mode1Request(tmp_path / manifest.graphs["af_open"], tmp_path / manifest.graphs["af_close"],
                            tmp_path / manifest.data["af_open"], tmp_path / manifest.data["af_close"], jobs=2)
     case = load_case(request)
-    planned = plan_rows(case, pair_steps(case.open_index, case.close_index, None, []), False)
+    planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
     pairs = [(item.fused.path, item.origin.path) for item in planned
              if item.fused is not None and item.origin is not None
              and item.fused.path is not None and item.origin.path is not None]

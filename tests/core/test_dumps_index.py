@@ -103,15 +103,19 @@ def test_several_timestamps_newest_wins_with_one_warning_per_op(tmp_path: Path) 
         assert path.name in warning
 
 
-def test_several_time_folders_are_merged(tmp_path: Path) -> None:
-    first = _npy(_standard(tmp_path, "0", time="20240101120000"), "op", ts=100)
+def test_several_time_folders_use_the_newest_run_only(tmp_path: Path) -> None:
+    # Two {time} folders are two runs: never mix them (issue 11), say once which one is used.
+    _npy(_standard(tmp_path, "0", time="20240101120000"), "op", ts=100)
     second = _npy(_standard(tmp_path, "0", time="20240101130000"), "op", ts=200)
-    only_first = _npy(_standard(tmp_path, "0", time="20240101120000"), "early_op", ts=100)
+    _npy(_standard(tmp_path, "0", time="20240101120000"), "early_op", ts=100)
     index = DumpIndex.build(tmp_path)
     assert index.steps == ["0"]
-    assert index.lookup("op", "output", 0) == Lookup(second, [first])
-    assert index.lookup("early_op", "output", 0).path == only_first
-    assert any("op" in warning and "20240101120000" in warning for warning in index.warnings)
+    assert index.lookup("op", "output", 0) == Lookup(second, [])
+    assert index.lookup("early_op", "output", 0).path is None
+    runs = [notice for notice in index.notices if notice.kind == "older_runs_ignored"]
+    assert len(runs) == 1
+    assert "20240101130000" in runs[0].message and "20240101120000" in runs[0].message
+    assert "2 NPYs" in runs[0].message
 
 
 def test_op_names_with_sanitised_characters(tmp_path: Path) -> None:

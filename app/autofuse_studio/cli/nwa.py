@@ -8,14 +8,16 @@ from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.progress import terminal_progress
-from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
 from autofuse_studio.core.precision.pair import NO_MAPPING, is_compared_status
-from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds, load_thresholds, parse_dtype_limit
 
 EXIT_DIVERGENCE = 3
+# Notices the reference's own WARNING lines already say (per fused output, in its wording).
+_SHOWN_AS_REFERENCE_LINES = frozenset({"fusion_mapping", "row_no_mapping"})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     ours.add_argument("-j", "--jobs", type=int, default=min(os.cpu_count() or 1, 8),
                       help="parallel comparisons (default: number of cores)")
     ours.add_argument("--step", help="compare only this step folder (default: every step on both sides)")
+    ours.add_argument("--rank", metavar="R[,R...]", help="compare only these ranks (device ids) of multi-rank dumps "
+                      "(default: every rank)")
     ours.add_argument("--output", help="write every row and metric to FILE (.json, .csv or .xlsx)")
     ours.add_argument("--cosine-threshold", type=float, default=None,
                       help="a row fails when cosine < this (default 0.99)")
@@ -70,6 +74,16 @@ def _require(value: str | None, option: str, mode: int) -> str:
     return value
 
 
+def parse_ranks(text: str | None) -> list[str] | None:
+    """'0,2, 3' -> ['0', '2', '3'] (device ids as written in the dump tree, leading zeros dropped)."""
+    if text is None:
+        return None
+    ranks = [part.strip() for part in text.split(",") if part.strip()]
+    if not ranks or not all(part.isascii() and part.isdigit() for part in ranks):
+        raise UsageError(f"--rank takes device ids separated by commas (e.g. 0,2,3), not {text!r}.")
+    return list(dict.fromkeys(str(int(part)) for part in ranks))
+
+
 def mode1_request(args: argparse.Namespace) -> Mode1Request:
     """Validate the mode-1 arguments (with the reference's messages) and build the request."""
     open_graph = _require(args.af_open_graph, "--af-open-graph", 1)
@@ -83,28 +97,34 @@ def mode1_request(args: argparse.Namespace) -> Mode1Request:
         if not os.path.isdir(folder):
             raise InputError(f"ERROR: datadump 目录不存在: {folder}", folder)
     return Mode1Request(Path(open_graph), Path(close_graph), Path(open_data), Path(close_data),
-                        compare_input=args.compare_input, step=args.step, jobs=max(1, args.jobs),
+                        compare_input=args.compare_input, step=args.step, ranks=parse_ranks(args.rank),
+                        jobs=max(1, args.jobs),
                         thresholds=thresholds_from_args(args))
 
 
 def _print_tables(result: PrecisionResult) -> None:
-    steps = list(dict.fromkeys(row.step for row in result.rows))
-    if len(steps) <= 1:
+    """The reference's table; one per (rank, step) with a heading line when there are several."""
+    groups: dict[tuple[str | None, str], list[PrecisionRow]] = {}
+    for row in result.rows:
+        groups.setdefault((row.rank, row.step), []).append(row)
+    if len(groups) <= 1:
         print(format_table(result.rows))
         return
-    for step in steps:
-        print(f"== step {step} ==")
-        print(format_table([row for row in result.rows if row.step == step]))
+    for (rank, step), rows in groups.items():
+        where = [f"rank {rank}"] if rank is not None else []
+        where += [f"step {step}"] if step else []
+        print(f"== {', '.join(where) or 'no step'} ==")
+        print(format_table(rows))
 
 
 def _warning_lines(result: PrecisionResult) -> list[str]:
-    lines = []
-    for row in result.rows:
-        if row.kind == OUTPUT and row.status == NO_MAPPING:
-            lines.append(f"WARNING: Fused operator {row.fused_op} output {row.fused_index} is missing "
-                         "_datadump_origin_name or _datadump_origin_output_index; skipping")
-    messages = [message for message in result.warnings if "_datadump_origin" not in message]
-    lines.extend(f"WARNING: {message}" for message in dict.fromkeys(messages))
+    """The reference's NO_MAPPING lines (once per fused output), then one line per kind of notice."""
+    unmapped = dict.fromkeys((row.fused_op, row.fused_index) for row in result.rows
+                             if row.kind == OUTPUT and row.status == NO_MAPPING)
+    lines = [f"WARNING: Fused operator {op} output {index} is missing _datadump_origin_name or "
+             "_datadump_origin_output_index; skipping" for op, index in unmapped]
+    lines.extend(f"WARNING: {notice.message}" for notice in result.notices
+                 if notice.kind not in _SHOWN_AS_REFERENCE_LINES)
     return lines
 
 
@@ -145,7 +165,6 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
         print(f"WARNING: {outcome.message}")
     print(format_mode2(npy_a, npy_b, outcome))
     if args.output:
-        from autofuse_studio.core.precision.rows import PrecisionRow
         from autofuse_studio.core.reports.precision_files import write_precision
 
         row = PrecisionRow(OUTPUT, npy_a, 0, npy_b, 0, outcome.status, metrics=outcome.metrics,

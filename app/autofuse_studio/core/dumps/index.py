@@ -1,26 +1,38 @@
-"""DumpIndex: one recursive scan of a dump folder tree, then O(1) lookups of NPYs by op, kind, index, step."""
+"""DumpIndex: one recursive scan of a dump folder tree, then O(1) lookups of NPYs by rank, step, op, kind, index."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.dumps.names import parse_npy_name, sanitize_op_name
+from autofuse_studio.core.dumps.places import Place, place_folders
+from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
+from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.notices import Notice, examples, plural
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from autofuse_studio.core.sorting import NaturalKey, natural_key
 
 MAPPING_FILE = "mapping.csv"
 _MAX_NAMES_IN_WARNING = 6
 
-_Key = tuple[str, str, str, int]  # step, sanitised op name, kind, index
+Rank = str | None
+_Key = tuple[Rank, str, str, str, int]  # rank, step, sanitised op name, kind, index
 _Fields = tuple[str, str, int, int]  # op name, kind, index, timestamp
 # The usual modern name, {type}.{name}.{task}.{stream}.{timestamp}.{kind}.{index}.npy, matched in one go;
 # everything else goes through parse_npy_name (same fields, several times slower).
 _COMMON_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]+\.[0-9]+\.([0-9]+)\.(input|output)\.([0-9]+)\.npy")
+
+
+class _FirstRank:
+    """Default of the `rank` arguments: the index's first rank (the only one in single-device trees)."""
+
+
+FIRST_RANK = _FirstRank()
 
 
 @dataclass
@@ -31,21 +43,13 @@ class Lookup:
     others: list[Path] = field(default_factory=list)
 
 
-def _natural_key(text: str) -> list[tuple[int, int | str]]:
-    """Sort key that orders '2' before '10'."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
-
-
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
-def _read_mapping(path: Path, warnings: list[str]) -> dict[str, str]:
+def _read_mapping(path: Path, notices: list[Notice]) -> dict[str, str]:
     """`new,old` lines of a mapping.csv (renamed long file names) as {new: old file name}."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        warnings.append(f"Cannot read {path}: {exc.strerror or exc}; long file names there stay unresolved.")
+        notices.append(Notice("unreadable_mapping", f"Cannot read {path}: {exc.strerror or exc}; long file names "
+                              "there stay unresolved.", items=[{"path": str(path)}]))
         return {}
     mapping: dict[str, str] = {}
     for line in text.splitlines():
@@ -76,63 +80,67 @@ def _resolve_name(name: str, mapping: dict[str, str]) -> str:
     return old if old.endswith(".npy") or not name.endswith(".npy") else old + ".npy"
 
 
-def _walk(
-    root: Path, progress: Progress, cancel: CancelToken, warnings: list[str]
-) -> Iterator[tuple[Path, list[str]]]:
-    """Yield (folder, file names) for every readable folder under root, each folder once."""
-    stack, seen, done = [root], set(), 0
-    while stack:
-        cancel.check()
-        folder = stack.pop()
-        try:
-            stat = folder.stat()
-            if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop or a linked twin
-                continue
-            seen.add((stat.st_dev, stat.st_ino))
-            with os.scandir(folder) as scan:
-                entries = list(scan)
-        except OSError as exc:
-            warnings.append(f"Cannot read folder {folder}: {exc.strerror or exc}; it was skipped.")
-            continue
-        files, subfolders = [], []
-        for entry in entries:
-            try:
-                if entry.is_dir():
-                    subfolders.append(Path(entry.path))
-                elif entry.is_file():
-                    files.append(entry.name)
-            except OSError:
-                continue  # vanished or unreadable entry: nothing to index
-        stack.extend(sorted(subfolders, reverse=True))
-        done += 1
-        progress(done, done + len(stack), f"Indexing {folder}")
-        yield folder, files
+_Found = dict[Path, list[tuple[_Fields, str]]]
 
 
-def _step_names(root: Path, folders: list[Path]) -> dict[Path, str]:
-    """Step key for every folder holding NPYs ('' when the folder is not a step folder)."""
-    below = [folder for folder in folders if folder != root]
-    # Pragmatic rule: several NPY folders with numeric names are steps (data_index) even when the
-    # tree above them is not the standard {time}/{device}/{model}/{model_id}/{step} one.
-    several_numeric = len(below) > 1 and all(_is_number(folder.name) for folder in below)
-    steps = {}
-    for folder in folders:
-        numeric = folder != root and _is_number(folder.name)
-        standard = numeric and _is_number(folder.parent.name)  # {model_id}/{step}
-        steps[folder] = folder.name if numeric and (standard or several_numeric) else ""
-    return steps
+def _scan(root: Path, progress: Progress, cancel: CancelToken, notices: list[Notice]) -> _Found:
+    """Every dump NPY under root by folder: (name fields, file name)."""
+    report = WalkReport()
+    found: _Found = {}
+    ignored: list[str] = []
+    for folder, names in walk_contained(root, progress, cancel, report):
+        mapping = _read_mapping(folder / MAPPING_FILE, notices) if MAPPING_FILE in names else {}
+        entries = []
+        for name in names:
+            fields = _name_fields(_resolve_name(name, mapping) if mapping else name)
+            if fields is not None:
+                entries.append((fields, name))
+            elif name.endswith(".npy"):
+                ignored.append(name)
+        if entries:
+            found[folder] = entries
+    notices.extend(_walk_notices(root, report, ignored))
+    return found
+
+
+def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[Notice]:
+    notices = [Notice("unreadable_folder", f"Cannot read folder {folder}: {reason}; it was skipped.",
+                      items=[{"path": folder, "reason": reason}]) for folder, reason in report.unreadable]
+    if report.outside_links:
+        links = report.outside_links
+        notices.append(Notice(
+            "link_outside_root",
+            f"{plural(len(links), 'link')} under {root} lead outside it and were not followed "
+            f"(e.g. {examples(os.path.relpath(link, root) for link in links)}).",
+            len(links), [{"path": link, "target": os.path.realpath(link)} for link in links]))
+    if ignored:
+        notices.append(Notice(
+            "not_a_dump_npy",
+            f"{len(ignored)} .npy file(s) under {root} are not named like dump NPYs and were ignored "
+            f"(e.g. {', '.join(sorted(ignored)[:3])}).", len(ignored), [{"name": name} for name in ignored]))
+    return notices
 
 
 class DumpIndex:
-    """All dump NPYs under a folder, indexed once by (step, op name, kind, index)."""
+    """All dump NPYs under a folder, indexed once by (rank, step, op name, kind, index)."""
 
-    def __init__(self, root: Path, table: dict[_Key, list[str]], warnings: list[str], files: int) -> None:
+    def __init__(self, root: Path, table: dict[_Key, list[str]], notices: list[Notice], files: int,
+                 runs: dict[Rank, RunChoice] | None = None) -> None:
         self.root = root
-        self.warnings = warnings
+        self.notices = notices
         self.files_indexed = files
+        self.runs = runs or {}
         self._table = table
-        self._ops = {(step, op) for step, op, _, _ in table}
-        self.steps: list[str] = sorted({step for step, _ in self._ops}, key=_natural_key)
+        self._ops = {(rank, step, op) for rank, step, op, _, _ in table}
+        self.ranks: list[Rank] = sorted({rank for rank, _, _ in self._ops}, key=natural_key)
+        self._steps: dict[Rank, list[str]] = {}
+        for rank, step, _ in self._ops:
+            self._steps.setdefault(rank, [])
+            if step not in self._steps[rank]:
+                self._steps[rank].append(step)
+        for steps in self._steps.values():
+            steps.sort(key=natural_key)
+        self.steps: list[str] = sorted({step for _, step, _ in self._ops}, key=natural_key)
 
     @classmethod
     def build(
@@ -144,78 +152,110 @@ class DumpIndex:
             raise InputError(f"Dump folder {root} does not exist.", root)
         if not root.is_dir():
             raise InputError(f"Dump folder {root} is not a folder.", root)
-        warnings: list[str] = []
-        found: dict[Path, list[tuple[_Fields, str]]] = {}
-        ignored: list[str] = []
-        for folder, names in _walk(root, progress, cancel, warnings):
-            mapping = _read_mapping(folder / MAPPING_FILE, warnings) if MAPPING_FILE in names else {}
-            entries = found.setdefault(folder, [])
-            for name in names:
-                fields = _name_fields(_resolve_name(name, mapping) if mapping else name)
-                if fields is not None:
-                    entries.append((fields, name))
-                elif name.endswith(".npy"):
-                    ignored.append(name)
-        if ignored:
-            warnings.append(
-                f"{len(ignored)} .npy file(s) under {root} are not named like dump NPYs and were ignored "
-                f"(e.g. {', '.join(sorted(ignored)[:3])})."
-            )
-        table, files = cls._group(root, {folder: entries for folder, entries in found.items() if entries}, warnings)
-        return cls(root, table, warnings, files)
+        notices: list[Notice] = []
+        found = _scan(root, progress, cancel, notices)
+        places = place_folders(root, sorted(found))
+        runs = choose_runs(root, {folder: (place, len(found[folder])) for folder, place in places.items()}, notices)
+        kept = {folder: entries for folder, entries in found.items() if runs[places[folder].rank].keeps(places[folder])}
+        table, files = _group(kept, places)
+        return cls(root, table, notices, files, runs)
 
-    @staticmethod
-    def _group(
-        root: Path, found: dict[Path, list[tuple[_Fields, str]]], warnings: list[str]
-    ) -> tuple[dict[_Key, list[str]], int]:
-        """Group the NPYs by key, newest timestamp first, and warn once per op with duplicates."""
-        steps = _step_names(root, sorted(found))
-        hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
-        files = 0
-        for folder, entries in found.items():
-            step, prefix = steps[folder], os.path.join(folder, "")
-            for (op_name, kind, index, timestamp), name in entries:
-                hits[(step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
-            files += len(entries)
-        # Paths stay strings until looked up: a run reads a fraction of the files it indexes.
-        table: dict[_Key, list[str]] = {}
-        duplicated: dict[tuple[str, str], list[list[Path]]] = defaultdict(list)
-        for key, items in hits.items():
-            if len(items) > 1:
-                items.sort(reverse=True)
-                duplicated[key[:2]].append([Path(path) for _, path in items])
-            table[key] = [path for _, path in items]
-        for (step, op), groups in sorted(duplicated.items()):
-            warnings.append(_duplicate_warning(root, step, op, groups))
-        return table, files
+    @property
+    def warnings(self) -> list[str]:
+        """Every notice as a sentence, then one sentence per op dumped several times (API and tests)."""
+        return [notice.message for notice in self.notices] + self._duplicate_lines()
 
-    def _step(self, step: str | None) -> str:
+    def _duplicate_lines(self) -> list[str]:
+        groups: dict[tuple[Rank, str, str], list[list[str]]] = defaultdict(list)
+        for (rank, step, op, _, _), paths in self._table.items():
+            if len(paths) > 1:
+                groups[(rank, step, op)].append(paths)
+        return [_duplicate_warning(self.root, rank, step, op, paths)
+                for (rank, step, op), paths in sorted(groups.items(), key=lambda item: _sort_key(item[0]))]
+
+    def _rank(self, rank: Rank | _FirstRank) -> Rank:
+        if isinstance(rank, _FirstRank):
+            return self.ranks[0] if self.ranks else None
+        return rank
+
+    def steps_of(self, rank: Rank | _FirstRank = FIRST_RANK) -> list[str]:
+        """The steps dumped for one rank, in natural order."""
+        return list(self._steps.get(self._rank(rank), []))
+
+    def _step(self, step: str | None, rank: Rank) -> str:
         if step is not None:
             return step
-        return self.steps[0] if self.steps else ""
+        steps = self._steps.get(rank)
+        return steps[0] if steps else ""
 
-    def lookup(self, op_name: str, kind: str, index: int, step: str | None = None) -> Lookup:
-        """The NPY of one tensor of a graph op (name sanitised here); step None -> the first step."""
-        paths = self._table.get((self._step(step), sanitize_op_name(op_name), kind, index))
+    def occurrences(self, op_name: str, kind: str, index: int, step: str | None = None,
+                    rank: Rank | _FirstRank = FIRST_RANK) -> list[Path]:
+        """Every dump of one tensor in one step, oldest first (several for loop bodies and re-runs)."""
+        rank = self._rank(rank)
+        paths = self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index), [])
+        return [Path(path) for path in reversed(paths)]
+
+    def paths(self, op_name: str, kind: str, index: int, step: str | None, rank: Rank) -> list[str]:
+        """Every dump of one tensor as path strings, newest first (the planner's fast path: no Path objects)."""
+        return self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index), [])
+
+    def lookup(self, op_name: str, kind: str, index: int, step: str | None = None,
+               rank: Rank | _FirstRank = FIRST_RANK) -> Lookup:
+        """The NPY of one tensor of a graph op (name sanitised here); step None -> the rank's first step."""
+        rank = self._rank(rank)
+        paths = self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index))
         if not paths:
             return Lookup(None, [])
         return Lookup(Path(paths[0]), [Path(path) for path in paths[1:]])
 
-    def has_op(self, op_name: str, step: str | None = None) -> bool:
+    def has_op(self, op_name: str, step: str | None = None, rank: Rank | _FirstRank = FIRST_RANK) -> bool:
         """True when any tensor of the op was dumped in the step."""
-        return (self._step(step), sanitize_op_name(op_name)) in self._ops
+        rank = self._rank(rank)
+        return (rank, self._step(step, rank), sanitize_op_name(op_name)) in self._ops
+
+    def describe(self) -> str:
+        """'4 ranks (0, 1, 2, 3), 2 steps (0, 1), 1,204 NPYs' for the case dock."""
+        named = [rank for rank in self.ranks if rank is not None]
+        ranks = f"{plural(len(named), 'rank')} ({', '.join(named[:8])}{', …' if len(named) > 8 else ''}), " \
+            if len(named) > 1 else ""
+        steps = [step for step in self.steps if step]
+        step_text = f"{plural(len(steps), 'step')} ({examples(steps, 6)}), " if steps else ""
+        return f"{ranks}{step_text}{plural(self.files_indexed, 'NPY')}"
 
 
-def _duplicate_warning(root: Path, step: str, op: str, groups: list[list[Path]]) -> str:
+def _sort_key(key: tuple[Rank, str, str]) -> tuple[NaturalKey, NaturalKey, str]:
+    return natural_key(key[0]), natural_key(key[1]), key[2]
+
+
+def _group(found: _Found, places: dict[Path, Place]) -> tuple[dict[_Key, list[str]], int]:
+    """Group the NPYs by key, newest timestamp first."""
+    hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
+    files = 0
+    for folder, entries in found.items():
+        place, prefix = places[folder], os.path.join(folder, "")
+        for (op_name, kind, index, timestamp), name in entries:
+            hits[(place.rank, place.step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
+        files += len(entries)
+    # Paths stay strings until looked up: a run reads a fraction of the files it indexes.
+    table: dict[_Key, list[str]] = {}
+    for key, items in hits.items():
+        if len(items) > 1:
+            items.sort(reverse=True)
+        table[key] = [path for _, path in items]
+    return table, files
+
+
+def _duplicate_warning(root: Path, rank: Rank, step: str, op: str, groups: list[list[str]]) -> str:
     """One sentence naming the files of an op dumped several times."""
 
-    def rel(path: Path) -> str:
-        return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+    def rel(path: str) -> str:
+        return os.path.relpath(path, root) if Path(path).is_relative_to(root) else path
 
     newest = [rel(paths[0]) for paths in groups]
     older = [rel(path) for paths in groups for path in paths[1:]]
     shown = older[:_MAX_NAMES_IN_WARNING] + (["..."] if len(older) > _MAX_NAMES_IN_WARNING else [])
     where = f" in step {step}" if step else ""
+    where += f" on rank {rank}" if rank is not None else ""
     return (
         f"Operator {op}{where} was dumped several times (several timestamps): using the newest "
         f"{', '.join(newest)}; ignoring {', '.join(shown)}."

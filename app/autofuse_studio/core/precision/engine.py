@@ -16,24 +16,26 @@ from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
+from autofuse_studio.core.notices import Notice, examples, plain_notices, plural
+from autofuse_studio.core.precision.dump_pairs import DumpPair, pair_dumps
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.plan import (
+    Plan,
     PlannedRow,
-    StepPair,
     finalize_plan,
-    pair_steps,
     plan_rows,
     producer_index,
     provisional_rows,
 )
+from autofuse_studio.core.precision.row_notices import row_notices
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.precision.verdict import assign_verdicts
+from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 RowSink = Callable[[list[PrecisionRow]], None]
-EarlyPlan = tuple[list[StepPair], list[PlannedRow]]  # the steps and provisional plan compared early
+EarlyPlan = tuple[list[DumpPair], Plan]  # the (rank, step) pairs and the provisional plan compared early
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Mode1Request:
     af_close_data: Path
     compare_input: bool = False
     step: str | None = None
+    ranks: list[str] | None = None  # compare only these ranks (None: every rank)
     jobs: int = field(default_factory=lambda: min(os.cpu_count() or 1, 8))
     thresholds: Thresholds = field(default_factory=Thresholds)
 
@@ -106,12 +109,12 @@ def _start_early(scheduler: PairScheduler, request: Mode1Request, af_open: Model
                  indexes: tuple[DumpIndex, DumpIndex]) -> EarlyPlan | None:
     """Compare the pairs the af-open side alone determines while the af-close graph is parsed."""
     try:
-        steps = pair_steps(*indexes, request.step, [])
+        pairs = pair_dumps(*indexes, request.step, request.ranks)
     except InputError:
         return None  # the real plan reports it, after the af-close graph was read as before
-    provisional = provisional_rows(af_open, mapping, indexes, steps, request.compare_input)
-    scheduler.start_early(provisional)
-    return steps, provisional
+    provisional = provisional_rows(af_open, mapping, indexes, pairs, request.compare_input)
+    scheduler.start_early(provisional.rows)
+    return pairs, provisional
 
 
 def _index_both(request: Mode1Request, cancel: CancelToken) -> tuple[DumpIndex, DumpIndex]:
@@ -148,26 +151,49 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
             case, early = _load(request, progress, cancel, scheduler.submit, scheduler)
             if on_case is not None:
                 on_case(case)
-        warnings = [*case.af_open.warnings, *case.mapping.warnings, *case.open_index.warnings,
-                    *case.close_index.warnings]
-        steps = pair_steps(case.open_index, case.close_index, request.step, warnings)
-        if early is not None and early[0] == steps:
-            planned = finalize_plan(early[1], case.af_close)
+        notices = _input_notices(case)
+        pairs = pair_dumps(case.open_index, case.close_index, request.step, request.ranks, notices)
+        if early is not None and early[0] == pairs:
+            plan = finalize_plan(early[1], case.af_close)
         else:
-            planned = plan_rows(case, steps, request.compare_input)
+            plan = plan_rows(case, pairs, request.compare_input)
+        planned = plan.rows
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
         deliver = None if on_rows is None else _deliverer(on_rows)
         outcomes = scheduler.compare(planned, progress, deliver)
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(planned)]
-    warnings.extend(row.message for row in rows if row.message)
+    notices += plan.occurrences.notices() + row_notices(rows)
     first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))
     return PrecisionResult(
-        rows=rows, thresholds=request.thresholds, first_divergence=first, warnings=warnings,
+        rows=rows, thresholds=request.thresholds, first_divergence=first, notices=notices,
         output_mappings=sum(len(fused.outputs) for fused in case.mapping.fused_ops),
         input_mappings=sum(len(fused.inputs) for fused in case.mapping.fused_ops),
-        compare_input=request.compare_input, steps=[open_step or "" for open_step, _ in steps],
+        compare_input=request.compare_input, steps=list(dict.fromkeys(pair.step for pair in pairs)),
+        ranks=[rank for rank in dict.fromkeys(pair.rank for pair in pairs) if rank is not None],
+        first_divergence_by_rank=first_divergence_by_rank(rows),
     )
+
+
+def _input_notices(case: LoadedCase) -> list[Notice]:
+    """What reading the graphs and indexing the dumps had to say, before any pairing."""
+    return [*plain_notices("af_open_graph", case.af_open.warnings),
+            *plain_notices("af_close_graph", case.af_close.warnings),
+            *_mapping_notices(case.mapping),
+            *case.open_index.notices, *case.close_index.notices]
+
+
+def _mapping_notices(mapping: FusionMapping) -> list[Notice]:
+    """One notice for every fused output without a usable origin mapping (thousands in a broken graph)."""
+    if not mapping.warnings:
+        return []
+    unmapped = [f"{out.fused_op} output {out.index}" for fused in mapping.fused_ops for out in fused.outputs
+                if out.origin_op is None]
+    count = len(mapping.warnings)
+    message = (f"{plural(count, 'fused operator output')} {'has' if count == 1 else 'have'} no usable "
+               f"_datadump_origin_name/_datadump_origin_output_index attributes and cannot be compared; "
+               f"e.g. {examples(unmapped)}.")
+    return [Notice("fusion_mapping", message, count, [{"message": text} for text in mapping.warnings])]
 
 
 def _deliverer(on_rows: RowSink) -> Delivery:

@@ -1,18 +1,19 @@
-"""Pairing plan: which fused-side file is compared with which origin-side file, step by step."""
+"""Pairing plan: which fused-side file is compared with which origin-side file, rank by rank, step by step."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autofuse_studio.core.dumps.index import DumpIndex, Lookup
+from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.dumps.layout import LayoutInfo
-from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model, TensorDesc
-from autofuse_studio.core.precision.pair import NO_MAPPING, SKIPPED_CONST_DATA, PairSide
+from autofuse_studio.core.precision.dump_pairs import DumpPair
+from autofuse_studio.core.precision.occurrences import OccurrenceLog
+from autofuse_studio.core.precision.pair import NO_MAPPING, RANK_NOT_FOUND, SKIPPED_CONST_DATA, PairSide
 from autofuse_studio.core.precision.rows import INPUT, OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.verdict import Port
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 # Inputs fed by these op types hold weights or graph inputs, not computed data: the reference skips
 # Constant and Data; Const, RefData and Variable are the same thing under other names.
 SKIPPED_SOURCE_TYPES = frozenset({"Const", "Constant", "Data", "RefData", "Variable", "VariableV2"})
-
-StepPair = tuple[str | None, str | None]
 
 
 @dataclass
@@ -36,27 +35,12 @@ class PlannedRow:
     size_bytes: int = 0
 
 
-def pair_steps(open_index: DumpIndex, close_index: DumpIndex, step: str | None,
-               warnings: list[str]) -> list[StepPair]:
-    """The (af-open step, af-close step) pairs to compare: --step, else every step on both sides."""
-    open_steps, close_steps = open_index.steps, close_index.steps
-    if step is not None:
-        if step not in open_steps or step not in close_steps:
-            raise InputError(f"Step {step} is not in both dump folders (af-open has {open_steps or 'none'}, "
-                             f"af-close has {close_steps or 'none'}).")
-        return [(step, step)]
-    common = [name for name in open_steps if name in close_steps]
-    if common:
-        only_one_side = sorted(set(open_steps) ^ set(close_steps))
-        if only_one_side:
-            warnings.append(f"Steps present on one side only are not compared: {', '.join(only_one_side)}")
-        return [(name, name) for name in common]
-    if len(open_steps) <= 1 and len(close_steps) <= 1:
-        if open_steps and close_steps:
-            warnings.append(f"Comparing af-open step {open_steps[0]} with af-close step {close_steps[0]}.")
-        return [(open_steps[0] if open_steps else None, close_steps[0] if close_steps else None)]
-    raise InputError(f"The dump folders have no step in common (af-open: {', '.join(open_steps)}; "
-                     f"af-close: {', '.join(close_steps)}); choose one with --step.")
+@dataclass
+class Plan:
+    """The planned rows in table order and what the pairing of repeated dumps decided."""
+
+    rows: list[PlannedRow]
+    occurrences: OccurrenceLog = field(default_factory=OccurrenceLog)
 
 
 def _layout(desc: TensorDesc | None) -> LayoutInfo | None:
@@ -72,14 +56,13 @@ def _origin_desc(model: Model, op_name: str, index: int) -> TensorDesc | None:
     return op.output_descs[index]
 
 
-def _side(lookup: Lookup, desc: TensorDesc | None, label: str) -> tuple[PairSide, int]:
-    size = 0
-    if lookup.path is not None:
-        try:
-            size = lookup.path.stat().st_size
-        except OSError:
-            size = 0
-    return _described(lookup.path, desc, label), size
+def _size(path: str | None) -> int:
+    if path is None:
+        return 0
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
 
 
 def _described(path: Path | None, desc: TensorDesc | None, label: str) -> PairSide:
@@ -91,43 +74,74 @@ def _described(path: Path | None, desc: TensorDesc | None, label: str) -> PairSi
 OriginDesc = Callable[[str, int, TensorDesc | None], TensorDesc | None]
 
 
-def _fill_sides(planned: PlannedRow, indexes: tuple[DumpIndex, DumpIndex], steps: StepPair,
-                fused_desc: TensorDesc | None, origin_desc: OriginDesc) -> None:
-    row = planned.row
-    assert row.origin_op is not None and row.origin_index is not None
-    fused_lookup = indexes[0].lookup(row.fused_op, row.kind, row.fused_index, steps[0])
-    origin_lookup = indexes[1].lookup(row.origin_op, OUTPUT, row.origin_index, steps[1])
-    planned.fused, fused_size = _side(fused_lookup, fused_desc, f"{row.fused_op} {row.kind} {row.fused_index}")
-    planned.origin, origin_size = _side(origin_lookup, origin_desc(row.origin_op, row.origin_index, fused_desc),
-                                        f"{row.origin_op} output {row.origin_index}")
-    planned.size_bytes = fused_size + origin_size
-    row.fused_layout, row.origin_layout = planned.fused.layout, planned.origin.layout
-    row.fused_file = str(fused_lookup.path) if fused_lookup.path else None
-    row.origin_file = str(origin_lookup.path) if origin_lookup.path else None
+@dataclass
+class _Planner:
+    """Builds the planned rows of one plan; shared state of the helpers below."""
+
+    indexes: tuple[DumpIndex, DumpIndex]
+    origin_desc: OriginDesc
+    log: OccurrenceLog = field(default_factory=OccurrenceLog)
+    rows: list[PlannedRow] = field(default_factory=list)
+
+    def add(self, row: PrecisionRow, pair: DumpPair, fused_desc: TensorDesc | None) -> None:
+        """Plan one mapping of one (rank, step): one row, or one per occurrence of a repeated dump."""
+        if pair.missing_side is not None:
+            row.status = RANK_NOT_FOUND
+            row.message = f"Rank {pair.rank} has no {pair.missing_side} dump"
+            self.rows.append(PlannedRow(row))
+            return
+        assert row.origin_op is not None and row.origin_index is not None
+        fused_paths = self.indexes[0].paths(row.fused_op, row.kind, row.fused_index, pair.open_step, pair.open_rank)
+        origin_paths = self.indexes[1].paths(row.origin_op, OUTPUT, row.origin_index, pair.close_step,
+                                             pair.close_rank)
+        origin_desc = self.origin_desc(row.origin_op, row.origin_index, fused_desc)
+        if len(fused_paths) == len(origin_paths) > 1:
+            self.log.paired(row, len(fused_paths))
+            # Index lists are newest first; occurrence 0 is the oldest dump on both sides.
+            for number, (fused, origin) in enumerate(zip(reversed(fused_paths), reversed(origin_paths), strict=True)):
+                self._append(replace(row, occurrence=number), fused, origin, fused_desc, origin_desc)
+            return
+        if len(fused_paths) > 1 or len(origin_paths) > 1:
+            self.log.newest(row, len(fused_paths), len(origin_paths))
+        self._append(row, fused_paths[0] if fused_paths else None, origin_paths[0] if origin_paths else None,
+                     fused_desc, origin_desc)
+
+    def _append(self, row: PrecisionRow, fused: str | None, origin: str | None, fused_desc: TensorDesc | None,
+                origin_desc: TensorDesc | None) -> None:
+        assert row.origin_op is not None
+        item = PlannedRow(row)
+        item.fused = _described(Path(fused) if fused else None, fused_desc,
+                                f"{row.fused_op} {row.kind} {row.fused_index}")
+        item.origin = _described(Path(origin) if origin else None, origin_desc,
+                                 f"{row.origin_op} output {row.origin_index}")
+        item.size_bytes = _size(fused) + _size(origin)
+        row.fused_layout, row.origin_layout = item.fused.layout, item.origin.layout
+        row.fused_file, row.origin_file = fused, origin
+        self.rows.append(item)
 
 
-def plan_rows(case: LoadedCase, steps: list[StepPair], compare_input: bool) -> list[PlannedRow]:
-    """Rows in the reference's table order (all outputs, then all inputs), step by step."""
+def plan_rows(case: LoadedCase, pairs: list[DumpPair], compare_input: bool) -> Plan:
+    """Rows in the reference's table order (all outputs, then all inputs), rank by rank and step by step."""
     af_close = case.af_close
-    return _plan(case.af_open, case.mapping, (case.open_index, case.close_index), steps, compare_input,
+    return _plan(case.af_open, case.mapping, (case.open_index, case.close_index), pairs, compare_input,
                  lambda op_name, index, _fused_desc: _origin_desc(af_close, op_name, index))
 
 
 def provisional_rows(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex],
-                     steps: list[StepPair], compare_input: bool) -> list[PlannedRow]:
+                     pairs: list[DumpPair], compare_input: bool) -> Plan:
     """The plan before the af-close graph is read: each origin tensor is assumed described like its fused twin.
 
     Used to start comparing early; a pair whose real origin desc turns out different is compared again.
     """
-    return _plan(af_open, mapping, indexes, steps, compare_input, lambda _op, _index, fused_desc: fused_desc)
+    return _plan(af_open, mapping, indexes, pairs, compare_input, lambda _op, _index, fused_desc: fused_desc)
 
 
-def finalize_plan(provisional: list[PlannedRow], af_close: Model) -> list[PlannedRow]:
+def finalize_plan(provisional: Plan, af_close: Model) -> Plan:
     """Turn a provisional plan into the final one in place: origin sides described by the af-close graph.
 
-    Equal to plan_rows() for the same steps, without looking every file up and measuring it again.
+    Equal to plan_rows() for the same pairs, without looking every file up and measuring it again.
     """
-    for item in provisional:
+    for item in provisional.rows:
         row, side = item.row, item.origin
         if side is None or row.origin_op is None or row.origin_index is None:
             continue
@@ -136,39 +150,39 @@ def finalize_plan(provisional: list[PlannedRow], af_close: Model) -> list[Planne
     return provisional
 
 
-def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex], steps: list[StepPair],
-          compare_input: bool, origin_desc: OriginDesc) -> list[PlannedRow]:
+def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, DumpIndex], pairs: list[DumpPair],
+          compare_input: bool, origin_desc: OriginDesc) -> Plan:
     positions = {op.name: (graph_number, position)
                  for graph_number, graph in enumerate(af_open.graphs)
                  for position, op in enumerate(graph.ops)}
     fused_ops = sorted(mapping.fused_ops, key=lambda fused: positions.get(fused.op.name, (0, 0)))
-    planned: list[PlannedRow] = []
-    for step_pair in steps:
-        step = step_pair[0] or ""
+    planner = _Planner(indexes, origin_desc)
+    for pair in pairs:
         for fused in fused_ops:
             for out in fused.outputs:
                 row = PrecisionRow(OUTPUT, out.fused_op, out.index, out.origin_op, out.origin_index,
-                                   status=NO_MAPPING, step=step, order=fused.op.order)
-                item = PlannedRow(row)
+                                   status=NO_MAPPING, order=fused.op.order, step=pair.step, rank=pair.rank)
                 if out.origin_op is not None and out.origin_index is not None:
-                    _fill_sides(item, indexes, step_pair, out.desc, origin_desc)
-                planned.append(item)
+                    planner.add(row, pair, out.desc)
+                else:
+                    planner.rows.append(PlannedRow(row))
         if not compare_input:
             continue
         for fused in fused_ops:
             for inp in fused.inputs:
                 row = PrecisionRow(INPUT, inp.fused_op, inp.index, inp.origin_op, inp.origin_index,
-                                   status=NO_MAPPING, step=step, order=fused.op.order,
-                                   source_type=inp.source_type)
-                item = PlannedRow(row)
+                                   status=NO_MAPPING, order=fused.op.order, source_type=inp.source_type,
+                                   step=pair.step, rank=pair.rank)
                 if inp.source_type in SKIPPED_SOURCE_TYPES:
                     row.status = SKIPPED_CONST_DATA
+                    planner.rows.append(PlannedRow(row))
                 elif inp.origin_op is not None and inp.origin_index is not None:
-                    _fill_sides(item, indexes, step_pair, inp.desc, origin_desc)
-                planned.append(item)
-    for position, item in enumerate(planned):
+                    planner.add(row, pair, inp.desc)
+                else:
+                    planner.rows.append(PlannedRow(row))
+    for position, item in enumerate(planner.rows):
         item.row.table_position = position
-    return planned
+    return Plan(planner.rows, planner.log)
 
 
 def producer_index(model: Model) -> dict[str, list[Port | None]]:
@@ -181,4 +195,3 @@ def producer_index(model: Model) -> dict[str, list[Port | None]]:
             producers.append(None if found is None else (found[0].name, found[1]))
         index[op.name] = producers
     return index
-

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.thresholds import Thresholds
 
@@ -37,6 +38,8 @@ class PrecisionRow:
     origin_index: int | None
     status: str
     step: str = ""
+    rank: str | None = None  # the device id of multi-rank dumps; None when neither side has several ranks
+    occurrence: int | None = None  # k-th dump (timestamp order) of an op dumped k times on both sides
     metrics: Metrics | None = None
     verdict: str = VERDICT_UNKNOWN
     message: str = ""
@@ -59,9 +62,9 @@ class PrecisionRow:
         return self.metrics is not None
 
     @property
-    def key(self) -> tuple[str, str, str, int]:
-        """(step, kind, fused op, index): unique within a result."""
-        return (self.step, self.kind, self.fused_op, self.fused_index)
+    def key(self) -> tuple[str | None, str, int | None, str, str, int]:
+        """(rank, step, occurrence, kind, fused op, index): unique within a result."""
+        return (self.rank, self.step, self.occurrence, self.kind, self.fused_op, self.fused_index)
 
     def metric(self, name: str) -> float | int | None:
         """A metric by field name, or None when the row was not compared."""
@@ -71,7 +74,8 @@ class PrecisionRow:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form documented in the README (NaN and Inf become null)."""
         row: dict[str, Any] = {
-            "kind": self.kind, "step": self.step, "fused_op": self.fused_op,
+            "kind": self.kind, "rank": self.rank, "step": self.step, "occurrence": self.occurrence,
+            "fused_op": self.fused_op,
             "fused_index": self.fused_index, "origin_op": self.origin_op,
             "origin_index": self.origin_index, "status": self.status,
             "cosine": _json_number(self.metric("cosine")),
@@ -96,31 +100,45 @@ def _json_number(value: float | int | None) -> float | int | None:
     return value
 
 
+def divergence_dict(row: PrecisionRow) -> dict[str, Any]:
+    """Where a first divergence is: op, index, kind, rank, step, occurrence and origin."""
+    return {"fused_op": row.fused_op, "fused_index": row.fused_index, "kind": row.kind, "rank": row.rank,
+            "step": row.step, "occurrence": row.occurrence, "origin_op": row.origin_op,
+            "origin_index": row.origin_index}
+
+
 @dataclass
 class PrecisionResult:
-    """Everything a precision run found: rows in table order, the first divergence, warnings."""
+    """Everything a precision run found: rows in table order, the first divergence (overall and per rank), notices."""
 
     rows: list[PrecisionRow]
     thresholds: Thresholds
     first_divergence: PrecisionRow | None = None
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     output_mappings: int = 0
     input_mappings: int = 0
     compare_input: bool = False
     steps: list[str] = field(default_factory=list)
+    ranks: list[str] = field(default_factory=list)  # the ranks compared; [] when the rows carry no rank
+    first_divergence_by_rank: dict[str, PrecisionRow | None] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notices' sentences, one per kind of warning."""
+        return [notice.message for notice in self.notices]
 
     def to_dict(self) -> dict[str, Any]:
         """The `--output x.json` document."""
         first = self.first_divergence
         return {
             "rows": [row.to_dict() for row in self.rows],
-            "first_divergence": None if first is None else {
-                "fused_op": first.fused_op, "fused_index": first.fused_index, "kind": first.kind,
-                "step": first.step, "origin_op": first.origin_op, "origin_index": first.origin_index,
-            },
+            "first_divergence": None if first is None else divergence_dict(first),
+            "first_divergence_by_rank": {rank: None if row is None else divergence_dict(row)
+                                         for rank, row in self.first_divergence_by_rank.items()},
             "thresholds": self.thresholds.as_dict(),
+            "ranks": self.ranks,
             "steps": self.steps,
-            "warnings": self.warnings,
+            "warnings": [notice.to_dict() for notice in self.notices],
         }
 
     def counts(self, attribute: str) -> dict[str, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from autofuse_studio.core.notices import join_names
 from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.rows import INPUT, PrecisionResult, PrecisionRow
 
@@ -65,9 +66,26 @@ def _counts_text(counts: dict[str, int]) -> str:
 def describe_row(row: PrecisionRow) -> str:
     """'autofuse_3_Mul output 0 (origin Mul_1 output 0, step 0), cosine 0.91...'."""
     origin = f"{row.origin_op} output {row.origin_index}" if row.origin_op else "no origin"
-    step = f", step {row.step}" if row.step else ""
+    where = f", rank {row.rank}" if row.rank is not None else ""
+    where += f", step {row.step}" if row.step else ""
+    where += f", occurrence {row.occurrence}" if row.occurrence is not None else ""
     cosine = f", cosine {format_cosine(row.metrics.cosine)}" if row.metrics else ""
-    return f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{step}){cosine}"
+    return f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}"
+
+
+def rank_lines(result: PrecisionResult) -> list[str]:
+    """One line per rank with a divergence, then one line for the ranks without: 'ranks 0, 1, 3: none'."""
+    lines = []
+    clean = []
+    for rank, row in result.first_divergence_by_rank.items():
+        if row is None:
+            clean.append(rank)
+            continue
+        step = f" step {row.step}" if row.step else ""
+        lines.append(f"  rank {rank}: first divergence {row.fused_op} {row.kind} {row.fused_index}{step}")
+    if clean:
+        lines.append(f"  {'rank' if len(clean) == 1 else 'ranks'} {join_names(clean, 16)}: none")
+    return lines
 
 
 def format_summary(result: PrecisionResult) -> str:
@@ -84,6 +102,7 @@ def format_summary(result: PrecisionResult) -> str:
         lines.append(f"  ... and {len(culprits) - 20} more culprits")
     first = result.first_divergence
     lines.append(f"First divergence: {describe_row(first) if first else 'none'}")
+    lines += rank_lines(result)
     return "\n".join(lines)
 
 

@@ -1,5 +1,7 @@
 """Verdicts: which failing row introduced the error (CULPRIT) and which only inherited it (PROPAGATED).
 
+Verdicts are assigned within each (rank, step): ranks and steps are independent computations.
+
 A failing row is PROPAGATED when one of its fused op's data inputs is already known to be wrong: from
 the input's own row (with --compare-input), or else from the nearest compared fused outputs upstream,
 walking back through ops that were not compared (unfused ops, skipped rows, subgraph boundaries).
@@ -10,6 +12,7 @@ re-runs this in milliseconds without recomputing any metric.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from autofuse_studio.core.precision.rows import (
     INPUT,
@@ -21,6 +24,7 @@ from autofuse_studio.core.precision.rows import (
     PrecisionRow,
 )
 from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.sorting import natural_key
 
 Port = tuple[str, int]
 # op name -> the producer (op, port) of each data input, None when unconnected or unknown.
@@ -85,12 +89,21 @@ class _Taint:
             self._op_tainted[name] = True
 
 
+def _port_fails(rows: list[PrecisionRow], fails: dict[int, bool | None], kind: str) -> dict[Port, bool]:
+    """Whether each compared (op, index) of `kind` fails; a tensor dumped several times fails if any dump does."""
+    found: dict[Port, bool] = {}
+    for row in rows:
+        failed = fails[id(row)]
+        if row.kind == kind and failed is not None:
+            port = (row.fused_op, row.fused_index)
+            found[port] = found.get(port, False) or failed
+    return found
+
+
 def _verdicts_for_step(rows: list[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex) -> None:
     fails = {id(row): row_fails(row, thresholds) for row in rows}
-    output_fails = {(row.fused_op, row.fused_index): bool(fails[id(row)])
-                    for row in rows if row.kind == OUTPUT and fails[id(row)] is not None}
-    input_fails = {(row.fused_op, row.fused_index): bool(fails[id(row)])
-                   for row in rows if row.kind == INPUT and fails[id(row)] is not None}
+    output_fails = _port_fails(rows, fails, OUTPUT)
+    input_fails = _port_fails(rows, fails, INPUT)
     taint = _Taint(producers, output_fails)
 
     def input_known_bad(op_name: str, index: int, port: Port | None) -> bool:
@@ -115,17 +128,32 @@ def _verdicts_for_step(rows: list[PrecisionRow], thresholds: Thresholds, produce
         row.verdict = VERDICT_PROPAGATED if upstream_bad else VERDICT_CULPRIT
 
 
+def _first_key(row: PrecisionRow) -> tuple[Any, ...]:
+    """Execution order over a whole result: lowest step, then graph order, inputs before outputs, then rank."""
+    return (natural_key(row.step), row.order, row.kind == OUTPUT, row.fused_index, natural_key(row.rank),
+            row.occurrence or 0)
+
+
 def assign_verdicts(
     rows: Iterable[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex
 ) -> PrecisionRow | None:
-    """Set every row's verdict; return the first divergence (first CULPRIT in execution order)."""
-    by_step: dict[str, list[PrecisionRow]] = {}
+    """Set every row's verdict within its (rank, step); return the first divergence over all ranks."""
+    groups: dict[tuple[str | None, str], list[PrecisionRow]] = {}
     for row in rows:
-        by_step.setdefault(row.step, []).append(row)
-    for step_rows in by_step.values():
-        _verdicts_for_step(step_rows, thresholds, producers)
-    culprits = [row for step_rows in by_step.values() for row in step_rows if row.verdict == VERDICT_CULPRIT]
-    if not culprits:
-        return None
-    step_rank = {step: rank for rank, step in enumerate(by_step)}
-    return min(culprits, key=lambda row: (step_rank[row.step], row.order, row.kind == OUTPUT, row.fused_index))
+        groups.setdefault((row.rank, row.step), []).append(row)
+    for group in groups.values():
+        _verdicts_for_step(group, thresholds, producers)
+    culprits = [row for group in groups.values() for row in group if row.verdict == VERDICT_CULPRIT]
+    return min(culprits, key=_first_key) if culprits else None
+
+
+def first_divergence_by_rank(rows: Iterable[PrecisionRow]) -> dict[str, PrecisionRow | None]:
+    """The first CULPRIT of every rank (None for a rank without one); {} when the rows carry no rank."""
+    firsts: dict[str, PrecisionRow | None] = {}
+    for row in rows:
+        if row.rank is None:
+            continue
+        current = firsts.setdefault(row.rank, None)
+        if row.verdict == VERDICT_CULPRIT and (current is None or _first_key(row) < _first_key(current)):
+            firsts[row.rank] = row
+    return {rank: firsts[rank] for rank in sorted(firsts, key=natural_key)}

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.precision.overview import build_overview
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
 # Columns of the tabular exports, in order (the JSON rows carry the same keys).
 TABLE_COLUMNS = (
-    "step", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
+    "rank", "step", "occurrence", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
     "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio",
     "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch",
     "elements", "verdict",
@@ -31,10 +32,18 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def table_records(result: PrecisionResult) -> list[list[Any]]:
-    """Every row as a list of cell values in TABLE_COLUMNS order (None for empty cells)."""
-    return [[_cell(row_dict.get(name)) for name in TABLE_COLUMNS]
-            for row_dict in (row.to_dict() for row in result.rows)]
+def table_columns(result: PrecisionResult) -> tuple[str, ...]:
+    """TABLE_COLUMNS without 'rank' / 'occurrence' when no row has one: single-device files stay as they were."""
+    has_rank = any(row.rank is not None for row in result.rows)
+    has_occurrence = any(row.occurrence is not None for row in result.rows)
+    return tuple(name for name in TABLE_COLUMNS
+                 if (name != "rank" or has_rank) and (name != "occurrence" or has_occurrence))
+
+
+def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = None) -> list[list[Any]]:
+    """Every row as a list of cell values in `columns` order (default table_columns()); None for empty cells."""
+    columns = table_columns(result) if columns is None else columns
+    return [[_cell(row_dict.get(name)) for name in columns] for row_dict in (row.to_dict() for row in result.rows)]
 
 
 def write_json(result: PrecisionResult, path: Path) -> None:
@@ -46,8 +55,9 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
     """One header line and one line per row, UTF-8 with BOM so Excel opens Chinese names correctly."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(TABLE_COLUMNS)
-    for record in table_records(result):
+    columns = table_columns(result)
+    writer.writerow(columns)
+    for record in table_records(result, columns):
         writer.writerow(["" if value is None else value for value in record])
     atomic_write_text(path, buffer.getvalue(), encoding="utf-8-sig")
 
@@ -63,6 +73,11 @@ def summary_records(result: PrecisionResult) -> list[tuple[str, Any]]:
     if first is not None:
         records += [("first divergence origin", f"{first.origin_op} output {first.origin_index}"),
                     ("first divergence step", first.step)]
+        if first.rank is not None:
+            records.append(("first divergence rank", first.rank))
+    for rank, row in result.first_divergence_by_rank.items():
+        records.append((f"rank {rank} first divergence",
+                        "none" if row is None else f"{row.fused_op} {row.kind} {row.fused_index} step {row.step}"))
     records.append(("cosine threshold", result.thresholds.default.cosine))
     return records
 
@@ -78,29 +93,69 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     sheet = workbook.active
     assert sheet is not None
     sheet.title = "precision"
-    sheet.append(list(TABLE_COLUMNS))
+    columns = table_columns(result)
+    sheet.append(list(columns))
     for cell in sheet[1]:
         cell.font = Font(bold=True)
-    for record in table_records(result):
+    for record in table_records(result, columns):
         sheet.append(record)
-    last_column = get_column_letter(len(TABLE_COLUMNS))
+    last_column = get_column_letter(len(columns))
     last_row = max(2, len(result.rows) + 1)
     sheet.freeze_panes = "A2"
     sheet.auto_filter.ref = f"A1:{last_column}{last_row}"
-    verdict_column = get_column_letter(TABLE_COLUMNS.index("verdict") + 1)
+    verdict_column = get_column_letter(columns.index("verdict") + 1)
     for verdict, colour in VERDICT_COLOURS.items():
         fill = PatternFill(start_color=colour, end_color=colour, fill_type="solid")
         rule = FormulaRule(formula=[f'${verdict_column}2="{verdict}"'], fill=fill)
         sheet.conditional_formatting.add(f"A2:{last_column}{last_row}", rule)
-    for number, name in enumerate(TABLE_COLUMNS, start=1):
+    for number, name in enumerate(columns, start=1):
         sheet.column_dimensions[get_column_letter(number)].width = 40 if name.endswith(("op", "file")) else 14
     summary = workbook.create_sheet("summary")
     for label, value in summary_records(result):
         summary.append([label, value])
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
+    _ranks_sheet(workbook.create_sheet("ranks"), result)
     with atomic_open(path, "wb") as handle:
         workbook.save(handle)
+
+
+RANK_COLUMNS = ("rank", "step", "rows", "culprits", "propagated", "ok", "unknown", "worst verdict",
+                "first divergence", "min cosine")
+
+
+def rank_records(result: PrecisionResult) -> list[list[Any]]:
+    """One record per (rank, step) in RANK_COLUMNS order: counts, worst verdict, first divergence, min cosine."""
+    overview = build_overview(result.rows)
+    records = []
+    for rank in overview.ranks:
+        for step in overview.steps:
+            cell = overview.cell(rank, step)
+            if cell is None:
+                continue
+            first = cell.first_divergence
+            records.append([rank if rank is not None else "", step, cell.rows, cell.culprits,
+                            cell.verdicts["PROPAGATED"], cell.verdicts["OK"], cell.verdicts["UNKNOWN"],
+                            cell.worst_verdict, "" if first is None else f"{first.fused_op} {first.kind} "
+                            f"{first.fused_index}", cell.min_cosine])
+    return records
+
+
+def _ranks_sheet(sheet: Any, result: PrecisionResult) -> None:
+    """Sheet 'ranks': the rank × step overview, one line per cell, coloured by its worst verdict."""
+    from openpyxl.styles import Font, PatternFill
+
+    sheet.append(list(RANK_COLUMNS))
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    verdict_column = RANK_COLUMNS.index("worst verdict")
+    for record in rank_records(result):
+        sheet.append(record)
+        colour = VERDICT_COLOURS[record[verdict_column]]
+        sheet.cell(sheet.max_row, verdict_column + 1).fill = PatternFill(start_color=colour, end_color=colour,
+                                                                          fill_type="solid")
+    sheet.freeze_panes = "A2"
+    sheet.column_dimensions["I"].width = 48
 
 
 def write_precision(result: PrecisionResult, path: str | Path) -> Path:

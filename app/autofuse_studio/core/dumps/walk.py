@@ -1,0 +1,80 @@
+"""A contained walk of a dump folder: every readable folder once, never a link that leaves the chosen root."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.progress import CancelToken, Progress
+
+
+@dataclass
+class WalkReport:
+    """What the walk could not or would not read: unreadable folders and links leading out of the root."""
+
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (folder, reason)
+    outside_links: list[str] = field(default_factory=list)  # link paths whose targets leave the root
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _open_root(root: Path) -> None:
+    """Fail with a sentence when the chosen root itself cannot be listed (nothing could be compared)."""
+    try:
+        with os.scandir(root):
+            pass
+    except OSError as exc:
+        raise InputError(f"Cannot read the dump folder {root}: {exc.strerror or exc}.", root) from None
+
+
+def walk_contained(root: Path, progress: Progress, cancel: CancelToken,
+                   report: WalkReport) -> Iterator[tuple[Path, list[str]]]:
+    """Yield (folder, file names) for every readable folder under root, each folder once.
+
+    Symbolic links (to folders or files) are followed only while their target stays inside the root:
+    a link to / in a colleague's dump would otherwise index the whole machine and read foreign NPYs.
+    """
+    _open_root(root)
+    real_root = os.path.realpath(root)
+    stack, seen, done = [root], set(), 0
+    while stack:
+        cancel.check()
+        folder = stack.pop()
+        try:
+            stat = folder.stat()
+            if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop or a linked twin
+                continue
+            seen.add((stat.st_dev, stat.st_ino))
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError as exc:
+            report.unreadable.append((str(folder), exc.strerror or str(exc)))
+            continue
+        files, subfolders = _split_entries(entries, real_root, report)
+        stack.extend(sorted(subfolders, reverse=True))
+        done += 1
+        progress(done, done + len(stack), f"Indexing {folder}")
+        yield folder, files
+
+
+def _split_entries(entries: list[os.DirEntry[str]], real_root: str,
+                   report: WalkReport) -> tuple[list[str], list[Path]]:
+    files: list[str] = []
+    subfolders: list[Path] = []
+    for entry in entries:
+        try:
+            if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
+                report.outside_links.append(entry.path)
+                continue
+            if entry.is_dir():
+                subfolders.append(Path(entry.path))
+            elif entry.is_file():
+                files.append(entry.name)
+        except OSError:
+            continue  # vanished or unreadable entry: nothing to index
+    return files, subfolders

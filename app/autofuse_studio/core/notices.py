@@ -1,0 +1,62 @@
+"""Notices: warnings summarised per kind (one short sentence with a count and a few examples) plus full detail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+EXAMPLES_SHOWN = 3
+_EXAMPLE_WIDTH = 60
+
+
+@dataclass
+class Notice:
+    """One kind of warning: the sentence a user reads, how many things it covers, and each of them."""
+
+    kind: str
+    message: str
+    count: int = 1
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: kind, message, count and the structured items."""
+        return {"kind": self.kind, "message": self.message, "count": self.count, "items": self.items}
+
+
+def shorten(text: str, width: int = _EXAMPLE_WIDTH) -> str:
+    """`text`, cut in the middle with '…' when longer than `width` characters."""
+    if len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return f"{text[:half]}…{text[-(width - 1 - half):]}"
+
+
+def examples(names: Iterable[str], limit: int = EXAMPLES_SHOWN) -> str:
+    """'a, b, c' with at most `limit` names (each shortened), '…' when there are more."""
+    shown: list[str] = []
+    more = False
+    for name in dict.fromkeys(names):
+        if len(shown) == limit:
+            more = True
+            break
+        shown.append(shorten(name))
+    return ", ".join(shown) + (", …" if more else "")
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """'1 operator', '412 operators' (thousands separated)."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count:,} {word}"
+
+
+def join_names(names: Sequence[str], limit: int = 8) -> str:
+    """'0, 1, 3' or '0, 1, 2, …, 63 (64 in all)' for rank and step lists."""
+    if len(names) <= limit:
+        return ", ".join(names)
+    return f"{', '.join(names[:limit - 1])}, …, {names[-1]} ({len(names)} in all)"
+
+
+def plain_notices(kind: str, messages: Iterable[str]) -> list[Notice]:
+    """Wrap already-written sentences (graph and mapping warnings) as notices of one kind each."""
+    return [Notice(kind, message) for message in messages]

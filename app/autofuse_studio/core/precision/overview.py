@@ -1,0 +1,94 @@
+"""The rank × step overview of a result: per cell the row counts, worst verdict, min cosine, first divergence."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from autofuse_studio.core.precision.rows import (
+    VERDICT_CULPRIT,
+    VERDICT_OK,
+    VERDICT_PROPAGATED,
+    VERDICT_UNKNOWN,
+    VERDICTS,
+    PrecisionRow,
+)
+from autofuse_studio.core.sorting import natural_key
+
+CellKey = tuple[str | None, str]  # (rank, step)
+
+
+@dataclass
+class OverviewCell:
+    """One (rank, step) of a result."""
+
+    rank: str | None
+    step: str
+    rows: int = 0
+    verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
+    min_cosine: float | None = None
+    first_divergence: PrecisionRow | None = None
+
+    @property
+    def culprits(self) -> int:
+        """CULPRIT rows in the cell."""
+        return self.verdicts[VERDICT_CULPRIT]
+
+    @property
+    def worst_verdict(self) -> str:
+        """CULPRIT > PROPAGATED > OK > UNKNOWN (UNKNOWN also for an empty cell)."""
+        return next((verdict for verdict in (VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICT_OK)
+                     if self.verdicts[verdict]), VERDICT_UNKNOWN)
+
+    def add(self, row: PrecisionRow) -> None:
+        """Count one row into the cell."""
+        self.rows += 1
+        self.verdicts[row.verdict] = self.verdicts.get(row.verdict, 0) + 1
+        cosine = row.metric("cosine")
+        if cosine is not None and not math.isnan(cosine):
+            self.min_cosine = cosine if self.min_cosine is None else min(self.min_cosine, float(cosine))
+        if row.verdict == VERDICT_CULPRIT and (self.first_divergence is None
+                                                or _order(row) < _order(self.first_divergence)):
+            self.first_divergence = row
+
+
+def _order(row: PrecisionRow) -> tuple[int, bool, int, int]:
+    return row.order, row.kind == "output", row.fused_index, row.occurrence or 0
+
+
+@dataclass
+class Overview:
+    """Every (rank, step) cell of a result, with the ranks and steps in natural order."""
+
+    ranks: list[str | None]
+    steps: list[str]
+    cells: dict[CellKey, OverviewCell]
+
+    @property
+    def trivial(self) -> bool:
+        """One rank and one step: nothing an overview would add to the table."""
+        return len(self.ranks) <= 1 and len(self.steps) <= 1
+
+    def cell(self, rank: str | None, step: str) -> OverviewCell | None:
+        """The cell of (rank, step), None when that rank has no such step."""
+        return self.cells.get((rank, step))
+
+
+def build_overview(rows: Iterable[PrecisionRow]) -> Overview:
+    """Group the rows by (rank, step); verdicts must already be assigned."""
+    cells: dict[CellKey, OverviewCell] = {}
+    for row in rows:
+        key = (row.rank, row.step)
+        cell = cells.get(key)
+        if cell is None:
+            cell = cells[key] = OverviewCell(row.rank, row.step)
+        cell.add(row)
+    ranks = sorted({rank for rank, _ in cells}, key=natural_key)
+    steps = sorted({step for _, step in cells}, key=natural_key)
+    return Overview(ranks, steps, cells)
+
+
+def rows_at(rows: Iterable[PrecisionRow], rank: str | None, step: str | None) -> list[PrecisionRow]:
+    """The rows of one rank and step (step None: every step of the rank)."""
+    return [row for row in rows if row.rank == rank and (step is None or row.step == step)]

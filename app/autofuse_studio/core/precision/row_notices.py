@@ -1,0 +1,33 @@
+"""Rows that carry a message (file not found, load failed, shape mismatch): one notice per status."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from autofuse_studio.core.notices import Notice, examples, plural, shorten
+from autofuse_studio.core.precision.occurrences import location
+from autofuse_studio.core.precision.rows import PrecisionRow
+
+
+def _name(row: PrecisionRow) -> str:
+    return f"{row.fused_op} {row.kind} {row.fused_index}"
+
+
+def row_notices(rows: Iterable[PrecisionRow]) -> list[Notice]:
+    """'37 rows are FILE_NOT_FOUND in 2 steps on rank 3 (Fused-side NPY not found: …); e.g. a output 0, …'."""
+    by_status: dict[str, list[PrecisionRow]] = {}
+    for row in rows:
+        if row.message:
+            by_status.setdefault(row.status, []).append(row)
+    notices = []
+    for status, group in by_status.items():
+        items = [{"rank": row.rank, "step": row.step, "occurrence": row.occurrence, "kind": row.kind,
+                  "fused_op": row.fused_op, "fused_index": row.fused_index, "status": row.status,
+                  "message": row.message, "fused_file": row.fused_file, "origin_file": row.origin_file}
+                 for row in group]
+        first = shorten(group[0].message, 90)
+        verb = "is" if len(group) == 1 else "are"
+        message = (f"{plural(len(group), 'row')} {verb} {status}{location(items)} ({first}); "
+                   f"e.g. {examples(_name(row) for row in group)}.")
+        notices.append(Notice(f"row_{status.lower()}", message, len(group), items))
+    return notices
