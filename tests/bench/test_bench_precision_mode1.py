@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
 from autofuse_studio.core.precision.dump_pairs import pair_dumps
+from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
 from autofuse_studio.core.precision.plan import plan_rows
 from autofuse_studio.core.synth import bench_spec, generate_case
 

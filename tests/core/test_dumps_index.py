@@ -114,8 +114,9 @@ def test_several_time_folders_use_the_newest_run_only(tmp_path: Path) -> None:
     assert index.lookup("early_op", "output", 0).path is None
     runs = [notice for notice in index.notices if notice.kind == "older_runs_ignored"]
     assert len(runs) == 1
-    assert "20240101130000" in runs[0].message and "20240101120000" in runs[0].message
-    assert "2 NPYs" in runs[0].message
+    assert "20240101130000" in runs[0].message and "2 NPYs" in runs[0].message
+    assert runs[0].items == [{"rank": "0", "used": "20240101130000", "ignored": ["20240101120000"],
+                              "ignored_files": 2}]
 
 
 def test_op_names_with_sanitised_characters(tmp_path: Path) -> None:

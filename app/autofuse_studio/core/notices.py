@@ -18,10 +18,12 @@ class Notice:
     message: str
     count: int = 1
     items: list[dict[str, Any]] = field(default_factory=list)
+    side: str | None = None  # "af-open" / "af-close" for what one dump folder or graph said
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: kind, message, count and the structured items."""
-        return {"kind": self.kind, "message": self.message, "count": self.count, "items": self.items}
+        """The JSON form: kind, side, message, count and the structured items."""
+        return {"kind": self.kind, "side": self.side, "message": self.message, "count": self.count,
+                "items": self.items}
 
 
 def shorten(text: str, width: int = _EXAMPLE_WIDTH) -> str:
@@ -57,6 +59,14 @@ def join_names(names: Sequence[str], limit: int = 8) -> str:
     return f"{', '.join(names[:limit - 1])}, …, {names[-1]} ({len(names)} in all)"
 
 
-def plain_notices(kind: str, messages: Iterable[str]) -> list[Notice]:
+def plain_notices(kind: str, messages: Iterable[str], side: str | None = None) -> list[Notice]:
     """Wrap already-written sentences (graph and mapping warnings) as notices of one kind each."""
-    return [Notice(kind, message) for message in messages]
+    return [Notice(kind, message, side=side) for message in messages]
+
+
+def on_side(notices: Iterable[Notice], side: str) -> list[Notice]:
+    """The notices, marked as said about one side's input."""
+    marked = list(notices)
+    for notice in marked:
+        notice.side = side
+    return marked

@@ -13,7 +13,7 @@ from autofuse_studio.core.dumps.places import Place, place_folders
 from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
 from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.notices import Notice, examples, plural
+from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.sorting import NaturalKey, natural_key
 
@@ -110,13 +110,13 @@ def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[No
         links = report.outside_links
         notices.append(Notice(
             "link_outside_root",
-            f"{plural(len(links), 'link')} under {root} lead outside it and were not followed "
+            f"{plural(len(links), 'link')} under {shorten(str(root), 40)} lead outside it and were not followed "
             f"(e.g. {examples(os.path.relpath(link, root) for link in links)}).",
             len(links), [{"path": link, "target": os.path.realpath(link)} for link in links]))
     if ignored:
         notices.append(Notice(
             "not_a_dump_npy",
-            f"{len(ignored)} .npy file(s) under {root} are not named like dump NPYs and were ignored "
+            f"{len(ignored)} .npy file(s) under {shorten(str(root), 40)} are not named like dump NPYs and were ignored "
             f"(e.g. {', '.join(sorted(ignored)[:3])}).", len(ignored), [{"name": name} for name in ignored]))
     return notices
 

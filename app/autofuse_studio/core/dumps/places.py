@@ -65,15 +65,30 @@ def _standard(parts: Sequence[str], above: str) -> tuple[str | None, str | None,
     return device, time, parts[-1]
 
 
+def _rank_folder(parts: Sequence[str]) -> tuple[int, str] | None:
+    """(position, rank) of the rank folder nearest the NPYs."""
+    for number in range(len(parts) - 1, -1, -1):
+        match = _RANK_FOLDER.fullmatch(parts[number])
+        if match is not None:
+            return number, match.group(1)
+    return None
+
+
 def _read_parts(parts: Sequence[str], above: str) -> _Parts:
     device, time, step = _standard(parts, above)
-    rank = next((match.group(1) for part in reversed(parts) if (match := _RANK_FOLDER.fullmatch(part))), device)
+    folder = _rank_folder(parts)
+    at, rank = (None, device) if folder is None else folder
     run = time or next((part for part in reversed(parts) if _is_run(part)), None)
     if step is None:
         # "step007" and "7" name the same iteration.
         step = next((str(int(match.group(1))) for part in reversed(parts)
                      if (match := _STEP_FOLDER.fullmatch(part))), None)
-    bare = None if step is not None else next((part for part in reversed(parts) if _is_small_number(part)), None)
+    bare = None
+    if step is None:
+        numbers = [number for number in range(len(parts)) if _is_small_number(parts[number])]
+        bare = parts[numbers[-1]] if numbers else None
+        if at is not None and numbers and abs(numbers[-1] - at) == 1:
+            step, bare = bare, None  # rank0/0 or 0/rank0: the number beside a rank folder is its step
     return _Parts(rank=None if rank is None else str(int(rank)), run=run, step=step, bare_number=bare)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.dumps.places import Place
-from autofuse_studio.core.notices import Notice, examples, plural
+from autofuse_studio.core.notices import Notice, examples, plural, shorten
 
 
 @dataclass(frozen=True)
@@ -52,17 +52,16 @@ def choose_runs(root: Path, folders: Mapping[Path, tuple[Place, int]],
 
 
 def _runs_notice(root: Path, choices: dict[str | None, RunChoice]) -> Notice | None:
-    """'… holds 2 dump runs; the newest of each rank is used (20250106142301); 412 NPYs of older runs ignored.'"""
+    """'…/dump: 4 ranks have several dump runs; the newest of each is used (e.g. 20250106142301); 208 NPYs …'."""
     set_aside = {rank: choice for rank, choice in choices.items() if choice.ignored}
     if not set_aside:
         return None
-    used = examples(str(choice.used) for choice in set_aside.values())
-    older = sorted({str(run) for choice in set_aside.values() for run in choice.ignored if run is not None})
+    used = examples((str(choice.used) for choice in set_aside.values()), 1)
     files = sum(choice.ignored_files for choice in set_aside.values())
     ranks = [rank for rank in set_aside if rank is not None]
-    whose = f" of {plural(len(ranks), 'rank')}" if ranks else ""
-    message = (f"{root} holds several dump runs ({{time}} folders){whose}: the newest run of each rank is used "
-               f"({used}); {plural(files, 'NPY')} of older runs ({examples(older) or 'unnamed'}) are ignored.")
+    who = f"{plural(len(ranks), 'rank')} {'has' if len(ranks) == 1 else 'have'}" if ranks else "the tree has"
+    message = (f"{shorten(str(root), 40)}: {who} several dump runs ({{time}} folders); the newest of each is used "
+               f"(e.g. {used}), {plural(files, 'NPY')} of older runs are ignored.")
     items = [{"rank": rank, "used": choice.used, "ignored": list(choice.ignored), "ignored_files": choice.ignored_files}
              for rank, choice in set_aside.items()]
     return Notice("older_runs_ignored", message, len(set_aside), items)

@@ -16,8 +16,8 @@ from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
-from autofuse_studio.core.notices import Notice, examples, plain_notices, plural
-from autofuse_studio.core.precision.dump_pairs import DumpPair, pair_dumps
+from autofuse_studio.core.notices import Notice, examples, on_side, plain_notices, plural
+from autofuse_studio.core.precision.dump_pairs import CLOSE_SIDE, OPEN_SIDE, DumpPair, pair_dumps
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.plan import (
     Plan,
@@ -177,10 +177,10 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
 
 def _input_notices(case: LoadedCase) -> list[Notice]:
     """What reading the graphs and indexing the dumps had to say, before any pairing."""
-    return [*plain_notices("af_open_graph", case.af_open.warnings),
-            *plain_notices("af_close_graph", case.af_close.warnings),
-            *_mapping_notices(case.mapping),
-            *case.open_index.notices, *case.close_index.notices]
+    return [*plain_notices("graph", case.af_open.warnings, OPEN_SIDE),
+            *plain_notices("graph", case.af_close.warnings, CLOSE_SIDE),
+            *on_side(_mapping_notices(case.mapping), OPEN_SIDE),
+            *on_side(case.open_index.notices, OPEN_SIDE), *on_side(case.close_index.notices, CLOSE_SIDE)]
 
 
 def _mapping_notices(mapping: FusionMapping) -> list[Notice]:

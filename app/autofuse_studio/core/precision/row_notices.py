@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.precision.occurrences import location
+from autofuse_studio.core.precision.pair import RANK_NOT_FOUND
 from autofuse_studio.core.precision.rows import PrecisionRow
 
 
@@ -17,7 +18,8 @@ def row_notices(rows: Iterable[PrecisionRow]) -> list[Notice]:
     """'37 rows are FILE_NOT_FOUND in 2 steps on rank 3 (Fused-side NPY not found: …); e.g. a output 0, …'."""
     by_status: dict[str, list[PrecisionRow]] = {}
     for row in rows:
-        if row.message:
+        # A rank dumped on one side only already has its own notice (dump_pairs), naming rank and side.
+        if row.message and row.status != RANK_NOT_FOUND:
             by_status.setdefault(row.status, []).append(row)
     notices = []
     for status, group in by_status.items():

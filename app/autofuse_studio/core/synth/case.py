@@ -11,10 +11,20 @@ from typing import Any
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import CancelToken, Progress, no_progress
 from autofuse_studio.core.synth.dag import Dag
-from autofuse_studio.core.synth.dumps import MODEL_ID, TIME_DIR, write_step
+from autofuse_studio.core.synth.dumps import Loop, loop_value, write_step
 from autofuse_studio.core.synth.emit import GraphEmitter
-from autofuse_studio.core.synth.evaluate import evaluate_step
-from autofuse_studio.core.synth.expect import THRESHOLD, Row, first_divergence, step_rows
+from autofuse_studio.core.synth.evaluate import StepValues, evaluate_step
+from autofuse_studio.core.synth.expect import (
+    THRESHOLD,
+    Row,
+    first_divergence,
+    first_divergence_by_rank,
+    occurrence_rows,
+    step_rows,
+    unpaired_rows,
+)
+from autofuse_studio.core.synth.numerics import cosine
+from autofuse_studio.core.synth.ranks import rank_label, rank_seed, stamp_offset, step_folder
 from autofuse_studio.core.synth.spec import CaseSpec
 from autofuse_studio.core.synth.storage import CLOSE, OPEN
 from autofuse_studio.core.synth.topology import build_dag
@@ -41,6 +51,8 @@ class CaseManifest:
     npy_bytes: int = 0
     threshold: float = THRESHOLD
     extra: dict[str, Any] = field(default_factory=dict)
+    rank_dirs: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)  # side -> rank -> step -> folder
+    first_divergence_by_rank: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The manifest.json document."""
@@ -80,42 +92,109 @@ def _write_graphs(dag: Dag, out_dir: Path) -> dict[str, str]:
     return paths
 
 
+def _loop(dag: Dag, spec: CaseSpec) -> Loop | None:
+    """The first main-chain fused op, dumped spec.loop_occurrences times per step (None without loops)."""
+    if spec.loop_occurrences <= 1:
+        return None
+    group = dag.groups[0]
+    if any(dag.info(ref).open_storage != "plain" for ref in group.outputs):
+        raise ValueError(f"the looped group {group.name} must store its outputs plainly")
+    return Loop(group.name, frozenset(group.ops), spec.loop_occurrences, spec.loop_extra_dump)
+
+
+def _loop_cosines(dag: Dag, loop: Loop, values: StepValues) -> dict[tuple[int, int], float]:
+    """Cosine of every occurrence of every output of the looped group (k-th dump against k-th)."""
+    group = next(g for g in dag.groups if g.name == loop.group)
+    cosines = {}
+    for index, ref in enumerate(group.outputs):
+        dtype = dag.info(ref).dtype
+        for number in range(loop.count):
+            value = cosine(loop_value(values.open[ref], dtype, number, loop.count),
+                           loop_value(values.close[ref], dtype, number, loop.count))
+            if value < THRESHOLD:
+                raise ValueError(f"loop occurrence {number} of {group.name} would fail ({value:.4f})")
+            cosines[(index, number)] = round(value, 10)
+    return cosines
+
+
+@dataclass
+class _Written:
+    """What generate_case wrote so far: rows, step folders, file counts."""
+
+    rows: list[Row] = field(default_factory=list)
+    step_dirs: dict[str, dict[str, str]] = field(default_factory=lambda: {OPEN: {}, CLOSE: {}})
+    rank_dirs: dict[str, dict[str, dict[str, str]]] = field(default_factory=lambda: {OPEN: {}, CLOSE: {}})
+    files: int = 0
+    size: int = 0
+
+
+def _write_rank_step(out_dir: Path, spec: CaseSpec, dag: Dag, rank: int, step: int, marker: str,
+                     written: _Written) -> None:
+    """Every run of one rank and step on both sides; the newest run's rows are the expected ones."""
+    loop = _loop(dag, spec)
+    target = spec.culprit_cosine if spec.has_culprit(rank) else None
+    for run in range(spec.runs):
+        seed = rank_seed(spec, rank, run)
+        values = evaluate_step(dag, seed, step, target)
+        for side, side_values in ((OPEN, values.open), (CLOSE, values.close)):
+            if not spec.writes(side, rank):
+                continue
+            folder = out_dir / side / "dump" / step_folder(spec, side, ROOT_NAME[side], rank, run, step)
+            writer = write_step(dag, side, side_values, seed, step, folder, marker,
+                                stamp_offset(spec, side, rank, run), loop)
+            written.files, written.size = written.files + writer.files, written.size + writer.size
+            if run == spec.runs - 1:
+                relative = folder.relative_to(out_dir).as_posix()
+                written.rank_dirs[side].setdefault(str(rank), {})[str(step)] = relative
+                written.step_dirs[side].setdefault(str(step), relative)
+        if run == spec.runs - 1:
+            written.rows += _expected_rows(spec, dag, rank, step, values, loop)
+
+
+def _expected_rows(spec: CaseSpec, dag: Dag, rank: int, step: int, values: StepValues,
+                   loop: Loop | None) -> list[Row]:
+    rows = step_rows(dag, step, values)
+    if loop is not None and not loop.extra_open_dump:
+        rows = occurrence_rows(rows, loop.group, loop.count, _loop_cosines(dag, loop, values))
+    if not (spec.writes(OPEN, rank) and spec.writes(CLOSE, rank)):
+        rows = unpaired_rows(rows)
+    label = rank_label(spec, rank)
+    for row in rows:
+        row.rank = label
+    return rows
+
+
 def generate_case(out_dir: Path, spec: CaseSpec, progress: Progress = no_progress,
                   cancel: CancelToken | None = None) -> CaseManifest:
     """Write the case described by `spec` into out_dir and return (and write) its manifest."""
     out_dir = Path(out_dir).resolve()
     _prepare(out_dir)
     dag = build_dag(spec)
-    total = 1 + spec.steps
+    total = 1 + spec.steps * spec.ranks
     progress(0, total, "writing graphs")
     graphs = _write_graphs(dag, out_dir)
     marker = str(out_dir / "PICKLE_WAS_LOADED")
-    rows: list[Row] = []
-    step_dirs: dict[str, dict[str, str]] = {OPEN: {}, CLOSE: {}}
-    files = size = 0
-    for step in range(spec.steps):
-        if cancel is not None:
-            cancel.check()
-        progress(1 + step, total, f"step {step}")
-        values = evaluate_step(dag, spec.seed, step, spec.culprit_cosine)
-        for side, side_values in ((OPEN, values.open), (CLOSE, values.close)):
-            folder = out_dir / side / "dump" / TIME_DIR[side] / "0" / ROOT_NAME[side] / MODEL_ID / str(step)
-            writer = write_step(dag, side, side_values, spec.seed, step, folder, marker)
-            step_dirs[side][str(step)] = folder.relative_to(out_dir).as_posix()
-            files, size = files + writer.files, size + writer.size
-        rows += step_rows(dag, step, values)
+    written = _Written()
+    for rank in range(spec.ranks):
+        for step in range(spec.steps):
+            if cancel is not None:
+                cancel.check()
+            progress(1 + rank * spec.steps + step, total, f"rank {rank} step {step}")
+            _write_rank_step(out_dir, spec, dag, rank, step, marker, written)
     manifest = CaseManifest(
         description=spec.description,
         spec={**asdict(spec), "features": sorted(spec.features)},
         graphs=graphs,
         data={side: f"{side}/dump" for side in (OPEN, CLOSE)},
-        step_dirs=step_dirs,
-        rows=rows,
-        first_divergence=first_divergence(rows),
+        step_dirs=written.step_dirs,
+        rows=written.rows,
+        first_divergence=first_divergence(written.rows),
         pickle_marker=marker if spec.has("pickle_npy") else None,
-        npy_files=files,
-        npy_bytes=size,
+        npy_files=written.files,
+        npy_bytes=written.size,
         extra={"fused_ops": len(dag.groups), "original_ops": len(dag.ops)},
+        rank_dirs=written.rank_dirs,
+        first_divergence_by_rank=first_divergence_by_rank(written.rows),
     )
     (out_dir / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=1) + "\n", encoding="utf-8")
     progress(total, total, "done")

@@ -13,6 +13,7 @@ import numpy as np
 from autofuse_studio.core.synth.dag import Array, Dag, Ref
 from autofuse_studio.core.synth.emit import NO_DUMP_TYPES, Unit, side_units
 from autofuse_studio.core.synth.evaluate import seeded
+from autofuse_studio.core.synth.numerics import quantize
 from autofuse_studio.core.synth.storage import CLOSE, OPEN, device_array, stale_array
 
 TIME_DIR = {OPEN: "20250106142301", CLOSE: "20250106141733"}
@@ -87,10 +88,37 @@ class StepWriter:
             (self.directory / "mapping.csv").write_text("\n".join(self.mapping) + "\n", encoding="utf-8")
 
 
+LOOP_OFFSET = 4.0  # what each earlier loop iteration adds to the looped op's outputs (on both sides)
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One fused op (af-open) and its original ops (af-close) dumped `count` times per step, like a While body."""
+
+    group: str
+    ops: frozenset[str]
+    count: int
+    extra_open_dump: bool = False  # one more, stale, af-open dump: the two sides' counts differ
+
+    def dumps(self, side: str, unit: Unit) -> int:
+        """How many times `unit` is dumped on `side` in one step."""
+        if (side == OPEN and unit.name == self.group) or (side == CLOSE and unit.name in self.ops):
+            return self.count + (1 if side == OPEN and self.extra_open_dump else 0)
+        return 1
+
+
+def loop_value(value: Array, dtype: str, occurrence: int, count: int) -> Array:
+    """The looped op's output in iteration `occurrence` of `count` (the last one is the value used downstream)."""
+    offset = (count - 1 - occurrence) * LOOP_OFFSET
+    return value if offset == 0 else quantize(value + np.float32(offset), dtype)
+
+
 def _unit_files(dag: Dag, side: str, unit: Unit, values: dict[Ref, Array], seed: int,
-                step: int) -> list[tuple[str, int, Array]]:
+                step: int, occurrence: tuple[int, int] = (0, 1)) -> list[tuple[str, int, Array]]:
     """(kind, index, array) of every tensor a unit dumps: outputs, plus inputs for fused ops."""
-    files = [("output", k, device_array(dag, side, r, values[r], seed, step)) for k, r in enumerate(unit.outputs)]
+    number, count = occurrence
+    files = [("output", k, device_array(dag, side, r, loop_value(values[r], dag.info(r).dtype, number, count),
+                                        seed, step)) for k, r in enumerate(unit.outputs)]
     if unit.type in ("AscBackend", "FusedAscBackend"):
         files += [("input", i, device_array(dag, side, r, values[r], seed, step))
                   for i, r in enumerate(unit.inputs)]
@@ -98,8 +126,8 @@ def _unit_files(dag: Dag, side: str, unit: Unit, values: dict[Ref, Array], seed:
 
 
 def write_step(dag: Dag, side: str, values: dict[Ref, Array], seed: int, step: int, directory: Path,
-               marker: str) -> StepWriter:
-    """Dump every kernel of one step of one run into `directory`."""
+               marker: str, stamp_offset: int = 0, loop: Loop | None = None) -> StepWriter:
+    """Dump every kernel of one step of one run into `directory` (timestamps shifted by `stamp_offset` µs)."""
     directory.mkdir(parents=True, exist_ok=True)
     writer = StepWriter(directory, marker)
     for order, unit in enumerate(side_units(dag, side)):
@@ -107,17 +135,28 @@ def write_step(dag: Dag, side: str, values: dict[Ref, Array], seed: int, step: i
             continue
         group = dag.group_of.get(unit.outputs[0].op) if side == OPEN else None
         defects = group.defects if group else frozenset()
-        stamp = timestamp(side, step, order)
+        stamp = timestamp(side, step, order) + stamp_offset
+        dumps = 1 if loop is None else loop.dumps(side, unit)
+        count = 1 if loop is None else loop.count
         files = _unit_files(dag, side, unit, values, seed, step)
-        if "stale_duplicate" in defects:  # an earlier execution of the same kernel, now stale
+        oldest = stamp - 7 * (count - 1)
+        if "stale_duplicate" in defects or dumps > count:  # an earlier execution of the same kernel, now stale
             for kind, index, array in files:
-                old = npy_name(unit.type, unit.name, order + 1, STREAM_ID[side], stamp - 61, kind, index)
+                old = npy_name(unit.type, unit.name, order + 1, STREAM_ID[side], oldest - 61, kind, index)
                 writer.save(old, stale_array(array, seed, step, old))
-        for kind, index, array in files:
-            defect = next((d for d in FILE_DEFECTS if d in defects), "") if kind == "output" else ""
-            if defect == "missing_npy":
-                continue
-            writer.save(npy_name(unit.type, unit.name, order + 1, STREAM_ID[side], stamp, kind, index),
-                        array, defect)
+        for number in range(min(dumps, count)):
+            if dumps > 1:
+                files = _unit_files(dag, side, unit, values, seed, step, (number, count))
+            at = stamp - 7 * (min(dumps, count) - 1 - number)
+            _save_files(writer, unit, side, order, at, files, defects)
     writer.finish()
     return writer
+
+
+def _save_files(writer: StepWriter, unit: Unit, side: str, order: int, stamp: int,
+                files: list[tuple[str, int, Array]], defects: frozenset[str]) -> None:
+    for kind, index, array in files:
+        defect = next((d for d in FILE_DEFECTS if d in defects), "") if kind == "output" else ""
+        if defect == "missing_npy":
+            continue
+        writer.save(npy_name(unit.type, unit.name, order + 1, STREAM_ID[side], stamp, kind, index), array, defect)

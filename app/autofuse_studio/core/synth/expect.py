@@ -34,6 +34,8 @@ class Row:
     expected_verdict_compare_input: str = "UNKNOWN"
     cosine: float | None = None
     notes: list[str] = field(default_factory=list)
+    rank: str | None = None  # None unless a side dumps several ranks
+    occurrence: int | None = None  # k-th dump of an op dumped as often on both sides (loops)
 
     @property
     def compared(self) -> bool:
@@ -172,8 +174,46 @@ def _verdicts(dag: Dag, outputs: list[Row], inputs: list[Row]) -> None:
 
 
 def first_divergence(rows: list[Row]) -> dict[str, Any] | None:
-    """The first CULPRIT output row in (step, execution) order."""
+    """The first CULPRIT output row in (step, execution, rank) order; rows are grouped by (rank, step)."""
+    position: dict[tuple[str | None, str], int] = {}
+    best: tuple[tuple[int, int, int], Row] | None = None
     for r in rows:
-        if r.kind == "output" and r.expected_verdict == "CULPRIT":
-            return {"step": r.step, "fused_op": r.fused_op, "fused_index": r.fused_index, "kind": r.kind}
-    return None
+        number = position[(r.rank, r.step)] = position.get((r.rank, r.step), -1) + 1
+        if r.kind == "output" and r.expected_verdict == "CULPRIT" and r.occurrence in (None, 0):
+            key = (int(r.step), number, int(r.rank or 0))
+            if best is None or key < best[0]:
+                best = (key, r)
+    if best is None:
+        return None
+    r = best[1]
+    found = {"step": r.step, "fused_op": r.fused_op, "fused_index": r.fused_index, "kind": r.kind}
+    return found if r.rank is None else {**found, "rank": r.rank}
+
+
+def first_divergence_by_rank(rows: list[Row]) -> dict[str, dict[str, Any] | None]:
+    """The first divergence of every rank ({} when rows carry no rank)."""
+    ranks = list(dict.fromkeys(r.rank for r in rows if r.rank is not None))
+    return {rank: first_divergence([r for r in rows if r.rank == rank]) for rank in ranks}
+
+
+def unpaired_rows(rows: list[Row]) -> list[Row]:
+    """Rows of a rank dumped on one side only: not compared (RANK_NOT_FOUND) unless known without files."""
+    for r in rows:
+        if r.expected_status not in ("NO_MAPPING", "SKIPPED_CONST_DATA"):
+            r.expected_status, r.cosine = "RANK_NOT_FOUND", None
+        r.expected_verdict = r.expected_verdict_compare_input = "UNKNOWN"
+    return rows
+
+
+def occurrence_rows(rows: list[Row], group: str, count: int, cosines: dict[tuple[int, int], float]) -> list[Row]:
+    """Each output row of the looped group once per occurrence (k-th dump against k-th), cosines given."""
+    expanded: list[Row] = []
+    for r in rows:
+        if r.kind != "output" or r.fused_op != group or not r.compared:
+            expanded.append(r)
+            continue
+        for number in range(count):
+            cosine = cosines.get((r.fused_index, number), r.cosine)
+            copy = Row(**{**asdict(r), "occurrence": number, "cosine": cosine, "notes": [*r.notes, "loop"]})
+            expanded.append(copy)
+    return expanded

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 # Realistic traits of real Build graphs and dumps; they never make a row UNKNOWN on their own.
 REALISM_FEATURES = frozenset(
@@ -39,6 +40,9 @@ DEFECT_FEATURES = frozenset(
 
 ALL_FEATURES = REALISM_FEATURES | DEFECT_FEATURES
 DTYPES = ("float16", "float32")
+SIDES = ("af_open", "af_close")
+# Where each rank's and step's NPYs go: the CANN tree, or msprobe-style rank folders around the step folders.
+LAYOUTS = ("standard", "rank_first", "step_first")
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,16 @@ class CaseSpec:
     culprit_cosine: float = 0.9  # cosine of the culprit's output against the af-close value
     features: frozenset[str] = field(default_factory=frozenset)
     description: str = "synthetic af-open/af-close case"
+    # Multi-rank knobs (data-parallel training: every rank has its own data and dump folder).
+    ranks: int = 1  # device ids 0..ranks-1
+    culprit_ranks: tuple[int, ...] | None = None  # ranks whose culprit op computes wrong; None: every rank
+    layout: str = "standard"  # see LAYOUTS
+    rank_folder: str = "rank{rank}"  # rank folder name outside the standard tree (rank_0, device{rank}, npu{rank})
+    step_folder: str = "{step}"  # step folder name outside the standard tree ("step{step}" for msprobe)
+    missing_ranks: tuple[tuple[str, int], ...] = ()  # (side, rank) whose dump is not written
+    runs: int = 1  # {time} runs per rank; older runs hold other data and (a trap) newer file timestamps
+    loop_occurrences: int = 1  # >1: one main-chain fused op is dumped this many times per step on both sides
+    loop_extra_dump: bool = False  # the looped op gets one more (stale) dump on af-open: counts differ
 
     def __post_init__(self) -> None:
         """Reject knob values the generator cannot honour."""
@@ -69,10 +83,41 @@ class CaseSpec:
             raise ValueError(f"culprit {self.culprit} is not a main-chain fused op (0..{self.n_fused - 1})")
         if not 0.0 < self.culprit_cosine < 0.99:
             raise ValueError("culprit_cosine must lie in (0, 0.99) so that the culprit fails")
+        self._check_rank_knobs()
+
+    def _check_rank_knobs(self) -> None:
+        if self.ranks < 1 or self.runs < 1 or self.loop_occurrences < 1:
+            raise ValueError("ranks, runs and loop_occurrences must all be at least 1")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, not {self.layout!r}")
+        if "{rank}" not in self.rank_folder or "{step}" not in self.step_folder:
+            raise ValueError("rank_folder needs {rank} and step_folder needs {step}")
+        bad = [rank for rank in self.culprit_ranks or () if not 0 <= rank < self.ranks]
+        bad += [rank for side, rank in self.missing_ranks if side not in SIDES or not 0 <= rank < self.ranks]
+        if bad:
+            raise ValueError(f"ranks {bad} are not among 0..{self.ranks - 1} (or the side is not af_open/af_close)")
+        if self.loop_occurrences > 1 and self.culprit == 0:
+            raise ValueError("the looped op is the first main-chain op, so the culprit must be another one")
+
+    def has_culprit(self, rank: int) -> bool:
+        """True when the culprit op computes wrong on `rank`."""
+        return self.culprit is not None and (self.culprit_ranks is None or rank in self.culprit_ranks)
+
+    def writes(self, side: str, rank: int) -> bool:
+        """True when `side` has a dump of `rank`."""
+        return (side, rank) not in self.missing_ranks
 
     def has(self, feature: str) -> bool:
         """True when the feature is switched on."""
         return feature in self.features
+
+
+def multi_rank_spec(ranks: int = 4, culprit_rank: int = 2, **knobs: Any) -> CaseSpec:
+    """Data-parallel training: `ranks` ranks with their own data, the culprit computes wrong on one rank only."""
+    spec = CaseSpec(seed=31, n_fused=6, elements=512, dtype="float16", steps=2, chains=2, culprit=3, ranks=ranks,
+                    culprit_ranks=(culprit_rank,),
+                    description=f"{ranks} ranks, a wrong constant in one fused op on rank {culprit_rank} only")
+    return replace(spec, **knobs)
 
 
 def demo_spec() -> CaseSpec:
