@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
 from autofuse_studio import APP_NAME, __version__
 from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.precision.dump_pairs import SidesSummary
+from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.file_menu import FileMenuMixin
@@ -156,6 +158,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.analysis.cancelled.connect(self._on_analysis_cancelled)
         # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
+        self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
         self.att.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
@@ -254,14 +257,16 @@ class MainWindow(Retranslating, FileMenuMixin):
             self.case_panel.show_error(str(error))
             return
         self.workbench.clear()
+        self.case_panel.set_dump_summary(None)
         self._files_indexed = 0
         self.case_panel.banner.hide()
         self.case_panel.set_running(True)
         self.case_panel.set_progress(0, 0, self.tr("Parsing graphs and indexing dump folders…"))
 
-    def _on_analysis_indexed(self, files: int) -> None:
-        self._files_indexed = files
-        self.case_panel.set_progress(0, 0, self.tr("Indexed %1 files").replace("%1", str(files)))
+    def _on_analysis_indexed(self, sides: SidesSummary) -> None:
+        self._files_indexed = sides.files
+        self.case_panel.set_dump_summary(sides)
+        self.case_panel.set_progress(0, 0, self.tr("Indexed %1 files").replace("%1", str(sides.files)))
 
     def _on_analysis_progressed(self, done: int, total: int, message: str) -> None:
         if message == "comparing":
@@ -277,7 +282,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.workbench.set_analysis(analysis)
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
-        summary = summary.replace("%2", f"{first.fused_op} {first.kind} {first.fused_index}" if first else "-")
+        summary = summary.replace("%2", describe_first(first) if first else "-")
         self.case_panel.set_progress(1, 1, summary)
         self.statusBar().showMessage(summary)
         if analysis.case is not None:

@@ -95,10 +95,11 @@ def describe_op(model: Model, name: str, mapping: FusionMapping | None = None,
         sections.append(Section("Fused into", ["fused op"], [[f] for f in index.fused_of(name)]))
     if index is not None:
         rows_of = index.rows_of_fused(name) if fused_side else index.rows_of_original(name)
-        sections.append(Section("Precision rows", ["step", "kind", "fused", "origin", "status", "verdict", "cosine",
-                                                   "max abs err"],
-                                [[r.step, r.kind, f"{r.fused_op}:{r.fused_index}", f"{r.origin_op}:{r.origin_index}",
-                                  r.status, r.verdict, _metric(r.metric("cosine")), _metric(r.metric("max_abs_err"))]
+        sections.append(Section("Precision rows", ["rank", "step", "kind", "fused", "origin", "status", "verdict",
+                                                   "cosine", "max abs err"],
+                                [[r.rank or "", r.step, r.kind, f"{r.fused_op}:{r.fused_index}",
+                                  f"{r.origin_op}:{r.origin_index}", r.status, r.verdict, _metric(r.metric("cosine")),
+                                  _metric(r.metric("max_abs_err"))]
                                  for r in rows_of]))
     return sections
 

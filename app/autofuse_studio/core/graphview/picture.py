@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -14,7 +14,7 @@ from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, DisplayGraph
 from autofuse_studio.core.graphview.layout import Layout, compute_layout
 from autofuse_studio.core.graphview.style import NodeStyle, style_nodes
 from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.precision.overview import rows_at
+from autofuse_studio.core.precision.overview import focus_result
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.render.display import DisplayItem, Group, Polyline, Rect, Text
 from autofuse_studio.core.render.svg import display_list_to_svg
@@ -125,7 +125,7 @@ def first_divergence_picture(model: Model, mapping: FusionMapping, result: Preci
     first = result.first_divergence
     if first is None:
         return None
-    result = replace(result, rows=rows_at(result.rows, first.rank, first.step))
+    result = focus_result(result, first.rank, first.step)
     graph = build_display_graph(model)
     node = graph.node_of_op(first.fused_op)
     if node is None:

@@ -137,3 +137,32 @@ def _missing_notices(missing: dict[str, list[Rank]]) -> list[Notice]:
             f"{'its' if len(ranks) == 1 else 'their'} rows are not compared (RANK_NOT_FOUND).",
             len(ranks), [{"rank": rank, "side": present, "missing_side": absent_side} for rank in ranks]))
     return notices
+
+
+@dataclass(frozen=True)
+class SidesSummary:
+    """What each dump folder holds (for the case dock) and, in one sentence, how the two differ."""
+
+    files: int
+    af_open: str
+    af_close: str
+    difference: str | None
+
+
+def _named(values: Sequence[str | None]) -> str:
+    named = [value for value in values if value]
+    return join_names(named) if named else "none"
+
+
+def summarise_sides(open_index: DumpIndex, close_index: DumpIndex) -> SidesSummary:
+    """Ranks, steps and NPY counts of both sides; a sentence when their ranks or steps differ."""
+    differences = []
+    if set(open_index.ranks) != set(close_index.ranks) and (len(open_index.ranks) > 1 or len(close_index.ranks) > 1):
+        differences.append(f"af-open has ranks {_named(open_index.ranks)}, af-close has ranks "
+                           f"{_named(close_index.ranks)}")
+    if set(open_index.steps) != set(close_index.steps):
+        differences.append(f"af-open has steps {_named(open_index.steps)}, af-close has steps "
+                           f"{_named(close_index.steps)}")
+    difference = ("The dump folders differ: " + "; ".join(differences) + ".") if differences else None
+    return SidesSummary(open_index.files_indexed + close_index.files_indexed, open_index.describe(),
+                        close_index.describe(), difference)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from autofuse_studio.core.precision.rows import (
     VERDICT_CULPRIT,
@@ -12,6 +12,7 @@ from autofuse_studio.core.precision.rows import (
     VERDICT_PROPAGATED,
     VERDICT_UNKNOWN,
     VERDICTS,
+    PrecisionResult,
     PrecisionRow,
 )
 from autofuse_studio.core.sorting import natural_key
@@ -92,3 +93,14 @@ def build_overview(rows: Iterable[PrecisionRow]) -> Overview:
 def rows_at(rows: Iterable[PrecisionRow], rank: str | None, step: str | None) -> list[PrecisionRow]:
     """The rows of one rank and step (step None: every step of the rank)."""
     return [row for row in rows if row.rank == rank and (step is None or row.step == step)]
+
+
+def focus_result(result: PrecisionResult, rank: str | None, step: str | None) -> PrecisionResult:
+    """The result seen from one (rank, step): its rows and its own first divergence (graph colours)."""
+    if step is None:
+        return result
+    rows = rows_at(result.rows, rank, step)
+    if len(rows) == len(result.rows):
+        return result
+    cell = build_overview(rows).cell(rank, step)
+    return replace(result, rows=rows, first_divergence=None if cell is None else cell.first_divergence)

@@ -15,14 +15,23 @@ class LegendBar(QLabel):
         super().__init__(parent)
         self.setObjectName("graphLegend")
         self.entries: list[tuple[str, str]] = []
+        self.focus: tuple[str | None, str | None] = (None, None)
 
-    def set_entries(self, entries: list[tuple[str, str]]) -> None:
-        """(label, colour) pairs, left to right; the core's sentences are shown in the UI language."""
-        self.entries = list(entries)
+    def set_entries(self, entries: list[tuple[str, str]], focus: tuple[str | None, str | None] = (None, None)) -> None:
+        """(label, colour) pairs, left to right, and which rank/step the colours are of (None: not split)."""
+        self.entries, self.focus = list(entries), focus
         html = "&nbsp;&nbsp;".join(
             f"<span style='background-color:{colour}; border:1px solid #333'>&nbsp;&nbsp;&nbsp;</span>"
             f"&nbsp;{escape(self._label(label))}" for label, colour in entries)
-        self.setText(html)
+        where = self._focus_text(*focus)
+        self.setText(html + (f"&nbsp;&nbsp;&nbsp;<b>{escape(where)}</b>" if where and entries else ""))
+
+    def _focus_text(self, rank: str | None, step: str | None) -> str:
+        if rank is not None and step:
+            return self.tr("colours of rank %1, step %2").replace("%1", rank).replace("%2", step)
+        if rank is not None:
+            return self.tr("colours of rank %1").replace("%1", rank)
+        return self.tr("colours of step %1").replace("%1", step) if step else ""
 
     def _label(self, label: str) -> str:
         """Translate the fixed legend labels; verdict codes and metric names stay as they are."""
@@ -35,5 +44,5 @@ class LegendBar(QLabel):
     def changeEvent(self, event: QEvent) -> None:
         """Re-translate when the application language changes."""
         if event.type() == QEvent.Type.LanguageChange:
-            self.set_entries(self.entries)
+            self.set_entries(self.entries, self.focus)
         super().changeEvent(event)

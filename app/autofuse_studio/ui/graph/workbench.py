@@ -16,6 +16,7 @@ from autofuse_studio.core.graphview.filters import DOWN, UP, trace
 from autofuse_studio.core.graphview.picture import graph_display_list
 from autofuse_studio.core.graphview.search import fuzzy_search
 from autofuse_studio.core.graphview.sync import FusionIndex
+from autofuse_studio.core.precision.overview import focus_result
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.ui.graph.details import DetailsPanel
 from autofuse_studio.ui.graph.export import write_picture
@@ -46,6 +47,7 @@ class GraphWorkbench(Retranslating, QWidget):
         self.af_close: Model | None = None
         self.mapping: FusionMapping | None = None
         self.result: PrecisionResult | None = None
+        self.focus: tuple[str | None, str | None] = (None, None)  # the rank and step the colours show
         self.index = FusionIndex(None)
         self.toolbar = GraphToolbar()
         self.legend = LegendBar()
@@ -110,7 +112,7 @@ class GraphWorkbench(Retranslating, QWidget):
     def set_case(self, af_open: Model | None, af_close: Model | None, mapping: FusionMapping | None) -> None:
         """Show a case's two graphs (layouts run in the background; each pane emits layoutReady)."""
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
-        self.index = FusionIndex(mapping, self.result)
+        self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus))
         for pane in (self.open_pane, self.close_pane):
             pane.set_index(self.index)
         self.details.show_sections([])
@@ -120,7 +122,17 @@ class GraphWorkbench(Retranslating, QWidget):
     def set_precision(self, result: PrecisionResult | None) -> None:
         """Colour both panes by this run's rows and mark its first divergence (None removes colours)."""
         self.result = result
-        self.index = FusionIndex(self.mapping, result)
+        self._reindex()
+
+    def set_focus(self, rank: str | None, step: str | None) -> None:
+        """Colour by the rows of one rank and step (each has its own verdicts for the same ops)."""
+        self.focus = (rank, step)
+        if self.result is not None:
+            self._reindex()
+
+    def _reindex(self) -> None:
+        shown = None if self.result is None else focus_result(self.result, *self.focus)
+        self.index = FusionIndex(self.mapping, shown)
         for pane in (self.open_pane, self.close_pane):
             pane.set_index(self.index)
         self._update_legend()
@@ -264,7 +276,8 @@ class GraphWorkbench(Retranslating, QWidget):
 
     def _update_legend(self) -> None:
         style = self.active.node_style() or self.close_pane.node_style()
-        self.legend.set_entries(style.legend if style is not None else [])
+        split = self.result is not None and self.index.result is not self.result  # colours of one rank/step
+        self.legend.set_entries(style.legend if style is not None else [], self.focus if split else (None, None))
 
     # --- search and export -------------------------------------------------------------------------
     def _on_search_timer(self) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
+from autofuse_studio.core.precision.dump_pairs import summarise_sides
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
@@ -33,12 +34,12 @@ class Analysis:
 
 def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
                   cancel: CancelToken) -> Analysis:
-    """Load, index and compare; `notify` gets ("indexed", files) and ("rows", [PrecisionRow]) on the way."""
+    """Load, index and compare; `notify` gets ("indexed", SidesSummary) and ("rows", [PrecisionRow]) on the way."""
     loaded: list[LoadedCase] = []
 
     def on_case(case: LoadedCase) -> None:
         loaded.append(case)
-        notify(INDEXED, case.open_index.files_indexed + case.close_index.files_indexed)
+        notify(INDEXED, summarise_sides(case.open_index, case.close_index))
 
     # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
     result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
@@ -60,7 +61,7 @@ class AnalysisController(QObject):
     """One analysis at a time; signals arrive on the GUI thread, stale runs are ignored."""
 
     rowsArrived = Signal(object)  # list[PrecisionRow]
-    indexed = Signal(int)  # files indexed on both sides
+    indexed = Signal(object)  # SidesSummary: files, ranks and steps of both sides
     progressed = Signal(int, int, str)  # done, total, core message
     finished = Signal(object)  # Analysis
     failed = Signal(object)  # the exception
@@ -127,7 +128,7 @@ class AnalysisController(QObject):
             if not self._flush_timer.isActive():
                 self._flush_timer.start()
         elif kind == INDEXED:
-            self.indexed.emit(int(payload))
+            self.indexed.emit(payload)
 
     def _on_task_event(self, event: TaskEvent) -> None:
         if event.task_id != self._task_id:

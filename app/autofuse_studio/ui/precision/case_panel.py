@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
+from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _INVALID_STYLE = "QLineEdit { border: 1px solid #c62828; }"
+_WARNING_STYLE = "QLabel { background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0b252; }"
 
 
 class CasePanel(Retranslating, QWidget):
@@ -39,6 +41,7 @@ class CasePanel(Retranslating, QWidget):
         super().__init__(parent)
         self.setObjectName("casePanel")
         self._case = CaseFiles()
+        self._sides: SidesSummary | None = None
         self.banner = ErrorBanner(self)
         self.notes = QLabel()
         self.notes.setObjectName("caseNotes")
@@ -78,6 +81,11 @@ class CasePanel(Retranslating, QWidget):
         self.progress.setTextVisible(True)
         self.progress_label = QLabel()
         self.progress_label.setWordWrap(True)
+        # What the dump folders hold (ranks, steps, NPYs), filled in once they are indexed.
+        self.dump_summary = QLabel()
+        self.dump_summary.setObjectName("dumpSummary")
+        self.dump_summary.setWordWrap(True)
+        self.dump_summary.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.analyse_button, 1)
         buttons.addWidget(self.cancel_button)
@@ -87,6 +95,7 @@ class CasePanel(Retranslating, QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.progress_label)
+        layout.addWidget(self.dump_summary)
         layout.addStretch(1)
         self.retranslate()
         self.set_running(False)
@@ -150,6 +159,21 @@ class CasePanel(Retranslating, QWidget):
                  for role in PATH_ROLES}
         step = self.step_edit.text().strip() or None
         return replace(self._case, **paths, compare_input=self.compare_input.isChecked(), step=step)
+
+    def set_dump_summary(self, sides: SidesSummary | None) -> None:
+        """Show what each dump folder holds; warn (orange) when their ranks or steps differ."""
+        self._sides = sides
+        if sides is None:
+            self.dump_summary.hide()
+            return
+        lines = [self.tr("af-open: %1").replace("%1", sides.af_open),
+                 self.tr("af-close: %1").replace("%1", sides.af_close)]
+        if sides.difference:
+            lines.append(f"⚠ {sides.difference}")
+        self.dump_summary.setText("\n".join(lines))
+        self.dump_summary.setStyleSheet(_WARNING_STYLE if sides.difference else "")
+        self.dump_summary.setToolTip(sides.difference or "")
+        self.dump_summary.show()
 
     def show_error(self, text: str) -> None:
         """Show a sentence in the panel's error banner."""

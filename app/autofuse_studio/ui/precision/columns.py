@@ -52,6 +52,8 @@ def translated_texts() -> dict[str, str]:
         "Status": QCoreApplication.translate("PrecisionColumns", "Status"),
         "Verdict": QCoreApplication.translate("PrecisionColumns", "Verdict"),
         "Step": QCoreApplication.translate("PrecisionColumns", "Step"),
+        "Rank": QCoreApplication.translate("PrecisionColumns", "Rank"),
+        "Occurrence": QCoreApplication.translate("PrecisionColumns", "Occurrence"),
         "Fused dtype": QCoreApplication.translate("PrecisionColumns", "Fused dtype"),
         "Origin dtype": QCoreApplication.translate("PrecisionColumns", "Origin dtype"),
         "Fused shape": QCoreApplication.translate("PrecisionColumns", "Fused shape"),
@@ -144,7 +146,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("max_rel_err", _noop("Max rel err"), _metric("max_rel_err"), True, _error),
     Column("status", _noop("Status"), lambda row: row.status),
     Column("verdict", _noop("Verdict"), lambda row: row.verdict),
+    # The table view shows Rank first when it is shown at all (a visual move: indexes stay stable).
+    Column("rank", _noop("Rank"), lambda row: row.rank, text=str),
     Column("step", _noop("Step"), lambda row: row.step),
+    Column("occurrence", _noop("Occurrence"), lambda row: row.occurrence, True),
     *(_extra(name) for name in EXTRA_METRICS),
     Column("fused_dtype", _noop("Fused dtype"), lambda row: row.fused_dtype),
     Column("origin_dtype", _noop("Origin dtype"), lambda row: row.origin_dtype),
@@ -153,6 +158,9 @@ COLUMNS: tuple[Column, ...] = (
 )
 COLUMN_KEYS = tuple(column.key for column in COLUMNS)
 VERDICT_COLUMN = COLUMN_KEYS.index("verdict")
+# Columns shown only when some row has a value: single-device cases look as they always did.
+OPTIONAL_COLUMNS: dict[str, Callable[[PrecisionRow], bool]] = {
+    "rank": lambda row: row.rank is not None, "occurrence": lambda row: row.occurrence is not None}
 
 
 def sort_order(rows: Sequence[PrecisionRow], column: Column, descending: bool) -> list[int]:

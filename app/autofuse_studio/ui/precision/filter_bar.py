@@ -1,4 +1,4 @@
-"""FilterBar: status and verdict combos, a search box and 'Go to first divergence' above the table."""
+"""FilterBar: status, verdict, rank and step combos, a search box and 'Go to first divergence' above the table."""
 
 from __future__ import annotations
 
@@ -29,6 +29,15 @@ class FilterBar(Retranslating, QWidget):
         self.verdict_label = QLabel()
         self.verdict_combo = QComboBox()
         self.verdict_combo.setObjectName("verdictFilter")
+        # Rank and step choosers: shown only when the result has several ranks / steps.
+        self.rank_label = QLabel()
+        self.rank_combo = QComboBox()
+        self.rank_combo.setObjectName("rankFilter")
+        self.step_label = QLabel()
+        self.step_combo = QComboBox()
+        self.step_combo.setObjectName("stepFilter")
+        self._ranks: list[str] = []
+        self._steps: list[str] = []
         self.search = QLineEdit()
         self.search.setObjectName("textFilter")
         self.search.setClearButtonEnabled(True)
@@ -37,12 +46,15 @@ class FilterBar(Retranslating, QWidget):
         self._statuses: list[str] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.status_label, self.status_combo, self.verdict_label, self.verdict_combo):
+        for widget in (self.status_label, self.status_combo, self.verdict_label, self.verdict_combo,
+                       self.rank_label, self.rank_combo, self.step_label, self.step_combo):
             layout.addWidget(widget)
         layout.addWidget(self.search, 1)
         layout.addWidget(self.first_button)
         self.status_combo.currentIndexChanged.connect(self._emit)
         self.verdict_combo.currentIndexChanged.connect(self._emit)
+        self.rank_combo.currentIndexChanged.connect(self._emit)
+        self.step_combo.currentIndexChanged.connect(self._emit)
         self.search.textChanged.connect(self._emit)
         self.first_button.clicked.connect(self.firstDivergenceRequested)
         self.retranslate()
@@ -62,7 +74,9 @@ class FilterBar(Retranslating, QWidget):
                 self.verdict_combo.addItem(verdict, verdict)
             self.verdict_combo.setCurrentIndex(max(0, self.verdict_combo.findData(current)))
         self.set_statuses(self._statuses)
-
+        self.rank_label.setText(self.tr("Rank"))
+        self.step_label.setText(self.tr("Step"))
+        self.set_ranks_steps(self._ranks, self._steps)
 
     def set_statuses(self, statuses: Iterable[str]) -> None:
         """Offer these statuses in the status combo (keeps the current choice when still offered)."""
@@ -75,19 +89,50 @@ class FilterBar(Retranslating, QWidget):
                 self.status_combo.addItem(status, status)
             self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(current)))
 
+    def set_ranks_steps(self, ranks: Iterable[str], steps: Iterable[str]) -> None:
+        """Offer these ranks and steps (each chooser hidden when there is at most one)."""
+        self._ranks, self._steps = list(ranks), list(steps)
+        for combo, label, values, every in ((self.rank_combo, self.rank_label, self._ranks, self.tr("All ranks")),
+                                            (self.step_combo, self.step_label, self._steps, self.tr("All steps"))):
+            with QSignalBlocker(combo):
+                current = combo.currentData()
+                combo.clear()
+                combo.addItem(every, None)
+                for value in values:
+                    combo.addItem(value, value)
+                combo.setCurrentIndex(max(0, combo.findData(current)))
+            combo.setVisible(len(values) > 1)
+            label.setVisible(len(values) > 1)
+
+    def choose_rank_step(self, rank: str | None, step: str | None) -> None:
+        """Show only one rank and step (None: every rank / every step); one filterChanged."""
+        with QSignalBlocker(self.rank_combo), QSignalBlocker(self.step_combo):
+            self.rank_combo.setCurrentIndex(max(0, self.rank_combo.findData(rank)) if rank is not None else 0)
+            self.step_combo.setCurrentIndex(max(0, self.step_combo.findData(step)) if step is not None else 0)
+        self._emit()
+
+    def chosen_rank_step(self) -> tuple[str | None, str | None]:
+        """The rank and step chosen (None: all)."""
+        return self.rank_combo.currentData(), self.step_combo.currentData()
+
     def row_filter(self) -> RowFilter:
         """The filter the widgets describe."""
         status = self.status_combo.currentData()
         verdict = self.verdict_combo.currentData()
         verdicts = frozenset({VERDICT_CULPRIT, VERDICT_PROPAGATED}) if verdict == _FAILING else (
             frozenset({verdict}) if verdict else frozenset())
-        return RowFilter(frozenset({status}) if status else frozenset(), verdicts, self.search.text())
+        rank, step = self.chosen_rank_step()
+        return RowFilter(frozenset({status}) if status else frozenset(), verdicts, self.search.text(),
+                         frozenset({rank}) if rank is not None else frozenset(),
+                         frozenset({step}) if step is not None else frozenset())
 
     def clear(self) -> None:
         """Show every row."""
-        with QSignalBlocker(self.status_combo), QSignalBlocker(self.verdict_combo), QSignalBlocker(self.search):
-            self.status_combo.setCurrentIndex(0)
-            self.verdict_combo.setCurrentIndex(0)
+        combos = (self.status_combo, self.verdict_combo, self.rank_combo, self.step_combo)
+        with QSignalBlocker(self.search), QSignalBlocker(combos[0]), QSignalBlocker(combos[1]), \
+                QSignalBlocker(combos[2]), QSignalBlocker(combos[3]):
+            for combo in combos:
+                combo.setCurrentIndex(0)
             self.search.clear()
         self._emit()
 

@@ -27,17 +27,23 @@ class RowFilter:
     statuses: frozenset[str] = field(default_factory=frozenset)
     verdicts: frozenset[str] = field(default_factory=frozenset)
     text: str = ""
+    ranks: frozenset[str] = field(default_factory=frozenset)
+    steps: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def active(self) -> bool:
         """True when the filter hides anything."""
-        return bool(self.statuses or self.verdicts or self.text.strip())
+        return bool(self.statuses or self.verdicts or self.text.strip() or self.ranks or self.steps)
 
     def accepts(self, row: PrecisionRow, haystack: str) -> bool:
         """True when `row` (with its lower-case search text) passes every criterion."""
         if self.statuses and row.status not in self.statuses:
             return False
         if self.verdicts and row.verdict not in self.verdicts:
+            return False
+        if self.ranks and row.rank not in self.ranks:
+            return False
+        if self.steps and row.step not in self.steps:
             return False
         needle = self.text.strip().lower()
         return not needle or needle in haystack

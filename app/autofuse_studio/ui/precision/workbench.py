@@ -1,4 +1,4 @@
-"""PrecisionWorkbench: filter bar, legend, result table and the tensor panel (when installed), wired together."""
+"""PrecisionWorkbench: filter bar, legend, rank × step overview, result table and tensor panel, wired together."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts
+from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts, first_divergence_by_rank
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
-from autofuse_studio.ui.precision.columns import COLUMN_KEYS
+from autofuse_studio.ui.precision.columns import COLUMN_KEYS, OPTIONAL_COLUMNS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
-from autofuse_studio.ui.precision.filters import PrecisionProxyModel
+from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
 from autofuse_studio.ui.precision.legend import VerdictLegend
+from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
 
@@ -29,6 +30,7 @@ class PrecisionWorkbench(QWidget):
     """The precision tab: everything about one result; the window feeds it rows and thresholds."""
 
     rowSelected = Signal(object)  # PrecisionRow
+    focusChanged = Signal(object, object)  # (rank, step) the graph should colour by; None, None: no result
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +46,8 @@ class PrecisionWorkbench(QWidget):
         self.legend = VerdictLegend()
         self.view = PrecisionTableView()
         self.view.set_proxy(self.proxy)
+        self.overview = RankStepOverview()
+        self.focus: tuple[str | None, str | None] = (None, None)
         self.tensor_panel = self._make_tensor_panel()
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("precisionSplitter")
@@ -55,8 +59,10 @@ class PrecisionWorkbench(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.filter_bar)
         layout.addWidget(self.legend)
+        layout.addWidget(self.overview)
         layout.addWidget(self.splitter, 1)
-        self.filter_bar.filterChanged.connect(self.proxy.set_filter)
+        self.filter_bar.filterChanged.connect(self._on_filter_bar_filter_changed)
+        self.overview.cellChosen.connect(self.filter_bar.choose_rank_step)
         self.filter_bar.firstDivergenceRequested.connect(self.go_to_first_divergence)
         self.view.rowSelected.connect(self._on_view_row_selected)
 
@@ -98,10 +104,15 @@ class PrecisionWorkbench(QWidget):
         self.model.clear()
         self.legend.set_counts({})
         self.filter_bar.set_statuses([])
+        self.filter_bar.set_ranks_steps([], [])
+        self.overview.set_rows([])
+        self._show_optional_columns([])
+        self._set_focus(None, None)
 
     def append_rows(self, rows: Sequence[PrecisionRow]) -> None:
         """Show streamed rows (verdicts are not known yet)."""
         self.model.append_rows(rows)
+        self._show_optional_columns(rows, keep_shown=True)
         new = {row.status for row in rows} - self._statuses
         if new:
             self._statuses |= new
@@ -119,9 +130,14 @@ class PrecisionWorkbench(QWidget):
         self.result = result
         self.producers = producers
         self.model.set_rows(result.rows)
+        self._show_optional_columns(result.rows)
+        self.overview.set_rows(result.rows)
+        grid = self.overview.grid.overview
+        self.filter_bar.set_ranks_steps([rank for rank in grid.ranks if rank is not None], grid.steps)
         self.proxy.invalidate()
         self.filter_bar.set_statuses(result.counts("status"))
         self.legend.set_counts(result.counts("verdict"))
+        self._focus_default()
         if selected:
             self.view.select_row(selected[0])
 
@@ -131,8 +147,12 @@ class PrecisionWorkbench(QWidget):
             return
         self.result.thresholds = thresholds
         self.result.first_divergence = assign_verdicts(self.result.rows, thresholds, self.producers)
+        self.result.first_divergence_by_rank = first_divergence_by_rank(self.result.rows)
         self.model.verdicts_changed()
         self.legend.set_counts(self.result.counts("verdict"))
+        self.overview.set_rows(self.result.rows)
+        self.overview.show_chosen(*self.filter_bar.chosen_rank_step())
+        self.focusChanged.emit(*self.focus)  # same cell, new colours
 
     def go_to_first_divergence(self) -> bool:
         """Select the first CULPRIT (clearing filters that hide it); False when there is none."""
@@ -204,7 +224,47 @@ class PrecisionWorkbench(QWidget):
             return export.save_svg(self.view, target, "precision")
         return export.save_png(self.view, target.with_suffix(".png") if not target.suffix else target)
 
+    # --- rank and step ---------------------------------------------------------------------------
+    def _show_optional_columns(self, rows: Sequence[PrecisionRow], keep_shown: bool = False) -> None:
+        """Rank and Occurrence columns only when some row has one."""
+        for key, has_value in OPTIONAL_COLUMNS.items():
+            column = COLUMN_KEYS.index(key)
+            shown = any(has_value(row) for row in rows)
+            if keep_shown and not shown:
+                continue
+            self.view.setColumnHidden(column, not shown)
+        rank_column = COLUMN_KEYS.index("rank")
+        header = self.view.horizontalHeader()
+        if not self.view.isColumnHidden(rank_column) and header.visualIndex(rank_column) != 0:
+            header.moveSection(header.visualIndex(rank_column), 0)
+
+    def _focus_default(self) -> None:
+        """The graph follows the first divergence's rank and step, else the first cell."""
+        assert self.result is not None
+        first = self.result.first_divergence
+        grid = self.overview.grid.overview
+        if first is not None:
+            self._set_focus(first.rank, first.step)
+        elif grid.cells:
+            rank, step = next(iter(sorted(grid.cells, key=lambda key: (grid.ranks.index(key[0]),
+                                                                            grid.steps.index(key[1])))))
+            self._set_focus(rank, step)
+
+    def _set_focus(self, rank: str | None, step: str | None, force: bool = False) -> None:
+        if (rank, step) != self.focus or force:
+            self.focus = (rank, step)
+            self.focusChanged.emit(rank, step)
+
+    def _on_filter_bar_filter_changed(self, row_filter: RowFilter) -> None:
+        self.proxy.set_filter(row_filter)
+        rank, step = self.filter_bar.chosen_rank_step()
+        self.overview.show_chosen(rank, step)
+        if step is not None or rank is not None:
+            current_rank, current_step = self.focus
+            self._set_focus(rank if rank is not None else current_rank, step if step is not None else current_step)
+
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
+        self._set_focus(row.rank, row.step)
         if self.has_tensor_panel:
             try:
                 self.tensor_panel.show_row(row)  # type: ignore[attr-defined]
