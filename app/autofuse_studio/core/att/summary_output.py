@@ -10,6 +10,7 @@ from typing import Any
 
 from autofuse_studio.core.att.summary import Summary, SummaryRow, tiling_columns
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row
 
 BASE_COLUMNS = ["Operator", "Graph", "Result", "Group", "Case", "AIV_MTE2", "AIV_MTE3",
                 "Objective Value", "Result Perf"]
@@ -132,10 +133,10 @@ def write_summary_xlsx(summary: Summary, path: str | Path) -> None:
     book = Workbook()
     sheet = book.active
     sheet.title = "Summary"
-    sheet.append(columns)
+    append_row(sheet, columns)
     for row in rows:
         cells = row_cells(row, value_columns)
-        sheet.append([_xlsx_value(c, cells[c], row) for c in columns])
+        append_row(sheet, [_xlsx_value(c, cells[c], row) for c in columns])
     centre = Alignment(horizontal="center", vertical="center")
     for cell in sheet[1]:
         cell.fill = PatternFill(start_color=HEADER_FILL, end_color=HEADER_FILL, fill_type="solid")

@@ -11,6 +11,7 @@ from typing import Any
 from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
 # Columns of the tabular exports, in order (the JSON rows carry the same keys).
@@ -78,11 +79,11 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     sheet = workbook.active
     assert sheet is not None
     sheet.title = "precision"
-    sheet.append(list(TABLE_COLUMNS))
+    append_row(sheet, TABLE_COLUMNS)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
     for record in table_records(result):
-        sheet.append(record)
+        append_row(sheet, record)
     last_column = get_column_letter(len(TABLE_COLUMNS))
     last_row = max(2, len(result.rows) + 1)
     sheet.freeze_panes = "A2"
@@ -96,7 +97,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
         sheet.column_dimensions[get_column_letter(number)].width = 40 if name.endswith(("op", "file")) else 14
     summary = workbook.create_sheet("summary")
     for label, value in summary_records(result):
-        summary.append([label, value])
+        append_row(summary, [label, value])
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
     with atomic_open(path, "wb") as handle:
