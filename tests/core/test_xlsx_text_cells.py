@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import math
 from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 
+from autofuse_studio.core.att.compare import compare_csv_files
+from autofuse_studio.core.att.compare_output import write_comparison_xlsx
 from autofuse_studio.core.att.scanner import scan_logs
 from autofuse_studio.core.att.summary import build_summary
 from autofuse_studio.core.att.summary_output import write_summary_xlsx
@@ -78,4 +81,20 @@ def test_summary_xlsx(tmp_path: Path) -> None:
     row = {name: sheet.cell(row=3, column=number).value for number, name in enumerate(header, start=1)}
     assert row["Operator"] == LOG_NAMES[1] and row["Graph"] == 1 and row["ub_size"] == 512.0
     assert row["Result Perf"] == 10.0 and math.isclose(row["Objective Value"], 7.5)
+
+
+def _csv(path: Path, rows: list[list[str]]) -> Path:
+    header = ["Operator", "Graph", "Result", "Group", "Case", "Result Perf", "note"]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([header, *rows])
+    return path
+
+
+def test_compare_xlsx(tmp_path: Path) -> None:
+    csv1 = _csv(tmp_path / "a.csv", [[name, "0", "0", "0", "0", "10", "x"] for name in HOSTILE])
+    csv2 = _csv(tmp_path / "b.csv", [[name, "0", "0", "0", "1", "8", name] for name in HOSTILE])
+    path = tmp_path / "compare.xlsx"
+    write_comparison_xlsx(compare_csv_files(csv1, csv2), path)
+    keys = [f"{name}|0|0|0" for name in HOSTILE]
+    assert_text_cells(path, [*HOSTILE, *keys])
 
