@@ -98,3 +98,17 @@ def test_compare_xlsx(tmp_path: Path) -> None:
     keys = [f"{name}|0|0|0" for name in HOSTILE]
     assert_text_cells(path, [*HOSTILE, *keys])
 
+
+def test_summary_xlsx_final_tiling_key_and_score_are_numbers(tmp_path: Path) -> None:
+    log = tmp_path / "final.log"
+    log.write_text('[ATT][FINAL_TILING] schema=1 source="runtime" selection_mode="default" operator="=Fusion" '
+                   'graph=0 result=0 group=1 case_id=2 tiling_key=5 score=7 sub_case_tag="" template="T" '
+                   'repr_kind="full_json" pipe_estimates="{\\"AIV_MTE2\\":120.0}" tiling_repr="{\\"m\\":64}"\n',
+                   encoding="utf-8")
+    path = tmp_path / "final.xlsx"
+    write_summary_xlsx(build_summary(scan_logs([log]).files), path)
+    assert_text_cells(path, ["=Fusion"])
+    sheet = load_workbook(path)["Summary"]
+    row = {c.value: sheet.cell(row=2, column=c.column) for c in sheet[1]}
+    assert (row["Tiling Key"].value, row["Score"].value, row["Case"].value) == (5, 7, 2)
+    assert row["Tiling Key"].data_type == "n" and row["Pipe Estimate"].data_type == "s"

@@ -19,6 +19,8 @@ FINAL_COLUMNS = ["Final Source", "Tiling Key", "Score", "Pipe Estimate", "Tiling
 STATUS_COLUMN = "Parse Status"
 FINAL_TABLE_COLUMNS = ["Operator", "Graph", "Result", "Group", "Case", *FINAL_COLUMNS]
 HEADER_FILL = "4472C4"
+# Integer cells of the xlsx, as att.py writes them (Tiling Key and Score are ints of the FINAL record).
+INT_COLUMNS = ("Graph", "Result", "Group", "Case", "Tiling Key", "Score")
 
 
 def _number(value: float | None) -> str:
@@ -154,7 +156,7 @@ def _xlsx_value(column: str, text: str, row: SummaryRow) -> Any:
     """Numbers stay numbers in xlsx; missing values are empty cells."""
     if text == "":
         return None
-    if column in ("Graph", "Result", "Group", "Case"):
+    if column in INT_COLUMNS:
         return int(text)
     if column in BASE_COLUMNS[5:] or column in row.tiling_values:
         return float(text)
