@@ -11,8 +11,9 @@ from typing import Any
 from autofuse_studio.core.att.model import CaseKey, FileScan, FinalTiling, FinalTilingSummary, OperatorLog
 from autofuse_studio.core.att.summary import (
     CANDIDATE,
+    INFERRED_GRAPH_RESULT,
     MISSING_GROUP_CASE,
-    graph_status,
+    OK,
     with_result_perf_status,
 )
 from autofuse_studio.core.reports.atomic import atomic_write_text
@@ -25,13 +26,19 @@ TOOL_NAME = "att_analyze"
 
 
 def _case_status(op: OperatorLog, key: CaseKey) -> str:
-    """Selected case → graph status (+ missing result perf); other cases → candidate / missing_group_case."""
+    """Selected case → ok / inferred_graph_result (+ missing result perf); others → candidate / missing_group_case.
+
+    As in att.py, a selected case is `ok` only when the best-result line names its own schedule result:
+    the winning case of any other result is `inferred_graph_result`.
+    """
     selection = op.selections.get((key.graph, key.result, key.group))
     if selection is None:
         return MISSING_GROUP_CASE
     if selection.key.case != key.case:
         return CANDIDATE
-    return with_result_perf_status(graph_status(op), op, key.graph, key.result)
+    best = op.best_result
+    status = OK if best is not None and (best.graph, best.result) == (key.graph, key.result) else INFERRED_GRAPH_RESULT
+    return with_result_perf_status(status, op, key.graph, key.result)
 
 
 def legacy_records(scan: FileScan) -> list[dict[str, Any]]:
