@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,22 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def artifacts(out_dir: Path) -> list[dict[str, str]]:
+    """Every regular file under `out_dir` with its sha256, in att.py's order (walk, sorted), manifests left out.
+
+    Files already in the folder are listed too: archive consumers find the CSVs and SVGs stored next to
+    the evidence through the manifest. FIFOs and devices are skipped (hashing them would block).
+    """
+    entries = []
+    for root, dirs, files in os.walk(out_dir):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(root) / name
+            if name != MANIFEST_FILE and path.is_file():
+                entries.append({"path": str(path.relative_to(out_dir)), "sha256": _sha256(path)})
+    return entries
+
+
 def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, command: list[str]) -> int:
     """Write the JSONL and the manifest into `out_dir`; returns the record count."""
     records = evidence_records(scans)
@@ -136,8 +153,7 @@ def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, com
         "command": command,
         "inputs": [{"path": str(p.resolve()), "sha256": _sha256(p)} for p in inputs],
         "record_count": len(records),
-        # Only what this run wrote: unrelated files already in the folder are not our artifacts.
-        "artifacts": [{"path": EVIDENCE_FILE, "sha256": _sha256(evidence_path)}],
+        "artifacts": artifacts(out_dir),
     }
     atomic_write_text(out_dir / MANIFEST_FILE, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return len(records)
