@@ -42,35 +42,39 @@ def test_summary_formats(log: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.parametrize(
-    ("argv", "code", "message"),
+    ("argv", "code", "message", "stream"),
     [
-        (["summary", "/nonexistent/x.log"], 1, "Error: Path '/nonexistent/x.log' not found."),
-        (["compare", "/nonexistent.csv", "/nonexistent.csv"], 1, "Error: CSV file '/nonexistent.csv' not found."),
-        (["evidence", "/nonexistent/x.log", "-o", "out"], 1, "not found"),
-        (["split-slog", "/nonexistent/x.log"], 1, "not found"),
-        (["verify-tiling", "src"], 2, "源目录不存在"),
-        ([], 2, "required"),
+        # Where att.py prints each error line: summary and perf-formula on stdout, compare and
+        # evidence on stderr; split-slog prints none (ours stays on stderr).
+        (["summary", "/nonexistent/x.log"], 1, "Error: Path '/nonexistent/x.log' not found.", "out"),
+        (["compare", "/nonexistent.csv", "/nonexistent.csv"], 1, "Error: CSV file '/nonexistent.csv' not found.",
+         "err"),
+        (["evidence", "/nonexistent/x.log", "-o", "out"], 1, "not found", "err"),
+        (["split-slog", "/nonexistent/x.log"], 1, "not found", "err"),
+        (["verify-tiling", "src"], 2, "源目录不存在", "out"),
+        ([], 2, "required", "err"),
     ],
 )
-def test_expected_failures_exit_non_zero(argv: list[str], code: int, message: str,
+def test_expected_failures_exit_non_zero(argv: list[str], code: int, message: str, stream: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == code
-    err = capsys.readouterr().err
-    assert message in err
-    assert "Traceback" not in err
+    captured = capsys.readouterr()
+    assert message in (captured.out if stream == "out" else captured.err)
+    assert "Traceback" not in captured.out + captured.err
 
 
 def test_bad_case_and_missing_source_dir(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["split-slog", str(log), "--case", "c=x", "-o", str(tmp_path / "s")]) == 2
     assert "--case 'c=x'" in capsys.readouterr().err
     assert main(["perf-formula", str(tmp_path / "nope"), str(log), "-o", str(tmp_path / "p")]) == 2
-    assert "源目录不存在" in capsys.readouterr().err
+    assert "[perf-formula] 源目录不存在" in capsys.readouterr().out  # where att.py prints it
 
 
 def test_empty_folder_and_no_perf_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "empty").mkdir()
     assert main(["summary", str(tmp_path / "empty")]) == 1
-    assert "No log files" in capsys.readouterr().err
+    # att.py's line (on stdout, without a `Found 0` line before it), as an error.
+    assert capsys.readouterr().out == f"Error: No .log files found in '{tmp_path / 'empty'}' (nor *.log.gz).\n"
     plain = tmp_path / "plain.log"
     plain.write_text(LOG.splitlines()[0] + "\n")
     assert main(["perf-formula", str(tmp_path), str(plain), "-o", str(tmp_path / "p")]) == 1
