@@ -117,7 +117,17 @@ def test_mode2_prints_reference_lines_then_extras(sample: Path, capsys: pytest.C
 def test_mode2_bad_npy_is_a_status_and_exit_1(sample: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["nwa", "--mode", "2", "--npy-a", str(sample / "m2_a.npy"), "--npy-b", str(sample / name)])
     assert code == 1
-    assert "状态: NPY_LOAD_ERROR" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "状态: NPY_LOAD_ERROR" in out
+    # The reference's warning line: both labels, then the reason.
+    assert f"WARNING: NPY Load failed - {sample / 'm2_a.npy'} / {sample / name}: " in out
+
+
+def test_warning_lines_name_both_sides_like_the_reference(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_mode1_args(sample)) == 0
+    out = capsys.readouterr().out
+    assert "WARNING: Format conversion failed - autofuse_7_Fmt output 0 / Fmt_7 output 0: " in out
+    assert "WARNING: Shape mismatch with different element counts - autofuse_5_Bad output 0: (3,) vs " in out
 
 
 def test_usage_and_input_errors_exit_codes(tmp_path: Path) -> None:
