@@ -27,14 +27,14 @@ LOG_NAMES = tuple(name for name in HOSTILE if "\r" not in name)
 def test_helper_keeps_text_numbers_and_escapes_control_characters(tmp_path: Path) -> None:
     book = Workbook()
     sheet = book.active
-    append_row(sheet, ["=1+2", 3, 2.5, None, float("nan"), "a\x1bb", True])
+    append_row(sheet, ["=1+2", 3, 2.5, None, float("nan"), "a\x1bb", True, "\r=1"])
     set_cell(sheet, 2, 1, "@x", number_format="0.00")
     path = tmp_path / "cells.xlsx"
     book.save(path)
     loaded = load_workbook(path).active
-    assert [c.value for c in loaded[1]] == ["=1+2", 3, 2.5, None, "nan", "a_x001B_b", True]
+    assert [c.value for c in loaded[1]] == ["=1+2", 3, 2.5, None, "nan", "a_x001B_b", True, "_x000D_=1"]
     assert [c.data_type for c in loaded[1]][:3] == ["s", "n", "n"]
-    assert loaded["A1"].quotePrefix and not loaded["F1"].quotePrefix
+    assert loaded["A1"].quotePrefix and loaded["H1"].quotePrefix and not loaded["F1"].quotePrefix
     assert loaded["A2"].value == "@x" and loaded["A2"].data_type == "s"
     assert all(is_formula_like(name) for name in HOSTILE) and not is_formula_like("Add_1")
 

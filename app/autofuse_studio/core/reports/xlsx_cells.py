@@ -35,10 +35,9 @@ def fill_cell(cell: Any, value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         value = str(value)  # `nan`/`inf` are not numbers Excel can store
     if isinstance(value, str):
-        text = xml_safe_text(value)
-        cell.value = text
+        cell.value = xml_safe_text(value)
         cell.data_type = "s"  # openpyxl would make `=...` a formula; keep it text
-        if is_formula_like(text):
+        if is_formula_like(value):
             cell.quotePrefix = True  # Excel keeps it text even when the user edits the cell
     else:
         cell.value = value
