@@ -117,7 +117,20 @@ def test_mode2_prints_reference_lines_then_extras(sample: Path, capsys: pytest.C
 def test_mode2_bad_npy_is_a_status_and_exit_1(sample: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["nwa", "--mode", "2", "--npy-a", str(sample / "m2_a.npy"), "--npy-b", str(sample / name)])
     assert code == 1
-    assert "状态: NPY_LOAD_ERROR" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "状态: NPY_LOAD_ERROR" in out
+    # The reference's warning line: both labels, then the reason.
+    assert f"WARNING: NPY Load failed - {sample / 'm2_a.npy'} / {sample / name}: " in out
+
+
+def test_warning_lines_name_both_sides_like_the_reference(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_mode1_args(sample)) == 0
+    out = capsys.readouterr().out
+    # One summarised line per status (issue 11), quoting the first row's message in the reference's wording.
+    assert "WARNING: 2 rows are FORMAT_CONVERSION_ERROR: Format conversion failed - autofuse_7_Fmt output 0 / " \
+        "Fmt_7 output 0: " in out
+    assert "WARNING: 1 row is SHAPE_MISMATCH: Shape mismatch with different element counts - autofuse_5_Bad " \
+        "output 0: (3,) vs " in out
 
 
 def test_usage_and_input_errors_exit_codes(tmp_path: Path) -> None:
@@ -126,18 +139,22 @@ def test_usage_and_input_errors_exit_codes(tmp_path: Path) -> None:
                               capture_output=True, text=True, check=False)
 
     missing = run("--af-open-graph", str(tmp_path / "nope.json"))
-    assert missing.returncode == 1 and "模式1需要 --af-close-graph" in missing.stderr
+    # fusion_precision_analyzer.py prints its ERROR: lines on stdout, where scripts grep for them.
+    assert missing.returncode == 1 and missing.stdout == "ERROR: 模式1需要 --af-close-graph 参数\n"
     graph = tmp_path / "g.json"
     graph.write_text("{}", encoding="utf-8")
     no_dir = run("--af-open-graph", str(graph), "--af-close-graph", str(graph),
                  "--af-open-data", str(tmp_path / "x"), "--af-close-data", str(tmp_path))
-    assert no_dir.returncode == 1 and "datadump 目录不存在" in no_dir.stderr and "Traceback" not in no_dir.stderr
+    assert no_dir.returncode == 1 and "ERROR: datadump 目录不存在" in no_dir.stdout
+    assert "Traceback" not in no_dir.stderr
     assert run("--mode", "3").returncode == 2
     truncated = tmp_path / "t.json"
     truncated.write_text('{"graph": [{"op": [', encoding="utf-8")
     bad_graph = run("--af-open-graph", str(truncated), "--af-close-graph", str(graph),
                     "--af-open-data", str(tmp_path), "--af-close-data", str(tmp_path))
-    assert bad_graph.returncode == 1 and "t.json" in bad_graph.stderr and "Traceback" not in bad_graph.stderr
+    assert bad_graph.returncode == 1 and bad_graph.stdout.splitlines()[-1].startswith("ERROR: ")
+    assert "t.json" in bad_graph.stdout
+    assert "Traceback" not in bad_graph.stderr
 
 
 def test_fail_on_divergence_exit_code(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:

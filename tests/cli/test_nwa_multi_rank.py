@@ -66,9 +66,11 @@ def test_rank_option(case: tuple[Path, CaseManifest], capsys: pytest.CaptureFixt
     assert main(["nwa", *_args(root, manifest, "--rank", "0", "--fail-on-divergence")]) == 0
     capsys.readouterr()
     assert main(["nwa", *_args(root, manifest, "--rank", "x")]) == 2
-    assert "--rank takes device ids" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "ERROR: --rank takes device ids" in captured.out + captured.err
     assert main(["nwa", *_args(root, manifest, "--rank", "7")]) == 1
-    assert "Rank 7 is not in the dump folders" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "ERROR: Rank 7 is not in the dump folders" in captured.out + captured.err
 
 
 def test_output_files_gain_the_rank(case: tuple[Path, CaseManifest], tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def test_preset_with_input_json_is_a_usage_error(capsys: pytest.CaptureFixture[s
 
 def test_missing_source_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert att.main(["verify-tiling", "/nonexistent/src"]) == 2
-    assert "源目录不存在" in capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("✗ 源目录不存在")  # on stdout, as att.py prints it
 
 
 def test_every_problem_listed_and_nothing_built(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,9 +32,11 @@ def test_every_problem_listed_and_nothing_built(tmp_path: Path, capsys: pytest.C
     bad.write_text(json.dumps({"dynamic_dims": [0], "aiv_num": 0, "ub_size": 1,
                                "abi": {"kind": "tf_static", "shape_dims": 0, "block_dim_width": 32}}))
     code = att.main(["verify-tiling", str(source), "--input-json", str(bad), "-o", str(tmp_path / "out")])
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert code == 2
-    assert "3 problem(s) found before compiling" in err
+    # The error line on stdout (where att.py prints its ✗ lines), the list of problems on stderr.
+    assert "3 problem(s) found before compiling" in captured.out and "problem(s)" not in err
     assert "dynamic_dims[0] = 0" in err
     assert "aiv_num = 0" in err
     assert not (tmp_path / "out").exists()
@@ -60,4 +62,4 @@ def test_compile_failure_exit_1(sdk: Path, tmp_path: Path, capsys: pytest.Captur
 def test_unknown_host_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_tf_source(tmp_path / "src")
     assert att.main(["verify-tiling", str(source), "--host", "nowhere", "-o", str(tmp_path / "out")]) == 1
-    assert "No host profile named 'nowhere'" in capsys.readouterr().err
+    assert "No host profile named 'nowhere'" in capsys.readouterr().out

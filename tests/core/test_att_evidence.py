@@ -57,3 +57,17 @@ def test_files_are_written_with_manifest(tmp_path: Path) -> None:
     first = (out / "att-evidence.jsonl").read_bytes()
     write_evidence(scan_logs([log]).files, [log], out, [])
     assert (out / "att-evidence.jsonl").read_bytes() == first
+
+
+def test_winning_case_of_a_non_best_result_is_inferred(tmp_path: Path) -> None:
+    log = tmp_path / "two_results.log"
+    log.write_text("[Add] [PROF]The value of x is 1 in graph0_result0_g0_0.\n"
+                   "[Add] [PROF]The value of x is 2 in graph0_result1_g0_1.\n"
+                   "[Add] [PROF]Among the templates, tiling case 0 of graph0_result0_g0 is the best choice.\n"
+                   "[Add] [PROF]Among the templates, tiling case 1 of graph0_result1_g0 is the best choice.\n"
+                   "[Add] [PROF]Among all schedule results, graph0_result0 is the best choice.\n"
+                   "[Add] The value of graph0_result0 is 10.\n"
+                   "[Add] The value of graph0_result1 is 12.\n")
+    status = {r["result_id"]: r["parse_status"] for r in evidence_records(scan_logs([log]).files)}
+    # att.py: `ok` needs a best-result line for the record's own (graph, result).
+    assert status == {0: "ok", 1: "inferred_graph_result"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -306,3 +307,14 @@ def test_sample_5hd_outputs_match_the_plain_side() -> None:
     assert bad is not None
     with pytest.raises(FormatConversionError, match=r"\[1, 2, 2, 16\].*rank 5, not 4"):
         to_origin_layout(open_npy(bad), LayoutInfo("NC1HWC0", None, None), "NHWC")
+
+
+def test_pair_messages_name_both_sides_like_the_reference(tmp_path: Path) -> None:
+    from autofuse_studio.core.precision.pair import FORMAT_UNSUPPORTED, PairSide, compare_pair
+
+    path = tmp_path / "a.npy"
+    np.save(path, np.ones((2, 3, 4, 5), np.float32))
+    result = compare_pair(PairSide(path, LayoutInfo("NCHW", None, None), "f output 0"),
+                          PairSide(path, LayoutInfo("C1HWNCoC0", None, None), "o output 0"))
+    assert result.status == FORMAT_UNSUPPORTED
+    assert result.message.startswith("Unsupported format conversion - f output 0: NCHW vs o output 0: C1HWNCoC0 (")

@@ -42,14 +42,14 @@ def colours(image: QImage, step: int = 7) -> set[int]:
     return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
 
 
-def test_main_window_has_menus_and_about(qtbot: QtBot) -> None:
+def test_main_window_has_menus_and_about(qtbot: QtBot, tmp_path: Path) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
     titles = [action.text().replace("&", "") for action in window.menuBar().actions()]
     assert titles == ["File", "View", "Analysis", "Help"]
     assert __version__ in window.about_text()
-    window.open_paths(["/tmp/a", "/tmp/b"])
+    window.open_paths([str(tmp_path / "a"), str(tmp_path / "b")])  # paths that do not exist
     assert "2 item" in window.statusBar().currentMessage()
     assert "not set" in window.case_panel.banner.text()
 

@@ -7,8 +7,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from autofuse_studio.cli.guard import print_error
 from autofuse_studio.core.att.model import FileScan
 from autofuse_studio.core.errors import AppError, InputError, UsageError
+
+# Subcommands whose att.py counterpart prints its `Error:` / `[perf-formula] ...` lines on stdout;
+# compare and evidence print theirs on stderr (split-slog prints none).
+ERRORS_ON_STDOUT = ("summary", "perf-formula")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -45,15 +50,19 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan], list[str]]:
-    """Find and scan the logs; returns (paths, scans, per-file failure messages)."""
+    """Find and scan the logs; returns (paths, scans, per-file failure messages).
+
+    `announce` (summary): print the `Found`/`Parsing` lines and the per-file warnings on stdout, as
+    att.py does; otherwise the warnings go to stderr.
+    """
     from autofuse_studio.core.att.scanner import find_logs, scan_file
 
     paths = find_logs(log_path)
     if Path(log_path).is_dir():
+        if not paths:
+            raise InputError(f"No .log files found in '{log_path}' (nor *.log.gz).", log_path)
         if announce:
             print(f"Found {len(paths)} log file(s)")
-        if not paths:
-            raise InputError(f"No log files (*.log, *.log.gz) found under '{log_path}'.", log_path)
     scans, failures = [], []
     for path in paths:
         if announce:
@@ -70,7 +79,7 @@ def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan
                              f"({scan.decode_issue_count} line(s) in {path}).")
             print(failures_note, file=sys.stderr)
     for message in failures:
-        print(message, file=sys.stderr)
+        print(message, file=sys.stdout if announce else sys.stderr)
     return paths, scans, failures
 
 
@@ -211,14 +220,15 @@ def main(argv: list[str]) -> int:
         from autofuse_studio.cli.verify_tiling import main as verify_main
 
         return verify_main(args.rest)
+    on_stdout = args.command in ERRORS_ON_STDOUT
     try:
         return handlers[args.command](args)
     except AppError as exc:
         message = str(exc)
         if not message.startswith(("Error", "[")):
             message = f"Error: {message}"
-        print(message, file=sys.stderr)
+        print_error(message, stdout=on_stdout)
         return exc.exit_code
     except OSError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
+        print_error(f"Error: {exc}", stdout=on_stdout)
         return 1

@@ -182,4 +182,5 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio nwa`."""
     args = build_parser().parse_args(argv)
-    return run_guarded(lambda: run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args))
+    # fusion_precision_analyzer.py prints its ERROR: lines on stdout.
+    return run_guarded(lambda: run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args), stdout=True)

@@ -7,6 +7,7 @@ import signal
 import sys
 from types import FrameType
 
+from autofuse_studio.cli.guard import print_error
 from autofuse_studio.core.errors import AppError
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         job = prepare(request)
     except AppError as exc:
-        print(str(exc), file=sys.stderr)
+        print_error(str(exc), stdout=True)  # att.py prints its `✗ ...` lines on stdout
         return EXIT_INPUT
     for note in job.notes:
         _echo(note)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
         outcome = run_local(job, _echo)
     if outcome.result is None:
-        print(f"Error: no result.json was written to {outcome.result_path}.", file=sys.stderr)
+        print_error(f"Error: no result.json was written to {outcome.result_path}.", stdout=True)
         return EXIT_FAILED
     _echo(f"[verify-tiling] status={outcome.result.get('status')} result={outcome.result_path}")
     return EXIT_OK if outcome.result.get("status") == "SUCCEEDED" else EXIT_FAILED
@@ -106,7 +107,7 @@ def main(argv: list[str]) -> int:
     try:
         return run(args)
     except AppError as exc:
-        print(str(exc) if str(exc).startswith(("✗", "Error", "[")) else f"Error: {exc}", file=sys.stderr)
+        print_error(str(exc) if str(exc).startswith(("✗", "Error", "[")) else f"Error: {exc}", stdout=True)
         return exc.exit_code
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -34,6 +34,11 @@ def shorten(text: str, width: int = _EXAMPLE_WIDTH) -> str:
     return f"{text[:half]}…{text[-(width - 1 - half):]}"
 
 
+def clip(text: str, width: int) -> str:
+    """`text` cut at `width` characters with '…' (the start of a message says the most)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def examples(names: Iterable[str], limit: int = EXAMPLES_SHOWN) -> str:
     """'a, b, c' with at most `limit` names (each shortened), '…' when there are more."""
     shown: list[str] = []

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from autofuse_studio.core.att.compare import Comparison, FieldDiff, PerfDiff
 from autofuse_studio.core.reports.atomic import atomic_open
+from autofuse_studio.core.reports.xlsx_cells import set_cell
 
 RULE = "=" * 80
 HEADER_FILL = "4472C4"
+SUMMARY_HEADER = ["项目", "文件1", "文件2", "差异"]
+DETAIL_HEADER = ["算子", "字段名", "文件1值", "文件2值", "差异类型", "数值差异", "百分比差异"]
+PERF_HEADER = ["算子", "性能指标", "文件1值", "文件2值", "绝对差异", "百分比差异", "状态"]
+NUMERIC_DIFF, STRING_DIFF = "数值差异", "字符串差异"
+# att.py stores percentages as plain numbers (12.5 means 12.5 %); this format shows them as `+12.50%`
+# without changing the value, so scripts reading the cells get the same numbers.
+PERCENT_FORMAT = '+0.00"%";-0.00"%";0.00"%"'
 
 
 def _count_change(a: int, b: int) -> str:
@@ -95,50 +104,62 @@ def duplicate_warnings(result: Comparison) -> list[str]:
             for table in (result.table1, result.table2) for key, line in table.duplicates]
 
 
+def summary_sheet_rows(result: Comparison) -> list[list[object]]:
+    """The 摘要 sheet's rows below the header, cell for cell as att.py writes them."""
+    t1, t2 = result.table1, result.table2
+    return [
+        ["文件路径", t1.path, t2.path, ""],
+        ["算子数量", t1.row_count, t2.row_count, f"{t2.row_count - t1.row_count:+d}"],
+        ["列数", len(t1.columns), len(t2.columns), f"{len(t2.columns) - len(t1.columns):+d}"],
+        ["共同算子", len(result.common_keys), len(result.common_keys), "相同"],
+        ["仅在文件1中", len(result.only_keys1), 0, ""],
+        ["仅在文件2中", 0, len(result.only_keys2), ""],
+        ["字段差异总数", "", "", len(result.field_diffs)],
+        ["性能指标变化数", "", "", len(result.perf_diffs)],
+    ]
+
+
+def detail_sheet_rows(result: Comparison) -> list[list[object]]:
+    """The 详细差异 sheet's rows: differences and percentages as numbers (None when there is none)."""
+    return [[d.key, d.column, d.value1, d.value2, NUMERIC_DIFF if d.difference is not None else STRING_DIFF,
+             d.difference, d.percent] for d in result.field_diffs]
+
+
+def perf_sheet_rows(result: Comparison) -> list[list[object]]:
+    """The 性能对比 sheet's rows: values, difference and percentage as numbers, then 改善/下降."""
+    return [[d.key, d.metric, d.value1, d.value2, d.difference, d.percent, "改善" if d.improved else "下降"]
+            for d in result.perf_diffs]
+
+
 def write_comparison_xlsx(result: Comparison, path: str | Path) -> None:
-    """Sheets 摘要, 详细差异 (if any) and 性能对比 (if any), headers filled 4472C4 and bold."""
+    """Sheets 摘要, 详细差异 (if any) and 性能对比 (if any), laid out like att.py's workbook."""
     from openpyxl import Workbook  # lazy: only this path needs openpyxl
 
-    t1, t2 = result.table1, result.table2
     book = Workbook()
     summary = book.active
     summary.title = "摘要"
-    _append_sheet(summary, ["项目", "文件1", "文件2", "差异"], [
-        ["文件路径", t1.path, t2.path, ""],
-        ["算子数量", t1.row_count, t2.row_count, t2.row_count - t1.row_count],
-        ["列数", len(t1.columns), len(t2.columns), len(t2.columns) - len(t1.columns)],
-        ["共同算子", len(result.common_keys), "", ""],
-        ["仅在文件1中", len(result.only_keys1), "", ""],
-        ["仅在文件2中", "", len(result.only_keys2), ""],
-        ["字段差异总数", "", "", len(result.field_diffs)],
-        ["性能指标变化数", "", "", len(result.perf_diffs)],
-    ], width=20)
+    _write_sheet(summary, SUMMARY_HEADER, summary_sheet_rows(result), width=20)
     if result.field_diffs:
-        _append_sheet(book.create_sheet("详细差异"),
-                      ["算子", "字段名", "文件1值", "文件2值", "差异类型", "数值差异", "百分比差异"],
-                      [[d.key, d.column, d.value1, d.value2,
-                        "数值差异" if d.difference is not None else "文本差异", d.difference,
-                        None if d.percent is None else f"{d.percent:+.2f}%"]
-                       for d in result.field_diffs])
+        _write_sheet(book.create_sheet("详细差异"), DETAIL_HEADER, detail_sheet_rows(result), percent_column=7)
     if result.perf_diffs:
-        _append_sheet(book.create_sheet("性能对比"),
-                      ["算子", "性能指标", "文件1值", "文件2值", "绝对差异", "百分比差异", "状态"],
-                      [[d.key, d.metric, d.value1, d.value2, d.difference,
-                        None if d.percent is None else f"{d.percent:+.2f}%", "改善" if d.improved else "下降"]
-                       for d in result.perf_diffs])
+        _write_sheet(book.create_sheet("性能对比"), PERF_HEADER, perf_sheet_rows(result), percent_column=6)
     with atomic_open(path, "wb") as handle:
         book.save(handle)
 
 
-def _append_sheet(sheet: object, header: list[str], rows: list[list[object]], width: int = 18) -> None:
-    from openpyxl.styles import Font, PatternFill
+def _write_sheet(sheet: Any, header: list[str], rows: list[list[object]], width: int = 15,
+                 percent_column: int | None = None) -> None:
+    from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
-    sheet.append(header)  # type: ignore[attr-defined]
-    for row in rows:
-        sheet.append(row)  # type: ignore[attr-defined]
-    for cell in sheet[1]:  # type: ignore[index]
+    for column, text in enumerate(header, start=1):
+        cell = set_cell(sheet, 1, column, text)
         cell.fill = PatternFill(start_color=HEADER_FILL, end_color=HEADER_FILL, fill_type="solid")
         cell.font = Font(bold=True)
+        cell.alignment = Alignment(horizontal="center", vertical="center")
+    for row_number, row in enumerate(rows, start=2):
+        for column, value in enumerate(row, start=1):
+            if value is not None:  # att.py leaves the cell out (e.g. no percentage for a zero baseline)
+                set_cell(sheet, row_number, column, value, PERCENT_FORMAT if column == percent_column else None)
     for index in range(1, len(header) + 1):
-        sheet.column_dimensions[get_column_letter(index)].width = width  # type: ignore[attr-defined]
+        sheet.column_dimensions[get_column_letter(index)].width = width

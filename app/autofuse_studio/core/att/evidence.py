@@ -5,14 +5,16 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.att.model import CaseKey, FileScan, FinalTiling, FinalTilingSummary, OperatorLog
 from autofuse_studio.core.att.summary import (
     CANDIDATE,
+    INFERRED_GRAPH_RESULT,
     MISSING_GROUP_CASE,
-    graph_status,
+    OK,
     with_result_perf_status,
 )
 from autofuse_studio.core.reports.atomic import atomic_write_text
@@ -25,13 +27,19 @@ TOOL_NAME = "att_analyze"
 
 
 def _case_status(op: OperatorLog, key: CaseKey) -> str:
-    """Selected case → graph status (+ missing result perf); other cases → candidate / missing_group_case."""
+    """Selected case → ok / inferred_graph_result (+ missing result perf); others → candidate / missing_group_case.
+
+    As in att.py, a selected case is `ok` only when the best-result line names its own schedule result:
+    the winning case of any other result is `inferred_graph_result`.
+    """
     selection = op.selections.get((key.graph, key.result, key.group))
     if selection is None:
         return MISSING_GROUP_CASE
     if selection.key.case != key.case:
         return CANDIDATE
-    return with_result_perf_status(graph_status(op), op, key.graph, key.result)
+    best = op.best_result
+    status = OK if best is not None and (best.graph, best.result) == (key.graph, key.result) else INFERRED_GRAPH_RESULT
+    return with_result_perf_status(status, op, key.graph, key.result)
 
 
 def legacy_records(scan: FileScan) -> list[dict[str, Any]]:
@@ -117,6 +125,22 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def artifacts(out_dir: Path) -> list[dict[str, str]]:
+    """Every regular file under `out_dir` with its sha256, in att.py's order (walk, sorted), manifests left out.
+
+    Files already in the folder are listed too: archive consumers find the CSVs and SVGs stored next to
+    the evidence through the manifest. FIFOs and devices are skipped (hashing them would block).
+    """
+    entries = []
+    for root, dirs, files in os.walk(out_dir):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(root) / name
+            if name != MANIFEST_FILE and path.is_file():
+                entries.append({"path": str(path.relative_to(out_dir)), "sha256": _sha256(path)})
+    return entries
+
+
 def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, command: list[str]) -> int:
     """Write the JSONL and the manifest into `out_dir`; returns the record count."""
     records = evidence_records(scans)
@@ -129,8 +153,7 @@ def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, com
         "command": command,
         "inputs": [{"path": str(p.resolve()), "sha256": _sha256(p)} for p in inputs],
         "record_count": len(records),
-        # Only what this run wrote: unrelated files already in the folder are not our artifacts.
-        "artifacts": [{"path": EVIDENCE_FILE, "sha256": _sha256(evidence_path)}],
+        "artifacts": artifacts(out_dir),
     }
     atomic_write_text(out_dir / MANIFEST_FILE, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return len(records)

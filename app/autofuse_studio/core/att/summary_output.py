@@ -10,6 +10,7 @@ from typing import Any
 
 from autofuse_studio.core.att.summary import Summary, SummaryRow, tiling_columns
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row
 
 BASE_COLUMNS = ["Operator", "Graph", "Result", "Group", "Case", "AIV_MTE2", "AIV_MTE3",
                 "Objective Value", "Result Perf"]
@@ -18,6 +19,8 @@ FINAL_COLUMNS = ["Final Source", "Tiling Key", "Score", "Pipe Estimate", "Tiling
 STATUS_COLUMN = "Parse Status"
 FINAL_TABLE_COLUMNS = ["Operator", "Graph", "Result", "Group", "Case", *FINAL_COLUMNS]
 HEADER_FILL = "4472C4"
+# Integer cells of the xlsx, as att.py writes them (Tiling Key and Score are ints of the FINAL record).
+INT_COLUMNS = ("Graph", "Result", "Group", "Case", "Tiling Key", "Score")
 
 
 def _number(value: float | None) -> str:
@@ -132,10 +135,10 @@ def write_summary_xlsx(summary: Summary, path: str | Path) -> None:
     book = Workbook()
     sheet = book.active
     sheet.title = "Summary"
-    sheet.append(columns)
+    append_row(sheet, columns)
     for row in rows:
         cells = row_cells(row, value_columns)
-        sheet.append([_xlsx_value(c, cells[c], row) for c in columns])
+        append_row(sheet, [_xlsx_value(c, cells[c], row) for c in columns])
     centre = Alignment(horizontal="center", vertical="center")
     for cell in sheet[1]:
         cell.fill = PatternFill(start_color=HEADER_FILL, end_color=HEADER_FILL, fill_type="solid")
@@ -153,7 +156,7 @@ def _xlsx_value(column: str, text: str, row: SummaryRow) -> Any:
     """Numbers stay numbers in xlsx; missing values are empty cells."""
     if text == "":
         return None
-    if column in ("Graph", "Result", "Group", "Case"):
+    if column in INT_COLUMNS:
         return int(text)
     if column in BASE_COLUMNS[5:] or column in row.tiling_values:
         return float(text)

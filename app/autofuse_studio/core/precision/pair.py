@@ -136,6 +136,10 @@ def _convert(
     return fused, origin, converted or fused_converted
 
 
+def _layout_name(side: PairSide) -> str | None:
+    return side.layout.layout if side.layout is not None else None
+
+
 def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor | None = None) -> PairResult:
     """Run the reference's comparison pipeline on two NPY files, with our fixes."""
     for side, which in ((fused_side, "Fused-side"), (origin_side, "Original-side")):
@@ -146,16 +150,18 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         fused = open_npy(fused_side.path, read_below=READ_BELOW_BYTES)
         origin = open_npy(origin_side.path, read_below=READ_BELOW_BYTES)
     except NpyLoadError as error:
-        return PairResult(NPY_LOAD_ERROR, message=f"NPY load failed - {error}")
+        message = f"NPY Load failed - {fused_side.label} / {origin_side.label}: {error}"
+        return PairResult(NPY_LOAD_ERROR, message=message)
     fused_dtype, origin_dtype = _dtype_name(fused, fused_side), _dtype_name(origin, origin_side)
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
-        return PairResult(FORMAT_UNSUPPORTED, None, f"Unsupported format conversion - {error}", fused_dtype,
-                          origin_dtype)
+        message = (f"Unsupported format conversion - {fused_side.label}: {_layout_name(fused_side)} vs "
+                   f"{origin_side.label}: {_layout_name(origin_side)} ({error})")
+        return PairResult(FORMAT_UNSUPPORTED, None, message, fused_dtype, origin_dtype)
     except FormatConversionError as error:
-        return PairResult(FORMAT_CONVERSION_ERROR, None, f"Format conversion failed - {error}", fused_dtype,
-                          origin_dtype)
+        message = f"Format conversion failed - {fused_side.label} / {origin_side.label}: {error}"
+        return PairResult(FORMAT_CONVERSION_ERROR, None, message, fused_dtype, origin_dtype)
     sides = (fused_dtype, origin_dtype, fused.shape, origin.shape)
     parts = [FORMAT_CONVERTED] if converted else []
     if fused_dtype != origin_dtype:

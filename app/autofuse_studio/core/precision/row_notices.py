@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from autofuse_studio.core.notices import Notice, examples, plural, shorten
+from autofuse_studio.core.notices import Notice, clip, examples, plural
 from autofuse_studio.core.precision.occurrences import location
 from autofuse_studio.core.precision.pair import RANK_NOT_FOUND
 from autofuse_studio.core.precision.rows import PrecisionRow
@@ -15,7 +15,7 @@ def _name(row: PrecisionRow) -> str:
 
 
 def row_notices(rows: Iterable[PrecisionRow]) -> list[Notice]:
-    """'37 rows are FILE_NOT_FOUND in 2 steps on rank 3 (Fused-side NPY not found: …); e.g. a output 0, …'."""
+    """'37 rows are FILE_NOT_FOUND in 2 steps on rank 3: Fused-side NPY not found: a output 0; also b output 0, …'."""
     by_status: dict[str, list[PrecisionRow]] = {}
     for row in rows:
         # A rank dumped on one side only already has its own notice (dump_pairs), naming rank and side.
@@ -27,9 +27,11 @@ def row_notices(rows: Iterable[PrecisionRow]) -> list[Notice]:
                   "fused_op": row.fused_op, "fused_index": row.fused_index, "status": row.status,
                   "message": row.message, "fused_file": row.fused_file, "origin_file": row.origin_file}
                  for row in group]
-        first = shorten(group[0].message, 90)
         verb = "is" if len(group) == 1 else "are"
-        message = (f"{plural(len(group), 'row')} {verb} {status}{location(items)} ({first}); "
-                   f"e.g. {examples(_name(row) for row in group)}.")
+        # The first row's own message, in the reference's wording (it names both sides), then a few others.
+        message = f"{plural(len(group), 'row')} {verb} {status}{location(items)}: {clip(group[0].message, 110)}"
+        others = [_name(row) for row in group[1:] if _name(row) != _name(group[0])]
+        if others:
+            message += f"; also {examples(others, 2)}"
         notices.append(Notice(f"row_{status.lower()}", message, len(group), items))
     return notices

@@ -12,6 +12,7 @@ from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.precision.overview import build_overview
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
 # Columns of the tabular exports, in order (the JSON rows carry the same keys).
@@ -94,11 +95,11 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     assert sheet is not None
     sheet.title = "precision"
     columns = table_columns(result)
-    sheet.append(list(columns))
+    append_row(sheet, columns)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
     for record in table_records(result, columns):
-        sheet.append(record)
+        append_row(sheet, record)
     last_column = get_column_letter(len(columns))
     last_row = max(2, len(result.rows) + 1)
     sheet.freeze_panes = "A2"
@@ -112,7 +113,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
         sheet.column_dimensions[get_column_letter(number)].width = 40 if name.endswith(("op", "file")) else 14
     summary = workbook.create_sheet("summary")
     for label, value in summary_records(result):
-        summary.append([label, value])
+        append_row(summary, [label, value])
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
     _ranks_sheet(workbook.create_sheet("ranks"), result)
@@ -145,12 +146,12 @@ def _ranks_sheet(sheet: Any, result: PrecisionResult) -> None:
     """Sheet 'ranks': the rank × step overview, one line per cell, coloured by its worst verdict."""
     from openpyxl.styles import Font, PatternFill
 
-    sheet.append(list(RANK_COLUMNS))
+    append_row(sheet, RANK_COLUMNS)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
     verdict_column = RANK_COLUMNS.index("worst verdict")
     for record in rank_records(result):
-        sheet.append(record)
+        append_row(sheet, record)
         colour = VERDICT_COLOURS[record[verdict_column]]
         sheet.cell(sheet.max_row, verdict_column + 1).fill = PatternFill(start_color=colour, end_color=colour,
                                                                           fill_type="solid")
