@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -60,7 +61,7 @@ def _size(path: str | None) -> int:
     if path is None:
         return 0
     try:
-        return Path(path).stat().st_size
+        return os.stat(path).st_size  # a str path: no Path object for a file that is only measured
     except OSError:
         return 0
 

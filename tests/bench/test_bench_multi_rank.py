@@ -1,0 +1,89 @@
+"""Multi-rank benchmark: 8 ranks x 300 fused ops x 65k fp16, ours vs a naive float64 loop over every rank.
+
+The baseline already knows every file path (taken from our own plan before timing) and computes the
+reference's three metrics pair by pair in float64, rank after rank. Ours includes parsing both graphs,
+indexing both dump trees (8 ranks each) and pairing rank with rank. Target: ours <= 0.5x the baseline's
+wall time. Peak memory is measured in fresh processes for 2 and 8 ranks: it must not grow with the ranks.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autofuse_studio.core.precision.dump_pairs import pair_dumps
+from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.plan import plan_rows
+from autofuse_studio.core.synth import CaseManifest, generate_case
+from autofuse_studio.core.synth.spec import multi_rank_spec
+from tests.robustness.conftest import run_python_peak
+
+pytestmark = pytest.mark.bench
+
+RANKS, FUSED, ELEMENTS = 8, 300, 65_536
+
+
+def _naive(pairs: list[tuple[Path, Path]]) -> float:
+    start = time.perf_counter()
+    for fused_path, origin_path in pairs:
+        a = np.load(fused_path).flatten().astype(np.float64)
+        b = np.load(origin_path).flatten().astype(np.float64)
+        if a.size != b.size:
+            continue
+        float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-8))
+        diff = np.abs(a - b)
+        float(np.max(diff))
+        float(np.max(diff / (np.maximum(np.abs(a), np.abs(b)) + 1e-8)))
+    return time.perf_counter() - start
+
+
+def _request(root: Path, manifest: CaseManifest, ranks: list[str] | None = None) -> Mode1Request:
+    return Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+                        root / manifest.data["af_open"], root / manifest.data["af_close"], jobs=2, ranks=ranks)
+
+
+def _peak_mib(root: Path, manifest: CaseManifest, ranks: list[str]) -> float:
+    request = _request(root, manifest, ranks)
+    code = ("from pathlib import Path\n"
+            "from autofuse_studio.core.precision.engine import Mode1Request, run_mode1\n"
+            f"result = run_mode1(Mode1Request(Path({str(request.af_open_graph)!r}), Path({str(request.af_close_graph)!r}),"
+            f" Path({str(request.af_open_data)!r}), Path({str(request.af_close_data)!r}), jobs=2, ranks={ranks!r}))\n"
+            "assert result.first_divergence is not None\n")
+    done, peak = run_python_peak(code)
+    assert done.returncode == 0, done.stderr
+    return peak
+
+
+def test_eight_ranks_in_parallel(tmp_path: Path) -> None:
+    spec = multi_rank_spec(ranks=RANKS, culprit_rank=5, n_fused=FUSED, elements=ELEMENTS, steps=1,
+                           chains=FUSED // 6, culprit=FUSED - 3 * (FUSED // 6))
+    manifest = generate_case(tmp_path, spec)
+    request = _request(tmp_path, manifest)
+    case = load_case(request)
+    planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
+    pairs = [(item.fused.path, item.origin.path) for item in planned
+             if item.fused is not None and item.origin is not None
+             and item.fused.path is not None and item.origin.path is not None]
+    total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
+    naive_times, our_times = [], []
+    result = None
+    for _ in range(2):
+        naive_times.append(_naive(pairs))
+        start = time.perf_counter()
+        result = run_mode1(request)
+        our_times.append(time.perf_counter() - start)
+    assert result is not None
+    ratio = min(our_times) / min(naive_times)
+    peak_two = _peak_mib(tmp_path, manifest, ["0", "5"])
+    peak_all = _peak_mib(tmp_path, manifest, [str(rank) for rank in range(RANKS)])
+    print(f"\nmulti-rank: {RANKS} ranks, {len(pairs)} pairs ({total_bytes / 2**20:.0f} MB); naive float64 loop "
+          f"{min(naive_times):.2f} s, ours (parse + index + pair + compare, 2 jobs) {min(our_times):.2f} s; "
+          f"ratio {ratio:.3f} (target <= 0.5); peak memory 2 ranks {peak_two:.0f} MiB, {RANKS} ranks "
+          f"{peak_all:.0f} MiB (ratio {peak_all / peak_two:.2f})")
+    culprits = [row for row in result.rows if row.verdict == "CULPRIT"]
+    assert [row.rank for row in culprits] == ["5"]
+    assert ratio <= 0.5, f"multi-rank ratio {ratio:.3f} > 0.5"
+    assert peak_all < 1.5 * peak_two, "peak memory grows with the rank count"
