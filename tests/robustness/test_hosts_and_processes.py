@@ -1,0 +1,156 @@
+"""Hostile host profiles never reach ssh; hand-edited hosts.json entries fail alone, with a sentence."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.remote.profiles import HostProfile, load_profiles, profiles_path
+from autofuse_studio.core.remote.ssh import ssh_argv
+from tests.robustness.conftest import run_cli
+from tests.stub_sdk import write_tf_source
+
+INJECTION = "a$(touch${IFS}X)"
+
+
+def _fake_ssh(folder: Path) -> tuple[dict[str, str], Path]:
+    """A PATH whose `ssh` only records that it ran (and exits like a failed connection)."""
+    folder.mkdir()
+    record = folder / "ssh-ran"
+    script = folder / "ssh"
+    script.write_text(f"#!/bin/sh\necho \"$@\" >> '{record}'\nexit 255\n")
+    script.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}, record
+
+
+def _write_hosts(entries: list[object]) -> Path:
+    path = profiles_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"hosts": entries}))
+    return path
+
+
+def _no_marker(*folders: Path) -> None:
+    for folder in folders:
+        assert not list(folder.rglob("X")), f"an injected command ran in {folder}"
+
+
+def test_hosts_add_refuses_shell_code_in_proxy_jump(tmp_path: Path) -> None:
+    run = run_cli("hosts", "add", "h", "127.0.0.1", "--proxy-jump", INJECTION, cwd=tmp_path)
+    assert run.returncode != 0
+    assert "ProxyJump" in run.stderr
+    assert INJECTION in run.stderr
+    assert not profiles_path().exists()
+    _no_marker(tmp_path)
+
+
+def test_hand_edited_proxy_jump_makes_verify_tiling_refuse_without_ssh(tmp_path: Path) -> None:
+    _write_hosts([{"name": "h", "destination": "127.0.0.1", "proxy_jump": INJECTION}])
+    env, record = _fake_ssh(tmp_path / "bin")
+    source = write_tf_source(tmp_path / "src")
+    run = run_cli("att", "verify-tiling", str(source), "--host", "h", "-o", str(tmp_path / "out"), cwd=tmp_path,
+                  env=env)
+    assert run.returncode != 0
+    assert "ProxyJump" in run.stderr
+    assert "Entry 1 ('h')" in run.stderr
+    assert not record.exists(), "ssh was run with a hostile profile"
+    _no_marker(tmp_path, Path.home())
+
+
+@pytest.mark.parametrize(("option", "value", "field"), [
+    ("--proxy-jump", "gw;touch X", "ProxyJump"),
+    ("--proxy-jump", "-oProxyCommand=touch X", "ProxyJump"),
+    ("--proxy-jump", "gw:abc", "ProxyJump"),
+    ("--proxy-jump", "gw:0", "ProxyJump"),
+    ("--proxy-jump", "gw:" + "9" * 5000, "ProxyJump"),
+    ("--proxy-jump", "me@gw,", "ProxyJump"),
+    ("--proxy-jump", "fe80::1%$(touch X)", "ProxyJump"),
+    ("--proxy-jump", "`touch X`@gw", "ProxyJump"),
+    ("--proxy-jump", "gw\x1b[31m", "ProxyJump"),
+    ("--identity-file", "/k ey", "identity file"),
+    ("--identity-file", "-oProxyCommand=x", "identity file"),
+    ("--known-hosts-file", "/kh ProxyCommand=touch X", "known_hosts file"),
+    ("--work-dir", "/tmp/$(touch X)", "work folder"),
+    ("--ascend-home", "/opt/a\nb", "ascend_home"),
+    ("--remote-python", "python3;touch X", "python3 path"),
+    ("--port", "0", "Port 0"),
+])
+def test_every_field_has_a_strict_grammar(option: str, value: str, field: str, tmp_path: Path) -> None:
+    run = run_cli("hosts", "add", "h", "me@box", f"{option}={value}", cwd=tmp_path)
+    assert run.returncode == 1
+    assert field in run.stderr
+    assert "\x1b" not in run.stderr  # control bytes are shown escaped
+    assert not profiles_path().exists()
+    _no_marker(tmp_path)
+
+
+@pytest.mark.parametrize("destination", ["me@", "@box", "-oProxyCommand=x", "me@box:22", "me@b ox", "me;id@box",
+                                         "ssh://me@box", "me@[::1]", "me@box.."])
+def test_destinations_outside_the_grammar_are_refused(destination: str, tmp_path: Path) -> None:
+    run = run_cli("hosts", "add", "h", "--", destination, cwd=tmp_path)
+    assert run.returncode == 1
+    assert "ssh destination" in run.stderr
+
+
+@pytest.mark.parametrize("name", ["", "-x", "a b", "a/b", "a\x07"])
+def test_profile_names_outside_the_grammar_are_refused(name: str, tmp_path: Path) -> None:
+    run = run_cli("hosts", "add", "--", name, "me@box", cwd=tmp_path)
+    assert run.returncode == 1
+    assert "profile name" in run.stderr
+
+
+def test_valid_values_are_accepted(tmp_path: Path) -> None:
+    run = run_cli("hosts", "add", "npu-1.lab_2", "deploy.user@npu-01.example.com", "--port", "2222",
+                  "--proxy-jump", "gw,me@10.0.0.1:2200,[::1]:22,admin@fd00::5", "--identity-file", "~/.ssh/id_npu",
+                  "--work-dir", "~/afs-builds", "--ascend-home", "/usr/local/Ascend/latest",
+                  "--remote-python", "/usr/bin/python3.9", "--known-hosts-file", "/home/张三/.ssh/kh", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    for destination in ("10.1.2.3", "root@::1", "box"):
+        assert run_cli("hosts", "set", "npu-1.lab_2", "--destination", destination).returncode == 0
+    assert load_profiles()[0].destination == "box"
+
+
+def test_hand_edited_wrong_types_fail_alone_and_name_their_entry(tmp_path: Path) -> None:
+    _write_hosts([{"name": None, "destination": "x"}, {"name": "n", "destination": 5},
+                  {"name": "p", "destination": "a@b", "port": "abc"}, {"name": "t", "destination": "a@b", "port": True},
+                  {"name": "f", "destination": "a@b", "port": 22.0}, {"name": "ok", "destination": "me@box"}, 7,
+                  {"destination": "a@b"}])
+    run = run_cli("hosts", "list", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == ["ok\tme@box\twork_dir=/tmp/autofuse-studio python=python3"]
+    for expected in ("Entry 1 of", "'name' must be a text value, not null", "Entry 2 ('n')", "'destination'",
+                     "Entry 3 ('p')", "Port 'abc'", "Entry 4 ('t')", "Port true", "Entry 5 ('f')", "Port 22.0",
+                     "Entry 7 of", "Entry 8 of"):
+        assert expected in run.stderr
+    # The valid entry is still usable, and a broken one can be repaired from the terminal.
+    listed = run_cli("att", "verify-tiling", "--list-hosts")
+    assert listed.stdout.splitlines() == ["ok\tme@box"]
+    assert run_cli("hosts", "set", "p", "--port", "22").returncode == 0
+    assert [profile.name for profile in load_profiles()] == ["p", "ok"]
+    assert "Entry 2 ('n')" in run_cli("hosts", "remove", "p").stderr + run_cli("hosts", "list").stderr
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe{", b"[" * 100_000 + b"]" * 100_000, b'{"hosts": 3}', b"[]",
+                                     b'{"hosts": [{"name": "a", "destination": "b", "port": 1' + b"0" * 5000 + b"}]}"])
+def test_a_damaged_hosts_file_is_one_sentence(content: bytes, tmp_path: Path) -> None:
+    path = profiles_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    run = run_cli("hosts", "list", cwd=tmp_path)
+    assert run.returncode == 1
+    assert str(path) in run.stderr
+    assert run_cli("hosts", "add", "x", "me@box").returncode == 1
+    assert path.read_bytes() == content  # never overwritten
+
+
+def test_ssh_argv_checks_the_profile_again() -> None:
+    for profile in (HostProfile("h", "127.0.0.1", proxy_jump=INJECTION), HostProfile("h", "-oProxyCommand=x"),
+                    HostProfile("h", "me@box", port=True), HostProfile("h", "me@box", python="python3; id")):
+        with pytest.raises(AppError, match="refused"):
+            ssh_argv(profile, "true")
+    with pytest.raises(AppError, match="connect timeout"):
+        ssh_argv(HostProfile("h", "me@box"), "true", 0)
