@@ -68,6 +68,18 @@ def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
     return Thresholds(default, per_dtype)
 
 
+def check_output_option(output: str | None) -> None:
+    """--output before any work: a known suffix, not a folder, in a folder that can be written."""
+    if not output:
+        return
+    from autofuse_studio.core.reports.atomic import check_writable_target
+    from autofuse_studio.core.reports.precision_files import SUFFIXES
+
+    if Path(output).suffix.lower() not in SUFFIXES:
+        raise UsageError(f"Cannot write {output}: the output file must end in .json, .csv or .xlsx.")
+    check_writable_target(output)
+
+
 def _require(value: str | None, option: str, mode: int) -> str:
     if not value:
         raise InputError(f"ERROR: 模式{mode}需要 {option} 参数")
@@ -131,6 +143,7 @@ def _warning_lines(result: PrecisionResult) -> list[str]:
 def run_mode1_cli(args: argparse.Namespace) -> int:
     """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
     request = mode1_request(args)
+    check_output_option(args.output)
     print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
     print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
     result = run_mode1(request, progress=terminal_progress())
@@ -160,6 +173,7 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
     for path in (npy_a, npy_b):
         if not os.path.isfile(path):
             raise InputError(f"ERROR: NPY 文件不存在: {path}", path)
+    check_output_option(args.output)
     outcome = run_mode2(Path(npy_a), Path(npy_b))
     if outcome.message:
         print(f"WARNING: {outcome.message}")
