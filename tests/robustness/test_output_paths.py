@@ -54,7 +54,7 @@ def _targets(tmp_path: Path, name: str) -> list[tuple[Path, str]]:
 
 
 def _no_temp_files(folder: Path) -> None:
-    assert not [path for path in folder.rglob("*.tmp")], "a temp file was left behind"
+    assert not list(folder.rglob("*.tmp")), "a temp file was left behind"
 
 
 @pytest.mark.parametrize("name", ["out.json", "out.csv", "out.xlsx"])
