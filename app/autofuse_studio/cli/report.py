@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _prepare_out_dir(out_dir: Path, force: bool) -> Path:
-    from autofuse_studio.core.reports.atomic import check_output_folder, check_writable_target, output_error
+    from autofuse_studio.core.reports.atomic import check_output_folder, check_writable_target, make_folder
 
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"The output path {out_dir} exists and is not a folder.", out_dir)
@@ -44,11 +44,7 @@ def _prepare_out_dir(out_dir: Path, force: bool) -> Path:
         check_writable_target(out_dir / name)
     if (out_dir / REPORT_FILE).exists() and not force:
         raise InputError(f"{out_dir / REPORT_FILE} already exists; use --force to overwrite it.", out_dir)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise output_error(out_dir / REPORT_FILE, exc) from None
-    return out_dir
+    return make_folder(out_dir)
 
 
 def _ensure_headless() -> None:

@@ -73,6 +73,17 @@ def check_output_folder(folder: str | Path) -> None:
         raise OutputError(f"Cannot write into '{folder}': {problem}.", folder)
 
 
+def make_folder(folder: str | Path) -> Path:
+    """mkdir -p folder; OutputError naming it when that is impossible."""
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        problem = _folder_problem(target) or f"{(exc.strerror or str(exc)).lower()}"
+        raise OutputError(f"Cannot create the folder '{target}': {problem}.", target) from None
+    return target
+
+
 def check_writable_target(path: str | Path) -> None:
     """OutputError (nothing created) when path is a folder or its folder cannot be written; checks before work."""
     target = Path(path)
