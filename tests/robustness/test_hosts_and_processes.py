@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.remote.profiles import HostProfile, load_profiles, profiles_path
+from autofuse_studio.core.remote.profiles import HostProfile, load_profiles, profiles_path, save_profiles
 from autofuse_studio.core.remote.ssh import ssh_argv
 from tests.robustness.conftest import run_cli
-from tests.stub_sdk import write_tf_source
+from tests.stub_sdk import needs_build, write_tf_source
+from tests.stub_sdk.sshd import LocalSshd, start_sshd
 
 INJECTION = "a$(touch${IFS}X)"
 
@@ -154,3 +157,132 @@ def test_ssh_argv_checks_the_profile_again() -> None:
             ssh_argv(profile, "true")
     with pytest.raises(AppError, match="connect timeout"):
         ssh_argv(HostProfile("h", "me@box"), "true", 0)
+
+
+# --- The tiling process: results over a runner-owned channel, every descendant stopped -----------------------
+
+TILING_HEAD = """#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+#include "autofuse_tiling_data.h"
+#include "stub_sdk.h"
+
+extern "C" size_t GetTilingDataSize() { return sizeof(AutofuseTilingData); }
+
+static void daemonise(const char* pid_file, bool quiet) {
+  if (fork() != 0) return;
+  setsid();  // leaves the tiling process's session and group
+  if (fork() != 0) _exit(0);  // and its parent: the grandchild is an orphan
+  if (quiet) { int null = open("/dev/null", O_RDWR); dup2(null, 0); dup2(null, 1); dup2(null, 2); }
+  FILE* out = fopen(pid_file, "w");
+  fprintf(out, "%d", (int)getpid());
+  fclose(out);
+  for (;;) pause();
+}
+
+extern "C" int64_t AutofuseTiling(AutofuseTilingData* tiling, uint32_t* workspaceSize, uint32_t* blockDim,
+                                  uint32_t aiv_num, uint32_t ub_size) {
+  (void)tiling; (void)aiv_num; (void)ub_size;
+"""
+HOSTILE_BODIES = {
+    # Prints the runner's old result marker itself and leaves before returning.
+    "fake_result": r'printf("AFS_TILING_RESULT {\"ok\": true, \"block_dim\": 7, \"workspace_size\": 7}\n"); '
+                   'fflush(stdout); _exit(0);',
+    # A setsid'ed grandchild that keeps the output pipe, while the call itself hangs: the timeout case.
+    "setsid_hang": 'daemonise("PID_FILE", false); for (;;) usleep(100000); return 0;',
+    # A quiet setsid'ed grandchild left behind by a call that succeeds.
+    "setsid_leave": 'daemonise("PID_FILE", true); usleep(200000); *blockDim = 3; *workspaceSize = 4; return 0;',
+}
+
+
+def _hostile_source(folder: Path, behaviour: str, pid_file: Path) -> Path:
+    write_tf_source(folder)
+    body = HOSTILE_BODIES[behaviour].replace("PID_FILE", str(pid_file))
+    (folder / "Add_tiling_func.cpp").write_text(TILING_HEAD + "  " + body + "\n}\n")
+    return folder
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_pid_file(pid_file: Path) -> int:
+    import time
+
+    for _ in range(50):
+        if pid_file.exists() and pid_file.read_text():
+            return int(pid_file.read_text())
+        time.sleep(0.1)
+    raise AssertionError("the daemon never started")
+
+
+def _kill(pid_file: Path) -> None:
+    import signal
+
+    if pid_file.exists() and pid_file.read_text():
+        with contextlib.suppress(OSError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+@needs_build
+def test_printed_result_marker_is_not_a_result(sdk: Path, tmp_path: Path) -> None:
+    source = _hostile_source(tmp_path / "src", "fake_result", tmp_path / "pid")
+    run = run_cli("att", "verify-tiling", str(source), "-o", str(tmp_path / "out"), timeout=120)
+    result = json.loads((tmp_path / "out" / "result.json").read_text())
+    assert run.returncode == 1, run.output
+    assert result["status"] == "RUNTIME_FAILED"
+    assert "without a result" in result["error"]
+    assert "fields" not in result
+
+
+@needs_build
+@pytest.mark.parametrize("behaviour", ["setsid_hang", "setsid_leave"])
+def test_a_setsid_grandchild_does_not_survive(behaviour: str, sdk: Path, tmp_path: Path) -> None:
+    pid_file = tmp_path / "daemon.pid"
+    source = _hostile_source(tmp_path / "src", behaviour, pid_file)
+    try:
+        run = run_cli("att", "verify-tiling", str(source), "-o", str(tmp_path / "out"), "--run-timeout", "2",
+                      timeout=90)
+        pid = _wait_pid_file(pid_file)
+        assert not _alive(pid), f"the setsid'ed grandchild {pid} survived the run"
+        result = json.loads((tmp_path / "out" / "result.json").read_text())
+        if behaviour == "setsid_hang":
+            assert run.returncode == 1
+            assert "did not finish within the 2 s timeout" in result["error"]
+        else:
+            assert run.returncode == 0, run.output
+            assert result["fields"] == {"block_dim": 3, "workspace_size": 4}
+    finally:
+        _kill(pid_file)
+
+
+@pytest.fixture
+def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalSshd]:
+    yield from start_sshd(tmp_path_factory.mktemp("sshd"))
+
+
+@needs_build
+@pytest.mark.parametrize("behaviour", ["fake_result", "setsid_hang"])
+def test_remote_runs_keep_the_same_guarantees(behaviour: str, sshd: LocalSshd, sdk: Path, tmp_path: Path) -> None:
+    save_profiles([sshd.profile(ascend_home=str(sdk))])
+    pid_file = tmp_path / "daemon.pid"
+    source = _hostile_source(tmp_path / "src", behaviour, pid_file)
+    try:
+        run = run_cli("att", "verify-tiling", str(source), "--host", "testhost", "-o", str(tmp_path / "out"),
+                      "--run-timeout", "2", timeout=120)
+        assert run.returncode == 1, run.output
+        result = json.loads((tmp_path / "out" / "result.json").read_text())
+        assert result["status"] == "RUNTIME_FAILED"
+        if behaviour == "fake_result":
+            assert "without a result" in result["error"]
+        else:
+            assert not _alive(_wait_pid_file(pid_file))
+        assert list(sshd.work_root.iterdir()) == []
+    finally:
+        _kill(pid_file)

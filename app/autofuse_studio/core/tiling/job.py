@@ -26,6 +26,7 @@ from autofuse_studio.core.tiling.scene import SCENES, SourceSet, collect_sources
 from autofuse_studio.core.tiling.signature import Signature, find_signature, signature_problems
 
 RUNNER_PATH = Path(runner_script.__file__)
+RUNNER_FILES = ("runner_script.py", "process_tree.py")
 
 
 @dataclass
@@ -170,7 +171,8 @@ def write_project(job: PreparedJob, folder: Path, output: str, ascend_home: str 
         (src / name).write_text(text, encoding="utf-8")
     if not (src / "CMakeLists.txt").exists():
         (src / "CMakeLists.txt").write_text(cmakelists(job.sources.kernel_name, job.config), encoding="utf-8")
-    shutil.copyfile(RUNNER_PATH, folder / "runner_script.py")
+    for helper in RUNNER_FILES:  # the runner and the one module it imports, shipped side by side
+        shutil.copyfile(RUNNER_PATH.parent / helper, folder / helper)
     job_path = folder / "job.json"
     job_path.write_text(json.dumps(job.job_dict("src", output, ascend_home), indent=2, ensure_ascii=False),
                         encoding="utf-8")
