@@ -76,3 +76,19 @@ def test_a_damaged_file_is_shown_and_never_overwritten(qtbot: QtBot) -> None:
     dialog.edits["destination"].setText("me@box")
     assert not dialog.save_current()
     assert path.read_bytes() == b"{not json"
+
+
+def test_runner_form_lists_only_usable_hosts_and_says_why(qtbot: QtBot) -> None:
+    from autofuse_studio.ui.runner.panel import RunnerPanel
+
+    path = profiles_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"hosts": [{"name": "h", "destination": "127.0.0.1", "proxy_jump": "a$(id)"},
+                                          {"name": "ok", "destination": "me@box"}]}))
+    panel = RunnerPanel()
+    qtbot.addWidget(panel)
+    panel.form.reload_hosts()
+    names = [panel.form.host_combo.itemText(i) for i in range(panel.form.host_combo.count())]
+    assert names[1:] == ["ok"]
+    assert "Entry 1 ('h')" in panel.form.host_combo.toolTip()
+    assert "ProxyJump" in panel.form.host_combo.toolTip()
