@@ -45,8 +45,8 @@ def _no_marker(*folders: Path) -> None:
 def test_hosts_add_refuses_shell_code_in_proxy_jump(tmp_path: Path) -> None:
     run = run_cli("hosts", "add", "h", "127.0.0.1", "--proxy-jump", INJECTION, cwd=tmp_path)
     assert run.returncode != 0
-    assert "ProxyJump" in run.stderr
-    assert INJECTION in run.stderr
+    assert "ProxyJump" in run.output
+    assert INJECTION in run.output
     assert not profiles_path().exists()
     _no_marker(tmp_path)
 
@@ -58,8 +58,8 @@ def test_hand_edited_proxy_jump_makes_verify_tiling_refuse_without_ssh(tmp_path:
     run = run_cli("att", "verify-tiling", str(source), "--host", "h", "-o", str(tmp_path / "out"), cwd=tmp_path,
                   env=env)
     assert run.returncode != 0
-    assert "ProxyJump" in run.stderr
-    assert "Entry 1 ('h')" in run.stderr
+    assert "ProxyJump" in run.output
+    assert "Entry 1 ('h')" in run.output
     assert not record.exists(), "ssh was run with a hostile profile"
     _no_marker(tmp_path, Path.home())
 
@@ -85,8 +85,8 @@ def test_hand_edited_proxy_jump_makes_verify_tiling_refuse_without_ssh(tmp_path:
 def test_every_field_has_a_strict_grammar(option: str, value: str, field: str, tmp_path: Path) -> None:
     run = run_cli("hosts", "add", "h", "me@box", f"{option}={value}", cwd=tmp_path)
     assert run.returncode == 1
-    assert field in run.stderr
-    assert "\x1b" not in run.stderr  # control bytes are shown escaped
+    assert field in run.output
+    assert "\x1b" not in run.output  # control bytes are shown escaped
     assert not profiles_path().exists()
     _no_marker(tmp_path)
 
@@ -96,14 +96,14 @@ def test_every_field_has_a_strict_grammar(option: str, value: str, field: str, t
 def test_destinations_outside_the_grammar_are_refused(destination: str, tmp_path: Path) -> None:
     run = run_cli("hosts", "add", "h", "--", destination, cwd=tmp_path)
     assert run.returncode == 1
-    assert "ssh destination" in run.stderr
+    assert "ssh destination" in run.output
 
 
 @pytest.mark.parametrize("name", ["", "-x", "a b", "a/b", "a\x07"])
 def test_profile_names_outside_the_grammar_are_refused(name: str, tmp_path: Path) -> None:
     run = run_cli("hosts", "add", "--", name, "me@box", cwd=tmp_path)
     assert run.returncode == 1
-    assert "profile name" in run.stderr
+    assert "profile name" in run.output
 
 
 def test_valid_values_are_accepted(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_hand_edited_wrong_types_fail_alone_and_name_their_entry(tmp_path: Path)
     for expected in ("Entry 1 of", "'name' must be a text value, not null", "Entry 2 ('n')", "'destination'",
                      "Entry 3 ('p')", "Port 'abc'", "Entry 4 ('t')", "Port true", "Entry 5 ('f')", "Port 22.0",
                      "Entry 7 of", "Entry 8 of"):
-        assert expected in run.stderr
+        assert expected in run.output
     # The valid entry is still usable, and a broken one can be repaired from the terminal.
     listed = run_cli("att", "verify-tiling", "--list-hosts")
     assert listed.stdout.splitlines() == ["ok\tme@box"]
@@ -145,7 +145,7 @@ def test_a_damaged_hosts_file_is_one_sentence(content: bytes, tmp_path: Path) ->
     path.write_bytes(content)
     run = run_cli("hosts", "list", cwd=tmp_path)
     assert run.returncode == 1
-    assert str(path) in run.stderr
+    assert str(path) in run.output
     assert run_cli("hosts", "add", "x", "me@box").returncode == 1
     assert path.read_bytes() == content  # never overwritten
 

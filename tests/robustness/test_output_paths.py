@@ -63,8 +63,8 @@ def test_nwa_output_that_cannot_be_written(name: str, tmp_path: Path) -> None:
     for target, why in _targets(tmp_path, name):
         run = run_cli(*base, "--output", str(target))
         assert run.returncode == 1, run.output
-        assert f"Cannot write '{target}'" in run.stderr
-        assert why in run.stderr
+        assert f"Cannot write '{target}'" in run.output
+        assert why in run.output
         assert ".tmp" not in run.output
     _no_temp_files(tmp_path)
 
@@ -73,7 +73,7 @@ def test_nwa_mode1_output_is_checked_before_comparing(case: tuple[Path, CaseMani
     (tmp_path / "out.xlsx").mkdir()
     run = run_cli(*_mode1(case), "--output", str(tmp_path / "out.xlsx"))
     assert run.returncode == 1
-    assert "it is a folder" in run.stderr
+    assert "it is a folder" in run.output
     assert "Parsing" not in run.stdout  # refused before the (long) comparison
     assert run_cli(*_mode1(case), "--output", str(tmp_path / "out.txt")).returncode == 2
 
@@ -84,7 +84,7 @@ def test_report_with_a_folder_in_the_way(name: str, case: tuple[Path, CaseManife
     (out / name).mkdir(parents=True)
     run = run_cli(*_mode1(case, "report"), "-o", str(out), "--force")
     assert run.returncode == 1, run.output
-    assert f"Cannot write '{out / name}': it is a folder." in run.stderr
+    assert f"Cannot write '{out / name}': it is a folder." in run.output
     assert not (out / "report.xlsx").is_file()
 
 
@@ -94,7 +94,7 @@ def test_report_out_dir_that_cannot_be_made(where: str, case: tuple[Path, CaseMa
     out = tmp_path / FILE_IN_THE_WAY / "out" if where == "file" else Path("/proc/afs-report")
     run = run_cli(*_mode1(case, "report"), "-o", str(out))
     assert run.returncode == 1, run.output
-    assert str(out) in run.stderr
+    assert str(out) in run.output
 
 
 @pytest.fixture
@@ -114,8 +114,8 @@ def test_att_outputs_name_the_users_path(argv: list[str], name: str, log: Path, 
     for target, why in _targets(tmp_path, name):
         run = run_cli("att", *[part.format(log=log) for part in argv], str(target))
         assert run.returncode == 1, run.output
-        assert f"Cannot write '{target}'" in run.stderr
-        assert why in run.stderr
+        assert f"Cannot write '{target}'" in run.output
+        assert why in run.output
         assert ".tmp" not in run.output and "Errno" not in run.output
     _no_temp_files(tmp_path)
 
@@ -127,7 +127,7 @@ def test_att_compare_output_names_the_users_path(log: Path, tmp_path: Path) -> N
         (tmp_path / name).mkdir()
         run = run_cli("att", "compare", str(csv), str(csv), "-f", fmt, "-o", str(tmp_path / name))
         assert run.returncode == 1
-        assert f"Cannot write '{tmp_path / name}': it is a folder." in run.stderr
+        assert f"Cannot write '{tmp_path / name}': it is a folder." in run.output
 
 
 @pytest.mark.parametrize("command", [["evidence", "{log}"], ["split-slog", "{log}"], ["perf-formula", "{src}", "{log}"]])
@@ -137,7 +137,7 @@ def test_att_output_folders_that_cannot_be_made(command: list[str], log: Path, t
     argv = [part.format(log=log, src=tmp_path) for part in command]
     run = run_cli("att", *argv, "-o", str(out))
     assert run.returncode == 1, run.output
-    assert str(tmp_path / FILE_IN_THE_WAY) in run.stderr
+    assert str(tmp_path / FILE_IN_THE_WAY) in run.output
     assert "Errno" not in run.output
 
 

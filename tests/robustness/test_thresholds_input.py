@@ -45,8 +45,8 @@ def test_bad_threshold_files_name_file_and_key(text: str, message: str, mode2: l
                          "--af-open-data", str(tmp_path), "--af-close-data", str(tmp_path)]):
         run = run_cli(*argv, "--thresholds", str(path))
         assert run.returncode == 1, run.output
-        assert str(path) in run.stderr
-        assert message in run.stderr
+        assert str(path) in run.output
+        assert message in run.output
         assert "状态" not in run.stdout  # refused before comparing
 
 
@@ -57,7 +57,7 @@ def test_a_bom_and_non_utf8_threshold_files(mode2: list[str], tmp_path: Path) ->
     path.write_bytes(b"[default]\ncosine = 0.9 # \xff\n")
     run = run_cli(*mode2, "--thresholds", str(path))
     assert run.returncode == 1
-    assert "not UTF-8" in run.stderr
+    assert "not UTF-8" in run.output
 
 
 @pytest.mark.parametrize(("option", "value"), [("--cosine-threshold", "nan"), ("--cosine-threshold", "inf"),
@@ -67,14 +67,14 @@ def test_a_bom_and_non_utf8_threshold_files(mode2: list[str], tmp_path: Path) ->
 def test_bad_threshold_options_are_refused(option: str, value: str, mode2: list[str]) -> None:
     run = run_cli(*mode2, f"{option}={value}")
     assert run.returncode == 1, run.output
-    assert option in run.stderr
+    assert option in run.output
     assert "状态" not in run.stdout
 
 
 def test_mode2_refuses_an_unreadable_threshold_file(mode2: list[str], tmp_path: Path) -> None:
     run = run_cli(*mode2, "--thresholds", str(tmp_path / "missing.toml"))
     assert run.returncode == 1
-    assert "missing.toml" in run.stderr
+    assert "missing.toml" in run.output
 
 
 def test_mode2_applies_the_thresholds(mode2: list[str], tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ def _refused(run_args: list[str], *expected: str) -> None:
     run = run_cli(*run_args)
     assert run.returncode == EXIT_INPUT, run.output
     for text in expected:
-        assert text in run.stderr, run.stderr
+        assert text in run.output, run.output
     assert "=== Compile Check ===" not in run.stdout  # nothing was built
 
 
@@ -64,7 +64,7 @@ def test_a_huge_value_is_not_echoed(tmp_path: Path) -> None:
     path.write_text(json.dumps({**PARAMS, "aiv_num": "x" * 500_000, "dynamic_dims": [0] * 100_000}))
     run = run_cli(*_verify(write_tf_source(tmp_path / "src"), tmp_path, "--input-json", str(path)))
     assert run.returncode == EXIT_INPUT
-    assert len(run.stderr) < 10_000
+    assert len(run.output) < 10_000
 
 
 @pytest.mark.parametrize(("toml", "message"), [
@@ -108,8 +108,8 @@ def test_hostile_output_code_is_bounded(tail: str, message: str, tmp_path: Path)
     source = _output_code(tmp_path / "src", _artifacts_prefix() + tail)
     run = run_cli(*_verify(source, tmp_path))
     assert run.returncode == EXIT_INPUT, run.output
-    assert "output_code.py' line 1" in run.stderr
-    assert message in run.stderr
+    assert "output_code.py' line 1" in run.output
+    assert message in run.output
     assert run.peak_mib < 250, f"{run.peak_mib:.0f} MiB"
 
 
@@ -118,7 +118,7 @@ def test_only_the_artifacts_dict_is_parsed(tmp_path: Path) -> None:
     before = "x = " + "(" * 50_000 + ")" * 50_000 + "\n"
     source = _output_code(tmp_path / "src", _artifacts_prefix() + "'k': {'v': [1, (2, 3)]}}", before)
     run = run_cli(*_verify(source, tmp_path, "--input-json", "/nonexistent.json"))
-    assert "Cannot read the input JSON '/nonexistent.json'" in run.stderr  # got past the artifacts
+    assert "Cannot read the input JSON '/nonexistent.json'" in run.output  # got past the artifacts
 
 
 def test_output_must_be_a_writable_folder(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_output_must_be_a_writable_folder(tmp_path: Path) -> None:
 def test_output_that_cannot_be_created_after_checks(tmp_path: Path) -> None:
     run = run_cli(*["att", "verify-tiling", str(write_tf_source(tmp_path / "src")), "-o", "/proc/afs-verify"])
     assert run.returncode == 1
-    assert "'/proc/afs-verify'" in run.stderr
+    assert "'/proc/afs-verify'" in run.output
 
 
 @needs_build
