@@ -9,7 +9,7 @@ from pathlib import Path
 
 from autofuse_studio.cli.guard import print_error
 from autofuse_studio.core.att.model import FileScan
-from autofuse_studio.core.errors import AppError, InputError, UsageError
+from autofuse_studio.core.errors import AppError, InputError, UsageError, os_error_sentence
 
 # Subcommands whose att.py counterpart prints its `Error:` / `[perf-formula] ...` lines on stdout;
 # compare and evidence print theirs on stderr (split-slog prints none).
@@ -230,5 +230,5 @@ def main(argv: list[str]) -> int:
         print_error(message, stdout=on_stdout)
         return exc.exit_code
     except OSError as exc:
-        print_error(f"Error: {exc}", stdout=on_stdout)
+        print_error(f"Error: {os_error_sentence(exc)}", stdout=on_stdout)
         return 1

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from typing import Any
 
 from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.core.errors import InputError, UsageError
+from autofuse_studio.core.remote.grammar import show
 from autofuse_studio.core.remote.profiles import (
     HostProfile,
-    load_profiles,
-    profile_problems,
+    StoredEntry,
+    load_entries,
+    profile_from_dict,
     profiles_path,
-    save_profiles,
+    save_entries,
 )
 
 # Options shared by `add` and `set`: argparse destination -> HostProfile field.
@@ -57,19 +58,12 @@ def _changes(args: argparse.Namespace) -> dict[str, Any]:
     return {field: getattr(args, option) for option, field in _FIELDS.items() if getattr(args, option) is not None}
 
 
-def _save_checked(profiles: list[HostProfile], profile: HostProfile) -> None:
-    problems = profile_problems(profile)
-    if problems:
-        raise InputError(" ".join(problems))
-    save_profiles(profiles)
-
-
-def _index(profiles: list[HostProfile], name: str) -> int:
-    for number, profile in enumerate(profiles):
-        if profile.name == name:
+def _index(entries: list[StoredEntry], name: str) -> int:
+    for number, entry in enumerate(entries):
+        if entry.name == name:
             return number
-    known = ", ".join(p.name for p in profiles) or "none saved yet"
-    raise InputError(f"No host profile named '{name}' (known: {known}).")
+    known = ", ".join(show(entry.name or "?") for entry in entries) or "none saved yet"
+    raise InputError(f"No host profile named {show(name)} (known: {known}).")
 
 
 def _describe(profile: HostProfile) -> str:
@@ -80,35 +74,54 @@ def _describe(profile: HostProfile) -> str:
     return f"{profile.name}\t{profile.describe()}\t{' '.join(details)}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Do one action on the saved profiles; prints what changed."""
-    profiles = load_profiles()
-    if args.action == "list":
-        for profile in profiles:
-            print(_describe(profile))
-        if not profiles:
-            print(f"No host profiles saved yet ({profiles_path()}).", file=sys.stderr)
-        return 0
-    if args.action == "add":
-        if any(profile.name == args.name for profile in profiles):
-            raise UsageError(f"A host profile named '{args.name}' exists already; change it with `hosts set`.")
-        profile = HostProfile(args.name, args.destination, **_changes(args))
-        _save_checked([*profiles, profile], profile)
-        print(f"Added {_describe(profile)}")
-        return 0
-    number = _index(profiles, args.name)
-    if args.action == "remove":
-        del profiles[number]
-        save_profiles(profiles)
-        print(f"Removed {args.name}")
-        return 0
+def _list(entries: list[StoredEntry]) -> int:
+    for entry in entries:
+        if entry.profile is not None:
+            print(_describe(entry.profile))
+    broken = [entry.problem for entry in entries if entry.problem]
+    for problem in broken:
+        print(f"ERROR: {problem}", file=sys.stderr)
+    if not entries:
+        print(f"No host profiles saved yet ({profiles_path()}).", file=sys.stderr)
+    return 1 if broken else 0
+
+
+def _add(entries: list[StoredEntry], args: argparse.Namespace) -> int:
+    if any(entry.name == args.name for entry in entries):
+        raise UsageError(f"A host profile named {show(args.name)} exists already; change it with `hosts set`.")
+    profile = profile_from_dict({"name": args.name, "destination": args.destination, **_changes(args)})
+    save_entries([*entries, StoredEntry(profile.to_dict(), profile, None)])
+    print(f"Added {_describe(profile)}")
+    return 0
+
+
+def _set(entries: list[StoredEntry], args: argparse.Namespace) -> int:
+    number = _index(entries, args.name)
     changes = _changes(args)
     if args.destination is not None:
         changes["destination"] = args.destination
-    profiles[number] = replace(profiles[number], **changes)
-    _save_checked(profiles, profiles[number])
-    print(f"Changed {_describe(profiles[number])}")
+    raw = entries[number].raw
+    # A broken entry can be repaired: the changes go onto what is stored, then the whole entry is checked.
+    profile = profile_from_dict({**raw, **changes})
+    entries[number] = StoredEntry(profile.to_dict(), profile, None)
+    save_entries(entries)
+    print(f"Changed {_describe(profile)}")
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Do one action on the saved profiles; prints what changed."""
+    entries = load_entries()
+    if args.action == "list":
+        return _list(entries)
+    if args.action == "add":
+        return _add(entries, args)
+    if args.action == "remove":
+        del entries[_index(entries, args.name)]
+        save_entries(entries)
+        print(f"Removed {args.name}")
+        return 0
+    return _set(entries, args)
 
 
 def main(argv: list[str]) -> int:

@@ -10,10 +10,16 @@ from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
-from autofuse_studio.core.precision.pair import NO_MAPPING, is_compared_status
+from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
-from autofuse_studio.core.precision.thresholds import Limits, Thresholds, load_thresholds, parse_dtype_limit
+from autofuse_studio.core.precision.thresholds import (
+    Limits,
+    Thresholds,
+    check_limit,
+    load_thresholds,
+    parse_dtype_limit,
+)
 
 EXIT_DIVERGENCE = 3
 # Notices the reference's own WARNING lines already say (per fused output, in its wording).
@@ -58,6 +64,9 @@ def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
     default = thresholds.default
     overrides = {"cosine": args.cosine_threshold, "max_abs": args.max_abs_threshold,
                  "max_rel": args.max_rel_threshold}
+    for key, value in overrides.items():  # nan would silently switch the check off, inf make it meaningless
+        if value is not None:
+            check_limit(key, value, f"--{key.replace('_', '-')}-threshold")
     default = Limits(**{key: overrides[key] if overrides[key] is not None else getattr(default, key)
                         for key in overrides})
     per_dtype = dict(thresholds.per_dtype)
@@ -66,6 +75,18 @@ def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
         base = per_dtype.get(dtype, default)
         per_dtype[dtype] = Limits(**{**base.as_dict(), key: value})
     return Thresholds(default, per_dtype)
+
+
+def check_output_option(output: str | None) -> None:
+    """--output before any work: a known suffix, not a folder, in a folder that can be written."""
+    if not output:
+        return
+    from autofuse_studio.core.reports.atomic import check_writable_target
+    from autofuse_studio.core.reports.precision_files import SUFFIXES
+
+    if Path(output).suffix.lower() not in SUFFIXES:
+        raise UsageError(f"Cannot write {output}: the output file must end in .json, .csv or .xlsx.")
+    check_writable_target(output)
 
 
 def _require(value: str | None, option: str, mode: int) -> str:
@@ -131,6 +152,7 @@ def _warning_lines(result: PrecisionResult) -> list[str]:
 def run_mode1_cli(args: argparse.Namespace) -> int:
     """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
     request = mode1_request(args)
+    check_output_option(args.output)
     print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
     print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
     result = run_mode1(request, progress=terminal_progress())
@@ -153,17 +175,31 @@ def run_mode1_cli(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mode2_verdict(outcome: PairResult, thresholds: Thresholds) -> bool | None:
+    """Print the threshold check under the reference's lines, as mode 1 rows get a verdict; True = failed."""
+    if outcome.metrics is None:
+        return None
+    limits = thresholds.limits_for(outcome.origin_dtype or outcome.fused_dtype or "")
+    broken = limits.violations(outcome.metrics)
+    verdict = f"FAIL ({'; '.join(broken)})" if broken else "PASS"
+    print(f"阈值判定: {verdict} [{limits.describe()}]")
+    return bool(broken)
+
+
 def run_mode2_cli(args: argparse.Namespace) -> int:
-    """Mode 2: compare two NPY files; exit 1 when they could not be compared."""
+    """Mode 2: compare two NPY files; exit 1 when they could not be compared (3 on a failed check, if asked)."""
     npy_a = _require(args.npy_a, "--npy-a", 2)
     npy_b = _require(args.npy_b, "--npy-b", 2)
     for path in (npy_a, npy_b):
         if not os.path.isfile(path):
             raise InputError(f"ERROR: NPY 文件不存在: {path}", path)
+    thresholds = thresholds_from_args(args)  # checked before comparing, like mode 1
+    check_output_option(args.output)
     outcome = run_mode2(Path(npy_a), Path(npy_b))
     if outcome.message:
         print(f"WARNING: {outcome.message}")
     print(format_mode2(npy_a, npy_b, outcome))
+    failed = _mode2_verdict(outcome, thresholds)
     if args.output:
         from autofuse_studio.core.reports.precision_files import write_precision
 
@@ -171,12 +207,14 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
                            message=outcome.message, fused_file=npy_a, origin_file=npy_b,
                            fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
                            fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
-        result = PrecisionResult([row], thresholds_from_args(args))
+        result = PrecisionResult([row], thresholds)
         from autofuse_studio.core.precision.verdict import assign_verdicts
 
         assign_verdicts(result.rows, result.thresholds, {})
         print(f"Wrote {write_precision(result, args.output)}")
-    return 0 if is_compared_status(outcome.status) else 1
+    if not is_compared_status(outcome.status):
+        return 1
+    return EXIT_DIVERGENCE if failed and args.fail_on_divergence else 0
 
 
 def main(argv: list[str]) -> int:

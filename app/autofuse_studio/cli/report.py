@@ -17,6 +17,8 @@ from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_row
 
 REPORT_FILE = "report.xlsx"
+OUTPUT_FILES = (REPORT_FILE, "table.png", "table.svg", "tensor.png", "tensor.svg", "graph_first_divergence.svg",
+                "graph_first_divergence.png")
 TENSOR_WAIT_MS = 120_000
 
 
@@ -33,12 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _prepare_out_dir(out_dir: Path, force: bool) -> Path:
+    from autofuse_studio.core.reports.atomic import check_output_folder, check_writable_target, make_folder
+
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"The output path {out_dir} exists and is not a folder.", out_dir)
+    check_output_folder(out_dir)
+    for name in OUTPUT_FILES:  # a folder in the way of any picture would only show after the comparison
+        check_writable_target(out_dir / name)
     if (out_dir / REPORT_FILE).exists() and not force:
         raise InputError(f"{out_dir / REPORT_FILE} already exists; use --force to overwrite it.", out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return out_dir
+    return make_folder(out_dir)
 
 
 def _ensure_headless() -> None:

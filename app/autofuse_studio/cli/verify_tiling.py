@@ -52,11 +52,19 @@ def _on_sigterm(number: int, _frame: FrameType | None) -> None:
 
 
 def _list_hosts() -> int:
-    from autofuse_studio.core.remote.profiles import load_profiles
+    from autofuse_studio.core.remote.profiles import load_entries
 
-    for profile in load_profiles():
-        print(f"{profile.name}\t{profile.describe()}")
-    return EXIT_OK
+    try:
+        entries = load_entries()
+    except AppError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    for entry in entries:
+        if entry.profile is not None:
+            print(f"{entry.profile.name}\t{entry.profile.describe()}")
+        else:
+            print(f"Error: {entry.problem}", file=sys.stderr)
+    return EXIT_FAILED if any(entry.profile is None for entry in entries) else EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.thresholds import Limits, Thresholds
+from autofuse_studio.core.precision.thresholds import Limits, Thresholds, limit_problem
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.reports.atomic import atomic_write_text
 
@@ -269,8 +269,9 @@ def thresholds_from_dict(data: dict[str, Any]) -> Thresholds:
         for key in ("cosine", "max_abs", "max_rel"):
             if key in table:
                 value = table[key]
-                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                    raise InputError(f"Threshold '{key}' must be a number or null, not {value!r}.")
+                problem = None if value is None else limit_problem(key, value)
+                if problem:
+                    raise InputError(f"Threshold '{key}' {problem} (or null).")
                 values[key] = None if value is None else float(value)
         return replace(base, **values)
 

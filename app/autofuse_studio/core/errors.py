@@ -44,3 +44,18 @@ class FormatConversionError(AppError):
 
 class Cancelled(Exception):
     """Raised by CancelToken.check() when the user cancelled; callers stay silent."""
+
+
+class OutputError(AppError):
+    """An output file or folder cannot be written (a folder in the way, no permission, no space)."""
+
+    def __init__(self, message: str, path: str | Path | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        super().__init__(message)
+
+
+def os_error_sentence(exc: OSError) -> str:
+    """An OSError as a sentence naming its path(s), without the raw '[Errno N]' prefix."""
+    reason = (exc.strerror or str(exc)).rstrip(".")
+    names = [f"'{name}'" for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{' -> '.join(names)}: {reason[:1].lower()}{reason[1:]}." if names else f"{reason}."

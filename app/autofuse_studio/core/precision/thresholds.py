@@ -28,18 +28,31 @@ class Limits:
         Identical tensors pass (even all-zero ones, whose cosine is 0 by the formula). NaN metrics fail
         unless both sides hold their NaN/Inf at the same positions (then the model, not fusion, made them).
         """
+        return bool(self.violations(metrics))
+
+    def violations(self, metrics: Metrics) -> list[str]:
+        """Each broken limit as 'cosine 0.95 < 0.99' (empty when the metrics pass; see fails)."""
         if metrics.max_abs_err == 0:
-            return False
+            return []
         if metrics.nonfinite_mismatch == 0 and (metrics.nan_fused or metrics.inf_fused):
-            return False
-        checks = ((self.cosine, metrics.cosine, True), (self.max_abs, metrics.max_abs_err, False),
-                  (self.max_rel, metrics.max_rel_err, False))
-        for limit, value, is_minimum in checks:
+            return []
+        checks = (("cosine", self.cosine, metrics.cosine, True),
+                  ("max_abs_err", self.max_abs, metrics.max_abs_err, False),
+                  ("max_rel_err", self.max_rel, metrics.max_rel_err, False))
+        broken = []
+        for name, limit, value, is_minimum in checks:
             if limit is None:
                 continue
             if math.isnan(value) or (value < limit if is_minimum else value > limit):
-                return True
-        return False
+                broken.append(f"{name} {value:.6g} {'<' if is_minimum else '>'} {limit:g}")
+        return broken
+
+    def describe(self) -> str:
+        """'cosine >= 0.99, max_abs_err <= 0.5' (the limits that are checked)."""
+        parts = [f"cosine >= {self.cosine:g}" if self.cosine is not None else "",
+                 f"max_abs_err <= {self.max_abs:g}" if self.max_abs is not None else "",
+                 f"max_rel_err <= {self.max_rel:g}" if self.max_rel is not None else ""]
+        return ", ".join(part for part in parts if part) or "no limits"
 
     def as_dict(self) -> dict[str, float | None]:
         """JSON-friendly form."""
@@ -69,31 +82,72 @@ class Thresholds:
 
 _KEYS = {"cosine": "cosine", "max_abs": "max_abs", "max_abs_err": "max_abs",
          "max_rel": "max_rel", "max_rel_err": "max_rel"}
+_RANGES = {"cosine": (-1.0, 1.0), "max_abs": (0.0, math.inf), "max_rel": (0.0, math.inf)}
+MAX_FILE_BYTES = 1 << 20
 
 
-def _limits_from_table(table: dict[str, Any], base: Limits, where: str) -> Limits:
+def limit_problem(key: str, value: object) -> str | None:
+    """Why value is not a usable limit for key (cosine in [-1, 1], errors >= 0, finite); None when it is."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"must be a number, not {value!r}"
+    low, high = _RANGES[_KEYS[key]]
+    number = float(value)
+    if not math.isfinite(number):
+        return f"must be a finite number, not {value}"
+    if not low <= number <= high:
+        return f"must be in [{low:g}, {high:g}], not {value}" if math.isfinite(high) else \
+            f"must be {low:g} or more, not {value}"
+    return None
+
+
+def check_limit(key: str, value: object, where: str) -> float:
+    """value as a float limit; InputError '<where>: threshold <key> must be …' when it is not usable."""
+    problem = limit_problem(key, value)
+    if problem:
+        raise InputError(f"{where}: threshold '{key}' {problem}.")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _limits_from_table(table: object, base: Limits, where: str) -> Limits:
+    if not isinstance(table, dict):
+        raise InputError(f"{where} must be a table of limits (cosine, max_abs, max_rel), not {table!r}.")
     values: dict[str, float | None] = {}
     for key, value in table.items():
         if key not in _KEYS:
             raise InputError(f"{where}: unknown threshold '{key}' (use cosine, max_abs, max_rel)")
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise InputError(f"{where}: threshold '{key}' must be a number, not {value!r}")
-        values[_KEYS[key]] = float(value)
+        values[_KEYS[key]] = check_limit(key, value, where)
     return replace(base, **values)
+
+
+def _read_toml(path: str | Path) -> dict[str, Any]:
+    try:
+        if Path(path).stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"The thresholds file {path} is larger than {MAX_FILE_BYTES >> 20} MB.", path)
+        return tomllib.loads(Path(path).read_bytes().decode("utf-8-sig"))
+    except OSError as error:
+        raise InputError(f"Cannot read the thresholds file {path}: {error.strerror or error}.", path) from None
+    except UnicodeDecodeError:
+        raise InputError(f"The thresholds file {path} is not UTF-8 text.", path) from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"The thresholds file {path} is not valid TOML: {error}", path) from None
+    except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
+        raise InputError(f"The thresholds file {path} is not valid TOML (a too long number or too deep "
+                         "nesting).", path) from None
 
 
 def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresholds:
     """Read `[default]` and `[dtype.<name>]` tables from a TOML file on top of `base`."""
     base = base or Thresholds()
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"Cannot read the thresholds file {path}: {error}", path) from error
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"The thresholds file {path} is not valid TOML: {error}", path) from error
+    data = _read_toml(path)
+    unknown = sorted(set(data) - {"default", "dtype"})
+    if unknown:
+        raise InputError(f"{path}: unknown key '{unknown[0]}' (use the tables [default] and [dtype.NAME]).", path)
     default = _limits_from_table(data.get("default", {}), base.default, f"{path} [default]")
+    dtypes = data.get("dtype", {})
+    if not isinstance(dtypes, dict):
+        raise InputError(f"{path}: dtype must hold tables such as [dtype.float16], not {dtypes!r}.", path)
     per_dtype = dict(base.per_dtype)
-    for name, table in data.get("dtype", {}).items():
+    for name, table in dtypes.items():
         per_dtype[name] = _limits_from_table(table, default, f"{path} [dtype.{name}]")
     return Thresholds(default, per_dtype)
 
@@ -103,7 +157,10 @@ def parse_dtype_limit(text: str) -> tuple[str, str, float]:
     try:
         dtype, assignment = text.split(":", 1)
         key, value = assignment.split("=", 1)
-        return dtype.strip(), _KEYS[key.strip()], float(value)
+        key, number = _KEYS[key.strip()], float(value)
     except (ValueError, KeyError) as error:
         raise InputError(f"Bad --dtype-threshold '{text}': expected DTYPE:KEY=VALUE, "
                          "e.g. float16:cosine=0.995 (keys: cosine, max_abs, max_rel)") from error
+    if not dtype.strip():
+        raise InputError(f"Bad --dtype-threshold '{text}': the dtype before ':' is empty.")
+    return dtype.strip(), key, check_limit(key, number, f"--dtype-threshold '{text}'")

@@ -1,17 +1,25 @@
-"""Remote build host profiles (no passwords: keys or the ssh agent), stored as JSON in the app's config folder."""
+"""Remote build host profiles (no passwords: keys or the ssh agent), stored as JSON in the app's config folder.
+
+Every field is checked against core.remote.grammar when a profile is added, changed, loaded and used;
+a hand-edited hosts.json with a broken entry keeps its other entries usable.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import AppError, InputError
+from autofuse_studio.core.remote import grammar
 from autofuse_studio.core.reports.atomic import atomic_write_text
 
 CONFIG_FOLDER = "AutofuseStudio"
+MAX_FILE_BYTES = 4 << 20
+DEFAULT_WORK_DIR = "/tmp/autofuse-studio"
 
 
 @dataclass(frozen=True)
@@ -23,7 +31,7 @@ class HostProfile:
     port: int | None = None
     identity_file: str | None = None
     proxy_jump: str | None = None
-    work_dir: str = "/tmp/autofuse-studio"
+    work_dir: str = DEFAULT_WORK_DIR
     ascend_home: str | None = None  # ASCEND_HOME_PATH on the host; None = the login environment's
     python: str = "python3"
     known_hosts_file: str | None = None
@@ -39,27 +47,114 @@ class HostProfile:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HostProfile:
-        """Build from a stored dict, ignoring unknown keys (newer versions may add some)."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{key: value for key, value in data.items() if key in known})
+        """Build from a stored dict, ignoring unknown keys (newer versions may add some); InputError if invalid."""
+        return profile_from_dict(data)
+
+
+FIELD_NAMES = tuple(f.name for f in fields(HostProfile))
+_REQUIRED = ("name", "destination")
+_OPTIONAL = ("port", "identity_file", "proxy_jump", "ascend_home", "known_hosts_file")
+
+
+def _name(value: str) -> str | None:
+    problem = grammar.name_problem(value)
+    return None if problem is None else f"The host profile name {grammar.show(value)} is refused: {problem}."
+
+
+def _destination(value: str) -> str | None:
+    problem = grammar.destination_problem(value)
+    return None if problem is None else (f"ssh destination {grammar.show(value)} must be user@host or a "
+                                     f"~/.ssh/config alias: {problem}.")
+
+
+def _jump(value: str) -> str | None:
+    problem = grammar.jump_problem(value)
+    return None if problem is None else (f"ProxyJump {grammar.show(value)} must be a comma list of "
+                                         f"[user@]host[:port]: {problem}.")
+
+
+def _path_field(label: str, home_relative: bool) -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        problem = grammar.path_problem(value, home_relative)
+        return None if problem is None else f"{label} {grammar.show(value)} is refused: {problem}."
+    return check
+
+
+def _python(value: str) -> str | None:
+    if not value.strip():
+        return "The python3 path on the host must not be empty."
+    problem = grammar.command_problem(value)
+    return None if problem is None else f"The python3 path {grammar.show(value)} is refused: {problem}."
+
+
+_STRING_CHECKS: dict[str, Callable[[str], str | None]] = {
+    "name": _name, "destination": _destination, "proxy_jump": _jump,
+    "identity_file": _path_field("The identity file", True),
+    "known_hosts_file": _path_field("The known_hosts file", True),
+    "work_dir": _path_field("Remote work folder", True),
+    "ascend_home": _path_field("ascend_home (ASCEND_HOME_PATH on the host)", False),
+    "python": _python,
+}
+
+
+def field_problem(field: str, value: Any) -> str | None:
+    """The sentence naming `field` when `value` is not acceptable for it (wrong type or grammar); else None."""
+    if field == "port":
+        problem = grammar.port_problem(value)
+        if problem is None:
+            return None
+        return f"Port {value} is not in 1..65535." if isinstance(value, int) and not isinstance(value, bool) \
+            else f"Port {grammar.show(value)} is refused: {problem}."
+    if value is None and field in _OPTIONAL:
+        return None
+    if not isinstance(value, str):
+        kind = "a text value or null" if field in _OPTIONAL else "a text value"
+        return f"The field '{field}' must be {kind}, not {grammar.show(value)}."
+    return _STRING_CHECKS[field](value)
 
 
 def profile_problems(profile: HostProfile) -> list[str]:
-    """Every problem with a profile, one sentence each."""
-    problems = []
-    if not profile.name.strip():
-        problems.append("The host profile needs a name.")
-    if not profile.destination.strip() or profile.destination.startswith("-") or " " in profile.destination:
-        problems.append(f"ssh destination '{profile.destination}' must be user@host or a ~/.ssh/config alias.")
-    if profile.port is not None and not 1 <= profile.port <= 65535:
-        problems.append(f"Port {profile.port} is not in 1..65535.")
-    if profile.proxy_jump is not None and profile.proxy_jump.startswith("-"):
-        problems.append(f"ProxyJump '{profile.proxy_jump}' must be [user@]host[:port].")
-    if not profile.work_dir.startswith(("/", "~/")):
-        problems.append(f"Remote work folder '{profile.work_dir}' must be absolute or start with ~/.")
-    if not profile.python.strip():
-        problems.append("The python3 path on the host must not be empty.")
-    return problems
+    """Every problem with a profile, one sentence each (empty when every field is acceptable)."""
+    problems = [field_problem(name, getattr(profile, name)) for name in FIELD_NAMES]
+    return [problem for problem in problems if problem]
+
+
+def check_profile(profile: HostProfile) -> None:
+    """Raise InputError when any field of the profile is not acceptable (defence in depth before ssh)."""
+    problems = profile_problems(profile)
+    if problems:
+        raise InputError(f"Host profile {grammar.show(profile.name)} is refused: {' '.join(problems)}")
+
+
+def profile_from_dict(data: Any, label: str = "The host profile") -> HostProfile:
+    """A checked HostProfile from a stored dict (unknown keys ignored); InputError naming label otherwise."""
+    if not isinstance(data, dict):
+        raise InputError(f"{label} must be a JSON object, not {grammar.show(data)}.")
+    missing = [name for name in _REQUIRED if name not in data]
+    if missing:
+        raise InputError(f"{label} has no {' or '.join(missing)}.")
+    values = {name: data[name] for name in FIELD_NAMES if name in data}
+    defaults = {"work_dir": DEFAULT_WORK_DIR, "python": "python3"}
+    checked = {**defaults, **values}
+    problems = [field_problem(name, checked[name]) for name in FIELD_NAMES if name in checked]
+    if any(problems):
+        raise InputError(f"{label} is refused: {' '.join(p for p in problems if p)}")
+    return HostProfile(**checked)
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """One entry of hosts.json as stored: the raw JSON value, and its profile or the sentence why not."""
+
+    raw: Any
+    profile: HostProfile | None
+    problem: str | None
+
+    @property
+    def name(self) -> str | None:
+        """The entry's name when it is a string (broken entries too), else None."""
+        name = self.raw.get("name") if isinstance(self.raw, dict) else None
+        return name if isinstance(name, str) else None
 
 
 def profiles_path() -> Path:
@@ -68,31 +163,72 @@ def profiles_path() -> Path:
     return Path(base) / CONFIG_FOLDER / "hosts.json"
 
 
-def load_profiles() -> list[HostProfile]:
-    """Saved profiles in their saved order; InputError when the file is damaged."""
+def _read_document(path: Path) -> list[Any]:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"The host profiles file '{path}' is larger than {MAX_FILE_BYTES >> 20} MB.", path)
+        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except OSError as exc:
+        raise InputError(f"The host profiles file '{path}' cannot be read: {exc.strerror or exc}.", path) from None
+    except UnicodeDecodeError:
+        raise InputError(f"The host profiles file '{path}' is not UTF-8 text.", path) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"The host profiles file '{path}' is not valid JSON: {exc.msg} at line {exc.lineno}.",
+                         path, exc.lineno) from None
+    except (ValueError, RecursionError):
+        raise InputError(f"The host profiles file '{path}' is not valid JSON (too deeply nested or a too "
+                         "long number).", path) from None
+    hosts = data.get("hosts", []) if isinstance(data, dict) else None
+    if not isinstance(hosts, list):
+        raise InputError(f"The host profiles file '{path}' must hold an object with a \"hosts\" list.", path)
+    return hosts
+
+
+def load_entries() -> list[StoredEntry]:
+    """Every entry of hosts.json, checked one by one; InputError only when the file as a whole is unusable."""
     path = profiles_path()
     if not path.is_file():
         return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return [HostProfile.from_dict(item) for item in data.get("hosts", [])]
-    except (OSError, ValueError, TypeError, AttributeError) as exc:
-        raise InputError(f"The host profiles file '{path}' cannot be read: {exc}.", path) from None
+    entries = []
+    for number, raw in enumerate(_read_document(path), start=1):
+        name = raw.get("name") if isinstance(raw, dict) else None
+        label = f"Entry {number}" + (f" ({grammar.show(name)})" if isinstance(name, str) else "") + f" of '{path}'"
+        try:
+            entries.append(StoredEntry(raw, profile_from_dict(raw, label), None))
+        except InputError as exc:
+            entries.append(StoredEntry(raw, None, str(exc)))
+    return entries
+
+
+def load_profiles() -> list[HostProfile]:
+    """The usable saved profiles in their saved order (broken entries are left out; see load_entries)."""
+    return [entry.profile for entry in load_entries() if entry.profile is not None]
+
+
+def save_entries(entries: list[StoredEntry]) -> None:
+    """Replace hosts.json with these entries (broken ones are kept as they were), atomically."""
+    path = profiles_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hosts = [entry.profile.to_dict() if entry.profile is not None else entry.raw for entry in entries]
+    atomic_write_text(path, json.dumps({"hosts": hosts}, indent=2, ensure_ascii=False))
 
 
 def save_profiles(profiles: list[HostProfile]) -> None:
-    """Replace the saved profiles (atomic write)."""
-    path = profiles_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps({"hosts": [p.to_dict() for p in profiles]}, indent=2))
+    """Replace the saved profiles with these (each is checked first), atomically."""
+    for profile in profiles:
+        check_profile(profile)
+    save_entries([StoredEntry(profile.to_dict(), profile, None) for profile in profiles])
 
 
 def find_profile(name: str) -> HostProfile:
-    """The saved profile called name; AppError listing the known names otherwise."""
-    profiles = load_profiles()
-    for profile in profiles:
-        if profile.name == name:
-            return profile
-    known = ", ".join(p.name for p in profiles) or "none saved yet"
-    raise AppError(f"No host profile named '{name}' (known: {known}); add one with "
+    """The saved profile called name; AppError naming the broken field, or listing the known names."""
+    entries = load_entries()
+    for entry in entries:
+        if entry.name == name:
+            if entry.profile is None:
+                raise InputError(f"{entry.problem} Fix it with `autofuse-studio hosts set {name} ...` or in the "
+                                 "runner panel's Hosts… dialog.")
+            return entry.profile
+    known = ", ".join(grammar.show(entry.name or "?") for entry in entries) or "none saved yet"
+    raise AppError(f"No host profile named {grammar.show(name)} (known: {known}); add one with "
                    "`autofuse-studio hosts add` or in the runner panel.")

@@ -22,7 +22,7 @@ from autofuse_studio.core.remote.ssh import (
     ssh_failure,
     upload_command,
 )
-from autofuse_studio.core.reports.atomic import atomic_write_bytes, atomic_write_text
+from autofuse_studio.core.reports.atomic import atomic_write_bytes, atomic_write_text, make_folder
 from autofuse_studio.core.tiling.job import PreparedJob, write_project
 from autofuse_studio.core.tiling.local import Echo, RunOutcome, read_result
 
@@ -106,7 +106,7 @@ def _unpack(data: bytes, kernel: str, output: Path, keep_build: bool) -> None:
 def run_remote(job: PreparedJob, profile: HostProfile, options: RemoteOptions, echo: Echo) -> RunOutcome:
     """Upload, run, download and clean up; RemoteError for connection, key and python3 problems."""
     output = Path(job.request.output).resolve()
-    output.mkdir(parents=True, exist_ok=True)
+    make_folder(output)
     (output / "result.json").unlink(missing_ok=True)
     folder = f"{profile.work_dir.rstrip('/')}/att-verify-{uuid.uuid4().hex[:12]}"
     kernel = job.sources.kernel_name

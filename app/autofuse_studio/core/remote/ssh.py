@@ -5,9 +5,10 @@ from __future__ import annotations
 import shlex
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.remote.profiles import HostProfile
+from autofuse_studio.core.remote.profiles import HostProfile, check_profile
 
 NO_PYTHON_CODE = 97  # exit code of the upload command when the profile's python3 is missing
+MAX_CONNECT_TIMEOUT = 3600
 
 
 class RemoteError(AppError):
@@ -15,7 +16,15 @@ class RemoteError(AppError):
 
 
 def ssh_argv(profile: HostProfile, command: str, connect_timeout: int = 10) -> list[str]:
-    """`ssh <options> -- <destination> <command>`: BatchMode so nothing ever waits for a password."""
+    """`ssh <options> -- <destination> <command>`: BatchMode so nothing ever waits for a password.
+
+    The profile is checked again here, whatever checked it before: ssh hands ProxyJump to a shell.
+    """
+    check_profile(profile)
+    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, int) or \
+            not 1 <= connect_timeout <= MAX_CONNECT_TIMEOUT:
+        raise RemoteError(f"The ssh connect timeout must be a whole number of seconds in 1..{MAX_CONNECT_TIMEOUT}, "
+                          f"not {connect_timeout!r}.")
     argv = ["ssh", "-o", "BatchMode=yes", "-o", f"ConnectTimeout={int(connect_timeout)}",
             "-o", "StrictHostKeyChecking=accept-new", "-o", "ServerAliveInterval=15", "-o", "LogLevel=ERROR"]
     if profile.port:

@@ -6,12 +6,14 @@ import shlex
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from autofuse_studio.core.errors import InputError
 
 DEFAULT_FLAGS = "-O0 -g -fno-common -Werror -Wextra -Wfloat-equal -fvisibility=default -DLOG_CPP"
 SDK_LIBRARIES = ("c_sec", "ascendalog", "platform", "error_manager", "tiling_api", "graph_base", "register")
 ARCH_DIRS = ("", "/aarch64-linux", "/x86_64-linux")
+MAX_CONFIG_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -37,18 +39,36 @@ def _string_list(table: dict[str, object], key: str, path: Path) -> tuple[str, .
     return tuple(value)
 
 
+def _read_toml(config_path: Path) -> dict[str, Any]:
+    try:
+        if config_path.stat().st_size > MAX_CONFIG_BYTES:
+            raise InputError(f"The compile config '{config_path}' is larger than {MAX_CONFIG_BYTES >> 10} KB.",
+                             config_path)
+        return tomllib.loads(config_path.read_bytes().decode("utf-8-sig"))
+    except OSError as exc:
+        raise InputError(f"Cannot read the compile config '{config_path}': {exc.strerror or exc}.",
+                         config_path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"The compile config '{config_path}' is not UTF-8 text (byte {exc.start}).",
+                         config_path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"The compile config '{config_path}' is not valid TOML: {exc}.", config_path) from None
+    except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
+        raise InputError(f"The compile config '{config_path}' is not valid TOML (a too long number or too deep "
+                         "nesting).", config_path) from None
+
+
 def load_compile_config(path: str | Path | None) -> CompileConfig:
     """Read compile.toml; an explicit path must exist, the default one may be absent (-> defaults)."""
     explicit = path is not None
     config_path = Path(path) if path is not None else default_config_path()
     if not config_path.is_file():
+        if config_path.exists():
+            raise InputError(f"The compile config '{config_path}' is not a regular file.", config_path)
         if explicit:
             raise InputError(f"The compile config '{config_path}' does not exist.", config_path)
         return CompileConfig()
-    try:
-        data = tomllib.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError(f"Cannot read the compile config '{config_path}': {exc}.", config_path) from None
+    data = _read_toml(config_path)
     table = data.get("compile")
     if table is None:
         return CompileConfig(source=str(config_path), notes=(f"'{config_path}' has no [compile] table; "
@@ -60,12 +80,25 @@ def load_compile_config(path: str | Path | None) -> CompileConfig:
         raise InputError(f"'{config_path}': [compile] flags must be one string.", config_path)
     config = CompileConfig(flags, _string_list(table, "extra_includes", config_path),
                            _string_list(table, "extra_links", config_path), str(config_path))
-    check_config(config)
+    try:
+        check_config(config)
+    except InputError as exc:
+        raise InputError(f"'{config_path}': {exc}", config_path) from None
     return config
+
+
+def split_flags(flags: str) -> list[str]:
+    """The flags string split like a shell would (no shell runs); InputError on unbalanced quotes."""
+    try:
+        return shlex.split(flags)
+    except ValueError as exc:  # "No closing quotation", "No escaped character" (a trailing backslash)
+        raise InputError(f"[compile] flags {flags[:80]!r} cannot be split into arguments: "
+                         f"{str(exc).lower()}.") from None
 
 
 def check_config(config: CompileConfig) -> None:
     """Refuse values that would change the CMake script's structure rather than pass a value."""
+    split_flags(config.flags)
     for label, values in (("flags", [config.flags]), ("extra_includes", config.extra_includes),
                           ("extra_links", config.extra_links)):
         for value in values:
@@ -81,7 +114,7 @@ def _quote(value: str) -> str:
 
 def cmakelists(kernel_name: str, config: CompileConfig) -> str:
     """The CMakeLists.txt text for the build folder."""
-    flags = " ".join(_quote(flag) for flag in shlex.split(config.flags))
+    flags = " ".join(_quote(flag) for flag in split_flags(config.flags))
     includes = [f"${{ASCEND_PATH}}{arch}/include" for arch in ARCH_DIRS]
     includes += [_quote(path) for path in config.extra_includes]
     link_dirs = [f"${{ASCEND_PATH}}{arch}/lib64" for arch in ARCH_DIRS]

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.att.case_filter import parse_case_filter
-from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.errors import OutputError, UsageError
+from autofuse_studio.core.reports.atomic import check_output_folder, check_writable_target
 from autofuse_studio.core.tiling import runner_script
 from autofuse_studio.core.tiling.cmake_project import CompileConfig, cmakelists, load_compile_config
 from autofuse_studio.core.tiling.log_inputs import read_log_inputs, select_log_inputs
@@ -25,6 +26,7 @@ from autofuse_studio.core.tiling.scene import SCENES, SourceSet, collect_sources
 from autofuse_studio.core.tiling.signature import Signature, find_signature, signature_problems
 
 RUNNER_PATH = Path(runner_script.__file__)
+RUNNER_FILES = ("runner_script.py", "process_tree.py")
 
 
 @dataclass
@@ -94,7 +96,10 @@ def _apply_log(request: VerifyRequest, params: TilingParams, kernel_name: str, n
                          "recorded in result.json only")
         return
     case_filter = parse_case_filter(request.case)
-    chosen, why = select_log_inputs(read_log_inputs(request.log), case_filter, kernel_name, request.op, request.case)
+    skipped: list[str] = []
+    entries = read_log_inputs(request.log, skipped)
+    notes += [f"[verify-tiling] note: --log {line}" for line in skipped]
+    chosen, why = select_log_inputs(entries, case_filter, kernel_name, request.op, request.case)
     notes.append(f"[verify-tiling] --log: {why}")
     if chosen is None:
         return
@@ -109,8 +114,22 @@ def _apply_log(request: VerifyRequest, params: TilingParams, kernel_name: str, n
     params.source += "+log"
 
 
+def _check_output(output: str) -> None:
+    """-o must be (or become) a writable folder whose result.json and build.log are not folders."""
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {output}: '{folder}' is a file, not a folder for result.json and build.log.")
+    try:
+        check_output_folder(folder)
+        for name in ("result.json", "build.log"):
+            check_writable_target(folder / name)
+    except OutputError as exc:
+        raise UsageError(f"-o {output}: {exc}") from None
+
+
 def prepare(request: VerifyRequest) -> PreparedJob:
     """Check everything that can be checked without a compiler; UsageError lists every problem."""
+    _check_output(request.output)
     source_dir = Path(request.source_dir).resolve()
     if not source_dir.is_dir():
         raise UsageError(f"✗ 源目录不存在: {request.source_dir}")
@@ -152,7 +171,8 @@ def write_project(job: PreparedJob, folder: Path, output: str, ascend_home: str 
         (src / name).write_text(text, encoding="utf-8")
     if not (src / "CMakeLists.txt").exists():
         (src / "CMakeLists.txt").write_text(cmakelists(job.sources.kernel_name, job.config), encoding="utf-8")
-    shutil.copyfile(RUNNER_PATH, folder / "runner_script.py")
+    for helper in RUNNER_FILES:  # the runner and the one module it imports, shipped side by side
+        shutil.copyfile(RUNNER_PATH.parent / helper, folder / helper)
     job_path = folder / "job.json"
     job_path.write_text(json.dumps(job.job_dict("src", output, ascend_home), indent=2, ensure_ascii=False),
                         encoding="utf-8")

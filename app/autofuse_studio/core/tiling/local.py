@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.reports.atomic import make_folder
 from autofuse_studio.core.tiling.job import PreparedJob, write_project
 
 Echo = Callable[[str], None]
@@ -61,7 +62,7 @@ def stream_process(argv: list[str], echo: Echo, stdin_pipe: bool = True) -> int:
 def run_local(job: PreparedJob, echo: Echo) -> RunOutcome:
     """Write the project to an att-verify-* temp folder, run the runner, remove the folder unless kept."""
     output = Path(job.request.output).resolve()
-    output.mkdir(parents=True, exist_ok=True)
+    make_folder(output)
     result_path = output / "result.json"
     result_path.unlink(missing_ok=True)  # a stale result must never pass for this run's
     folder = Path(tempfile.mkdtemp(prefix="att-verify-"))

@@ -17,6 +17,8 @@ _INPUT_RE = re.compile(
     r"case_id:\s*(?P<c>-?\d+),\s*sub_case_id:\s*-?\d+,?\s*core_num:\s*(?P<core>\d+),\s*ub_size:\s*(?P<ub>\d+)"
     r"(?P<rest>.*)")
 _VAR_RE = re.compile(r"input_vars\[(\d+)\]:\s*(\d+)")
+MAX_DIGITS = 20
+_LONG_NUMBER_RE = re.compile(r"\d{" + str(MAX_DIGITS + 1) + "}")
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,8 @@ class LogInputs:
         return self.dims, self.core_num, self.ub_size
 
 
-def read_log_inputs(log_path: str | Path) -> list[LogInputs]:
-    """Every solver input line in the log file or folder, in file and line order."""
+def read_log_inputs(log_path: str | Path, notes: list[str] | None = None) -> list[LogInputs]:
+    """Every solver input line in the log file or folder, in file and line order; skipped lines go to notes."""
     found = []
     for path in find_logs(log_path):
         with open_log(path) as handle:
@@ -53,6 +55,10 @@ def read_log_inputs(log_path: str | Path) -> list[LogInputs]:
                     continue
                 match = _INPUT_RE.search(raw.decode("utf-8", "replace"))
                 if match is None:
+                    continue
+                if _LONG_NUMBER_RE.search(match.group(0)):  # no real input; int() would refuse 4300+ digits
+                    if notes is not None:
+                        notes.append(f"{path}:{number}: a number with more than {MAX_DIGITS} digits; line skipped")
                     continue
                 pairs = sorted((int(i), int(v)) for i, v in _VAR_RE.findall(match.group("rest")))
                 found.append(LogInputs(match.group("op").strip(), int(match.group("r")), int(match.group("g")),

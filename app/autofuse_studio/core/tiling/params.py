@@ -20,6 +20,8 @@ ABI_KINDS = ("tf_static", "tf_dynamic", "inductor")
 MAX_DIMS = 32
 INT31_MAX = 2**31 - 1
 AIV_MAX = 65535
+MAX_INPUT_JSON_BYTES = 1 << 20
+SHOWN_CHARS = 60
 
 
 @dataclass
@@ -46,27 +48,50 @@ def preset_params(name: str) -> TilingParams:
 
 
 def load_input_json(path: str | Path) -> TilingParams:
-    """Read --input-json; InputError naming the file and line on bad JSON."""
+    """Read --input-json (UTF-8, a BOM is fine); InputError naming the file (and line) otherwise."""
     text_path = Path(path)
+    if text_path.exists() and not text_path.is_file():
+        raise InputError(f"The input JSON '{path}' is not a regular file.", path)
     try:
-        text = text_path.read_text(encoding="utf-8")
+        with text_path.open("rb") as handle:
+            data = handle.read(MAX_INPUT_JSON_BYTES + 1)
     except OSError as exc:
         raise InputError(f"Cannot read the input JSON '{path}': {exc.strerror or exc}.", path) from None
+    if len(data) > MAX_INPUT_JSON_BYTES:
+        raise InputError(f"The input JSON '{path}' is larger than {MAX_INPUT_JSON_BYTES >> 10} KB; it should hold "
+                         "four small values.", path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"The input JSON '{path}' is not UTF-8 text (byte {exc.start}).", path) from None
     return parse_input_json(text, str(path))
 
 
 def parse_input_json(text: str, label: str) -> TilingParams:
     """Parse input JSON text (the GUI editor uses this too); label names it in messages."""
     try:
-        values = json.loads(text)
+        values = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise InputError(f"The input JSON '{label}' is not valid JSON: {exc.msg} at line {exc.lineno}, "
                          f"column {exc.colno}.", label, exc.lineno) from None
+    except RecursionError:
+        raise InputError(f"The input JSON '{label}' is nested too deeply to be parameters.", label) from None
+    except ValueError as exc:  # Python's 4300-digit limit for int()
+        raise InputError(f"The input JSON '{label}' holds a number too long to read ({exc}).", label) from None
     if not isinstance(values, dict):
         raise InputError(f"The input JSON '{label}' must hold an object with dynamic_dims, aiv_num, "
                          "ub_size and abi.", label)
     source = f"input-json:{label}"
     return TilingParams(values, source, dict.fromkeys(values, source))
+
+
+def _shown(value: Any) -> str:
+    """A JSON value for a message, cut short (a hostile file could hold megabytes in one value)."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, RecursionError):
+        text = repr(type(value).__name__)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
 
 def override_aiv_num(params: TilingParams, aiv_num: int) -> None:
@@ -84,19 +109,19 @@ def _range_problem(name: str, value: Any, low: int, high: int) -> list[str]:
     if value is None:
         return [f"{name} is missing (an integer in [{low}, {high}])."]
     if not _is_int(value) or not low <= value <= high:
-        return [f"{name} = {json.dumps(value)} is out of range: it must be an integer in [{low}, {high}]."]
+        return [f"{name} = {_shown(value)} is out of range: it must be an integer in [{low}, {high}]."]
     return []
 
 
 def _dims_problems(dims: Any) -> list[str]:
     if not isinstance(dims, list):
-        return [f"dynamic_dims = {json.dumps(dims)} must be a list of integers."]
+        return [f"dynamic_dims = {_shown(dims)} must be a list of integers."]
     problems = []
     if len(dims) > MAX_DIMS:
         problems.append(f"dynamic_dims holds {len(dims)} values; at most {MAX_DIMS} are allowed.")
-    for index, dim in enumerate(dims):
+    for index, dim in enumerate(dims[:MAX_DIMS]):  # beyond that, one sentence is enough
         if not _is_int(dim) or not 1 <= dim <= INT31_MAX:
-            problems.append(f"dynamic_dims[{index}] = {json.dumps(dim)} is out of range: "
+            problems.append(f"dynamic_dims[{index}] = {_shown(dim)} is out of range: "
                             f"it must be an integer in [1, {INT31_MAX}].")
     return problems
 
@@ -107,11 +132,11 @@ def _abi_problems(abi: Any, dims: Any) -> list[str]:
     problems = []
     kind, shape_dims, width = abi.get("kind"), abi.get("shape_dims"), abi.get("block_dim_width")
     if kind not in ABI_KINDS:
-        problems.append(f"abi.kind = {json.dumps(kind)} is not one of {', '.join(ABI_KINDS)}.")
+        problems.append(f"abi.kind = {_shown(kind)} is not one of {', '.join(ABI_KINDS)}.")
     if width not in (32, 64) or not _is_int(width):
-        problems.append(f"abi.block_dim_width = {json.dumps(width)} must be 32 or 64.")
+        problems.append(f"abi.block_dim_width = {_shown(width)} must be 32 or 64.")
     if not isinstance(shape_dims, int) or isinstance(shape_dims, bool) or shape_dims < 0:
-        problems.append(f"abi.shape_dims = {json.dumps(shape_dims)} must be a non-negative integer.")
+        problems.append(f"abi.shape_dims = {_shown(shape_dims)} must be a non-negative integer.")
         return problems
     if kind == "tf_static" and shape_dims != 0:
         problems.append(f"abi.kind tf_static takes no dynamic dims, but abi.shape_dims = {shape_dims}.")

@@ -4,7 +4,9 @@
 Standard library only (Python >= 3.7), so this one file can be copied to any host with python3, cmake and
 a C++ compiler:  python3 runner_script.py --job job.json [--watch-stdin]
 The job file names a prepared project folder (sources + CMakeLists.txt), the parameters and the timeouts;
-see docs/readme/verify-tiling.md. The same file is imported by autofuse_studio for its constants.
+see the README's verify-tiling section. process_tree.py must sit next to it. The tiling child reports its
+result over a pipe the runner opens (never over stdout, which the tiling code shares); every process a step
+starts is stopped when the step ends, even one that called setsid. The tiling code is not sandboxed.
 """
 
 from __future__ import annotations
@@ -19,13 +21,19 @@ import sys
 import threading
 from typing import Any
 
-RESULT_TAG = "AFS_TILING_RESULT "
+if __package__:  # imported by autofuse_studio
+    from autofuse_studio.core.tiling import process_tree
+else:  # run as a script: process_tree.py was shipped next to this file
+    import process_tree  # type: ignore[no-redef]
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 KILL_GRACE_S = 2.0
 MAX_TILING_BYTES = 1 << 30
+MAX_RESULT_BYTES = 1 << 16
 UINT32_MAX = 0xFFFFFFFF
 
 _active: list[subprocess.Popen[bytes]] = []  # children to stop on cancel (each leads its own group)
+_token = os.urandom(16).hex()  # marks this run's processes (process_tree.tagged)
 
 
 class StepFailed(Exception):
@@ -57,6 +65,7 @@ def _on_stop_signal(number: int, _frame: object) -> None:
     # tiling process down with us; they run in their own groups so that timeouts can kill whole trees.
     for proc in list(_active):
         _stop(proc)
+    process_tree.sweep(_token, set())
     say(f"✗ cancelled (signal {number})")
     os._exit(128 + number)
 
@@ -72,11 +81,15 @@ def _watch_stdin() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def run_step(argv: list[str], timeout: float, log: Any, env: dict[str, str] | None = None) -> tuple[int, str]:
-    """Run argv in its own process group, echo its output live to stdout and the log; (code, output)."""
+def run_step(argv: list[str], timeout: float, log: Any, env: dict[str, str] | None = None,
+             pass_fds: tuple[int, ...] = ()) -> tuple[int, str]:
+    """Run argv in its own session, echo its output live to stdout and the log; (code, output).
+
+    When it ends (or times out) every process it left behind is killed too.
+    """
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, env=env)
+                                start_new_session=True, env=env, pass_fds=pass_fds)
     except OSError as exc:
         raise StepFailed(f"{argv[0]} could not be started: {exc.strerror or exc}") from None
     _active.append(proc)
@@ -88,21 +101,23 @@ def run_step(argv: list[str], timeout: float, log: Any, env: dict[str, str] | No
             line = raw.decode("utf-8", "replace")
             chunks.append(line)
             log.write(line)
-            if not line.startswith(RESULT_TAG):
-                sys.stdout.write(line)
-                sys.stdout.flush()
+            sys.stdout.write(line)
+            sys.stdout.flush()
 
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     try:
         code = proc.wait(timeout)
     except subprocess.TimeoutExpired:
-        _stop(proc)
+        _stop(proc)  # its group first, while its pid (the group id) is still reserved
         name = os.path.basename(argv[0])
         raise StepFailed(f"{name} did not finish within the {timeout:g} s timeout and was stopped.") from None
     finally:
         _active.remove(proc)
-    reader.join(5)
+        # Then everything else it started, also after a normal end: setsid'ed or double-forked processes
+        # are outside its group, and nothing a step started may outlive it (or hold its output pipe open).
+        process_tree.sweep(_token, {other.pid for other in _active})
+        reader.join(5)
     return code, "".join(chunks)
 
 
@@ -149,22 +164,62 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def execute(job: dict[str, Any], so_path: str, log: Any, env: dict[str, str]) -> dict[str, int]:
-    """Call AutofuseTiling in a child process so a crash or hang cannot take this runner down."""
-    timeout = float(job["run_timeout"])
+def _read_available(fd: int) -> bytes:
+    """What is in the pipe now (the child wrote before exiting; a straggler may still hold the write end)."""
+    os.set_blocking(fd, False)
+    data = b""
+    while len(data) <= MAX_RESULT_BYTES:
+        try:
+            chunk = os.read(fd, 4096)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _run_child(job: dict[str, Any], so_path: str, log: Any, env: dict[str, str]) -> tuple[int, bytes]:
+    """Start the tiling child with the write end of a fresh pipe; (exit code, what it wrote to the pipe)."""
     payload = json.dumps({"so": so_path, "scene": job["scene"], "params": job["params"],
                           "workspace_width": job.get("workspace_width", 32)})
-    code, output = run_step([sys.executable, os.path.abspath(__file__), "--child", payload], timeout, log, env)
-    lines = [line for line in output.splitlines() if line.startswith(RESULT_TAG)]
+    read_fd, write_fd = os.pipe()
+    try:
+        argv = [sys.executable, os.path.abspath(__file__), "--child", payload, "--result-fd", str(write_fd)]
+        try:
+            code, _ = run_step(argv, float(job["run_timeout"]), log, env, pass_fds=(write_fd,))
+        finally:
+            os.close(write_fd)
+        return code, _read_available(read_fd)
+    finally:
+        os.close(read_fd)
+
+
+def _parse_result(code: int, data: bytes) -> dict[str, Any]:
+    try:
+        result = json.loads(data.decode("utf-8")) if data else None
+    except ValueError:
+        result = None
+    if not isinstance(result, dict) or not isinstance(result.get("ok"), bool):
+        raise StepFailed(f"The tiling process exited with code {code} without a result.")
+    if result["ok"] and code != 0:
+        raise StepFailed(f"The tiling process reported a result but then exited with code {code}.")
+    return result
+
+
+def execute(job: dict[str, Any], so_path: str, log: Any, env: dict[str, str]) -> dict[str, int]:
+    """Call AutofuseTiling in a child process so a crash or hang cannot take this runner down."""
+    code, data = _run_child(job, so_path, log, env)
     if code < 0:
         raise StepFailed(f"AutofuseTiling crashed the tiling process with {_signal_name(-code)} — check that the "
                          "input JSON's abi (shape_dims, block_dim_width) matches the library.")
-    if not lines:
-        raise StepFailed(f"The tiling process exited with code {code} without a result.")
-    result = json.loads(lines[-1][len(RESULT_TAG):])
-    if not result.get("ok"):
+    result = _parse_result(code, data)
+    if not result["ok"]:
         raise StepFailed(str(result.get("error")))
-    return {"block_dim": int(result["block_dim"]), "workspace_size": int(result["workspace_size"])}
+    try:
+        return {"block_dim": int(result["block_dim"]), "workspace_size": int(result["workspace_size"])}
+    except (KeyError, TypeError, ValueError):
+        raise StepFailed("The tiling process returned an incomplete result.") from None
 
 
 def _child_call(request: dict[str, Any]) -> dict[str, Any]:
@@ -200,13 +255,17 @@ def _child_call(request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "block_dim": bd, "workspace_size": ws}
 
 
-def child_main(payload: str) -> int:
-    """The tiling child: load the library, call AutofuseTiling, print one tagged JSON line."""
+def child_main(payload: str, result_fd: int) -> int:
+    """The tiling child: load the library, call AutofuseTiling, write one JSON object to the runner's pipe."""
+    os.set_inheritable(result_fd, False)  # programs the tiling code may exec do not get the channel
     try:
         result = _child_call(json.loads(payload))
     except Exception as exc:  # noqa: BLE001 - any failure in the child becomes the runtime error text
         result = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-    say(RESULT_TAG + json.dumps(result))
+    data = json.dumps(result).encode("utf-8")
+    while data:
+        data = data[os.write(result_fd, data):]
+    os.close(result_fd)
     return 0 if result.get("ok") else 1
 
 
@@ -225,6 +284,7 @@ def write_result(job: dict[str, Any], result: dict[str, Any]) -> str:
 def run_job(job: dict[str, Any]) -> int:
     """Build, execute, write result.json; returns 0 / 1."""
     env = dict(os.environ)
+    env[process_tree.TOKEN_VARIABLE] = _token
     if job.get("ascend_home"):
         env["ASCEND_HOME_PATH"] = job["ascend_home"]
     ascend = env.get("ASCEND_HOME_PATH", "")
@@ -263,11 +323,12 @@ def main(argv: list[str]) -> int:
     """Entry point: --job FILE [--watch-stdin], or --child PAYLOAD (internal)."""
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
-    if len(argv) == 2 and argv[0] == "--child":
-        return child_main(argv[1])
+    if len(argv) == 4 and argv[0] == "--child" and argv[2] == "--result-fd" and argv[3].isdigit():
+        return child_main(argv[1], int(argv[3]))
     if len(argv) < 2 or argv[0] != "--job":
         sys.stderr.write("usage: runner_script.py --job JOB.json [--watch-stdin]\n")
         return EXIT_USAGE
+    process_tree.become_subreaper()  # orphans of the steps are re-parented here, where the sweep finds them
     for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(number, _on_stop_signal)
     if "--watch-stdin" in argv:

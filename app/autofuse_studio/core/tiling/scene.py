@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +12,9 @@ from autofuse_studio.core.errors import InputError, UsageError
 
 SCENES = ("tf", "inductor")
 INDUCTOR_FILE = "output_code.py"
-MAX_OUTPUT_CODE_BYTES = 64 * 1024 * 1024  # ast.parse of an unbounded file could exhaust memory
+MAX_OUTPUT_CODE_BYTES = 64 * 1024 * 1024  # read in full; only the artifacts dict is ever parsed
+MAX_LITERAL_TOKENS = 100_000  # bounds the syntax tree of that dict (a real one has a few dozen tokens)
+MAX_LITERAL_DEPTH = 32
 _ARTIFACTS_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)_artifacts\s*=\s*\{", re.MULTILINE)
 _HEADER_SUFFIXES = (".h", ".hpp", ".inc")
 
@@ -72,26 +75,55 @@ def collect_tf(source_dir: Path) -> SourceSet:
     return SourceSet("tf", tf_kernel_name(list(files)), files, origin)
 
 
+def _literal_end(text: str, start: int, path: Path, line: int) -> int:
+    """Offset just past the bracketed literal opening at text[start]; bounded tokens and nesting, no recursion."""
+    position = line_start = start
+
+    def readline() -> str:
+        nonlocal position, line_start
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end + 1
+        line_start, position = position, end
+        return text[line_start:end]
+
+    depth = 0
+    try:
+        for count, token in enumerate(tokenize.generate_tokens(readline)):
+            if count > MAX_LITERAL_TOKENS:
+                raise InputError(f"'{path}' line {line}: the artifacts dict has more than {MAX_LITERAL_TOKENS} "
+                                 "tokens; refusing to parse it.", path, line)
+            if token.type != tokenize.OP or token.string not in "([{)]}":
+                continue
+            depth += 1 if token.string in "([{" else -1
+            if depth > MAX_LITERAL_DEPTH:
+                raise InputError(f"'{path}' line {line}: the artifacts dict is nested more than "
+                                 f"{MAX_LITERAL_DEPTH} levels deep; refusing to parse it.", path, line)
+            if depth == 0:
+                return line_start + token.end[1]
+    except (tokenize.TokenError, SyntaxError) as exc:
+        raise InputError(f"'{path}' line {line}: the artifacts dict is not valid Python ({exc.args[0]}).",
+                         path, line) from None
+    raise InputError(f"'{path}' line {line}: the artifacts dict is never closed.", path, line)
+
+
 def _artifacts_dict(path: Path, text: str) -> tuple[str, dict[str, object]]:
+    """The first column-0 `<name>_artifacts = {...}`, literal-evaluated (never executed, never the whole file)."""
     match = _ARTIFACTS_RE.search(text)
     if match is None:
         raise InputError(f"'{path}' holds no top-level `<name>_artifacts = {{...}}` assignment.", path)
     variable = f"{match.group(1)}_artifacts"
+    line = text.count("\n", 0, match.start()) + 1
+    opening = match.end() - 1
+    literal = text[opening:_literal_end(text, opening, path, line)]
     try:
-        tree = ast.parse(text, filename=str(path))
+        value = ast.literal_eval(ast.parse(literal, filename=str(path), mode="eval").body)
     except SyntaxError as exc:
-        raise InputError(f"'{path}' is not valid Python: {exc.msg} at line {exc.lineno}.", path, exc.lineno) from None
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == variable for t in node.targets):
-            try:
-                value = ast.literal_eval(node.value)  # never executes the file
-            except ValueError:
-                raise InputError(f"'{path}' line {node.lineno}: {variable} is not a plain literal dict.",
-                                 path, node.lineno) from None
-            if not isinstance(value, dict):
-                raise InputError(f"'{path}' line {node.lineno}: {variable} is not a dict.", path, node.lineno)
-            return match.group(1), value
-    raise InputError(f"'{path}': {variable} is not assigned at the top level.", path)
+        raise InputError(f"'{path}' line {line}: {variable} is not valid Python: {exc.msg}.", path, line) from None
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        raise InputError(f"'{path}' line {line}: {variable} is not a plain literal dict.", path, line) from None
+    if not isinstance(value, dict):
+        raise InputError(f"'{path}' line {line}: {variable} is not a dict.", path, line)
+    return match.group(1), value
 
 
 def collect_inductor(source_dir: Path) -> SourceSet:

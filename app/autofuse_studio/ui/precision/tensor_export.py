@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,24 +11,17 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.reports.atomic import atomic_path
 
 
 def atomic_export(path: str | Path, write: Callable[[str], object]) -> Path:
     """Call write(temp_path) with a temp file of the same suffix beside `path`, then move it into place."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Exporters pick the format from the suffix, so the temp file keeps it.
-    fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    try:
-        result = write(temp)
-        if result is False or not Path(temp).stat().st_size:
+    # Exporters pick the format from the suffix, so the temp file keeps it (core's one rule for every writer).
+    with atomic_path(target) as temp:
+        result = write(str(temp))
+        if result is False or not temp.stat().st_size:
             raise InputError(f"Could not write {target}: the exporter produced no data.", target)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
     return target
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.remote.profiles import load_profiles
+from autofuse_studio.core.remote.profiles import load_entries
 from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
 from autofuse_studio.ui.widgets.drops import local_paths, take_local_drop
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -121,9 +121,15 @@ class RunForm(Retranslating, QWidget):
         self.host_combo.clear()
         self.host_combo.addItem(LOCAL)
         try:
-            self.host_combo.addItems([profile.name for profile in load_profiles()])
+            entries = load_entries()
         except AppError as exc:
             self.problems_label.setText(str(exc))
+            entries = []
+        self.host_combo.addItems([entry.profile.name for entry in entries if entry.profile is not None])
+        broken = [entry.problem for entry in entries if entry.problem]
+        if broken:  # left out of the list; the Hosts… dialog shows and repairs them
+            self.problems_label.setText("\n".join(f"✗ {problem}" for problem in broken))
+        self.host_combo.setToolTip("\n".join(broken))
         index = self.host_combo.findText(current)
         self.host_combo.setCurrentIndex(max(index, 0))
 

@@ -1,6 +1,12 @@
-"""HostDialog: add, edit and remove remote build host profiles (no passwords; keys or the ssh agent)."""
+"""HostDialog: add, edit and remove remote build host profiles (no passwords; keys or the ssh agent).
+
+Every field is checked as it is typed with the same grammar the CLI and ssh argv builder use; an invalid
+field gets a red frame and a tooltip, and Save refuses with a sentence naming the field.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -10,13 +16,26 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.remote.profiles import HostProfile, load_profiles, profile_problems, save_profiles
+from autofuse_studio.core.remote.profiles import (
+    DEFAULT_WORK_DIR,
+    HostProfile,
+    StoredEntry,
+    field_problem,
+    load_entries,
+    profile_from_dict,
+    save_entries,
+)
+
+INVALID_STYLE = "QLineEdit { border: 1px solid #c0392b; }"
+FIELDS = ("name", "destination", "port", "identity_file", "proxy_jump", "work_dir", "ascend_home", "python",
+          "known_hosts_file")
+_OPTIONAL = ("port", "identity_file", "proxy_jump", "ascend_home", "known_hosts_file")
+_DEFAULTS = {"work_dir": DEFAULT_WORK_DIR, "python": "python3"}  # what an empty field means
 
 
 class HostDialog(QDialog):
@@ -25,39 +44,45 @@ class HostDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Build hosts"))
+        self.entries: list[StoredEntry] = []
+        self.file_problem: str | None = None
         try:
-            self.profiles = load_profiles()
-        except AppError:
-            self.profiles = []
+            self.entries = load_entries()
+        except AppError as exc:  # a damaged file is shown, and never overwritten from here
+            self.file_problem = str(exc)
         self.list = QListWidget()
-        self.edits = {name: QLineEdit() for name in ("name", "destination", "identity_file", "proxy_jump",
-                                                        "work_dir", "ascend_home", "python")}
+        self.edits = {name: QLineEdit() for name in FIELDS}
         self.edits["destination"].setPlaceholderText(self.tr("user@host or a ~/.ssh/config alias"))
-        self.edits["work_dir"].setText("/tmp/autofuse-studio")
-        self.edits["python"].setText("python3")
-        self.port = QSpinBox(minimum=0, maximum=65535)
-        self.port.setSpecialValueText(self.tr("default"))
+        self.edits["port"].setPlaceholderText(self.tr("default (22)"))
+        self.edits["proxy_jump"].setPlaceholderText(self.tr("[user@]host[:port], comma separated"))
+        for name, default in _DEFAULTS.items():
+            self.edits[name].setText(default)
         self.problems = QLabel(wordWrap=True)
+        self.problems.setStyleSheet("color: #c0392b")
+        self.save_button = QPushButton(self.tr("Save profile"))
         self._build_layout()
         self.list.currentRowChanged.connect(self._on_list_row_changed)
+        for edit in self.edits.values():
+            edit.textChanged.connect(self._on_field_text_changed)
         self._refresh_list()
+        self._on_field_text_changed()
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         form = QFormLayout()
-        labels = {"name": self.tr("name"), "destination": self.tr("destination"),
+        labels = {"name": self.tr("name"), "destination": self.tr("destination"), "port": self.tr("port"),
                   "identity_file": self.tr("identity file"), "proxy_jump": self.tr("proxy jump"),
-                  "work_dir": self.tr("work dir"), "ascend_home": self.tr("ascend home"), "python": self.tr("python")}
+                  "work_dir": self.tr("work dir"), "ascend_home": self.tr("ascend home"), "python": self.tr("python"),
+                  "known_hosts_file": self.tr("known_hosts file")}
         for name, edit in self.edits.items():
             form.addRow(labels[name], edit)
-        form.addRow(self.tr("port"), self.port)
         layout.addLayout(form)
         layout.addWidget(self.problems)
-        save, remove = QPushButton(self.tr("Save profile")), QPushButton(self.tr("Remove profile"))
-        save.clicked.connect(self.save_current)
+        remove = QPushButton(self.tr("Remove profile"))
+        self.save_button.clicked.connect(self.save_current)
         remove.clicked.connect(self.remove_current)
-        layout.addWidget(save)
+        layout.addWidget(self.save_button)
         layout.addWidget(remove)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -65,38 +90,85 @@ class HostDialog(QDialog):
 
     def _refresh_list(self) -> None:
         self.list.clear()
-        self.list.addItems([f"{p.name} — {p.describe()}" for p in self.profiles])
+        for entry in self.entries:
+            if entry.profile is not None:
+                self.list.addItem(f"{entry.profile.name} — {entry.profile.describe()}")
+            else:
+                self.list.addItem(self.tr("⚠ {0} — invalid, select it to repair").format(entry.name or "?"))
 
     def _on_list_row_changed(self, row: int) -> None:
-        if 0 <= row < len(self.profiles):
-            profile = self.profiles[row].to_dict()
-            for name, edit in self.edits.items():
-                edit.setText(str(profile.get(name) or ""))
-            self.port.setValue(profile.get("port") or 0)
+        if not 0 <= row < len(self.entries):
+            return
+        entry = self.entries[row]
+        stored = entry.profile.to_dict() if entry.profile is not None else entry.raw
+        stored = {**_DEFAULTS, **stored} if isinstance(stored, dict) else dict(_DEFAULTS)
+        for name, edit in self.edits.items():
+            value = stored.get(name)
+            edit.setText("" if value is None else str(value))
+
+    def field_values(self) -> dict[str, Any]:
+        """The fields as profile values: empty optional fields are None, the port a number when it is one."""
+        values: dict[str, Any] = {}
+        for name, edit in self.edits.items():
+            text = edit.text().strip()
+            if name in _OPTIONAL and not text:
+                values[name] = None
+            elif name == "port":
+                values[name] = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else text
+            else:
+                values[name] = text or _DEFAULTS.get(name, "")
+        return values
+
+    def field_problems(self) -> dict[str, str]:
+        """Field name -> the sentence saying why its text is refused (only the invalid fields)."""
+        values = self.field_values()
+        problems = {name: field_problem(name, value) for name, value in values.items()}
+        return {name: problem for name, problem in problems.items() if problem}
+
+    def _on_field_text_changed(self) -> None:
+        problems = self.field_problems()
+        for name, edit in self.edits.items():
+            edit.setStyleSheet(INVALID_STYLE if name in problems else "")
+            edit.setToolTip(problems.get(name, ""))
+        shown = [self.file_problem] if self.file_problem else []
+        self.problems.setText("\n".join(f"✗ {text}" for text in [*shown, *problems.values()]))
 
     def current_profile(self) -> HostProfile:
-        """The profile described by the fields."""
-        text = {name: edit.text().strip() for name, edit in self.edits.items()}
-        return HostProfile(text["name"], text["destination"], self.port.value() or None,
-                           text["identity_file"] or None, text["proxy_jump"] or None,
-                           text["work_dir"] or "/tmp/autofuse-studio", text["ascend_home"] or None,
-                           text["python"] or "python3")
+        """The profile described by the fields; AppError naming the first invalid field."""
+        return profile_from_dict(self.field_values())
 
     def save_current(self) -> bool:
         """Add or replace the profile with this name; False (and the problems shown) when invalid."""
-        profile = self.current_profile()
-        problems = profile_problems(profile)
-        self.problems.setText("\n".join(problems))
-        if problems:
+        if self.file_problem:
+            self.problems.setText(f"✗ {self.file_problem}")
             return False
-        self.profiles = [p for p in self.profiles if p.name != profile.name] + [profile]
-        save_profiles(self.profiles)
-        self._refresh_list()
-        return True
+        try:
+            profile = self.current_profile()
+        except AppError as exc:
+            self.problems.setText(f"✗ {exc}")
+            return False
+        entry = StoredEntry(profile.to_dict(), profile, None)
+        names = [stored.name for stored in self.entries]
+        if profile.name in names:
+            self.entries[names.index(profile.name)] = entry
+        else:
+            self.entries.append(entry)
+        return self._write()
 
     def remove_current(self) -> None:
         """Forget the profile with the name in the field."""
+        if self.file_problem:
+            return
         name = self.edits["name"].text().strip()
-        self.profiles = [p for p in self.profiles if p.name != name]
-        save_profiles(self.profiles)
+        self.entries = [entry for entry in self.entries if entry.name != name]
+        self._write()
+
+    def _write(self) -> bool:
+        try:
+            save_entries(self.entries)
+        except AppError as exc:
+            self.problems.setText(f"✗ {exc}")
+            return False
         self._refresh_list()
+        self._on_field_text_changed()
+        return True
