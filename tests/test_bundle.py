@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio import __version__
+from tests.stub_sdk import needs_build, write_tf_source
 
 from .conftest import REPO_ROOT
 
@@ -89,3 +90,12 @@ def test_bundle_subcommand_help(name: str) -> None:
     done = run_bundle(name, "--help")
     assert done.returncode == 0, done.stderr
     assert "usage" in done.stdout.lower()
+
+
+@needs_build
+def test_bundle_runs_verify_tiling_end_to_end(sdk: Path, tmp_path: Path) -> None:
+    # The build runner is shipped to the build folder as source files: the bundle must carry them.
+    source = write_tf_source(tmp_path / "src")
+    done = run_bundle("att", "verify-tiling", str(source), "--aiv-num", "3", "-o", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads((tmp_path / "out" / "result.json").read_text())["fields"]["block_dim"] == 4
