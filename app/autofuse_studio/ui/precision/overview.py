@@ -18,6 +18,7 @@ from autofuse_studio.ui.precision.table_model import verdict_colour
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _MAX_VISIBLE_STEPS = 4
+_MAX_COLUMNS_WITHOUT_SCROLLING = 16
 _EMPTY = Overview([], [], {})
 
 
@@ -136,10 +137,21 @@ class RankStepOverview(QTableView):
         self._chosen = None
         self.clearSelection()
         self.setVisible(not self.grid.overview.trivial)
-        steps = min(len(self.grid.overview.steps), _MAX_VISIBLE_STEPS)
-        scroll = self.horizontalScrollBar().sizeHint().height()
-        self.setFixedHeight(self.horizontalHeader().sizeHint().height() + steps * self.verticalHeader()
-                            .defaultSectionSize() + scroll + 2 * self.frameWidth())
+        self._fit_size()
+
+    def _fit_size(self) -> None:
+        """As small as the grid: no empty band below or beside it (scroll bars only for big grids)."""
+        overview = self.grid.overview
+        steps = min(len(overview.steps), _MAX_VISIBLE_STEPS)
+        wide = len(overview.ranks) > _MAX_COLUMNS_WITHOUT_SCROLLING
+        scroll = self.horizontalScrollBar().sizeHint().height() if wide else 0
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if wide
+                                          else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        rows = steps * self.verticalHeader().defaultSectionSize()
+        self.setFixedHeight(self.horizontalHeader().sizeHint().height() + rows + scroll + 2 * self.frameWidth())
+        columns = len(overview.ranks) * self.horizontalHeader().defaultSectionSize()
+        steps_scroll = self.verticalScrollBar().sizeHint().width() if len(overview.steps) > steps else 0
+        self.setMaximumWidth(self.verticalHeader().sizeHint().width() + columns + steps_scroll + 2 * self.frameWidth())
 
     def show_chosen(self, rank: str | None, step: str | None) -> None:
         """Mark the cell the table is filtered to (nothing when the filter is not one cell)."""
