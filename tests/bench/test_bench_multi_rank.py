@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from autofuse_studio.core.precision.dump_pairs import pair_dumps
@@ -19,25 +18,12 @@ from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_m
 from autofuse_studio.core.precision.plan import plan_rows
 from autofuse_studio.core.synth import CaseManifest, generate_case
 from autofuse_studio.core.synth.spec import multi_rank_spec
+from tests.bench.naive import naive_loop
 from tests.robustness.conftest import run_python_peak
 
 pytestmark = pytest.mark.bench
 
 RANKS, FUSED, ELEMENTS = 8, 300, 65_536
-
-
-def _naive(pairs: list[tuple[Path, Path]]) -> float:
-    start = time.perf_counter()
-    for fused_path, origin_path in pairs:
-        a = np.load(fused_path).flatten().astype(np.float64)
-        b = np.load(origin_path).flatten().astype(np.float64)
-        if a.size != b.size:
-            continue
-        float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-8))
-        diff = np.abs(a - b)
-        float(np.max(diff))
-        float(np.max(diff / (np.maximum(np.abs(a), np.abs(b)) + 1e-8)))
-    return time.perf_counter() - start
 
 
 def _request(root: Path, manifest: CaseManifest, ranks: list[str] | None = None) -> Mode1Request:
@@ -71,7 +57,7 @@ def test_eight_ranks_in_parallel(tmp_path: Path) -> None:
     naive_times, our_times = [], []
     result = None
     for _ in range(2):
-        naive_times.append(_naive(pairs))
+        naive_times.append(naive_loop(pairs))
         start = time.perf_counter()
         result = run_mode1(request)
         our_times.append(time.perf_counter() - start)

@@ -10,29 +10,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from autofuse_studio.core.precision.dump_pairs import pair_dumps
 from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
 from autofuse_studio.core.precision.plan import plan_rows
 from autofuse_studio.core.synth import bench_spec, generate_case
+from tests.bench.naive import naive_loop
 
 pytestmark = pytest.mark.bench
-
-
-def _naive(pairs: list[tuple[Path, Path]]) -> float:
-    start = time.perf_counter()
-    for fused_path, origin_path in pairs:
-        a = np.load(fused_path).flatten().astype(np.float64)
-        b = np.load(origin_path).flatten().astype(np.float64)
-        if a.size != b.size:
-            continue
-        float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-8))
-        diff = np.abs(a - b)
-        float(np.max(diff))
-        float(np.max(diff / (np.maximum(np.abs(a), np.abs(b)) + 1e-8)))
-    return time.perf_counter() - start
 
 
 def test_mode1_300_fused_ops(tmp_path: Path) -> None:
@@ -50,7 +36,7 @@ def test_mode1_300_fused_ops(tmp_path: Path) -> None:
     naive_times, our_times = [], []
     result = None
     for _ in range(2):
-        naive_times.append(_naive(pairs))
+        naive_times.append(naive_loop(pairs))
         start = time.perf_counter()
         result = run_mode1(request)
         our_times.append(time.perf_counter() - start)

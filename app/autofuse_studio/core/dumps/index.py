@@ -132,15 +132,12 @@ class DumpIndex:
         self.runs = runs or {}
         self._table = table
         self._ops = {(rank, step, op) for rank, step, op, _, _ in table}
-        self.ranks: list[Rank] = sorted({rank for rank, _, _ in self._ops}, key=natural_key)
-        self._steps: dict[Rank, list[str]] = {}
+        rank_steps: dict[Rank, set[str]] = defaultdict(set)
         for rank, step, _ in self._ops:
-            self._steps.setdefault(rank, [])
-            if step not in self._steps[rank]:
-                self._steps[rank].append(step)
-        for steps in self._steps.values():
-            steps.sort(key=natural_key)
-        self.steps: list[str] = sorted({step for _, step, _ in self._ops}, key=natural_key)
+            rank_steps[rank].add(step)
+        self.ranks: list[Rank] = sorted(rank_steps, key=natural_key)
+        self._steps = {rank: sorted(steps, key=natural_key) for rank, steps in rank_steps.items()}
+        self.steps: list[str] = sorted(set().union(*rank_steps.values()), key=natural_key)
 
     @classmethod
     def build(
