@@ -177,7 +177,12 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
 
 def _input_notices(case: LoadedCase) -> list[Notice]:
     """What reading the graphs and indexing the dumps had to say, before any pairing."""
-    return [*plain_notices("graph", case.af_open.warnings, OPEN_SIDE),
+    empty = [Notice("no_dump_npys", f"The {side} dump folder {index.root} holds no dump NPYs "
+                    "(files named like {type}.{name}.{task}.{stream}.{timestamp}.output.0.npy): nothing of it can "
+                    "be compared.", side=side)
+             for side, index in ((OPEN_SIDE, case.open_index), (CLOSE_SIDE, case.close_index))
+             if index.files_indexed == 0]
+    return [*empty, *plain_notices("graph", case.af_open.warnings, OPEN_SIDE),
             *plain_notices("graph", case.af_close.warnings, CLOSE_SIDE),
             *on_side(_mapping_notices(case.mapping), OPEN_SIDE),
             *on_side(case.open_index.notices, OPEN_SIDE), *on_side(case.close_index.notices, CLOSE_SIDE)]
