@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from autofuse_studio.core.errors import GraphParseError, InputError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.build import build_model
@@ -30,7 +32,13 @@ def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model
     file = Path(path)
     data = _read_bytes(file)
     cancel.check()
-    model = model_from_bytes(data, str(file), cancel)
+    with gc_paused():
+        document = parse_document(data, str(file), cancel)
+        # The file's bytes (hundreds of MB for a big model) are not needed while the model is built.
+        del data
+        cancel.check()
+        model = build_model(document, str(file), cancel)
+        del document
     log.debug("loaded %s: %d graphs, %d warnings", file, len(model.graphs), len(model.warnings))
     return model
 
@@ -90,6 +98,13 @@ def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED
 
 
 def _parse_json(data: bytes, path: str) -> Any:
+    try:
+        # msgspec decodes the same documents to the same objects about 4x faster; whatever it refuses
+        # (NaN literals, huge numbers, lone surrogates, broken text) goes through the standard library,
+        # which accepts what it always accepted and words the errors.
+        return msgspec.json.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        pass
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
@@ -66,6 +66,15 @@ class PairSide:
     layout: LayoutInfo | None
     label: str
     graph_dtype: str | None = None  # the desc's dtype, e.g. DT_BF16 for a bf16 tensor dumped as float32
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Hash once: the scheduler keys its dicts by pairs of sides, tens of thousands of times a run."""
+        object.__setattr__(self, "_hash", hash((self.path, self.layout, self.label, self.graph_dtype)))
+
+    def __hash__(self) -> int:
+        """The hash computed at creation (the fields never change)."""
+        return self._hash
 
 
 _BF16_NAMES = frozenset({"DT_BF16", "DT_BFLOAT16"})

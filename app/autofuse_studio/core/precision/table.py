@@ -15,6 +15,8 @@ KIND_LABELS = {"output": "输出", INPUT: "输入"}
 
 def display_width(text: str) -> int:
     """Terminal columns taken by text: wide and fullwidth (CJK) characters count twice."""
+    if text.isascii():
+        return len(text)  # op names and numbers: no per-character lookup
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 

@@ -12,6 +12,10 @@ from autofuse_studio.core.synth.numerics import transpose
 from autofuse_studio.core.synth.patterns import SINGLE_INPUT, Ctx, affine, merge
 from autofuse_studio.core.synth.spec import CaseSpec
 
+# How far back a merge may reach: keeps a 20k-op case linear to build (identical cases below this size).
+_MERGE_WINDOW = 256
+_NEARBY_CHAINS = 8
+
 
 def shape_2d(elements: int) -> tuple[int, int]:
     """A near-square 2-D shape with exactly `elements` elements."""
@@ -45,7 +49,10 @@ def _main_chains(ctx: Ctx) -> None:
         chain, scope = j % spec.chains, _scope(j)
         x = current[chain]
         info = TensorInfo(b.dag.info(x).shape, spec.dtype)
-        partners = [r for r in [*current, *history[:-2]] if r != x and b.dag.info(r).shape == info.shape]
+        # Merges reach back a few layers and across neighbouring chains, as in real models.
+        recent = history[-_MERGE_WINDOW - 2:-2]
+        nearby = current[max(0, chain - _NEARBY_CHAINS):chain + _NEARBY_CHAINS + 1]
+        partners = [r for r in [*nearby, *recent] if r != x and b.dag.info(r).shape == info.shape]
         with b.fused(culprit=j == spec.culprit):
             if j == spec.culprit:
                 y = affine(ctx, x, scope, info)
