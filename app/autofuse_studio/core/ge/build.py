@@ -8,6 +8,7 @@ from typing import Any
 
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
+from autofuse_studio.core.ge.fast_json import decode_desc, is_record
 from autofuse_studio.core.ge.model import DescList, Graph, InputRef, Model, Op, TensorDesc
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
@@ -80,7 +81,7 @@ def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED) -> M
     warn = _Warnings()
     graphs: list[Graph] = []
     for index, raw in enumerate(graph_dicts(doc, path)):
-        if not isinstance(raw, dict):
+        if not is_record(raw):
             warn.add("graph", f"{path}: graph entry {index} is empty (null) and was skipped.")
             continue
         graphs.append(_make_graph(raw, index, warn, cancel))
@@ -94,7 +95,7 @@ def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED) -> M
     return Model(path, graphs, warn.finish())
 
 
-def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings, cancel: CancelToken) -> Graph:
+def _make_graph(raw: Any, index: int, warn: _Warnings, cancel: CancelToken) -> Graph:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         name = f"graph_{index}"
@@ -104,7 +105,7 @@ def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings, cancel: Cancel
     for i, raw_op in enumerate(_as_list(raw.get("op"))):
         if i % _OPS_PER_CANCEL_CHECK == 0:
             cancel.check()
-        if not isinstance(raw_op, dict):
+        if not is_record(raw_op):
             warn.add("op", f"graph '{name}': op entry {i} is empty (null) and was skipped.")
             continue
         ops.append(_make_op(raw_op, name, i, warn))
@@ -115,7 +116,7 @@ def _make_graph(raw: dict[str, Any], index: int, warn: _Warnings, cancel: Cancel
     return Graph(name, ops)
 
 
-def _make_op(raw: dict[str, Any], graph: str, index: int, warn: _Warnings) -> Op:
+def _make_op(raw: Any, graph: str, index: int, warn: _Warnings) -> Op:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         name = f"{graph}/op_{index}"
@@ -161,7 +162,8 @@ def _parse_inputs(raw: Any, op_name: str, warn: _Warnings) -> tuple[list[InputRe
 
 
 def make_desc(raw: Any) -> TensorDesc:
-    """One TensorDescriptor dict -> TensorDesc (attrs parsed into a dict once, values kept raw)."""
+    """One TensorDescriptor (a dict, or raw JSON decoded here) -> TensorDesc (attr values kept raw)."""
+    raw = decode_desc(raw)
     if not isinstance(raw, dict):
         return TensorDesc()
     attrs = attr_dict(raw.get("attr"))

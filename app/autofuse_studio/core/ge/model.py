@@ -6,7 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+import msgspec
+
 from autofuse_studio.core.ge.attrs import attr_value
+from autofuse_studio.core.ge.fast_json import decode_desc, raw_mentions
 
 __all__ = ["FUSED_TYPES", "Graph", "InputRef", "Model", "Op", "TensorDesc", "attr_value"]
 
@@ -30,6 +33,10 @@ class TensorDesc:
 
 def _raw_has_attr(raw: Any, key: str) -> bool:
     """True when a raw TensorDescriptor's attr map (key/value list or dict) holds `key`."""
+    if isinstance(raw, msgspec.Raw):
+        if not raw_mentions(raw, key):
+            return False  # most descs: no decoding at all
+        raw = decode_desc(raw)
     attrs = raw.get("attr") if isinstance(raw, dict) else None
     if isinstance(attrs, dict):
         return key in attrs
