@@ -101,3 +101,16 @@ def test_scheduler_reuses_identical_pairs_and_recompares_changed_ones(
     assert outcomes[1].message == "b-f/b-o/DT_FLOAT"
     assert outcomes[0].message == "a-f/a-o/DT_FLOAT16"
     assert sorted(delivered) == [0, 1, 2]
+
+
+def test_big_pairs_path_gives_the_same_rows(coverage_case: tuple[Path, dict[str, Any]],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pairs are routed by the size their graph descs announce (no stat per file); both routes agree.
+    from autofuse_studio.core.precision import scheduler
+
+    root, manifest = coverage_case
+    request = mode1_request(root, manifest, compare_input=True, jobs=2)
+    small = run_mode1(request)
+    monkeypatch.setattr(scheduler, "LARGE_PAIR_BYTES", -1)  # every pair takes the block-parallel route
+    large = run_mode1(request)
+    assert [_row_facts(row) for row in small.rows] == [_row_facts(row) for row in large.rows]

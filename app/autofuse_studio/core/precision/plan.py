@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -57,11 +58,23 @@ def _origin_desc(model: Model, op_name: str, index: int) -> TensorDesc | None:
     return op.output_descs[index]
 
 
-def _size(path: str | None) -> int:
+# Bytes per element by graph dtype, for scheduling only (unknown dtypes count as 4).
+_DTYPE_BYTES = {"DT_FLOAT16": 2, "DT_BF16": 2, "DT_BFLOAT16": 2, "DT_INT16": 2, "DT_UINT16": 2, "DT_INT8": 1,
+                "DT_UINT8": 1, "DT_BOOL": 1, "DT_DOUBLE": 8, "DT_INT64": 8, "DT_UINT64": 8}
+
+
+def _size(path: str | None, desc: TensorDesc | None) -> int:
+    """About how many bytes the file holds: from the desc's shape when known, else one stat.
+
+    Only the scheduler reads it (big pairs are split over threads), and a big model has tens of
+    thousands of small files, where a stat each is a good part of the run.
+    """
     if path is None:
         return 0
+    if desc is not None and desc.shape is not None:
+        return math.prod(desc.shape) * _DTYPE_BYTES.get(desc.dtype or "", 4)
     try:
-        return os.stat(path).st_size  # a str path: no Path object for a file that is only measured
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -115,7 +128,7 @@ class _Planner:
                                 f"{row.fused_op} {row.kind} {row.fused_index}")
         item.origin = _described(Path(origin) if origin else None, origin_desc,
                                  f"{row.origin_op} output {row.origin_index}")
-        item.size_bytes = _size(fused) + _size(origin)
+        item.size_bytes = _size(fused, fused_desc) + _size(origin, origin_desc)
         row.fused_layout, row.origin_layout = item.fused.layout, item.origin.layout
         row.fused_file, row.origin_file = fused, origin
         self.rows.append(item)
