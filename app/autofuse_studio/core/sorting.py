@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
-NaturalKey = list[tuple[int, int | str]]
+NaturalKey = tuple[tuple[int, int | str], ...]
 
 
+@functools.lru_cache(maxsize=4096)
 def natural_key(text: str | None) -> NaturalKey:
-    """Sort key that orders '2' before '10' (and None first)."""
+    """Sort key that orders '2' before '10' (and None first); cached: a run has few distinct names."""
     if text is None:
-        return []
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
+        return ()
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)

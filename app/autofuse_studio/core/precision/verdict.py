@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
+from autofuse_studio.core.precision.failing import Group, RowTable, row_table
 from autofuse_studio.core.precision.rows import (
     INPUT,
     OUTPUT,
@@ -39,19 +42,20 @@ def row_fails(row: PrecisionRow, thresholds: Thresholds) -> bool | None:
 
 
 class _Taint:
-    """Answers 'is anything feeding this port known to be wrong?' for one step, memoised."""
+    """Answers 'is anything feeding this port known to be wrong?' for one (rank, step), memoised."""
 
-    def __init__(self, producers: ProducerIndex, output_fails: dict[Port, bool]) -> None:
+    def __init__(self, producers: ProducerIndex, compared: set[Port], failing: set[Port]) -> None:
         self._producers = producers
-        self._output_fails = output_fails
+        self._compared = compared  # compared output ports: the walk stops at them
+        self._failing = failing
         self._op_tainted: dict[str, bool] = {}
 
     def port_fails(self, port: Port | None) -> bool:
         """True when the tensor at `port` is known to be wrong."""
         if port is None:
             return False
-        if port in self._output_fails:
-            return self._output_fails[port]
+        if port in self._compared:
+            return port in self._failing
         return self.op_tainted(port[0])
 
     def op_tainted(self, op_name: str) -> bool:
@@ -71,8 +75,8 @@ class _Taint:
             port = inputs[next_input]
             if port is None:
                 continue
-            if port in self._output_fails:
-                if self._output_fails[port]:
+            if port in self._compared:
+                if port in self._failing:
                     self._mark_stack(stack)
                 continue
             upstream = port[0]
@@ -89,36 +93,24 @@ class _Taint:
             self._op_tainted[name] = True
 
 
-def _port_fails(rows: list[PrecisionRow], fails: dict[int, bool | None], kind: str) -> dict[Port, bool]:
-    """Whether each compared (op, index) of `kind` fails; a tensor dumped several times fails if any dump does."""
-    found: dict[Port, bool] = {}
-    for row in rows:
-        failed = fails[id(row)]
-        if row.kind == kind and failed is not None:
-            port = (row.fused_op, row.fused_index)
-            found[port] = found.get(port, False) or failed
-    return found
-
-
-def _verdicts_for_step(rows: list[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex) -> None:
-    fails = {id(row): row_fails(row, thresholds) for row in rows}
-    output_fails = _port_fails(rows, fails, OUTPUT)
-    input_fails = _port_fails(rows, fails, INPUT)
-    taint = _Taint(producers, output_fails)
+def _verdicts_for_group(table: RowTable, group: Group, failing: np.ndarray, producers: ProducerIndex) -> None:
+    rows = table.rows
+    # A tensor dumped several times (loop occurrences) is known to be wrong when any of its dumps is.
+    failing_positions = [position for position in group.positions if failing[position]]
+    failed_outputs = {(rows[p].fused_op, rows[p].fused_index) for p in failing_positions if rows[p].kind == OUTPUT}
+    failed_inputs = {(rows[p].fused_op, rows[p].fused_index) for p in failing_positions if rows[p].kind == INPUT}
+    taint = _Taint(producers, group.compared_outputs, failed_outputs)
 
     def input_known_bad(op_name: str, index: int, port: Port | None) -> bool:
-        if (op_name, index) in input_fails:
-            return input_fails[(op_name, index)]
+        if (op_name, index) in group.compared_inputs:
+            return (op_name, index) in failed_inputs
         return taint.port_fails(port)
 
-    for row in rows:
-        failed = fails[id(row)]
-        if failed is None:
-            row.verdict = VERDICT_UNKNOWN
-            continue
-        if not failed:
-            row.verdict = VERDICT_OK
-            continue
+    compared = table.compared
+    for position in group.positions:
+        rows[position].verdict = VERDICT_OK if compared[position] else VERDICT_UNKNOWN
+    for position in failing_positions:
+        row = rows[position]
         inputs = producers.get(row.fused_op, ())
         if row.kind == INPUT:
             port = inputs[row.fused_index] if row.fused_index < len(inputs) else None
@@ -138,12 +130,12 @@ def assign_verdicts(
     rows: Iterable[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex
 ) -> PrecisionRow | None:
     """Set every row's verdict within its (rank, step); return the first divergence over all ranks."""
-    groups: dict[tuple[str | None, str], list[PrecisionRow]] = {}
-    for row in rows:
-        groups.setdefault((row.rank, row.step), []).append(row)
-    for group in groups.values():
-        _verdicts_for_step(group, thresholds, producers)
-    culprits = [row for group in groups.values() for row in group if row.verdict == VERDICT_CULPRIT]
+    table = row_table(rows if isinstance(rows, list) else list(rows))
+    failing = table.failing(thresholds)
+    for group in table.groups.values():
+        _verdicts_for_group(table, group, failing, producers)
+    culprits = [table.rows[position] for position in np.flatnonzero(failing).tolist()
+                if table.rows[position].verdict == VERDICT_CULPRIT]
     return min(culprits, key=_first_key) if culprits else None
 
 
