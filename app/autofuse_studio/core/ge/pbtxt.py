@@ -10,6 +10,7 @@ from autofuse_studio.core.ge.pbtxt_tokens import line_and_column, token_batches,
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 _MAX_DEPTH = 100
+_LISTED_NOTES = 20
 
 # Field specs: name -> (message schema name or None for scalars, repeated?, string mode).
 # String mode: "" = unescape, "raw" = keep C-escaped like atc JSON does for singular bytes, "drop" = skip.
@@ -47,9 +48,17 @@ _WORDS = {"true": True, "True": True, "false": False, "False": False}
 _FLOAT_WORDS = {"inf", "infinity", "nan"}
 
 
-def parse_pbtxt(text: str, path: str, cancel: CancelToken = NEVER_CANCELLED) -> dict[str, Any]:
-    """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts."""
-    return _Parser(text, path, cancel).parse()
+def parse_pbtxt(text: str, path: str, cancel: CancelToken = NEVER_CANCELLED,
+                notes: list[str] | None = None) -> dict[str, Any]:
+    """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts.
+
+    Values that were dropped (integers with thousands of digits) are described in `notes`.
+    """
+    parser = _Parser(text, path, cancel)
+    document = parser.parse()
+    if notes is not None:
+        notes.extend(parser.notes)
+    return document
 
 
 class _Parser:
@@ -63,6 +72,7 @@ class _Parser:
         self.start = 0  # where the current batch's tokenising started
         self.tokens: list[str] = []
         self.pos = 0
+        self.notes: list[str] = []
 
     def parse(self) -> dict[str, Any]:
         message = self._message(_SCHEMAS["Top"], None, 0)
@@ -79,10 +89,13 @@ class _Parser:
         self.start, self.tokens, self.pos = len(self.text), [], 0
         return False
 
+    def _where(self, index: int) -> tuple[int, int]:
+        return line_and_column(self.text, token_offset(self.text, self.start, index))
+
     def _fail(self, problem: str) -> NoReturn:
         if not self.text.strip():
             raise GraphParseError(f"{self.path}: cannot parse protobuf text: {problem}.", self.path)
-        line, column = line_and_column(self.text, token_offset(self.text, self.start, self.pos))
+        line, column = self._where(self.pos)
         raise GraphParseError(f"{self.path}: cannot parse protobuf text at line {line}, column {column}: {problem}.",
                               self.path, line)
 
@@ -189,16 +202,25 @@ class _Parser:
             self._fail(f"expected a number after '{sign}', found {word[:40]!r}")
         return float(sign + word)
 
-    def _number(self, token: str) -> int | float:
+    def _number(self, token: str) -> int | float | None:
         try:
             return int(token)
         except ValueError:
-            pass
+            if token.lstrip("+-").isdigit():  # beyond Python's int-from-str digit limit
+                self._note_long_integer(token)
+                return None
         try:
             return int(token, 0) if token.lower().lstrip("+-").startswith("0x") else float(token.rstrip("fF"))
         except ValueError:
             self.pos -= 1
             self._fail(f"{token[:40]!r} is not a number")
+
+    def _note_long_integer(self, token: str) -> None:
+        """Drop an integer of thousands of digits (no field holds one), with a note giving its place."""
+        if len(self.notes) < _LISTED_NOTES:
+            line, column = self._where(self.pos - 1)
+            self.notes.append(f"{self.path}: line {line}, column {column}: an integer of "
+                              f"{len(token.lstrip('+-'))} digits is out of range for any field; it was ignored.")
 
     @staticmethod
     def _store(message: dict[str, Any], name: str, value: Any, repeated: bool, known: bool) -> None:
