@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.rows import INPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.printable import escape_controls
 
 HEADERS = ("类型", "融合算子名", "索引", "原算子名", "原索引", "余弦相似度", "绝对误差最大值", "相对误差最大值", "状态")
 KIND_LABELS = {"output": "输出", INPUT: "输入"}
@@ -36,9 +37,9 @@ def row_cells(row: PrecisionRow) -> list[str]:
     metrics = row.metrics
     return [
         KIND_LABELS.get(row.kind, row.kind),
-        row.fused_op,
+        escape_controls(row.fused_op),
         str(row.fused_index),
-        row.origin_op if row.origin_op else "-",
+        escape_controls(row.origin_op) if row.origin_op else "-",
         str(row.origin_index) if row.origin_index is not None else "-",
         format_cosine(metrics.cosine if metrics else None),
         format_error(metrics.max_abs_err if metrics else None),
@@ -67,7 +68,7 @@ def describe_row(row: PrecisionRow) -> str:
     origin = f"{row.origin_op} output {row.origin_index}" if row.origin_op else "no origin"
     step = f", step {row.step}" if row.step else ""
     cosine = f", cosine {format_cosine(row.metrics.cosine)}" if row.metrics else ""
-    return f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{step}){cosine}"
+    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{step}){cosine}")
 
 
 def format_summary(result: PrecisionResult) -> str:
@@ -99,7 +100,7 @@ MODE2_EXTRA_LABELS = (
 
 def format_mode2(path_a: str, path_b: str, outcome: PairResult) -> str:
     """What mode 2 prints: the reference's lines, then the extra metrics."""
-    lines = [f"文件A: {path_a}", f"文件B: {path_b}", f"状态: {outcome.status}"]
+    lines = [f"文件A: {escape_controls(path_a)}", f"文件B: {escape_controls(path_b)}", f"状态: {outcome.status}"]
     metrics = outcome.metrics
     if metrics is None:
         return "\n".join(lines)
