@@ -15,11 +15,7 @@ def atomic_open(path: str | Path, mode: str = "wb", encoding: str | None = None,
                 newline: str | None = None) -> Iterator[IO[Any]]:
     """Yield a file object on a temp file next to `path`; on success it replaces `path` atomically."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # The temp file lives in the same folder so os.replace never crosses file systems.
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    # mkstemp creates 0600 files; give the result the permissions a plain open() would have.
-    os.chmod(temp_name, 0o666 & ~_current_umask())
+    fd, temp_name = temp_file_beside(target)
     try:
         if "b" in mode:
             handle: IO[Any] = os.fdopen(fd, mode)
@@ -34,6 +30,16 @@ def atomic_open(path: str | Path, mode: str = "wb", encoding: str | None = None,
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
         raise
+
+
+def temp_file_beside(target: Path, suffix: str = ".tmp") -> tuple[int, str]:
+    """(fd, name) of a new temp file in target's folder with the mode a plain open() would give (umask)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # The temp file lives in the same folder so os.replace never crosses file systems.
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    # mkstemp creates 0600 files; every written file gets the permissions a plain open() would have.
+    os.chmod(temp_name, 0o666 & ~_current_umask())
+    return fd, temp_name
 
 
 def _current_umask() -> int:

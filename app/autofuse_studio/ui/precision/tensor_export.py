@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,14 +13,15 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.reports.atomic import temp_file_beside
 
 
 def atomic_export(path: str | Path, write: Callable[[str], object]) -> Path:
     """Call write(temp_path) with a temp file of the same suffix beside `path`, then move it into place."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Exporters pick the format from the suffix, so the temp file keeps it.
-    fd, temp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent)
+    # Exporters pick the format from the suffix, so the temp file keeps it; its mode follows the umask
+    # like every other report file (mkstemp's 0600 made tensor.png/svg private).
+    fd, temp = temp_file_beside(target, suffix=target.suffix)
     os.close(fd)
     try:
         result = write(temp)
