@@ -202,3 +202,16 @@ def test_mode_1_marks_only_the_bad_row(tmp_path: Path, shape: str) -> None:
     others = [row for name, row in rows.items() if name != victim]
     assert len(others) == 3
     assert all(row["status"] == "OK" for row in others)
+
+
+def test_report_goes_on_past_a_hostile_header(tmp_path: Path) -> None:
+    generate_case(tmp_path, CaseSpec(seed=1, n_fused=4))
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    write_npy(_fused_output(tmp_path, manifest["rows"][1]["fused_op"]), header("(True,16)"))
+    out = tmp_path / "report"
+    run = run_cli("report", "--af-open-graph", tmp_path / manifest["graphs"]["af_open"],
+                  "--af-close-graph", tmp_path / manifest["graphs"]["af_close"],
+                  "--af-open-data", tmp_path / manifest["data"]["af_open"],
+                  "--af-close-data", tmp_path / manifest["data"]["af_close"], "-o", out)
+    assert run.returncode == 0, run.output
+    assert (out / "report.xlsx").stat().st_size > 0
