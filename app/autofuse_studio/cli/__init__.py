@@ -41,8 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
+        from autofuse_studio.cli.console import escaped_console
+
         module = importlib.import_module(f"autofuse_studio.cli.{args[0]}")
-        return int(module.main(args[1:]))
+        with escaped_console():
+            return int(module.main(args[1:]))
     options = _gui_parser().parse_args(args)
     from autofuse_studio.ui.app import run_app
 

@@ -78,6 +78,10 @@ def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan
             failures_note = (f"Warning: {first}: invalid UTF-8 replaced "
                              f"({scan.decode_issue_count} line(s) in {path}).")
             print(failures_note, file=sys.stderr)
+        for warning in scan.warnings:
+            print(f"Warning: {warning}", file=sys.stderr)
+        if scan.warning_count > len(scan.warnings):
+            print(f"Warning: ... and {scan.warning_count - len(scan.warnings)} more in {path}.", file=sys.stderr)
     for message in failures:
         print(message, file=sys.stdout if announce else sys.stderr)
     return paths, scans, failures

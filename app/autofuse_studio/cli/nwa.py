@@ -8,6 +8,7 @@ from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.progress import terminal_progress
+from autofuse_studio.core.dumps.npy import not_a_file_message
 from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
@@ -192,7 +193,7 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
     npy_b = _require(args.npy_b, "--npy-b", 2)
     for path in (npy_a, npy_b):
         if not os.path.isfile(path):
-            raise InputError(f"ERROR: NPY 文件不存在: {path}", path)
+            raise InputError(f"ERROR: {not_a_file_message(path) or f'NPY 文件不存在: {path}'}", path)
     thresholds = thresholds_from_args(args)  # checked before comparing, like mode 1
     check_output_option(args.output)
     outcome = run_mode2(Path(npy_a), Path(npy_b))

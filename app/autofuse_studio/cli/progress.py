@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
+from autofuse_studio.cli.console import unescaped
+from autofuse_studio.core.printable import escape_controls
 from autofuse_studio.core.progress import Progress, no_progress
 
 
@@ -20,8 +22,10 @@ class _TerminalProgress:
             return
         self._last = now
         end = "\n" if total and done >= total and message == "comparing" else ""
-        sys.stderr.write(f"\r{message} {done}/{total}\x1b[K{end}")
-        sys.stderr.flush()
+        # Our \r and erase-line escape must reach the terminal as they are; the message may hold file names.
+        stream = unescaped(sys.stderr)
+        stream.write(f"\r{escape_controls(message)} {done}/{total}\x1b[K{end}")
+        stream.flush()
 
 
 def terminal_progress() -> Progress:

@@ -7,6 +7,7 @@ One grammar for every subcommand (the reference disagreed with itself): any `[ta
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from autofuse_studio.core.att.model import (
@@ -55,12 +56,31 @@ _DFX_INNER = re.compile(
     r"\[DFX\](Begin|End) to generate model info for graph (\S+) of tiling case id R?(\d+)"
 )
 CASE_LABEL = re.compile(_KEY)
+# Terms kept per [PERF] formula: each is a row of the picture (one 12 MB line drew a 520 MB SVG).
+MAX_PERF_TERMS = 100
+# Digits an id (graph, result, group, case) may have: int() refuses 4300+, and no real id has 20.
+MAX_ID_DIGITS = 19
 _NOT_OPERATORS = frozenset({"PROF", "PERF", "DFX", "ATT"})
 
 ProfRecord = TilingValue | Objective | TemplateSelection | BestResult | ResultPerf
 
 
 _KEY_CACHE: dict[tuple[str | Any, ...], CaseKey] = {}
+
+
+class IdTooLong(ValueError):
+    """A graph/result/group/case id in a line has more than MAX_ID_DIGITS digits."""
+
+    def __init__(self, digits: int) -> None:
+        super().__init__(f"an id of {digits} digits is too long (at most {MAX_ID_DIGITS})")
+        self.digits = digits
+
+
+def _id(text: str) -> int:
+    """int(text) of an id matched by the grammar; IdTooLong beyond MAX_ID_DIGITS digits."""
+    if len(text.lstrip("-")) > MAX_ID_DIGITS:
+        raise IdTooLong(len(text.lstrip("-")))
+    return int(text)
 
 
 def _key(groups: tuple[str | Any, ...]) -> CaseKey:
@@ -70,7 +90,7 @@ def _key(groups: tuple[str | Any, ...]) -> CaseKey:
         if len(_KEY_CACHE) > 100_000:
             _KEY_CACHE.clear()
         graph, result, group, case = groups
-        key = _KEY_CACHE[groups] = CaseKey(int(graph), int(result), int(group), int(case))
+        key = _KEY_CACHE[groups] = CaseKey(_id(graph), _id(result), _id(group), _id(case))
     return key
 
 
@@ -108,11 +128,11 @@ def _parse_prof_body(op: str, text: str, start: int, source: SourceRef) -> ProfR
         return Objective(op, _key(objective.groups()[1:]), float(objective.group(1)), source)
     template = _TEMPLATE.match(text, start)
     if template:
-        case, graph, result, group = (int(g) for g in template.groups())
+        case, graph, result, group = (_id(g) for g in template.groups())
         return TemplateSelection(op, CaseKey(graph, result, group, case), source)
     best = _BEST.match(text, start)
     if best:
-        return BestResult(op, int(best.group(1)), int(best.group(2)), source)
+        return BestResult(op, _id(best.group(1)), _id(best.group(2)), source)
     return None
 
 
@@ -121,27 +141,37 @@ def parse_result_perf(text: str, source: SourceRef) -> ResultPerf | None:
     match = _RESULT_PERF.search(text)
     if not match or match.group(1) in _NOT_OPERATORS:
         return None
-    return ResultPerf(match.group(1), int(match.group(2)), int(match.group(3)), float(match.group(4)),
+    return ResultPerf(match.group(1), _id(match.group(2)), _id(match.group(3)), float(match.group(4)),
                       source)
 
 
 def parse_perf(text: str, source: SourceRef) -> PerfNode | None:
     """Parse one `[op] [PERF][graph…] Node[Type]: PIPE = formula = total` line."""
+    return parse_perf_counted(text, source)[0]
+
+
+def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, int]:
+    """parse_perf, and how many terms beyond MAX_PERF_TERMS were left out of the node (but not its total)."""
     tag = _PERF.search(text)
     if not tag or tag.group(1) in _NOT_OPERATORS:
-        return None
+        return None, 0
     body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
     if not body:
-        return None
+        return None, 0
     key = _key(body.groups()[:4]) if body.group(1) is not None else CaseKey(0, 0, 0, 0)
     node, node_type, pipe, rhs = body.groups()[4:]
-    values = [(m.group(1), float(m.group(2))) for m in _PERF_ITEM.finditer(rhs)]
+    terms = _PERF_ITEM.finditer(rhs)
+    values = [(m.group(1), float(m.group(2))) for m in islice(terms, MAX_PERF_TERMS)]
+    dropped, dropped_sum = 0, 0.0
+    for match in terms:  # a formula beyond the cap still counts whole in the node total
+        dropped += 1
+        dropped_sum += float(match.group(2))
     total_match = _PERF_TOTAL.search(rhs)
     # Without an explicit `= total` the node cost is the sum of its terms (the reference took
     # only the first term, which is wrong for `(a=1 + b=2)`).
-    total = float(total_match.group(1)) if total_match else sum(v for _, v in values)
+    total = float(total_match.group(1)) if total_match else sum(v for _, v in values) + dropped_sum
     items = tuple(PerfItem(name, value, value / total if total > 0 else 0.0) for name, value in values)
-    return PerfNode(tag.group(1), key, node, node_type, pipe, total, items, source)
+    return PerfNode(tag.group(1), key, node, node_type, pipe, total, items, source), dropped
 
 
 def parse_dfx(text: str, source: SourceRef) -> DfxMarker | None:
@@ -149,7 +179,7 @@ def parse_dfx(text: str, source: SourceRef) -> DfxMarker | None:
     inner = _DFX_INNER.search(text)
     if inner:
         kind = "inner_begin" if inner.group(1) == "Begin" else "inner_end"
-        return DfxMarker(kind, None, None, None, inner.group(2), int(inner.group(3)), source)
+        return DfxMarker(kind, None, None, None, inner.group(2), _id(inner.group(3)), source)
     outer = _DFX_OUTER_BEGIN.search(text)
     kind = "outer_begin"
     if not outer:
@@ -157,7 +187,7 @@ def parse_dfx(text: str, source: SourceRef) -> DfxMarker | None:
         kind = "outer_end"
     if not outer:
         return None
-    graph, result, group = (int(g) for g in outer.groups()[:3])
+    graph, result, group = (_id(g) for g in outer.groups()[:3])
     return DfxMarker(kind, graph, result, group, outer.group(4), None, source)
 
 

@@ -190,6 +190,14 @@ class FileScan:
     dfx_markers: list[DfxMarker] = field(default_factory=list)
     decode_issues: list[DecodeIssue] = field(default_factory=list)
     decode_issue_count: int = 0
+    warnings: list[str] = field(default_factory=list)  # over-long lines and values, "file:line: ..." each
+    warning_count: int = 0
+
+    def warn(self, message: str, listed: int = 20) -> None:
+        """Count a warning; the first `listed` are kept word for word."""
+        self.warning_count += 1
+        if self.warning_count <= listed:
+            self.warnings.append(message)
 
 
 @dataclass

@@ -9,12 +9,23 @@ from autofuse_studio.core.errors import InputError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 MAX_NAME = 120
+# Device names Windows reserves in any case and with any extension (`aux.txt`, `Com1.log`).
+_WINDOWS_RESERVED = frozenset(
+    {"con", "prn", "aux", "nul", *(f"{port}{digit}" for port in ("com", "lpt") for digit in range(10))})
 
 
 def safe_name(name: str) -> str:
-    """A single path component: unsafe characters become `_`, no leading dots, never empty."""
-    cleaned = _UNSAFE.sub("_", name).lstrip(".")[:MAX_NAME]
-    return cleaned or "_"
+    """One path component valid on Linux and Windows: `_` for unsafe characters, edge dots, device names (CON)."""
+    cleaned = _UNSAFE.sub("_", name).lstrip(".")[:MAX_NAME] or "_"
+    return _windows_safe(cleaned)
+
+
+def _windows_safe(name: str) -> str:
+    """`name` with `_` appended where Windows would drop a trailing dot or see a device name."""
+    stem, dot, rest = name.partition(".")
+    if stem.lower() in _WINDOWS_RESERVED:
+        name = f"{stem}_{dot}{rest}"
+    return name + "_" if name.endswith(".") else name
 
 
 def contained(root: Path, relative: Path) -> Path:

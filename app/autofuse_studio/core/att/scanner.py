@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
-from autofuse_studio.core.att.lines import parse_dfx, parse_perf, parse_prof, parse_prof_value
+from autofuse_studio.core.att.lines import (
+    MAX_PERF_TERMS,
+    IdTooLong,
+    parse_dfx,
+    parse_perf_counted,
+    parse_prof,
+    parse_prof_value,
+)
 from autofuse_studio.core.att.model import (
     BestResult,
     DecodeIssue,
@@ -40,6 +47,9 @@ log = logging.getLogger(__name__)
 # Each block is passed over several times in C (UTF-8 check, marker regex, newline counts): 1 MB
 # stays in a core's L2 cache between those passes (measured ~10% faster overall than 4 MB).
 BLOCK_SIZE = 1 << 20
+# What one line may hold: the rest of a longer line is skipped with a warning (file:line), so memory stays a
+# few MB whatever the log holds (one 1 GB line in a .gz used 2.3 GB).
+MAX_LINE_BYTES = 1 << 20
 MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
 MAX_LISTED_DECODE_ISSUES = 100
 # The markers that start with "[" in one regex, with the rest of their line: its literal prefix "["
@@ -73,21 +83,50 @@ def open_log(path: Path) -> BinaryIO:
         raise InputError(f"Cannot read log '{path}': {exc.strerror or exc}.", path) from exc
 
 
-def iter_blocks(path: Path) -> Iterator[bytes]:
-    """Yield blocks of whole lines (each ends with a newline except maybe the last)."""
+def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """Yield blocks of whole lines (each ends with a newline except maybe the last).
+
+    A line longer than MAX_LINE_BYTES keeps its first MAX_LINE_BYTES; the rest is read in bounded
+    pieces and dropped, and `on_cut(length of the whole line)` is called before its block is yielded.
+    """
+    read_size = min(BLOCK_SIZE, MAX_LINE_BYTES)
     try:
         with open_log(path) as handle:
             while True:
-                data = handle.read(BLOCK_SIZE)
+                data = handle.read(read_size)
                 if not data:
                     break
                 if not data.endswith(b"\n"):
-                    # Complete the last line in C (one copy of the block, linear even for huge lines)
-                    # rather than carrying the tail into the next block (two copies of every block).
-                    data += handle.readline()
+                    data = _complete_last_line(handle, data, on_cut)
                 yield data
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"Cannot read log '{path}': {exc}.", path) from exc
+
+
+def _complete_last_line(handle: BinaryIO, data: bytes, on_cut: Callable[[int], None] | None) -> bytes:
+    """`data` with its last line read to the end, or cut at MAX_LINE_BYTES (the rest skipped)."""
+    line_start = data.rfind(b"\n") + 1
+    room = MAX_LINE_BYTES - (len(data) - line_start) + 1  # one more byte: the newline, or proof of a cut
+    # Complete the last line in C (one copy of the block, linear even for long lines) rather than
+    # carrying the tail into the next block (two copies of every block).
+    rest = handle.readline(room)
+    if len(rest) < room or rest.endswith(b"\n"):
+        return data + rest
+    skipped = 1
+    while True:  # the over-long rest, a block at a time, never held whole
+        piece = handle.readline(BLOCK_SIZE)
+        skipped += len(piece)
+        if not piece or piece.endswith(b"\n"):
+            break
+    if on_cut is not None:
+        on_cut(MAX_LINE_BYTES + skipped - (1 if piece.endswith(b"\n") else 0))
+    return data + rest[:-1] + b"\n"
+
+
+def long_line_warning(path: str, line: int, length: int) -> str:
+    """The warning for a line cut at MAX_LINE_BYTES."""
+    return (f"{path}:{line}: the line has {length} bytes; only its first {MAX_LINE_BYTES} were read "
+            "and the rest was skipped.")
 
 
 def check_utf8(block: bytes, path: str, first_line: int, scan: FileScan) -> bool:
@@ -167,13 +206,16 @@ class _FileScanner:
             line = block[start:end].decode("utf-8", "replace").rstrip("\r")
             # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
             source = tuple.__new__(SourceRef, (path, line_no))
-            # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this is
-            # exactly the record feed_line's first branch would store, minus its dispatch.
-            record = parse_prof_value(line, source) if "[PERF]" not in line else None
-            if record is None:
-                self.feed_line(line, source)
-            else:
-                self._store_value(record)
+            try:
+                # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this
+                # is exactly the record feed_line's first branch would store, minus its dispatch.
+                record = parse_prof_value(line, source) if "[PERF]" not in line else None
+                if record is None:
+                    self.feed_line(line, source)
+                else:
+                    self._store_value(record)
+            except IdTooLong as exc:
+                self.scan.warn(f"{path}:{line_no}: {exc}; the line is skipped.")
         # Newlines before counted_to were counted line by line above: only the tail is left to count.
         lines = line_no - first_line + count(b"\n", counted_to)
         return lines + (0 if block.endswith(b"\n") else 1)
@@ -189,7 +231,10 @@ class _FileScanner:
             self.final.feed(line, source)
             return
         if "[PERF]" in line:
-            node = parse_perf(line, source)
+            node, dropped = parse_perf_counted(line, source)
+            if dropped:
+                self.scan.warn(f"{source.path}:{source.line}: the [PERF] formula has {MAX_PERF_TERMS + dropped} "
+                               f"terms; only the first {MAX_PERF_TERMS} are kept (all count in its total).")
             if node is not None:
                 self._operator(node.operator, source).perf_nodes.append(node)
                 return
@@ -254,13 +299,16 @@ def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
     """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read."""
     scanner = _FileScanner(str(path))
     line_no = 1
+    cuts: list[int] = []
     # Every marked line leaves a few acyclic objects (record, source, key): collections during the
     # scan would only rescan them again and again.
     with gc_paused():
-        for block in iter_blocks(path):
+        for block in iter_blocks(path, cuts.append):
             cancel.check()
             check_utf8(block, scanner.scan.path, line_no, scanner.scan)
             line_no += scanner.feed_block(block, line_no)
+            if cuts:  # the block's last line was cut
+                scanner.scan.warn(long_line_warning(str(path), line_no - 1, cuts.pop()))
             if on_block is not None:
                 on_block(len(block))
     scan = scanner.finish(line_no - 1)

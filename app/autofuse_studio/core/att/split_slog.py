@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from autofuse_studio.core.att.case_filter import CaseFilter
-from autofuse_studio.core.att.lines import bracket_tags, find_case_label, parse_dfx, parse_prof
+from autofuse_studio.core.att.lines import IdTooLong, bracket_tags, find_case_label, parse_dfx, parse_prof
 from autofuse_studio.core.att.model import BestResult, FileScan, ResultPerf, SourceRef, TemplateSelection
 from autofuse_studio.core.att.safe_paths import UniqueNames, contained
 from autofuse_studio.core.att.scanner import ByteProgress, decode_block, iter_blocks
@@ -186,7 +186,10 @@ def _split_file(path: Path, splitter: _Splitter, cancel: CancelToken) -> Iterato
         if text.endswith("\n"):
             lines.pop()
         for offset, line in enumerate(lines):
-            splitter.line(line.rstrip("\r"), SourceRef(str(path), line_no + offset))
+            try:
+                splitter.line(line.rstrip("\r"), SourceRef(str(path), line_no + offset))
+            except IdTooLong:
+                continue  # the scan that found the operators has already warned about this line
         line_no += len(lines)
         yield len(block)
 

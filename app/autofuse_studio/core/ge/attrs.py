@@ -33,24 +33,37 @@ def c_unescape(text: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
+_INT_MIN, _UINT_END = -(1 << 63), 1 << 64
+_MAX_INT_TEXT = 40  # longer than any int64 / uint64 in decimal or hex, with sign and blanks
+
+
 def to_int(value: Any) -> int | None:
-    """An int64 field given as a JSON number or a numeric string ("12"); None when not integral."""
+    """An int64 field given as a JSON number or a numeric string ("12"); None when not integral or out of range."""
     if isinstance(value, bool):
         return None  # JSON true/false in an int64 field is garbage, not 1/0
+    number: int | None = None
     if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            pass
-        try:
-            return int(value.strip(), 0)  # hex ("0x1f") as a last resort
-        except ValueError:
-            return None
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
+        number = value
+    elif isinstance(value, str):
+        number = _int_from_text(value)
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    # int64 and uint64 fields: anything wider is garbage, and printing a 4300+ digit int raises.
+    return number if number is not None and _INT_MIN <= number < _UINT_END else None
+
+
+def _int_from_text(value: str) -> int | None:
+    text = value.strip()
+    if len(text) > _MAX_INT_TEXT:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return int(text, 0)  # hex ("0x1f") as a last resort
+    except ValueError:
+        return None
 
 
 def to_float(value: Any) -> float | None:

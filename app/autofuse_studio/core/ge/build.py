@@ -10,6 +10,7 @@ from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
 from autofuse_studio.core.ge.fast_json import decode_desc, is_record
 from autofuse_studio.core.ge.model import DescList, Graph, InputRef, Model, Op, TensorDesc
+from autofuse_studio.core.printable import excerpt
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 # proto DataType numbers, for json_format files that print enums as ints.
@@ -24,6 +25,10 @@ _DTYPE_NAMES = (
 )
 _WARNINGS_PER_KIND = 50
 _OPS_PER_CANCEL_CHECK = 2048
+
+
+_DIM_MIN = -(1 << 63)
+_MAX_PORT_DIGITS = 9  # '²' passes isdigit() and a 5000-digit port passes it too; neither is an int port
 
 
 class _Warnings:
@@ -151,13 +156,13 @@ def _parse_inputs(raw: Any, op_name: str, warn: _Warnings) -> tuple[list[InputRe
             continue
         # Op names may contain ':' themselves, so the port is after the last one.
         source, sep, port = str(text).rpartition(":")
-        if sep and port.isdigit() and source:
+        if sep and port.isascii() and port.isdigit() and len(port) <= _MAX_PORT_DIGITS and source:
             inputs.append(InputRef(source, int(port)))
         elif sep and port == "-1":
             controls.append(source)
         else:
             inputs.append(None)
-            warn.add("input", f"op '{op_name}': input '{text}' has no integer port; it is left unresolved.")
+            warn.add("input", f"op '{op_name}': input {excerpt(str(text))} has no integer port; it is left unresolved.")
     return inputs, controls
 
 
@@ -188,7 +193,9 @@ def make_desc(raw: Any) -> TensorDesc:
 def _shape(dims: Any) -> tuple[int, ...] | None:
     """ShapeDef.dim (ints or int strings) -> tuple; () for a scalar; None when a dim is not an integer."""
     try:
-        return tuple(map(int, dims))
+        shape = tuple(map(int, dims))
+        # int64 dims: a wider one is garbage (and a product of two 4000-digit dims cannot be printed).
+        return shape if not shape or (min(shape) >= _DIM_MIN and max(shape) < -_DIM_MIN) else None
     except (TypeError, ValueError):
         values = [to_int(d) for d in _as_list(dims)]
         return None if any(v is None for v in values) else tuple(v for v in values if v is not None)

@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 # Control bytes that never occur in JSON or protobuf text (tab, newlines, form feed and ESC aside).
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# Integers with more digits than Python converts from text (sys.get_int_max_str_digits' default).
+MAX_INT_DIGITS = 4300
+NEWLINE = b"\n"
+_LONG_DIGITS = re.compile(rb"(?<![\w.])\d{%d,}" % (MAX_INT_DIGITS + 1))
 
 
 def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model:
@@ -33,23 +37,28 @@ def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model
     file = Path(path)
     data = _read_bytes(file)
     cancel.check()
+    notes: list[str] = []
     with gc_paused():
-        document = parse_document(data, str(file), cancel)
+        document = parse_document(data, str(file), cancel, notes)
         # The file's bytes (hundreds of MB for a big model) are not needed while the model is built.
         del data
         cancel.check()
         model = build_model(document, str(file), cancel)
         del document
+    model.warnings[:0] = notes
     log.debug("loaded %s: %d graphs, %d warnings", file, len(model.graphs), len(model.warnings))
     return model
 
 
 def model_from_bytes(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED) -> Model:
     """Parse file contents already in memory; `path` is only used in messages."""
+    notes: list[str] = []
     with gc_paused():
-        document = parse_document(data, path, cancel)
+        document = parse_document(data, path, cancel, notes)
         cancel.check()
-        return build_model(document, path, cancel)
+        model = build_model(document, path, cancel)
+    model.warnings[:0] = notes
+    return model
 
 
 def _read_bytes(file: Path) -> bytes:
@@ -73,8 +82,13 @@ def detect_dialect(data: bytes) -> str:
     return "json" if first in (b"{", b"[", b'"', b"-") or first.isdigit() else "pbtxt"
 
 
-def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED) -> Any:
-    """File bytes -> atc-JSON-shaped document; GraphParseError naming the file (and line) when unreadable."""
+def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED,
+                   notes: list[str] | None = None) -> Any:
+    """File bytes -> atc-JSON-shaped document; GraphParseError naming the file (and line) when unreadable.
+
+    Values that were dropped (integers with thousands of digits) are described in `notes`.
+    """
+    notes = [] if notes is None else notes
     if not data.strip():
         raise GraphParseError(f"{path} is empty; expected a GE dump graph (JSON or protobuf text).", path)
     if _BINARY_BYTES.search(data, 0, 4096):
@@ -84,7 +98,7 @@ def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED
             path,
         )
     if detect_dialect(data) == "json":
-        return _parse_json(data, path)
+        return _parse_json(data, path, notes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -93,12 +107,12 @@ def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED
             f"{path} is not UTF-8 text (bad byte at line {line}); expected a GE dump graph.", path, line
         ) from exc
     try:
-        return parse_pbtxt(text, path, cancel)
+        return parse_pbtxt(text, path, cancel, notes)
     except RecursionError as exc:
         raise GraphParseError(f"{path}: protobuf text is nested too deeply.", path) from exc
 
 
-def _parse_json(data: bytes, path: str) -> Any:
+def _parse_json(data: bytes, path: str, notes: list[str]) -> Any:
     try:
         # Typed records with raw descs when the document has the usual shape (see fast_json); else
         # msgspec decodes the same documents to the same objects about 4x faster than the standard
@@ -123,3 +137,29 @@ def _parse_json(data: bytes, path: str) -> Any:
         raise GraphParseError(f"{path} is not UTF-8 JSON text: {exc.reason}.", path) from exc
     except RecursionError as exc:
         raise GraphParseError(f"{path}: JSON is nested too deeply.", path) from exc
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise
+        # An integer literal beyond Python's int-from-str digit limit: parse again (only then, the hook
+        # costs a call per integer), dropping those numbers.
+        return _parse_json_long_ints(data, path, notes)
+
+
+def _parse_json_long_ints(data: bytes, path: str, notes: list[str]) -> Any:
+    """json.loads with integers of more than MAX_INT_DIGITS digits turned into None, described in `notes`."""
+    dropped: list[int] = []
+
+    def parse_int(text: str) -> int | None:
+        if len(text.lstrip("-")) <= MAX_INT_DIGITS:
+            return int(text)
+        dropped.append(len(text.lstrip("-")))
+        return None
+
+    document = json.loads(data, parse_int=parse_int)
+    if dropped:
+        first = _LONG_DIGITS.search(data)
+        where = f" line {data.count(NEWLINE, 0, first.start()) + 1}:" if first else ""
+        more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
+        notes.append(f"{path}:{where} an integer of {dropped[0]} digits{more} is out of range for any field; "
+                     "it was ignored.")
+    return document

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, NoReturn
 
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import c_unescape
+from autofuse_studio.core.ge.pbtxt_tokens import line_and_column, token_batches, token_offset
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
-# One token per match: a string, a number-ish word, an identifier or any single other character.
-# Whitespace and '#' comments are skipped by the leading part. The unrolled string pattern keeps big
-# escaped blobs (kernel binaries in `bt`) fast.
-_TOKEN = re.compile(
-    r"""(?:\s|\#[^\n]*)*(
-        "[^"\\\n]*(?:\\.[^"\\\n]*)*"
-      | '[^'\\\n]*(?:\\.[^'\\\n]*)*'
-      | [-+]?\.?[0-9][\w.+-]*
-      | [A-Za-z_]\w*
-      | \S)""",
-    re.VERBOSE,
-)
 _MAX_DEPTH = 100
+_LISTED_NOTES = 20
 
 # Field specs: name -> (message schema name or None for scalars, repeated?, string mode).
 # String mode: "" = unescape, "raw" = keep C-escaped like atc JSON does for singular bytes, "drop" = skip.
@@ -59,20 +48,31 @@ _WORDS = {"true": True, "True": True, "false": False, "False": False}
 _FLOAT_WORDS = {"inf", "infinity", "nan"}
 
 
-def parse_pbtxt(text: str, path: str, cancel: CancelToken = NEVER_CANCELLED) -> dict[str, Any]:
-    """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts."""
-    return _Parser(text, path, cancel).parse()
+def parse_pbtxt(text: str, path: str, cancel: CancelToken = NEVER_CANCELLED,
+                notes: list[str] | None = None) -> dict[str, Any]:
+    """Parse a ModelDef or bare GraphDef in protobuf text format into atc-JSON-shaped dicts.
+
+    Values that were dropped (integers with thousands of digits) are described in `notes`.
+    """
+    parser = _Parser(text, path, cancel)
+    document = parser.parse()
+    if notes is not None:
+        notes.extend(parser.notes)
+    return document
 
 
 class _Parser:
-    """Recursive descent over a pre-tokenised list; positions are recomputed only to report errors."""
+    """Recursive descent over tokens read batch by batch; positions are recomputed only to report errors."""
 
     def __init__(self, text: str, path: str, cancel: CancelToken = NEVER_CANCELLED) -> None:
         self.text = text
         self.path = path
         self.cancel = cancel
-        self.tokens: list[str] = _TOKEN.findall(text)
+        self._batches = token_batches(text)
+        self.start = 0  # where the current batch's tokenising started
+        self.tokens: list[str] = []
         self.pos = 0
+        self.notes: list[str] = []
 
     def parse(self) -> dict[str, Any]:
         message = self._message(_SCHEMAS["Top"], None, 0)
@@ -80,25 +80,36 @@ class _Parser:
             self._fail("contains no protobuf text fields")
         return message
 
-    def _fail(self, problem: str) -> NoReturn:
-        line, column = self._where(self.pos)
-        where = f" at line {line}, column {column}" if line else ""
-        raise GraphParseError(f"{self.path}: cannot parse protobuf text{where}: {problem}.", self.path, line)
+    def _refill(self) -> bool:
+        """Move on to the next non-empty batch; False at the end of the text."""
+        for start, tokens in self._batches:
+            if tokens:
+                self.start, self.tokens, self.pos = start, tokens, 0
+                return True
+        self.start, self.tokens, self.pos = len(self.text), [], 0
+        return False
 
-    def _where(self, index: int) -> tuple[int | None, int | None]:
-        for i, match in enumerate(_TOKEN.finditer(self.text)):
-            if i == index:
-                start = match.start(1)
-                line_start = self.text.rfind("\n", 0, start) + 1
-                return self.text.count("\n", 0, start) + 1, start - line_start + 1
-        return (self.text.count("\n") + 1, None) if self.text else (None, None)
+    def _where(self, index: int) -> tuple[int, int]:
+        return line_and_column(self.text, token_offset(self.text, self.start, index))
+
+    def _fail(self, problem: str) -> NoReturn:
+        if not self.text.strip():
+            raise GraphParseError(f"{self.path}: cannot parse protobuf text: {problem}.", self.path)
+        line, column = self._where(self.pos)
+        raise GraphParseError(f"{self.path}: cannot parse protobuf text at line {line}, column {column}: {problem}.",
+                              self.path, line)
 
     def _next(self) -> str:
-        if self.pos >= len(self.tokens):
+        if self.pos >= len(self.tokens) and not self._refill():
             self._fail("unexpected end of file")
         token = self.tokens[self.pos]
         self.pos += 1
         return token
+
+    def _peek(self) -> str | None:
+        if self.pos >= len(self.tokens) and not self._refill():
+            return None
+        return self.tokens[self.pos]
 
     def _message(self, schema: dict[str, _Spec], closer: str | None, depth: int) -> dict[str, Any]:
         if depth > _MAX_DEPTH:
@@ -109,6 +120,9 @@ class _Parser:
         tokens = self.tokens
         while True:
             if self.pos >= len(tokens):
+                if self._refill():
+                    tokens = self.tokens
+                    continue
                 if closer is not None:
                     self._fail(f"unexpected end of file, '{closer}' is missing (truncated file?)")
                 return message
@@ -122,6 +136,7 @@ class _Parser:
                 self.pos -= 1
                 self._fail(f"expected a field name, found {name[:40]!r}")
             self._field(message, name, schema.get(name), depth)
+            tokens = self.tokens  # the field may have moved on to the next batch
 
     def _field(self, message: dict[str, Any], name: str, spec: _Spec | None, depth: int) -> None:
         child, repeated, mode = spec if spec is not None else (None, False, "")
@@ -164,8 +179,8 @@ class _Parser:
                 self._fail("unterminated string (a quote without its closing quote on the same line)")
             parts = [token[1:-1]]
             # Adjacent string literals concatenate, as in C.
-            while self.pos < len(self.tokens) and self.tokens[self.pos][0] in "\"'":
-                parts.append(self.tokens[self.pos][1:-1])
+            while (following := self._peek()) is not None and following[0] in "\"'":
+                parts.append(following[1:-1])
                 self.pos += 1
             text = "".join(parts)
             return text if mode else c_unescape(text)
@@ -187,16 +202,25 @@ class _Parser:
             self._fail(f"expected a number after '{sign}', found {word[:40]!r}")
         return float(sign + word)
 
-    def _number(self, token: str) -> int | float:
+    def _number(self, token: str) -> int | float | None:
         try:
             return int(token)
         except ValueError:
-            pass
+            if token.lstrip("+-").isdigit():  # beyond Python's int-from-str digit limit
+                self._note_long_integer(token)
+                return None
         try:
             return int(token, 0) if token.lower().lstrip("+-").startswith("0x") else float(token.rstrip("fF"))
         except ValueError:
             self.pos -= 1
             self._fail(f"{token[:40]!r} is not a number")
+
+    def _note_long_integer(self, token: str) -> None:
+        """Drop an integer of thousands of digits (no field holds one), with a note giving its place."""
+        if len(self.notes) < _LISTED_NOTES:
+            line, column = self._where(self.pos - 1)
+            self.notes.append(f"{self.path}: line {line}, column {column}: an integer of "
+                              f"{len(token.lstrip('+-'))} digits is out of range for any field; it was ignored.")
 
     @staticmethod
     def _store(message: dict[str, Any], name: str, value: Any, repeated: bool, known: bool) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from autofuse_studio.core.notices import join_names
 from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.rows import INPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.printable import escape_controls
 
 HEADERS = ("类型", "融合算子名", "索引", "原算子名", "原索引", "余弦相似度", "绝对误差最大值", "相对误差最大值", "状态")
 KIND_LABELS = {"output": "输出", INPUT: "输入"}
@@ -39,9 +40,9 @@ def row_cells(row: PrecisionRow) -> list[str]:
     metrics = row.metrics
     return [
         KIND_LABELS.get(row.kind, row.kind),
-        row.fused_op,
+        escape_controls(row.fused_op),
         str(row.fused_index),
-        row.origin_op if row.origin_op else "-",
+        escape_controls(row.origin_op) if row.origin_op else "-",
         str(row.origin_index) if row.origin_index is not None else "-",
         format_cosine(metrics.cosine if metrics else None),
         format_error(metrics.max_abs_err if metrics else None),
@@ -72,14 +73,14 @@ def describe_row(row: PrecisionRow) -> str:
     where += f", step {row.step}" if row.step else ""
     where += f", occurrence {row.occurrence}" if row.occurrence is not None else ""
     cosine = f", cosine {format_cosine(row.metrics.cosine)}" if row.metrics else ""
-    return f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}"
+    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}")
 
 
 def describe_first(row: PrecisionRow) -> str:
     """'autofuse_3_Mul output 0 (rank 5, step 0)': a first divergence in a status line."""
     where = [f"rank {row.rank}"] if row.rank is not None else []
     where += [f"step {row.step}"] if row.step and row.rank is not None else []
-    return f"{row.fused_op} {row.kind} {row.fused_index}" + (f" ({', '.join(where)})" if where else "")
+    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index}" + (f" ({', '.join(where)})" if where else ""))
 
 
 def rank_lines(result: PrecisionResult) -> list[str]:
@@ -91,7 +92,8 @@ def rank_lines(result: PrecisionResult) -> list[str]:
             clean.append(rank)
             continue
         step = f" step {row.step}" if row.step else ""
-        lines.append(f"  rank {rank}: first divergence {row.fused_op} {row.kind} {row.fused_index}{step}")
+        text = f"  rank {rank}: first divergence {row.fused_op} {row.kind} {row.fused_index}{step}"
+        lines.append(escape_controls(text))
     if clean:
         lines.append(f"  {'rank' if len(clean) == 1 else 'ranks'} {join_names(clean, 16)}: none")
     return lines
@@ -127,7 +129,7 @@ MODE2_EXTRA_LABELS = (
 
 def format_mode2(path_a: str, path_b: str, outcome: PairResult) -> str:
     """What mode 2 prints: the reference's lines, then the extra metrics."""
-    lines = [f"文件A: {path_a}", f"文件B: {path_b}", f"状态: {outcome.status}"]
+    lines = [f"文件A: {escape_controls(path_a)}", f"文件B: {escape_controls(path_b)}", f"状态: {outcome.status}"]
     metrics = outcome.metrics
     if metrics is None:
         return "\n".join(lines)
