@@ -11,7 +11,7 @@ from autofuse_studio.core.att import scanner
 from autofuse_studio.core.att.lines import MAX_PERF_TERMS
 from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.scanner import MAX_LINE_BYTES, iter_blocks, scan_file
-from tests.robustness.conftest import run_cli
+from tests.robustness.conftest import run_cli, run_python_peak
 
 VALUE = "[Add] [PROF]The value of {name} is {value} in graph0_result0_g0_0."
 PERF_HEAD = "[Add] [PERF][graph0_result0_g0_0] Load_0[Load]: AIV_MTE2 = ("
@@ -114,3 +114,23 @@ def test_formula_terms_beyond_the_cap_still_count_in_the_total(tmp_path: Path) -
     assert node.total == sum(i % 7 + 1 for i in range(MAX_PERF_TERMS + 50))
     assert scan.warnings == [f"{log}:1: the [PERF] formula has {MAX_PERF_TERMS + 50} terms; only the first "
                              f"{MAX_PERF_TERMS} are kept (all count in its total)."]
+
+
+def test_verify_tiling_log_with_a_huge_line_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    from autofuse_studio.core.tiling.log_inputs import read_log_inputs
+
+    log = tmp_path / "att.log"
+    good = ("[Add] local buffer tiling success, input: result_id: 0, group_id: 0, case_id: 1, sub_case_id: 0"
+            "core_num: 4, ub_size: 1024, input_vars[0]: 64, input_vars[1]: 32\n")
+    with log.open("w", encoding="utf-8") as handle:
+        handle.write("[Add] noise " + "x" * (30 << 20) + "\n")  # one 30 MB line
+        handle.write(good)
+    notes: list[str] = []
+    found = read_log_inputs(log, notes)
+    assert [(entry.case, entry.line, entry.dims) for entry in found] == [(1, 2, (64, 32))]
+    assert len(notes) == 1 and f"{log}:1: the line has" in notes[0]
+    code = ("from autofuse_studio.core.tiling.log_inputs import read_log_inputs\n"
+            f"assert len(read_log_inputs({str(log)!r}, [])) == 1\n")
+    done, peak = run_python_peak(code)
+    assert done.returncode == 0, done.stderr
+    assert peak < 120, f"{peak:.0f} MiB for a 30 MB line"

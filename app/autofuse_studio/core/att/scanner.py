@@ -103,6 +103,21 @@ def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None) -> Iter
         raise InputError(f"Cannot read log '{path}': {exc}.", path) from exc
 
 
+def iter_lines(path: Path) -> Iterator[tuple[int, bytes, int]]:
+    """(1-based number, line, 0 or the length it had before it was cut) of every line, in bounded memory.
+
+    A line longer than MAX_LINE_BYTES keeps its first MAX_LINE_BYTES (see iter_blocks).
+    """
+    number = 0
+    cuts: list[int] = []
+    for block in iter_blocks(path, cuts.append):
+        lines = block.splitlines(keepends=True)
+        for position, line in enumerate(lines):
+            number += 1
+            # Only a block's last line can have been cut: iter_blocks completes (or cuts) just that one.
+            yield number, line, cuts.pop() if cuts and position == len(lines) - 1 else 0
+
+
 def _complete_last_line(handle: BinaryIO, data: bytes, on_cut: Callable[[int], None] | None) -> bytes:
     """`data` with its last line read to the end, or cut at MAX_LINE_BYTES (the rest skipped)."""
     line_start = data.rfind(b"\n") + 1

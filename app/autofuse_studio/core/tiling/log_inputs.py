@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autofuse_studio.core.att.case_filter import CaseFilter
-from autofuse_studio.core.att.scanner import find_logs, open_log
+from autofuse_studio.core.att.scanner import find_logs, iter_lines, long_line_warning
 from autofuse_studio.core.errors import InputError, UsageError
 
 # `[Add] local buffer tiling success, input: result_id: 0, group_id: 0, case_id: 0, sub_case_id: 0core_num: 2,
@@ -49,21 +49,22 @@ def read_log_inputs(log_path: str | Path, notes: list[str] | None = None) -> lis
     """Every solver input line in the log file or folder, in file and line order; skipped lines go to notes."""
     found = []
     for path in find_logs(log_path):
-        with open_log(path) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if b"input:" not in raw or b"core_num" not in raw:
-                    continue
-                match = _INPUT_RE.search(raw.decode("utf-8", "replace"))
-                if match is None:
-                    continue
-                if _LONG_NUMBER_RE.search(match.group(0)):  # no real input; int() would refuse 4300+ digits
-                    if notes is not None:
-                        notes.append(f"{path}:{number}: a number with more than {MAX_DIGITS} digits; line skipped")
-                    continue
-                pairs = sorted((int(i), int(v)) for i, v in _VAR_RE.findall(match.group("rest")))
-                found.append(LogInputs(match.group("op").strip(), int(match.group("r")), int(match.group("g")),
-                                       int(match.group("c")), tuple(v for _, v in pairs), int(match.group("core")),
-                                       int(match.group("ub")), str(path), number))
+        for number, raw, cut in iter_lines(path):  # lines capped: a 12 MB line once took 6 GB
+            if cut and notes is not None:
+                notes.append(long_line_warning(str(path), number, cut))
+            if b"input:" not in raw or b"core_num" not in raw:
+                continue
+            match = _INPUT_RE.search(raw.decode("utf-8", "replace"))
+            if match is None:
+                continue
+            if _LONG_NUMBER_RE.search(match.group(0)):  # no real input; int() would refuse 4300+ digits
+                if notes is not None:
+                    notes.append(f"{path}:{number}: a number with more than {MAX_DIGITS} digits; line skipped")
+                continue
+            pairs = sorted((int(i), int(v)) for i, v in _VAR_RE.findall(match.group("rest")))
+            found.append(LogInputs(match.group("op").strip(), int(match.group("r")), int(match.group("g")),
+                                   int(match.group("c")), tuple(v for _, v in pairs), int(match.group("core")),
+                                   int(match.group("ub")), str(path), number))
     return found
 
 
