@@ -76,8 +76,8 @@ def not_a_file_message(path: str | Path) -> str | None:
     return None if stat.S_ISREG(mode) else f"{path} is {_kind(mode)}, not an NPY file."
 
 
-def _open_regular(path: Path) -> tuple[BinaryIO, int]:
-    """The file open for reading and its size; NpyLoadError for anything but a regular file (never blocks)."""
+def _open_regular(path: Path) -> tuple[int, int]:
+    """A descriptor open for reading and the size; NpyLoadError for anything but a regular file (never blocks)."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
@@ -86,7 +86,18 @@ def _open_regular(path: Path) -> tuple[BinaryIO, int]:
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise NpyLoadError(f"Cannot read {path}: it is {_kind(info.st_mode)}, not an NPY file.", path)
-    return os.fdopen(fd, "rb"), info.st_size
+    return fd, info.st_size
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """The file's `size` bytes with plain read() calls (usually one: no file object, no buffering)."""
+    contents = os.read(fd, size)
+    while len(contents) < size:  # a short read (signals, network file systems)
+        more = os.read(fd, size - len(contents))
+        if not more:
+            break
+        contents += more
+    return contents
 
 
 def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
@@ -96,22 +107,26 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
     """
     path = path if isinstance(path, Path) else Path(path)
     try:
-        handle, size = _open_regular(path)
-        with handle:
+        fd, size = _open_regular(path)
+        try:
             if size == 0:
                 raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
             if read_below <= 0 or size > read_below + _HEADER_ROOM:
-                layout, is_bf16 = _read_layout(handle, size, path)
-                try:
-                    array = _map_data(handle, layout)
-                except (OSError, ValueError) as exc:
-                    raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
+                with os.fdopen(os.dup(fd), "rb") as handle:
+                    layout, is_bf16 = _read_layout(handle, size, path)
+                    try:
+                        array = _map_data(handle, layout)
+                    except (OSError, ValueError) as exc:
+                        raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
             else:
                 # One read() of a small file beats mapping it when threads open many of them: every
-                # munmap in a threaded process interrupts the other cores to flush their TLBs.
-                contents = handle.read(size)
+                # munmap in a threaded process interrupts the other cores to flush their TLBs. A big
+                # model opens tens of thousands of them: no file object, one system call to read.
+                contents = _read_all(fd, size)
                 layout, is_bf16 = _read_layout(io.BytesIO(contents), len(contents), path)
                 array = _view(contents, layout)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
     if is_bf16:
