@@ -224,8 +224,10 @@ class ProcessRunner(QObject):
             self._emit_text("out", self._process.readAllStandardOutput().data())
 
     def _on_process_stderr(self) -> None:
-        if self._process is not None:
-            self._emit_text("err", self._process.readAllStandardError().data())
+        # With merged channels there is no stderr to read (Qt warns "Called with MergedChannels").
+        process = self._process
+        if process is not None and process.processChannelMode() != QProcess.ProcessChannelMode.MergedChannels:
+            self._emit_text("err", process.readAllStandardError().data())
 
     def _on_process_error(self, error: QProcess.ProcessError) -> None:
         process = self._process

@@ -403,6 +403,7 @@ class DisplayCanvas(QGraphicsView):
             if start is None or (event.position() - start).manhattanLength() < 4:
                 point = self.mapToScene(event.position().toPoint())
                 self.clicked.emit(point.x(), point.y())
+            event.accept()  # the click was handled here, even over an empty scene
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """Remember where a press started, to tell clicks from drags."""
