@@ -20,6 +20,7 @@ from autofuse_studio import APP_NAME, __version__
 from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
+from autofuse_studio.core.precision.explain import empty_reason
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
@@ -28,6 +29,7 @@ from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
 from autofuse_studio.ui.precision.case_panel import CasePanel
+from autofuse_studio.ui.precision.notices_panel import empty_result_text
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.runner.panel import RunnerPanel
@@ -283,6 +285,8 @@ class MainWindow(Retranslating, FileMenuMixin):
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
         summary = summary.replace("%2", describe_first(first) if first else "-")
+        if (reason := empty_reason(result)) is not None:
+            summary = empty_result_text(reason)  # say why, not just "0 rows"
         self.case_panel.set_progress(1, 1, summary)
         self.statusBar().showMessage(summary)
         if analysis.case is not None:

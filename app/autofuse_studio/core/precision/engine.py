@@ -18,6 +18,7 @@ from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.notices import Notice, examples, on_side, plain_notices, plural
 from autofuse_studio.core.precision.dump_pairs import CLOSE_SIDE, OPEN_SIDE, DumpPair, pair_dumps
+from autofuse_studio.core.precision.explain import no_fused_ops_notice
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.plan import (
     Plan,
@@ -182,6 +183,8 @@ def _input_notices(case: LoadedCase) -> list[Notice]:
                     "be compared.", side=side)
              for side, index in ((OPEN_SIDE, case.open_index), (CLOSE_SIDE, case.close_index))
              if index.files_indexed == 0]
+    if not case.mapping.fused_ops:  # a valid graph of the wrong kind: say so instead of a silent 0 rows
+        empty.insert(0, no_fused_ops_notice(case.af_open, case.af_close))
     return [*empty, *plain_notices("graph", case.af_open.warnings, OPEN_SIDE),
             *plain_notices("graph", case.af_close.warnings, CLOSE_SIDE),
             *on_side(_mapping_notices(case.mapping), OPEN_SIDE),

@@ -19,6 +19,7 @@ from autofuse_studio.ui.precision.columns import COLUMN_KEYS, OPTIONAL_COLUMNS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
 from autofuse_studio.ui.precision.legend import VerdictLegend
+from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
@@ -44,6 +45,7 @@ class PrecisionWorkbench(QWidget):
         self.proxy.setSourceModel(self.model)
         self.filter_bar = FilterBar()
         self.legend = VerdictLegend()
+        self.notices = NoticesPanel()
         self.view = PrecisionTableView()
         self.view.set_proxy(self.proxy)
         self.overview = RankStepOverview()
@@ -59,6 +61,7 @@ class PrecisionWorkbench(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.filter_bar)
         layout.addWidget(self.legend)
+        layout.addWidget(self.notices)
         layout.addWidget(self.overview)
         layout.addWidget(self.splitter, 1)
         self.filter_bar.filterChanged.connect(self._on_filter_bar_filter_changed)
@@ -102,6 +105,7 @@ class PrecisionWorkbench(QWidget):
         self.producers = {}
         self._statuses = set()
         self.model.clear()
+        self.notices.clear()
         self.legend.set_counts({})
         self.filter_bar.set_statuses([])
         self.filter_bar.set_ranks_steps([], [])
@@ -122,6 +126,8 @@ class PrecisionWorkbench(QWidget):
         """Show a finished analysis (its result, plus layouts for the tensor panel)."""
         self.set_result(analysis.result, analysis.producers)
         self.analysis = analysis
+        self.notices.set_notices(analysis.result.notices, case_paths(analysis.case),
+                                 expanded=not analysis.result.rows)
 
     def set_result(self, result: PrecisionResult, producers: ProducerIndex) -> None:
         """Show a finished result in table order, keeping the selected row."""
