@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from autofuse_studio import APP_NAME, __version__
 from autofuse_studio.core.errors import AppError, Cancelled
+from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,7 @@ class ErrorBanner(QFrame):
         self.setObjectName("errorBanner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("#errorBanner { background: #fdecea; color: #611a15; }")
-        self.label = QLabel()
-        self.label.setWordWrap(True)
+        self.label = WrapLabel()  # breaks long paths too, so a message never widens the panel
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton()
         close.setText("✕")

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio import APP_NAME, __version__
+from autofuse_studio.core.att.sniff import split_att_logs
 from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
@@ -37,6 +38,7 @@ from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskRunner
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
 from autofuse_studio.ui.widgets.retranslate import Retranslating
+from autofuse_studio.ui.widgets.tab_status import TabStatus
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,8 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.runner_panel = RunnerPanel(self)
         self.tabs.addTab(_scrollable(self.runner_panel), "")
         self.setCentralWidget(self.tabs)
+        # Messages belong to their tab; the table and the graph show the same case.
+        self.tab_status = TabStatus(self.statusBar(), self.tabs, [[self.workbench, self.graph]])
         self.case_panel = CasePanel()
         self.case_dock = self._dock("case_dock", self.case_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.thresholds_editor = ThresholdsEditor()
@@ -162,10 +166,9 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
         self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
-        self.att.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        self.att.statusMessage.connect(lambda text: self.tab_status.show(text, self.att, 15000))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        self.runner_panel.runFinished.connect(
-            lambda record: self.statusBar().showMessage(f"verify-tiling on {record.host}: {record.status}", 15000))
+        self.runner_panel.statusMessage.connect(lambda text: self.tab_status.show(text, self.runner_panel, 15000))
 
     def retranslate(self) -> None:
         """Every window-level text in the current language."""
@@ -200,13 +203,23 @@ class MainWindow(Retranslating, FileMenuMixin):
         if len(paths) == 1 and paths[0].endswith(CASE_SUFFIX):
             self.open_case_file(paths[0])
             return
+        att_logs, paths = split_att_logs(paths)
+        if att_logs:  # an ATT log dropped anywhere opens in the ATT tab
+            self.open_att_logs(att_logs)
+            if not paths:
+                return
         detection = detect_roles(paths)
         case = merge(self.case_panel.case(), detection.case)
         case.thresholds = self.thresholds_editor.thresholds()
         self.case_panel.set_case(case, detection.notes)
         self._remember(paths)
-        self.statusBar().showMessage(self.tr("Opened %n item(s)", "", len(paths)))
+        self.tab_status.show(self.tr("Opened %n item(s)", "", len(paths)), self.workbench)
         self._analyse_if_complete(case)
+
+    def open_att_logs(self, paths: list[str]) -> None:
+        """Open ATT logs (or folders of them) in the ATT tab and show it."""
+        self.att.open_paths(paths)
+        self.tabs.setCurrentIndex(self.tab_status.page(self.att))
 
     def open_case_file(self, path: str) -> None:
         """Open a saved *.afcase file: inputs, thresholds and view state."""
@@ -288,7 +301,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         if (reason := empty_reason(result)) is not None:
             summary = empty_result_text(reason)  # say why, not just "0 rows"
         self.case_panel.set_progress(1, 1, summary)
-        self.statusBar().showMessage(summary)
+        self.tab_status.show(summary, self.workbench)
         if analysis.case is not None:
             case = analysis.case
             self.graph.set_case(case.af_open, case.af_close, case.mapping)
@@ -304,6 +317,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_running(False)
         self.case_panel.set_progress(0, 1, "")
         report_error(self, error, banner=self.case_panel.banner)
+        self.case_panel.mark_failed_input(error)  # outline the field whose file failed
 
     def _on_analysis_cancelled(self) -> None:
         self.case_panel.set_running(False)

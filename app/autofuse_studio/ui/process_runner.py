@@ -185,6 +185,13 @@ class ProcessRunner(QObject):
             self._flags["cancelled"] = True
             self._signal_group(signal.SIGKILL)
 
+    def kill_and_wait(self, msecs: int = 3000) -> None:
+        """Kill the process and wait for it (its finished signal is emitted before this returns)."""
+        process = self._process
+        if process is not None:
+            self.kill()
+            process.waitForFinished(msecs)
+
     def _terminate(self) -> None:
         self._signal_group(signal.SIGTERM)
         if not self._kill_timer.isActive():

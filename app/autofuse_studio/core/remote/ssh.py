@@ -38,6 +38,11 @@ def ssh_argv(profile: HostProfile, command: str, connect_timeout: int = 10) -> l
     return [*argv, "--", profile.destination, command]
 
 
+def connection_test_argv(profile: HostProfile, connect_timeout: int = 10) -> list[str]:
+    """`ssh -o BatchMode=yes … -- DEST true`: does the profile reach its host without a password?"""
+    return ssh_argv(profile, "true", connect_timeout)
+
+
 def remote_path(path: str) -> str:
     """A path for the remote shell: quoted, with a leading ~/ kept expandable as "$HOME"/."""
     if path.startswith("~/"):

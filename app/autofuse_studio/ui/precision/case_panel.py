@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -25,9 +25,11 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.widgets.path_edit import PathEdit
 from autofuse_studio.ui.widgets.retranslate import Retranslating
+from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
-_INVALID_STYLE = "QLineEdit { border: 1px solid #c62828; }"
+PREFERRED_WIDTH = 380
 _WARNING_STYLE = "QLabel { background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0b252; }"
 
 
@@ -43,11 +45,10 @@ class CasePanel(Retranslating, QWidget):
         self._case = CaseFiles()
         self._sides: SidesSummary | None = None
         self.banner = ErrorBanner(self)
-        self.notes = QLabel()
+        self.notes = WrapLabel()  # wraps paths and op names too: a long text never widens the dock
         self.notes.setObjectName("caseNotes")
-        self.notes.setWordWrap(True)
         self.notes.hide()
-        self.edits: dict[str, QLineEdit] = {}
+        self.edits: dict[str, PathEdit] = {}
         self.browse_buttons: dict[str, QToolButton] = {}
         self.mode1_box, mode1_form = QGroupBox(), QFormLayout()
         self.mode2_box, mode2_form = QGroupBox(), QFormLayout()
@@ -79,12 +80,11 @@ class CasePanel(Retranslating, QWidget):
         self.cancel_button.clicked.connect(self.cancelRequested)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
-        self.progress_label = QLabel()
-        self.progress_label.setWordWrap(True)
+        self.progress_label = WrapLabel()
+        self.progress_label.setObjectName("progressLabel")
         # What the dump folders hold (ranks, steps, NPYs), filled in once they are indexed.
-        self.dump_summary = QLabel()
+        self.dump_summary = WrapLabel()
         self.dump_summary.setObjectName("dumpSummary")
-        self.dump_summary.setWordWrap(True)
         self.dump_summary.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.analyse_button, 1)
@@ -100,8 +100,13 @@ class CasePanel(Retranslating, QWidget):
         self.retranslate()
         self.set_running(False)
 
+    def sizeHint(self) -> QSize:
+        """Wide enough for readable paths on a first start (the dock can still be made narrower)."""
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), PREFERRED_WIDTH), hint.height())
+
     def _path_row(self, role: str) -> QWidget:
-        edit = QLineEdit()
+        edit = PathEdit()
         edit.setObjectName(f"role_{role}")
         edit.textChanged.connect(lambda _text, role=role: self._validate(role))
         browse = QToolButton()
@@ -145,8 +150,7 @@ class CasePanel(Retranslating, QWidget):
         self._case = case
         for role in PATH_ROLES:
             path: Path | None = getattr(case, role)
-            self.edits[role].setText("" if path is None else str(path))
-            self.edits[role].setToolTip("" if path is None else str(path))
+            self.edits[role].setText("" if path is None else str(path))  # PathEdit keeps the tooltip
         self.compare_input.setChecked(case.compare_input)
         self.step_edit.setText(case.step or "")
         self.banner.hide()
@@ -196,11 +200,37 @@ class CasePanel(Retranslating, QWidget):
             self.progress.setRange(0, 0)
         self.progress_label.setText(text)
 
+    def mark_failed_input(self, error: BaseException) -> bool:
+        """Outline the field whose path an error names (a graph that cannot be parsed, …); True when one is."""
+        named = getattr(error, "path", None)
+        if not named:
+            return False
+        wanted = _resolved(Path(named))
+        for role, edit in self.edits.items():
+            text = edit.text().strip()
+            if not text:
+                continue
+            path = _resolved(Path(text).expanduser())
+            if wanted == path or (role.endswith("_data") and path in wanted.parents):
+                edit.set_problem(str(error))
+                return True
+        return False
+
     def _validate(self, role: str) -> None:
         text = self.edits[role].text().strip()
-        path = Path(text).expanduser()
-        ok = not text or (path.is_dir() if role.endswith("_data") else path.is_file())
-        self.edits[role].setStyleSheet("" if ok else _INVALID_STYLE)
+        self.edits[role].set_problem(self._path_problem(role, Path(text).expanduser()) if text else "")
+
+    def _path_problem(self, role: str, path: Path) -> str:
+        """What is wrong with a typed path for a role ('' when nothing is)."""
+        if role.endswith("_data"):
+            if path.is_dir():
+                return ""
+            return (self.tr("This is a file; choose the dump folder that holds the NPYs.") if path.exists()
+                    else self.tr("There is no folder at this path."))
+        if path.is_file():
+            return ""
+        return (self.tr("This is a folder; choose a file.") if path.exists()
+                else self.tr("There is no file at this path."))
 
     def _swap(self, first: str, second: str) -> None:
         one, two = self.edits[first].text(), self.edits[second].text()
@@ -217,3 +247,10 @@ class CasePanel(Retranslating, QWidget):
             chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), start, pattern)
         if chosen:
             self.edits[role].setText(chosen)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a link loop: compare as written
+        return path

@@ -13,6 +13,8 @@ def line_kind(line: str) -> str:
     stripped = line.strip()
     if stripped.startswith("===") and stripped.endswith("==="):
         return "stage"
+    if stripped.startswith("[runner]"):
+        return "info"  # the panel's own lines (a path holding "error" is not an error)
     lowered = stripped.lower()
     if stripped.startswith("✗") or "error" in lowered or "失败" in stripped or "crashed" in lowered:
         return "error"

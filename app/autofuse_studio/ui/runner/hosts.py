@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -30,20 +32,31 @@ from autofuse_studio.core.remote.profiles import (
     profile_from_dict,
     save_entries,
 )
+from autofuse_studio.core.remote.ssh import connection_test_argv, ssh_failure
+from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner
 
 INVALID_STYLE = "QLineEdit { border: 1px solid #c0392b; }"
 FIELDS = ("name", "destination", "port", "identity_file", "proxy_jump", "work_dir", "ascend_home", "python",
           "known_hosts_file")
 _OPTIONAL = ("port", "identity_file", "proxy_jump", "ascend_home", "known_hosts_file")
 _DEFAULTS = {"work_dir": DEFAULT_WORK_DIR, "python": "python3"}  # what an empty field means
+TEST_TIMEOUT_S = 10  # ssh's ConnectTimeout; the whole test is stopped a little later
 
 
 class HostDialog(QDialog):
-    """Edits the saved host profiles; Save writes them, showing every problem first."""
+    """Edits the saved host profiles; Save writes them, showing every problem first; Test connection tries ssh."""
+
+    connectionTested = Signal(bool, str)  # reached, the sentence shown
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Build hosts"))
+        self.setMinimumWidth(720)  # paths and ProxyJump lists fit; the list shows the whole description
+        self._tested: HostProfile | None = None
+        self._stderr = ""
+        self.tester = ProcessRunner(self)
+        self.tester.stderrOutput.connect(self._on_tester_stderr)
+        self.tester.finished.connect(self._on_tester_finished)
         self.entries: list[StoredEntry] = []
         self.file_problem: str | None = None
         try:
@@ -60,6 +73,11 @@ class HostDialog(QDialog):
         self.problems = QLabel(wordWrap=True)
         self.problems.setStyleSheet("color: #c0392b")
         self.save_button = QPushButton(self.tr("Save profile"))
+        self.test_button = QPushButton(self.tr("Test connection"))
+        self.test_button.setToolTip(self.tr("Runs ssh -o BatchMode=yes … true with these fields (no password is "
+                                            "ever asked)"))
+        self.test_result = QLabel(wordWrap=True)
+        self.test_result.setObjectName("connectionTestResult")
         self._build_layout()
         self.list.currentRowChanged.connect(self._on_list_row_changed)
         for edit in self.edits.values():
@@ -82,8 +100,12 @@ class HostDialog(QDialog):
         remove = QPushButton(self.tr("Remove profile"))
         self.save_button.clicked.connect(self.save_current)
         remove.clicked.connect(self.remove_current)
-        layout.addWidget(self.save_button)
-        layout.addWidget(remove)
+        self.test_button.clicked.connect(self.test_connection)
+        row = QHBoxLayout()
+        for button in (self.save_button, remove, self.test_button):
+            row.addWidget(button)
+        layout.addLayout(row)
+        layout.addWidget(self.test_result)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -172,3 +194,52 @@ class HostDialog(QDialog):
         self._refresh_list()
         self._on_field_text_changed()
         return True
+
+    # --- Test connection -------------------------------------------------------------------------
+    def test_connection(self) -> bool:
+        """Try `ssh … true` with the fields in the background; False when the fields are invalid or a test runs."""
+        if self.tester.is_running():
+            return False
+        try:
+            profile = self.current_profile()
+            argv = connection_test_argv(profile, TEST_TIMEOUT_S)  # validated again by the argv builder
+        except AppError as exc:
+            self._report(False, f"{self.tr('Fix the fields before testing.')}\n{exc}")
+            return False
+        self._tested, self._stderr = profile, ""
+        self.test_button.setEnabled(False)
+        self.test_result.setStyleSheet("")
+        self.test_result.setText(self.tr("Connecting to %1…").replace("%1", profile.describe()))
+        self.tester.start(argv, timeout=TEST_TIMEOUT_S + 5, what="connection test", merge_channels=False)
+        return True
+
+    def done(self, result: int) -> None:
+        """Closing stops a test still waiting for its host (ssh is killed, not left behind)."""
+        self.tester.kill_and_wait()
+        super().done(result)
+
+    def _on_tester_stderr(self, text: str) -> None:
+        self._stderr += text
+
+    def _on_tester_finished(self, outcome: ProcessOutcome) -> None:
+        self.test_button.setEnabled(True)
+        profile = self._tested
+        if profile is None or outcome.cancelled:  # closed while testing: nobody to tell
+            return
+        if outcome.ok:
+            self._report(True, self.tr("Connected to %1: ssh works without a password.").replace(
+                "%1", profile.describe()))
+        elif outcome.exit_status == "not-started":
+            self._report(False, self.tr("ssh could not be started: is the OpenSSH client installed?"))
+        elif outcome.timed_out:
+            self._report(False, self.tr("No answer from %1 within %2 s.").replace("%1", profile.describe()).replace(
+                "%2", str(TEST_TIMEOUT_S)))
+        else:
+            # ssh's own reasons are sorted into one sentence by the same code as verify-tiling --host.
+            failure = ssh_failure(profile, outcome.exit_code or 0, self._stderr, TEST_TIMEOUT_S)
+            self._report(False, f"{self.tr('The connection test failed.')}\n{failure}")
+
+    def _report(self, reached: bool, text: str) -> None:
+        self.test_result.setStyleSheet("color: #1e8449" if reached else "color: #c0392b")
+        self.test_result.setText(("✓ " if reached else "✗ ") + text)
+        self.connectionTested.emit(reached, text)

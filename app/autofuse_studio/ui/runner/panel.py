@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.tiling.local import read_result
 from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, frozen_command
 from autofuse_studio.ui.runner.console import LogConsole
-from autofuse_studio.ui.runner.form import LOCAL, RunForm
+from autofuse_studio.ui.runner.form import RunForm
 from autofuse_studio.ui.runner.history import HistoryModel, RunRecord
 from autofuse_studio.ui.runner.hosts import HostDialog
+from autofuse_studio.ui.runner.messages import cli_error, finished_message, host_label, outcome_sentence
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -90,6 +91,7 @@ class RunnerPanel(Retranslating, QWidget):
     """The verify-tiling runner tab; runFinished(RunRecord) fires after every run."""
 
     runFinished = Signal(object)
+    statusMessage = Signal(str)  # a sentence for the window's status bar, in the UI language
 
     def __init__(self, parent: QWidget | None = None, runner: ProcessRunner | None = None) -> None:
         super().__init__(parent)
@@ -128,6 +130,10 @@ class RunnerPanel(Retranslating, QWidget):
         self.export_button.setText(self.tr("Export…"))
         self.hosts_button.setText(self.tr("Hosts…"))
         self.history_label.setText(self.tr("History"))
+        self.console_box.setTitle(self.tr("Console: verify-tiling output"))
+        self.console.setPlaceholderText(self.tr(
+            "Choose a source folder with *tiling_func*.cpp or output_code.py and press Run: the build and the "
+            "tiling run are shown here line by line, stages in blue and errors in red."))
         self.history.retranslate()
 
 
@@ -147,9 +153,15 @@ class RunnerPanel(Retranslating, QWidget):
         history_buttons.addWidget(self.export_button)
         left_layout.addLayout(history_buttons)
         left_layout.addWidget(self.history_view)
+        # A titled box with a hint, not an empty white rectangle before the first run.
+        self.console_box = QGroupBox()
+        self.console_box.setObjectName("runnerConsole")
+        QVBoxLayout(self.console_box).addWidget(self.console)
         splitter = QSplitter()
         splitter.addWidget(left)
-        splitter.addWidget(self.console)
+        splitter.addWidget(self.console_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
         QVBoxLayout(self).addWidget(splitter)
 
     def ask_confirmation(self, folder: str) -> bool:
@@ -227,8 +239,7 @@ class RunnerPanel(Retranslating, QWidget):
         self._record, self._output = record, ""
         self.history.add(record)
         self.console.clear_log()
-        self.console.append_line(f"[runner] {'local' if record.host == LOCAL else record.host}: "
-                                 f"verify-tiling {' '.join(record.args)}")
+        self.console.append_line(f"[runner] {host_label(record.host)}: verify-tiling {' '.join(record.args)}")
         self.card.show_record(record)
         self._set_running(True)
         self.runner.start(frozen_command(["att", "verify-tiling", *record.args]), what="verify-tiling run")
@@ -257,18 +268,19 @@ class RunnerPanel(Retranslating, QWidget):
             fields = result.get("fields") or {}
             record.block_dim, record.workspace_size = fields.get("block_dim"), fields.get("workspace_size")
             record.error = str(result.get("error") or "")
-        else:
+        else:  # no result.json: say how it ended in the UI language, then the CLI's own detail
             record.status = "CANCELLED" if outcome.cancelled else "FAILED"
-            record.error = (self.console.error_lines[-1] if self.console.error_lines and not outcome.cancelled
-                            else outcome.message)
+            detail = "" if outcome.cancelled else cli_error(self.console.error_lines)
+            record.error = "\n".join(part for part in (outcome_sentence(outcome), detail) if part)
         config = _CONFIG_RE.search(self._output)
         origin = _AIV_ORIGIN_RE.search(self._output)
         record.aiv_num = config.group(2) if config else ""
         record.aiv_source = origin.group(1).strip() if origin else ""
-        self.console.append_line(f"[runner] {outcome.message}")
+        self.console.append_line(f"[runner] {outcome_sentence(outcome)}")
         self.card.show_record(record)
         self.history.update_first(record)
         self.runFinished.emit(record)
+        self.statusMessage.emit(finished_message(record.host, record.status))
 
     def _on_rerun_button_clicked(self) -> None:
         rows = self.history_view.selectionModel().selectedRows()

@@ -1,0 +1,69 @@
+"""Is a dropped path an ATT log (or a folder of them)? So a drop anywhere opens it in the right tab."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from autofuse_studio.core.att.scanner import MARKERS
+
+LOG_SUFFIXES = (".log", ".log.gz")
+SNIFF_BYTES = 256 * 1024
+# What a precision case folder holds; a folder with any of these is left to role detection.
+_CASE_SUFFIXES = (".npy", ".json", ".pbtxt", ".afcase")
+_MAX_ENTRIES = 5000
+
+
+def _head(path: Path) -> bytes:
+    try:
+        if path.name.endswith(".gz"):
+            with gzip.open(path, "rb") as stream:
+                return stream.read(SNIFF_BYTES)
+        with path.open("rb") as stream:
+            return stream.read(SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error):
+        return b""
+
+
+def is_att_log_file(path: str | Path) -> bool:
+    """A *.log / *.log.gz file, or another text file whose start holds an ATT marker ([PERF], [PROF], …)."""
+    file = Path(path)
+    if not file.is_file():
+        return False
+    name = file.name.lower()
+    if name.endswith(LOG_SUFFIXES):
+        return True
+    if name.endswith(_CASE_SUFFIXES):
+        return False
+    head = _head(file)
+    return any(marker in head for marker in MARKERS)
+
+
+def is_att_log_folder(path: str | Path) -> bool:
+    """A folder holding *.log files and nothing of a precision case (NPYs, graphs), within 5000 entries."""
+    root = Path(path)
+    if not root.is_dir():
+        return False
+    logs = seen = 0
+    for _folder, _dirs, files in os.walk(root):
+        for name in files:
+            lowered = name.lower()
+            if lowered.endswith(_CASE_SUFFIXES) or lowered.startswith("ge_proto"):
+                return False
+            logs += lowered.endswith(LOG_SUFFIXES)
+            seen += 1
+            if seen >= _MAX_ENTRIES:
+                return logs > 0
+    return logs > 0
+
+
+def split_att_logs(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(ATT logs and log folders, everything else) of dropped or given paths, in their order."""
+    att: list[str] = []
+    rest: list[str] = []
+    for path in paths:
+        (att if is_att_log_file(path) or is_att_log_folder(path) else rest).append(path)
+    return att, rest

@@ -1,0 +1,39 @@
+"""Telling ATT logs from precision inputs among dropped paths (core/att/sniff.py)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from autofuse_studio.core.att.sniff import is_att_log_file, is_att_log_folder, split_att_logs
+
+
+def test_log_files_by_name_and_by_content(tmp_path: Path) -> None:
+    named = tmp_path / "a.log"
+    named.write_text("anything\n", encoding="utf-8")
+    packed = tmp_path / "b.log.gz"
+    packed.write_bytes(gzip.compress(b"x\n"))
+    renamed = tmp_path / "plog.txt"
+    renamed.write_text("[Add] noise\n[PERF] Load_0[Load]: AIV_MTE2 = 1\n", encoding="utf-8")
+    plain = tmp_path / "notes.txt"
+    plain.write_text("no markers here\n", encoding="utf-8")
+    graph = tmp_path / "graph.json"
+    graph.write_text('{"graph": [], "x": "[PERF]"}', encoding="utf-8")
+    assert [is_att_log_file(path) for path in (named, packed, renamed, plain, graph, tmp_path / "gone.log")] == [
+        True, True, True, False, False, False]
+
+
+def test_log_folders_hold_logs_and_no_case_files(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    (logs / "sub").mkdir(parents=True)
+    (logs / "sub" / "run.log").write_text("x\n", encoding="utf-8")
+    run = tmp_path / "run"
+    (run / "dump").mkdir(parents=True)
+    (run / "plog.log").write_text("x\n", encoding="utf-8")
+    (run / "dump" / "Add.a.1.1.1.output.0.npy").write_bytes(b"")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert [is_att_log_folder(path) for path in (logs, run, empty, logs / "sub" / "run.log")] == [
+        True, False, False, False]
+    att, rest = split_att_logs([str(run), str(logs / "sub" / "run.log"), str(logs)])
+    assert att == [str(logs / "sub" / "run.log"), str(logs)] and rest == [str(run)]
