@@ -11,9 +11,9 @@ import pytest
 from autofuse_studio.core.att.case_filter import parse_case_filter
 from autofuse_studio.core.att.perf_model import build_perf_model
 from autofuse_studio.core.att.perf_output import perf_svg, write_perf_outputs
-from autofuse_studio.core.att.perf_render import perf_display_list
+from autofuse_studio.core.att.perf_render import perf_display_list, text_width
 from autofuse_studio.core.att.scanner import scan_file
-from autofuse_studio.core.render.display import Rect, Text, walk
+from autofuse_studio.core.render.display import Line, Rect, Text, walk
 from tests.conftest import samples_dir
 
 
@@ -66,19 +66,47 @@ def test_all_zero_values_and_json(tmp_path: Path) -> None:
     assert json.loads(json_path.read_text())["operators"][0]["name"] == "Op"
 
 
+_TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>')
+_BAR = re.compile(r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="14" fill="#4a90d9"')
+
+
 @pytest.mark.samples
 @pytest.mark.parametrize(("case", "reference"), [(None, "perf"), ("g=0", "perf_case_filter")])
 def test_svg_matches_reference_geometry(case: str | None, reference: str) -> None:
     log = samples_dir("att", "synthetic", "perf_multi_case.log")
     expected = samples_dir("att", "reference-outputs", "perf_multi_case", reference, "perf_formula.svg")
     model = build_perf_model([scan_file(log)], parse_case_filter(case))
-    ours = re.sub(r' class="[^"]*"', "", perf_svg(model))
-    # Differences on purpose: explicit translate/x/y on the section, and every group's own template
-    # selection is starred (the reference starred only group 0's), so case tabs are compared apart.
-    ours = ours.replace('<g transform="translate(0,0)">\n<rect x="0" y="0"', "<g>\n<rect")
-    theirs = expected.read_text()
-    ours_lines = [line for line in ours.strip().splitlines() if ">[case" not in line]
-    theirs_lines = [line for line in theirs.strip().splitlines() if ">[case" not in line]
-    assert ours_lines == theirs_lines
-    tabs = [re.sub(r"★|<[^>]+>", "", line) for line in ours.splitlines() if ">[case" in line]
-    assert tabs == [re.sub(r"★|<[^>]+>", "", line) for line in theirs.splitlines() if ">[case" in line]
+    ours, theirs = perf_svg(model), expected.read_text()
+    # Differences on purpose (README, compatibility): every group's own template selection is starred,
+    # "Selected: …" sits above the separator, the 🔴 emoji is a drawn dot, bars start right of the
+    # percentages. Everything else — every text and where it is, the bars' proportions — is the same.
+    def texts(svg: str) -> list[tuple[str, str, str]]:
+        return [(x, "33" if text.startswith("Selected:") else y, text.replace(" 🔴", "").replace("★", ""))
+                for x, y, text in _TEXT.findall(svg)]
+
+    assert texts(ours) == texts(theirs)
+    assert ours.count('class="bottleneck-marker"') == theirs.count("🔴") > 0
+    ours_bars, their_bars = [float(w) for w in _BAR.findall(ours)], [float(w) for w in _BAR.findall(theirs)]
+    assert len(ours_bars) == len(their_bars) > 0
+    ratio = ours_bars[0] / their_bars[0]
+    assert all(abs(a - b * ratio) <= 1.5 for a, b in zip(ours_bars, their_bars, strict=True))
+
+
+def test_bars_never_cover_labels_and_the_separator_runs_under_selected(tmp_path: Path) -> None:
+    log = tmp_path / "p.log"
+    log.write_text("\n".join([_perf_line(0, 0, "Load", "AIV_MTE2", "(base_cycles=86 + a_very_long_term_name=14) = 100"),
+                              "[Op] [PROF]Among the templates, tiling case 0 of graph0_result0_g0 is the best choice."]))
+    items, _, _ = perf_display_list(build_perf_model([scan_file(log)]))
+    leaves = [(leaf, x, y) for leaf, x, y in walk(items)]
+    labels = [(leaf.x + x, leaf.y + y, leaf.text) for leaf, x, y in leaves
+              if isinstance(leaf, Text) and leaf.role == "contribution-label"]
+    bars = [(leaf.x + x, leaf.y + y) for leaf, x, y in leaves if isinstance(leaf, Rect) and leaf.role == "contribution-bar"]
+    assert len(labels) == len(bars) == 2
+    for (label_x, _, text), (bar_x, _) in zip(labels, bars, strict=True):
+        assert label_x + text_width(text) <= bar_x  # the percentage ends before its bar starts
+    marker = next(leaf for leaf, _, _ in leaves if isinstance(leaf, Rect) and leaf.role == "bottleneck-marker")
+    title = next(leaf for leaf, _, _ in leaves if isinstance(leaf, Text) and leaf.role == "bottleneck")
+    assert "🔴" not in title.text and marker.x >= title.x + text_width(title.text)
+    selected = next(leaf for leaf, _, _ in leaves if isinstance(leaf, Text) and leaf.role == "selected-label")
+    separator = next(leaf for leaf, _, _ in leaves if isinstance(leaf, Line) and leaf.role == "separator")
+    assert selected.y + 3 < separator.y1  # descenders above the line

@@ -1,7 +1,10 @@
 """Lays out the perf-formula model as a display list in the reference's visual language.
 
 One section per operator (title, selected case), groups in up to 3 columns (2 from 4 groups on),
-each row placed below the tallest group of the previous row so nothing overlaps.
+each row placed below the tallest group of the previous row so nothing overlaps. Unlike the reference,
+bars start right of their label and percentage (the reference drew them over the percentages), the
+bottleneck is a drawn red dot (its 🔴 emoji is an empty box without a colour-emoji font), and the
+header's separator runs under "Selected: …" instead of through it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,12 @@ WIDTH = 900
 MARGIN = 20
 GAP = 16
 HEADER_HEIGHT = 40
+SELECTED_Y = 33  # baseline of "Selected: …": its descenders end above the separator
+SEPARATOR_Y = 38
+# The widest advance of a 12 px monospace glyph in common fonts (7.2 px): text extents are estimated with it.
+CHAR_W = 7.5
+NAME_CHARS = 16  # the reference's name column; longer names widen the group's label column
+MARKER = 9  # diameter of the bottleneck dot
 ROW_GAP = 16
 LINE = 20
 BOTTLENECK = "red"
@@ -36,24 +45,40 @@ def _case_tabs(group: PerfGroup, x: int, y: int) -> list[DisplayItem]:
     return items
 
 
+def text_width(text: str) -> float:
+    """A generous estimate of a 12 px monospace text's width (no font metrics in core)."""
+    return len(text) * CHAR_W
+
+
+def _bottleneck_marker(x: float, baseline: float) -> Rect:
+    """A red dot (a fully rounded square: SVG and Qt draw it the same, no emoji font needed)."""
+    return Rect(x, baseline - MARKER - 1, MARKER, MARKER, fill=BOTTLENECK, corner_radius=MARKER / 2,
+                role="bottleneck-marker")
+
+
 def _nodes(group: PerfGroup, x: int, y: int, col_w: int) -> tuple[list[DisplayItem], int]:
     items: list[DisplayItem] = []
     case = group.shown_case
-    bar_room = max(col_w - 8 - 140, 10)
+    shown_items = [[item for item in node.items if item.value != 0] for node in case.nodes]
+    name_chars = max([NAME_CHARS, *(len(item.name) for shown in shown_items for item in shown)])
+    label_chars = name_chars + 1 + len("100.0%")
+    bar_x = x + 4 + round(label_chars * CHAR_W) + 8  # right of the percentage, never over it
+    bar_room = max(col_w - (bar_x - x) - 4, 10)
     height = 0
     for index, node in enumerate(case.nodes):
         top = y + height + 12
         hot = index == case.bottleneck_index
-        items.append(Text(x + 4, top, f"{node.pipe} = {node.total:.2f}" + (" 🔴" if hot else ""),
-                          fill=BOTTLENECK if hot else "#333", role="bottleneck" if hot else "node"))
-        shown = [item for item in node.items if item.value != 0]
-        for row, item in enumerate(shown, start=1):
+        title = f"{node.pipe} = {node.total:.2f}"
+        items.append(Text(x + 4, top, title, fill=BOTTLENECK if hot else "#333", role="bottleneck" if hot else "node"))
+        if hot:
+            items.append(_bottleneck_marker(x + 4 + text_width(title) + 6, top))
+        for row, item in enumerate(shown_items[index], start=1):
             line_y = top + row * LINE
-            items.append(Text(x + 4, line_y, f"{item.name:<16} {item.contribution * 100:.1f}%",
+            items.append(Text(x + 4, line_y, f"{item.name:<{name_chars}} {item.contribution * 100:.1f}%",
                               fill="#222", role="contribution-label"))
-            items.append(Rect(x + 134, line_y - 12, max(1, int(item.contribution * bar_room)), 14,
+            items.append(Rect(bar_x, line_y - 12, max(1, int(item.contribution * bar_room)), 14,
                               fill=CONTRIBUTION, opacity=0.7, role="contribution-bar"))
-        height += LINE + LINE * len(shown) + 4 + 4
+        height += LINE + LINE * len(shown_items[index]) + 4 + 4
     return items, height
 
 
@@ -97,9 +122,9 @@ def operator_section(op: PerfOperator) -> tuple[list[DisplayItem], int]:
     ]
     if op.selected is not None:
         s = op.selected
-        items.append(Text(MARGIN, 38, f"Selected: graph{s.graph}_result{s.result}_g{s.group}_case{s.case}",
+        items.append(Text(MARGIN, SELECTED_Y, f"Selected: graph{s.graph}_result{s.result}_g{s.group}_case{s.case}",
                           fill="#555", role="selected-label"))
-    items.append(Line(MARGIN, 36, WIDTH - MARGIN, 36, stroke="#ccc", role="separator"))
+    items.append(Line(MARGIN, SEPARATOR_Y, WIDTH - MARGIN, SEPARATOR_Y, stroke="#ccc", role="separator"))
     columns = column_count(len(op.groups))
     col_w = (WIDTH - 2 * MARGIN - GAP * (columns - 1)) // columns
     several_results = len({(g.graph, g.result) for g in op.groups}) > 1

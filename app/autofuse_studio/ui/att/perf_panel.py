@@ -34,6 +34,7 @@ from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.jobs import AttJobs
+from autofuse_studio.ui.att.perf_messages import nothing_to_draw, skipped_operator
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.tasks import TaskHandle
@@ -112,7 +113,7 @@ class PerfPanel(Retranslating, QWidget):
         self.facts.retranslate()
         self._show_case_label()
         if self.canvas.message:
-            self.canvas.show_message(self._building_text())
+            self._redraw()  # the note on the canvas (building, nothing to draw) in the new language
 
 
     def _build_layout(self) -> None:
@@ -158,7 +159,7 @@ class PerfPanel(Retranslating, QWidget):
         self.operators.set_model(workspace.cases if workspace else None)
         self.operator_view.resizeColumnsToContents()
         self._show_details(None)
-        if self.operators.operators:
+        if self.operators.operators or self.operators.skipped:
             self.operator_view.selectRow(0)
         else:
             self.picture = None
@@ -193,11 +194,19 @@ class PerfPanel(Retranslating, QWidget):
         self._enable_exports(True)
         if workspace is None:
             return
-        if self.mode.currentIndex() == WHOLE_VIEW:
+        if not self.operators.operators:  # nothing to draw: say what the logs hold instead of a blank canvas
+            self.canvas.show_message(nothing_to_draw(workspace.scans))
+            self._enable_exports(False)
+        elif self.mode.currentIndex() == WHOLE_VIEW:
             self._show_whole(workspace)
         elif op is not None:
             self.picture = operator_picture(op)
             self.canvas.set_display_list(self.picture.items, self.picture.width, self.picture.height)
+        else:
+            row = self.operator_view.currentIndex().row() - len(self.operators.operators)
+            name = self.operators.skipped[row] if 0 <= row < len(self.operators.skipped) else "?"
+            self.canvas.show_message(skipped_operator(name))
+            self._enable_exports(False)
 
     def _show_whole(self, workspace: AttWorkspace) -> None:
         """The cached whole picture, or a note while it is built in the background."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ DISPLAY = Qt.ItemDataRole.DisplayRole
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 SOURCE_COLUMN = "Source"
+LOG_COLUMN = "Log file"  # next to Operator when the rows come from several logs: tells duplicates apart
 PROBLEM_FILL = QColor("#fde7c8")
 OK_FILL = QColor("#e3f4e1")
 ALL_STATUSES = "all"
@@ -69,17 +71,24 @@ class SummaryTableModel(ColumnsTableModel):
         self.rows = list(rows)
         values = tiling_columns(self.rows)
         finals = FINAL_COLUMNS if any(r.final is not None for r in self.rows) else []
-        self.columns = [*BASE_COLUMNS, *values, *finals, STATUS_COLUMN, SOURCE_COLUMN]
+        files = {row.source.path for row in self.rows if row.source}
+        log = [LOG_COLUMN] if len(files) > 1 else []
+        self.columns = [*BASE_COLUMNS[:1], *log, *BASE_COLUMNS[1:], *values, *finals, STATUS_COLUMN, SOURCE_COLUMN]
         self.cells = []
         for row in self.rows:
             cells = row_cells(row, values)
             cells[SOURCE_COLUMN] = str(row.source) if row.source else ""
+            cells[LOG_COLUMN] = os.path.basename(row.source.path) if row.source else ""
             self.cells.append(cells)
         self.endResetModel()
 
     def header_text(self, column: str) -> str:
-        """The CLI's column names as they are; only the app's own Source column is translated."""
-        return QCoreApplication.translate("SummaryTableModel", "Source") if column == SOURCE_COLUMN else column
+        """The CLI's column names as they are; only the app's own Source and Log file columns are translated."""
+        if column == SOURCE_COLUMN:
+            return QCoreApplication.translate("SummaryTableModel", "Source")
+        if column == LOG_COLUMN:
+            return QCoreApplication.translate("SummaryTableModel", "Log file")
+        return column
 
     def statuses(self) -> list[str]:
         """Every status token present, sorted (for the filter combo)."""
@@ -96,6 +105,9 @@ class SummaryTableModel(ColumnsTableModel):
         column = self.columns[index.column()]
         text = self.cells[index.row()][column]
         status = self.rows[index.row()].status
+        if role == Qt.ItemDataRole.ToolTipRole and column == LOG_COLUMN:
+            source = self.rows[index.row()].source
+            return source.path if source else ""
         if role in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
             return text
         if role == SORT_ROLE:
