@@ -121,107 +121,137 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="128"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="128"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="133"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="122"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="123"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="173"/>
+        <source>af-open: %1</source>
+        <translation>af-open：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="174"/>
+        <source>af-close: %1</source>
+        <translation>af-close：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="228"/>
+        <source>This is a file; choose the dump folder that holds the NPYs.</source>
+        <translation>这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="229"/>
+        <source>There is no folder at this path.</source>
+        <translation>此路径下没有目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
+        <source>This is a folder; choose a file.</source>
+        <translation>这是一个目录；请选择文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="233"/>
+        <source>There is no file at this path.</source>
+        <translation>此路径下没有文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="247"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
@@ -450,39 +480,59 @@
 <context>
     <name>FilterBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="64"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="65"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="66"/>
         <source>Filter by op, file, dtype, message…</source>
         <translation>按算子、文件、数据类型、消息过滤…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="67"/>
         <source>Go to first divergence</source>
         <translation>跳转到首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="59"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="71"/>
         <source>All verdicts</source>
         <translation>全部结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="60"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="72"/>
         <source>Failing (culprit or propagated)</source>
         <translation>不通过（根因或传播）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="73"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="77"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="78"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="87"/>
         <source>All statuses</source>
         <translation>全部状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="95"/>
+        <source>All ranks</source>
+        <translation>全部 rank</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="96"/>
+        <source>All steps</source>
+        <translation>全部 step</translation>
     </message>
 </context>
 <context>
@@ -782,22 +832,22 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="80"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="81"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="82"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="307"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="320"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
@@ -833,90 +883,154 @@
 <context>
     <name>HostDialog</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="27"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="53"/>
         <source>Build hosts</source>
         <translation>构建主机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="68"/>
         <source>user@host or a ~/.ssh/config alias</source>
         <translation>user@host 或 ~/.ssh/config 中的别名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="39"/>
         <source>default</source>
-        <translation>默认</translation>
+        <translation type="vanished">默认</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
         <source>destination</source>
         <translation>目标地址</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
         <source>identity file</source>
         <translation>密钥文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
         <source>proxy jump</source>
         <translation>跳板机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
         <source>work dir</source>
         <translation>工作目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
         <source>ascend home</source>
         <translation>Ascend 安装目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
         <source>python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
         <source>port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="69"/>
+        <source>default (22)</source>
+        <translation>默认（22）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="70"/>
+        <source>[user@]host[:port], comma separated</source>
+        <translation>[user@]host[:port]，逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="75"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="76"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="77"/>
+        <source>Runs ssh -o BatchMode=yes … true with these fields (no password is ever asked)</source>
+        <translation>用这些字段运行 ssh -o BatchMode=yes … true（从不询问密码）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="95"/>
+        <source>known_hosts file</source>
+        <translation>known_hosts 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="100"/>
         <source>Remove profile</source>
         <translation>删除配置</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="119"/>
+        <source>⚠ {0} — invalid, select it to repair</source>
+        <translation>⚠ {0} — 无效，选中后修复</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="212"/>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="230"/>
+        <source>Connected to %1: ssh works without a password.</source>
+        <translation>已连接到 %1：ssh 无需密码即可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="233"/>
+        <source>ssh could not be started: is the OpenSSH client installed?</source>
+        <translation>无法启动 ssh：是否已安装 OpenSSH 客户端？</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="235"/>
+        <source>No answer from %1 within %2 s.</source>
+        <translation>%1 在 %2 秒内没有响应。</translation>
     </message>
 </context>
 <context>
     <name>LegendBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="29"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="31"/>
+        <source>colours of rank %1, step %2</source>
+        <translation>按 rank %1、step %2 着色</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="33"/>
+        <source>colours of rank %1</source>
+        <translation>按 rank %1 着色</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="34"/>
+        <source>colours of step %1</source>
+        <translation>按 step %1 着色</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="38"/>
         <source>not compared</source>
         <translation>未比较</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="29"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="38"/>
         <source>first divergence</source>
         <translation>首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="39"/>
         <source>%1 (best)</source>
         <translation>%1（最好）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="39"/>
         <source>%1 (worst)</source>
         <translation>%1（最差）</translation>
     </message>
@@ -924,154 +1038,154 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="172"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="177"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="279"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="284"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="268"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="288"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="279"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="299"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1108,14 +1222,82 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="373"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="353"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
+    </message>
+</context>
+<context>
+    <name>NoticesModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="24"/>
+        <source>both sides</source>
+        <translation>两侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="109"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="110"/>
+        <source>Concerns</source>
+        <translation>涉及</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="111"/>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+</context>
+<context>
+    <name>NoticesPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="44"/>
+        <source>0 rows: the af-open graph has no fused operators (no AscBackend/FusedAscBackend op and no _datadump_origin_name attribute)</source>
+        <translation>0 行：af-open 图中没有融合算子（没有 AscBackend/FusedAscBackend 算子，也没有 _datadump_origin_name 属性）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="47"/>
+        <source>0 rows: the two dump folders have no rank and step in common</source>
+        <translation>0 行：两个 dump 目录没有共同的 rank 和 step</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="49"/>
+        <source>0 rows: nothing could be paired for comparing</source>
+        <translation>0 行：没有可配对比较的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="123"/>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="124"/>
+        <source>Show or hide what the analysis had to say about the inputs</source>
+        <translation>显示或隐藏分析对输入给出的提示</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="125"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="134"/>
+        <source>%n kind(s) of warning</source>
+        <translation>
+            <numerusform>%n 类警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="178"/>
+        <source>Concerns:</source>
+        <translation>涉及：</translation>
     </message>
 </context>
 <context>
@@ -1157,79 +1339,109 @@
     </message>
 </context>
 <context>
+    <name>PerfMessages</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="17"/>
+        <source>%1 has no [PERF] lines: there is nothing to draw for it.
+Choose an operator in black on the left.</source>
+        <translation>%1 没有 [PERF] 行：没有可绘制的内容。
+请在左侧选择黑色显示的算子。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="23"/>
+        <source>No [PERF] lines in %1 file(s) (%2 lines read): there is no perf picture.</source>
+        <translation>%1 个文件（已读取 %2 行）中没有 [PERF] 行：无法生成性能图。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="33"/>
+        <source>Found: %1 operator(s) with other ATT lines (%2), %3 FINAL_TILING record(s), %4 [DFX] marker(s); see the Summary and Split slog tabs.</source>
+        <translation>找到：%1 个带其他 ATT 行的算子（%2），%3 条 FINAL_TILING 记录，%4 个 [DFX] 标记；请查看“汇总”和“拆分 slog”页。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="40"/>
+        <source>No ATT lines at all ([PERF], [PROF], [DFX], FINAL_TILING): is this the log of an Autofuse compile with ATT logging on?</source>
+        <translation>完全没有 ATT 行（[PERF]、[PROF]、[DFX]、FINAL_TILING）：这是开启了 ATT 日志的 Autofuse 编译日志吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="43"/>
+        <source>%1 line(s) were not valid UTF-8.</source>
+        <translation>%1 行不是有效的 UTF-8。</translation>
+    </message>
+</context>
+<context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="285"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="294"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="214"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="223"/>
         <source>Drawing all operators</source>
         <translation>正在绘制全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="230"/>
         <source>Building the picture of all operators…</source>
         <translation>正在生成全部算子的图…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="288"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="297"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="289"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="298"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="291"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="300"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="314"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="323"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="323"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="332"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>
@@ -1358,21 +1570,31 @@
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <source>Occurrence</source>
+        <translation>出现次序</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
         <source>Fused dtype</source>
         <translation>融合侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
         <source>Origin dtype</source>
         <translation>原始侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
         <source>Fused shape</source>
         <translation>融合侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="60"/>
         <source>Origin shape</source>
         <translation>原始侧形状</translation>
     </message>
@@ -1388,36 +1610,79 @@
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="74"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="97"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
 </context>
 <context>
+    <name>RankStepModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="78"/>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="78"/>
+        <source>no rank</source>
+        <translation>无 rank</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="81"/>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="81"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="96"/>
+        <source>rank %1, step %2: %3 rows</source>
+        <translation>rank %1，step %2：%3 行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="100"/>
+        <source>min cosine %1</source>
+        <translation>最小余弦 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="103"/>
+        <source>first divergence: %1</source>
+        <translation>首个偏差：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="105"/>
+        <source>Click to show only this rank and step.</source>
+        <translation>点击只显示此 rank 和 step。</translation>
+    </message>
+</context>
+<context>
     <name>ResultCard</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="65"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="65"/>
         <source>workspace</source>
         <translation>工作空间</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="65"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="66"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="73"/>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
     </message>
@@ -1497,50 +1762,108 @@
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="151"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="157"/>
         <source>Choose an existing source folder.</source>
         <translation>请选择一个已存在的源码目录。</translation>
     </message>
 </context>
 <context>
+    <name>RunnerMessages</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="28"/>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="34"/>
+        <source>The run was cancelled.</source>
+        <translation>运行已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="36"/>
+        <source>The run was stopped: it took too long.</source>
+        <translation>运行已停止：耗时过长。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="38"/>
+        <source>verify-tiling could not be started.</source>
+        <translation>无法启动 verify-tiling。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="40"/>
+        <source>verify-tiling crashed (%1).</source>
+        <translation>verify-tiling 崩溃（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="43"/>
+        <source>The run finished.</source>
+        <translation>运行完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="45"/>
+        <source>The inputs were refused; nothing was built.</source>
+        <translation>输入被拒绝；未进行构建。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="46"/>
+        <source>The run failed with exit code %1.</source>
+        <translation>运行失败，退出码 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/messages.py" line="67"/>
+        <source>verify-tiling on %1: %2</source>
+        <translation>在%1上运行 verify-tiling：%2</translation>
+    </message>
+</context>
+<context>
     <name>RunnerPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="127"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="128"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
         <source>Re-run</source>
         <translation>重新运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="131"/>
         <source>Hosts…</source>
         <translation>主机…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="132"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="133"/>
+        <source>Console: verify-tiling output</source>
+        <translation>控制台：verify-tiling 输出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="135"/>
+        <source>Choose a source folder with *tiling_func*.cpp or output_code.py and press Run: the build and the tiling run are shown here line by line, stages in blue and errors in red.</source>
+        <translation>选择包含 *tiling_func*.cpp 或 output_code.py 的源码目录并点击“运行”：构建和 tiling 运行的输出逐行显示在这里，阶段为蓝色，错误为红色。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="170"/>
         <source>Run this code?</source>
         <translation>运行此代码？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="171"/>
         <source>verify-tiling compiles the C++ code in
 %1
 and runs it with your privileges (on the chosen host). Do you trust this folder?</source>
@@ -1549,7 +1872,7 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 并以你的权限（在所选主机上）运行。你信任此目录吗？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="279"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="291"/>
         <source>Export run history</source>
         <translation>导出运行历史</translation>
     </message>
@@ -1763,9 +2086,14 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SummaryTableModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="88"/>
         <source>Source</source>
         <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="90"/>
+        <source>Log file</source>
+        <translation>日志文件</translation>
     </message>
 </context>
 <context>
@@ -2047,6 +2375,14 @@ means: fused %9, origin %10</source>
         <location filename="../../app/autofuse_studio/ui/precision/legend.py" line="21"/>
         <source>Not compared (no mapping, missing file, skipped...).</source>
         <translation>未比较（无映射、文件缺失、已跳过…）。</translation>
+    </message>
+</context>
+<context>
+    <name>WrapLabel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/widgets/wrap_label.py" line="69"/>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 </TS>

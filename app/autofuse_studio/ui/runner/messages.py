@@ -14,6 +14,8 @@ from PySide6.QtCore import QCoreApplication
 from autofuse_studio.ui.process_runner import ProcessOutcome
 from autofuse_studio.ui.runner.form import LOCAL
 
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Context", "…") calls
+
 EXIT_BAD_INPUT = 2  # verify-tiling: the inputs were refused, nothing was built
 # "✗ ", "[verify-tiling] " and a heading in the reference's Chinese ("编译失败: ") before the detail.
 _PREFIX = re.compile(r"^\s*(?:✗\s*)?(?:\[verify-tiling\]\s*)?(?:[^\x00-\x7f:：]*[\u3400-\u9fff][^:：]*[:：]\s*)?")
@@ -21,30 +23,28 @@ _PREFIX = re.compile(r"^\s*(?:✗\s*)?(?:\[verify-tiling\]\s*)?(?:[^\x00-\x7f:�
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("RunnerMessages", text)
-
-
 def host_label(host: str) -> str:
     """'this computer' for the local host (translated), the profile name otherwise."""
-    return _tr("this computer") if host == LOCAL else host
+    return translate("RunnerMessages", "this computer") if host == LOCAL else host
 
 
 def outcome_sentence(outcome: ProcessOutcome) -> str:
     """How the verify-tiling process ended, as one sentence in the UI language."""
     if outcome.cancelled:
-        return _tr("The run was cancelled.")
+        return translate("RunnerMessages", "The run was cancelled.")
     if outcome.timed_out:
-        return _tr("The run was stopped: it took too long.")
+        return translate("RunnerMessages", "The run was stopped: it took too long.")
     if outcome.exit_status == "not-started":
-        return _tr("verify-tiling could not be started.")
+        return translate("RunnerMessages", "verify-tiling could not be started.")
     if outcome.exit_status == "crashed":
-        return _tr("verify-tiling crashed (%1).").replace("%1", outcome.signal_name or "?")
+        crashed = translate("RunnerMessages", "verify-tiling crashed (%1).")
+        return crashed.replace("%1", outcome.signal_name or "?")
     if outcome.exit_code == 0:
-        return _tr("The run finished.")
+        return translate("RunnerMessages", "The run finished.")
     if outcome.exit_code == EXIT_BAD_INPUT:
-        return _tr("The inputs were refused; nothing was built.")
-    return _tr("The run failed with exit code %1.").replace("%1", str(outcome.exit_code))
+        return translate("RunnerMessages", "The inputs were refused; nothing was built.")
+    failed = translate("RunnerMessages", "The run failed with exit code %1.")
+    return failed.replace("%1", str(outcome.exit_code))
 
 
 def cli_detail(line: str) -> str:
@@ -64,4 +64,5 @@ def cli_error(lines: list[str]) -> str:
 
 def finished_message(host: str, status: str) -> str:
     """The status-bar sentence after a run: where it ran and the CLI's status word."""
-    return _tr("verify-tiling on %1: %2").replace("%1", host_label(host)).replace("%2", status)
+    text = translate("RunnerMessages", "verify-tiling on %1: %2")
+    return text.replace("%1", host_label(host)).replace("%2", status)
