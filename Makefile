@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bundle demo clean
+.PHONY: run test lint bench bundle demo screenshots clean
 
 $(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ bench: $(STAMP)
 
 bundle: $(STAMP)
 	$(BIN)/python packaging/build_bundle.py
+
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/screenshots.py
 
 demo: $(STAMP)
 	$(BIN)/python -m autofuse_studio.core.demo resources/demo

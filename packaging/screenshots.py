@@ -1,52 +1,197 @@
-"""Regenerate the README's screenshots with the app itself (offscreen): `python packaging/screenshots.py`."""
+"""Regenerate the README's screenshots with the app itself (offscreen): `make screenshots`.
+
+Every tab in English and Chinese, on the bundled demo case (resources/demo), a sample ATT log from
+../shared/samples/att (read in place; those shots are skipped when the samples are absent), a graph
+without fused ops (the warnings panel) and an 8-rank case. Settings go to a temporary folder, so the
+user's own layout and recent cases are neither used nor changed.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "images"
+SAMPLES = ROOT.parent / "shared" / "samples" / "att"
+ATT_LOG = SAMPLES / "synthetic" / "perf_multi_case.log"
+SUMMARY_LOGS = [SAMPLES / "upstream-tests" / name for name in ("test_complete.log", "test_missing_result_perf.log")]
+MAX_BYTES = 300_000  # a bigger PNG is written with a 256-colour palette instead
+SIZE = (1600, 1000)
+LANGUAGES = ("en", "zh_CN")
+
+
+def _wait(signal: object, timeout_ms: int = 60_000, settle_ms: int = 300) -> None:
+    """Run the event loop until signal fires (then settle_ms more for painting), at most timeout_ms."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    signal.connect(lambda *_args: QTimer.singleShot(settle_ms, loop.quit))  # type: ignore[attr-defined]
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+
+
+def _pause(ms: int) -> None:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def save(picture: object, out: Path) -> Path:
+    """Write a QPixmap as PNG, palette-reduced when it would be over MAX_BYTES."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage
+
+    image = picture.toImage()  # type: ignore[attr-defined]
+    image.save(str(out))
+    if out.stat().st_size > MAX_BYTES:  # UI colours are few: a palette without dithering looks the same
+        flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
+        image.convertToFormat(QImage.Format.Format_Indexed8, flags).save(str(out), "PNG", 0)
+    print(f"{out.relative_to(ROOT)}  {out.stat().st_size // 1024} KB")
+    return out
+
+
+def _window() -> object:
+    from autofuse_studio.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(*SIZE)
+    window.show()
+    return window
+
+
+def _open_case(window: object, paths: list[str]) -> None:
+    window.open_paths(paths)  # type: ignore[attr-defined]
+    _wait(window.analysis.finished)  # type: ignore[attr-defined]
+
+
+def _open_logs(window: object, paths: list[Path]) -> None:
+    window.open_att_logs([str(path) for path in paths])  # type: ignore[attr-defined]
+    _wait(window.att.loaded)  # type: ignore[attr-defined]
+
+
+def case_tabs(window: object, lang: str) -> list[Path]:
+    """Precision and Graph tabs of the demo case (the first divergence selected)."""
+    from autofuse_studio.ui.app import demo_case_dir
+
+    _open_case(window, [str(demo_case_dir())])
+    shots = [save(window.grab(), IMAGES / f"precision-{lang}.png")]  # type: ignore[attr-defined]
+    window.tabs.setCurrentIndex(window.tab_status.page(window.graph))  # type: ignore[attr-defined]
+    _pause(800)
+    shots.append(save(window.grab(), IMAGES / f"graph-{lang}.png"))  # type: ignore[attr-defined]
+    return shots
+
+
+def warnings_panel(window: object, lang: str, scratch: Path) -> list[Path]:
+    """The warnings panel and the status line for a graph that holds no fused operator."""
+    import json
+
+    from autofuse_studio.ui.app import demo_case_dir
+
+    demo = demo_case_dir()
+    graph = scratch / "af_open_without_fused_ops.json"
+    graph.write_text(json.dumps({"graph": [{"name": "g", "op": [{"name": "a", "type": "Add"}]}]}), encoding="utf-8")
+    close = next((demo / "af_close").glob("*.json"))
+    _open_case(window, [str(graph), str(close), str(demo / "af_open" / "dump"), str(demo / "af_close" / "dump")])
+    return [save(window.grab(), IMAGES / f"precision-warnings-{lang}.png")]  # type: ignore[attr-defined]
+
+
+def att_tabs(window: object, lang: str) -> list[Path]:
+    """The ATT tab: one operator's cases, the all-operators picture, the summary of two logs."""
+    if not ATT_LOG.exists():
+        print(f"skipped the ATT shots: {ATT_LOG} is not there")
+        return []
+    att = window.att  # type: ignore[attr-defined]
+    _open_logs(window, [ATT_LOG])
+    shots = [save(window.grab(), IMAGES / f"att-perf-{lang}.png")]  # type: ignore[attr-defined]
+    att.perf.mode.setCurrentIndex(1)
+    _wait(att.perf.wholeShown, 20_000)
+    shots.append(save(window.grab(), IMAGES / f"att-all-operators-{lang}.png"))  # type: ignore[attr-defined]
+    att.perf.mode.setCurrentIndex(0)
+    _open_logs(window, [path for path in SUMMARY_LOGS if path.exists()])
+    att.tabs.setCurrentWidget(att.summary)
+    _pause(300)
+    shots.append(save(window.grab(), IMAGES / f"att-summary-{lang}.png"))  # type: ignore[attr-defined]
+    return shots
+
+
+def runner_tab(window: object, lang: str, scratch: Path) -> list[Path]:
+    """The runner after a run whose source folder holds no tiling code (no SDK needed)."""
+    panel = window.runner_panel  # type: ignore[attr-defined]
+    window.tabs.setCurrentIndex(window.tab_status.page(panel))  # type: ignore[attr-defined]
+    source = scratch / "my_kernel_src"
+    source.mkdir(exist_ok=True)
+    (source / "kernel.cpp").write_text("int kernel() { return 0; }\n", encoding="utf-8")
+    panel.ask_confirmation = lambda _folder: True
+    panel.form.source_edit.setText(str(source))
+    panel.start_run()
+    _wait(panel.runFinished)
+    return [save(window.grab(), IMAGES / f"runner-{lang}.png")]  # type: ignore[attr-defined]
 
 
 def multi_rank_overview(out: Path) -> Path:
     """The precision tab of an 8-rank case: overview grid, filters and the first rows."""
-    from PySide6.QtCore import QEventLoop, QRect, QTimer
+    from PySide6.QtCore import QRect
 
     from autofuse_studio.core.synth import generate_case
     from autofuse_studio.core.synth.spec import multi_rank_spec
-    from autofuse_studio.ui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as scratch:
         generate_case(Path(scratch), multi_rank_spec(ranks=8, culprit_rank=5, runs=2,
                                                      missing_ranks=(("af_close", 7),)))
-        window = MainWindow()
-        window.resize(1600, 1000)
-        window.show()
-        loop = QEventLoop()
-        window.analysis.finished.connect(lambda _analysis: QTimer.singleShot(300, loop.quit))
-        window.analysis.failed.connect(lambda _error: loop.quit())
-        QTimer.singleShot(60_000, loop.quit)
-        window.open_paths([scratch])
-        loop.exec()
-        bench = window.workbench
+        window = _window()
+        _open_case(window, [scratch])
+        bench = window.workbench  # type: ignore[attr-defined]
         top = bench.view.mapTo(bench, bench.view.rect().topLeft()).y()
-        picture = bench.grab(QRect(0, 0, bench.width(), top + 260))
-        picture.save(str(out))
-        window.close()
-    return out
+        shot = save(bench.grab(QRect(0, 0, bench.width(), top + 260)), out)
+        window.close()  # type: ignore[attr-defined]
+    return shot
+
+
+def _has_chinese_font() -> bool:
+    from PySide6.QtGui import QFontDatabase
+
+    return bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
+
+
+def shoot_language(lang: str, scratch: Path) -> list[Path]:
+    """Every tab in one language (fresh windows, so nothing of the other language's run remains)."""
+    from autofuse_studio.ui.i18n import translations
+
+    translations().apply(lang)
+    short = lang.split("_")[0]
+    shots: list[Path] = []
+    steps: list[Callable[[object], list[Path]]] = [
+        lambda window: case_tabs(window, short), lambda window: warnings_panel(window, short, scratch),
+        lambda window: att_tabs(window, short), lambda window: runner_tab(window, short, scratch)]
+    for step in steps:
+        window = _window()
+        shots += step(window)
+        window.close()  # type: ignore[attr-defined]
+    return shots
 
 
 def main() -> int:
     """Write every screenshot into docs/images/."""
+    home = Path(tempfile.mkdtemp(prefix="autofuse-screenshots-"))
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        os.environ[name] = str(home / name.lower())
     from autofuse_studio.ui.app import make_application
 
     app = make_application()
     IMAGES.mkdir(parents=True, exist_ok=True)
-    print(multi_rank_overview(IMAGES / "multi-rank-overview.png"))
+    for lang in LANGUAGES:
+        if lang != "en" and not _has_chinese_font():
+            print("skipped the Chinese shots: no Simplified Chinese font is installed (e.g. fonts-wqy-microhei)")
+            continue
+        shoot_language(lang, home)
+    multi_rank_overview(IMAGES / "multi-rank-overview.png")
     app.processEvents()
     return 0
 
