@@ -1,10 +1,15 @@
-"""ThresholdsEditor: default and per-dtype limits (cosine, max abs, max rel); empty means 'not checked'."""
+"""ThresholdsEditor: default and per-dtype limits (cosine, max abs, max rel); empty means 'not checked'.
+
+Text that is not a valid limit never switches a check off: the field turns red, says why, and the last
+valid value stays in force until the text is fixed.
+"""
 
 from __future__ import annotations
 
-import math
+from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -13,6 +18,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,26 +27,35 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
+from autofuse_studio.ui.precision.limit_input import LimitField, accepted_text, kept_text, parse_limit_text
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 LIMIT_KEYS = ("cosine", "max_abs", "max_rel")
-
-
-def parse_limit(text: str) -> float | None:
-    """A limit typed by the user: a finite number, or None for empty/invalid text (= not checked)."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # a per-dtype cell's last valid value (None = not checked)
+PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 2  # why the cell's text was refused, or None
+INVALID_BRUSH = QBrush(QColor("#f8d0d0"))
 
 
 def format_limit(value: float | None) -> str:
     """The text shown for a limit."""
     return "" if value is None else f"{value:g}"
+
+
+class LimitDelegate(QStyledItemDelegate):
+    """Per-dtype limit cells: the editor is validated as the user types, like the default fields."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+        """A line edit with a LimitField watching it."""
+        editor = QLineEdit(parent)
+        LimitField(editor, LIMIT_KEYS[index.column() - 1], index.data(VALUE_ROLE))
+        return editor
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel,
+                     index: QModelIndex | QPersistentModelIndex) -> None:
+        """Store the text; the table's itemChanged handler decides whether the value changes."""
+        assert isinstance(editor, QLineEdit)
+        model.setData(index, editor.text())
 
 
 class ThresholdsEditor(Retranslating, QWidget):
@@ -54,15 +70,26 @@ class ThresholdsEditor(Retranslating, QWidget):
         self.default_box = QGroupBox()
         form = QFormLayout(self.default_box)
         self.limit_labels = {key: QLabel() for key in LIMIT_KEYS}
+        self.fields = {key: LimitField(edit, key) for key, edit in self.edits.items()}
         for key, edit in self.edits.items():
             edit.setObjectName(f"threshold_{key}")
-            edit.editingFinished.connect(self._emit)
+            edit.textChanged.connect(self._show_problems)
+            edit.editingFinished.connect(self._on_edit_editing_finished)
             form.addRow(self.limit_labels[key], edit)
+        # Says which typed text was refused and which value is still used (a tooltip alone is easy to miss).
+        self.problem_label = QLabel()
+        self.problem_label.setObjectName("thresholdProblems")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: #b00020;")
+        self.problem_label.hide()
         self.dtype_box = QGroupBox()
         self.dtype_table = QTableWidget(0, 4)
         self.dtype_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.dtype_table.verticalHeader().hide()
-        self.dtype_table.itemChanged.connect(self._emit)
+        self.limit_delegate = LimitDelegate(self.dtype_table)
+        for column in range(1, len(LIMIT_KEYS) + 1):
+            self.dtype_table.setItemDelegateForColumn(column, self.limit_delegate)
+        self.dtype_table.itemChanged.connect(self._on_dtype_table_item_changed)
         self.add_button = QPushButton()
         self.remove_button = QPushButton()
         self.reset_button = QPushButton()
@@ -78,6 +105,7 @@ class ThresholdsEditor(Retranslating, QWidget):
         dtype_layout.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.default_box)
+        layout.addWidget(self.problem_label)
         layout.addWidget(self.dtype_box, 1)
         layout.addWidget(self.reset_button)
         self.retranslate()
@@ -91,27 +119,36 @@ class ThresholdsEditor(Retranslating, QWidget):
             label.setText(text)
         for edit in self.edits.values():
             edit.setPlaceholderText(self.tr("not checked"))
+        for field in self.fields.values():
+            field.retranslate()
         self.dtype_box.setTitle(self.tr("Per dtype (origin side)"))
         self.dtype_table.setHorizontalHeaderLabels(
             [self.tr("dtype"), self.tr("Cosine"), self.tr("Max abs"), self.tr("Max rel")])
         self.add_button.setText(self.tr("Add dtype"))
         self.remove_button.setText(self.tr("Remove"))
         self.reset_button.setText(self.tr("Reset to defaults"))
+        with QSignalBlocker(self.dtype_table):
+            for row in range(self.dtype_table.rowCount()):
+                for column in range(1, len(LIMIT_KEYS) + 1):
+                    self._check_cell(row, column)
+        self._show_problems()
 
 
     def set_thresholds(self, thresholds: Thresholds) -> None:
         """Show `thresholds` without emitting thresholdsChanged."""
         blockers = [QSignalBlocker(self.dtype_table)]
-        for key, edit in self.edits.items():
-            edit.setText(format_limit(getattr(thresholds.default, key)))
+        for key, field in self.fields.items():
+            value = getattr(thresholds.default, key)
+            field.set_value(value, format_limit(value))
         self.dtype_table.setRowCount(0)
         for dtype, limits in sorted(thresholds.per_dtype.items()):
             self._append_dtype(dtype, limits)
         del blockers
+        self._show_problems()
 
     def thresholds(self) -> Thresholds:
-        """The thresholds shown (rows without a dtype name are ignored)."""
-        default = Limits(**{key: parse_limit(edit.text()) for key, edit in self.edits.items()})
+        """The thresholds in force: the last valid value of each field (rows without a dtype name are ignored)."""
+        default = Limits(**{key: field.value for key, field in self.fields.items()})
         per_dtype: dict[str, Limits] = {}
         for row in range(self.dtype_table.rowCount()):
             name_item = self.dtype_table.item(row, 0)
@@ -121,7 +158,7 @@ class ThresholdsEditor(Retranslating, QWidget):
             values = {}
             for column, key in enumerate(LIMIT_KEYS, start=1):
                 item = self.dtype_table.item(row, column)
-                values[key] = parse_limit(item.text()) if item is not None else None
+                values[key] = item.data(VALUE_ROLE) if item is not None else None
             per_dtype[name] = Limits(**values)
         return Thresholds(default, per_dtype)
 
@@ -130,9 +167,65 @@ class ThresholdsEditor(Retranslating, QWidget):
         self.dtype_table.insertRow(row)
         self.dtype_table.setItem(row, 0, QTableWidgetItem(dtype))
         for column, key in enumerate(LIMIT_KEYS, start=1):
-            self.dtype_table.setItem(row, column, QTableWidgetItem(format_limit(getattr(limits, key))))
+            value = getattr(limits, key)
+            item = QTableWidgetItem(format_limit(value))
+            item.setData(VALUE_ROLE, value)
+            item.setToolTip(accepted_text(key))
+            self.dtype_table.setItem(row, column, item)
 
-    def _emit(self) -> None:
+    def problems(self) -> list[str]:
+        """One sentence per refused text (default fields, then per-dtype cells)."""
+        found = [self.limit_labels[key].text() + " " + field.message()
+                 for key, field in self.fields.items() if field.message()]
+        for row in range(self.dtype_table.rowCount()):
+            name = self.dtype_table.item(row, 0)
+            for column in range(1, len(LIMIT_KEYS) + 1):
+                item = self.dtype_table.item(row, column)
+                if item is not None and item.data(PROBLEM_ROLE):
+                    header = self.dtype_table.horizontalHeaderItem(column)
+                    where = f"{name.text() if name is not None else ''} {header.text() if header else ''}:"
+                    found.append(where + " " + str(item.data(PROBLEM_ROLE)))
+        return found
+
+    def _show_problems(self) -> None:
+        problems = self.problems()
+        self.problem_label.setText("\n".join(problems))
+        self.problem_label.setVisible(bool(problems))
+
+    def _check_cell(self, row: int, column: int) -> bool:
+        """Validate one per-dtype limit cell; True when its value in force changed."""
+        item = self.dtype_table.item(row, column)
+        if item is None or column == 0:
+            return column == 0
+        key = LIMIT_KEYS[column - 1]
+        parsed = parse_limit_text(item.text(), key)
+        kept = item.data(VALUE_ROLE)
+        if parsed.valid:
+            item.setData(PROBLEM_ROLE, None)
+            item.setData(Qt.ItemDataRole.BackgroundRole, None)
+            item.setToolTip(accepted_text(key))
+            item.setData(VALUE_ROLE, parsed.value)
+            return bool(parsed.value != kept)
+        message = kept_text(parsed.error, kept)
+        item.setData(PROBLEM_ROLE, message)
+        item.setBackground(INVALID_BRUSH)
+        item.setToolTip(message + "\n" + accepted_text(key))
+        return False
+
+    def _on_dtype_table_item_changed(self, item: QTableWidgetItem) -> None:
+        with QSignalBlocker(self.dtype_table):  # the checks below edit the item again
+            changed = self._check_cell(item.row(), item.column())
+        self._show_problems()
+        if changed:
+            self._emit()
+
+    def _on_edit_editing_finished(self) -> None:
+        for field in self.fields.values():
+            field.commit()
+        self._show_problems()  # the kept value named in a message may have changed
+        self._emit()
+
+    def _emit(self, *_args: Any) -> None:
         self.thresholdsChanged.emit(self.thresholds())
 
     def _on_add_clicked(self) -> None:

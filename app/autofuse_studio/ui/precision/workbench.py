@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts, first_divergence_by_rank
 from autofuse_studio.ui.precision import export
@@ -159,6 +160,14 @@ class PrecisionWorkbench(QWidget):
         self.overview.set_rows(self.result.rows)
         self.overview.show_chosen(*self.filter_bar.chosen_rank_step())
         self.focusChanged.emit(*self.focus)  # same cell, new colours
+
+    def summary(self) -> str:
+        """'58 rows; first divergence: …' for the status line ('' without a result)."""
+        if self.result is None:
+            return ""
+        first = self.result.first_divergence
+        text = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(self.result.rows)))
+        return text.replace("%2", describe_first(first) if first else "-")
 
     def go_to_first_divergence(self) -> bool:
         """Select the first CULPRIT (clearing filters that hide it); False when there is none."""
