@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
+from autofuse_studio.ui.precision.column_fit import fit_columns
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.filters import RowFilter
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
@@ -51,6 +52,7 @@ def test_bench_table_100k(qtbot: QtBot) -> None:
         "thresholds": _timed("threshold change (verdicts + recolour)", lambda: bench.apply_thresholds(
             Thresholds(Limits(cosine=0.97)))),
         "paint": _timed("repaint visible rows", lambda: view.viewport().grab()),
+        "fit": _timed("fit columns to contents (sample)", lambda: fit_columns(view, rows)),
     }
     baseline = _timed("baseline: sorted() of 100k floats", lambda: sorted(
         row.metric("cosine") or 0.0 for row in rows))

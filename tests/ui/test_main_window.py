@@ -88,7 +88,7 @@ def test_exports_open_back(qtbot: QtBot, analysed: MainWindow, tmp_path: Path) -
     assert bench.export_table(tmp_path / "t.csv").read_text(encoding="utf-8-sig").startswith("step,kind")
     png = bench.export_table_picture(tmp_path / "t.png")
     image = QImage(str(png))
-    assert image.width() == bench.view.width() and len(colours(image)) > 5
+    assert image.width() > 0 and len(colours(image)) > 5  # every shown column: see test_table_picture.py
     svg = bench.export_table_picture(tmp_path / "t.svg")
     assert ET.parse(svg).getroot().tag.endswith("svg")
 

@@ -157,10 +157,24 @@ COLUMNS: tuple[Column, ...] = (
     Column("origin_shape", _noop("Origin shape"), lambda row: row.origin_shape, text=_shape),
 )
 COLUMN_KEYS = tuple(column.key for column in COLUMNS)
+# What the table shows first (a visual order only: model indexes and COLUMN_KEYS stay stable for tests,
+# saved view state and exports). Rank and step tell repeated op names apart; the verdict is what a
+# user reads first, then the metrics that decided it. Origin names (long subgraph paths) come after,
+# so they never push the numbers off-screen. Columns not named keep their model order after these.
+LEADING_COLUMNS = ("rank", "step", "verdict", "fused_op", "fused_index", "kind", "cosine", "max_abs_err",
+                   "max_rel_err", "status", "origin_op", "origin_index")
+# Cells whose full text is also their tooltip: names and statuses can be longer than any sensible width.
+LONG_TEXT_COLUMNS = frozenset({"fused_op", "origin_op", "status", "fused_shape", "origin_shape"})
 VERDICT_COLUMN = COLUMN_KEYS.index("verdict")
 # Columns shown only when some row has a value: single-device cases look as they always did.
 OPTIONAL_COLUMNS: dict[str, Callable[[PrecisionRow], bool]] = {
     "rank": lambda row: row.rank is not None, "occurrence": lambda row: row.occurrence is not None}
+
+
+def visual_order() -> list[int]:
+    """Model column indexes in the order the table shows them by default."""
+    leading = [COLUMN_KEYS.index(key) for key in LEADING_COLUMNS]
+    return leading + [number for number in range(len(COLUMNS)) if number not in leading]
 
 
 def sort_order(rows: Sequence[PrecisionRow], column: Column, descending: bool) -> list[int]:

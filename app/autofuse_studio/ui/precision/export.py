@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -17,9 +17,7 @@ from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.reports.precision_files import write_precision
-from autofuse_studio.ui.precision.filters import PrecisionProxyModel
-from autofuse_studio.ui.precision.table_model import PrecisionTableModel
-from autofuse_studio.ui.precision.table_view import PrecisionTableView
+from autofuse_studio.ui.precision.table_picture import SVG_DPI, make_picture, picture_columns, save_picture
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +56,7 @@ def save_svg(widget: QWidget, path: str | Path, title: str = "") -> Path:
     generator.setSize(size)
     generator.setViewBox(QRect(0, 0, size.width(), size.height()))
     generator.setTitle(title or target.stem)
+    generator.setResolution(SVG_DPI)  # Qt's default 72 dpi draws text and pens at another scale
     painter = QPainter(generator)
     try:
         widget.render(painter, QPoint(0, 0))
@@ -78,37 +77,14 @@ def snapshot_rows(rows: Sequence[PrecisionRow], focus: PrecisionRow | None,
     return list(rows[start:start + limit])
 
 
-def table_snapshot(rows: Sequence[PrecisionRow]) -> PrecisionTableView:
-    """A standalone table view sized to show every given row and column (for pictures)."""
-    model = PrecisionTableModel()
-    model.set_rows(rows)
-    proxy = PrecisionProxyModel(model)
-    proxy.setSourceModel(model)
-    view = PrecisionTableView()
-    view.set_proxy(proxy)
-    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    view.resizeColumnsToContents()
-    for column in range(proxy.columnCount()):
-        # Long origin names (subgraph paths) would make pictures metres wide: elide them instead.
-        view.setColumnWidth(column, min(view.columnWidth(column), SNAPSHOT_MAX_COLUMN_WIDTH))
-    width = view.verticalHeader().sizeHint().width() + view.horizontalHeader().length() + 4
-    height = view.horizontalHeader().sizeHint().height() + view.verticalHeader().length() + 4
-    view.resize(width, height)
-    view.ensurePolished()
-    model.setParent(view)  # the view does not own its model: tie their lifetimes
-    return view
-
-
 def save_table_pictures(rows: Sequence[PrecisionRow], stem: str | Path,
                         focus: PrecisionRow | None = None) -> list[Path]:
-    """Write `stem`.png and `stem`.svg of the table (a window of rows around `focus`)."""
-    view = table_snapshot(snapshot_rows(rows, focus))
-    try:
-        stem = Path(stem)
-        return [save_png(view, stem.with_suffix(".png")), save_svg(view, stem.with_suffix(".svg"), "precision")]
-    finally:
-        view.deleteLater()
+    """Write `stem`.png and `stem`.svg of the table (a window of rows around `focus`; long cells elided)."""
+    chosen = snapshot_rows(rows, focus)
+    picture = make_picture(chosen, picture_columns(chosen))
+    stem = Path(stem)
+    return [save_picture(picture, stem.with_suffix(".png"), max_width=SNAPSHOT_MAX_COLUMN_WIDTH),
+            save_picture(picture, stem.with_suffix(".svg"), max_width=SNAPSHOT_MAX_COLUMN_WIDTH)]
 
 
 def tensor_panel_class() -> Any:

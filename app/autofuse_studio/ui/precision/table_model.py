@@ -10,7 +10,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
-from autofuse_studio.ui.precision.columns import COLUMNS, VERDICT_COLUMN, translated_texts
+from autofuse_studio.ui.precision.columns import COLUMNS, LONG_TEXT_COLUMNS, VERDICT_COLUMN, Column, translated_texts
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the PrecisionRow itself
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2  # the raw value (number or text) the column sorts by
@@ -57,7 +57,7 @@ class PrecisionTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("black"))  # verdict colours are light: keep text readable in dark themes
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.message or None
+            return self._tooltip(row, column)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return self._right if column.numeric else None
         if role == SORT_ROLE:
@@ -66,9 +66,21 @@ class PrecisionTableModel(QAbstractTableModel):
             return row
         return None
 
+    @staticmethod
+    def _tooltip(row: PrecisionRow, column: Column) -> str | None:
+        """The row's message; for names and statuses the full cell text first (the cell may be elided)."""
+        parts = [column.display(row)] if column.key in LONG_TEXT_COLUMNS else []
+        if row.message:
+            parts.append(row.message)
+        return "\n".join(parts) or None
+
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Translated column headers; row numbers vertically."""
+        if (role == Qt.ItemDataRole.TextAlignmentRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(COLUMNS) and COLUMNS[section].key in LONG_TEXT_COLUMNS):
+            # Left, like the names below: a centred title of a very wide column sits off-screen.
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:

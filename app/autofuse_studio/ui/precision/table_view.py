@@ -7,7 +7,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.ui.precision.columns import COLUMNS
+from autofuse_studio.ui.precision.columns import COLUMNS, visual_order
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
 
 _WIDE_COLUMNS = {"fused_op": 240, "origin_op": 240}
@@ -54,7 +54,28 @@ class PrecisionTableView(QTableView):
         self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         proxy.sort(-1)
         self.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.apply_default_order()
         self.fit_columns()
+
+    def apply_default_order(self) -> None:
+        """Rank, step and verdict next to the op names (visual moves: model columns keep their indexes)."""
+        header = self.horizontalHeader()
+        for position, logical in enumerate(visual_order()):
+            header.moveSection(header.visualIndex(logical), position)
+
+    def visible_columns(self) -> list[int]:
+        """Logical indexes of the shown columns, in visual order."""
+        header = self.horizontalHeader()
+        logical = (header.logicalIndex(visual) for visual in range(header.count()))
+        return [number for number in logical if not self.isColumnHidden(number)]
+
+    def visible_rows(self) -> list[PrecisionRow]:
+        """The rows inside the viewport, top to bottom."""
+        proxy = self.proxy()
+        first = max(0, self.rowAt(0))
+        last = self.rowAt(self.viewport().height() - 1)
+        last = proxy.rowCount() - 1 if last < 0 else last
+        return [proxy.row_at(number) for number in range(first, last + 1)]
 
     def proxy(self) -> PrecisionProxyModel:
         """The proxy model shown."""
@@ -63,7 +84,7 @@ class PrecisionTableView(QTableView):
         return model
 
     def fit_columns(self) -> None:
-        """Sensible widths from the header texts (content-independent, so instant with 100k rows)."""
+        """Widths from the header texts alone (before rows arrive; workbench fits contents once they do)."""
         metrics = self.fontMetrics()
         for number, column in enumerate(COLUMNS):
             header = metrics.horizontalAdvance(column.translated_header()) + 28

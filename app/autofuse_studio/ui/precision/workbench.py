@@ -14,8 +14,10 @@ from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts, first_divergence_by_rank
+from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
+from autofuse_studio.ui.precision.column_fit import fit_columns
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS, OPTIONAL_COLUMNS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
@@ -23,9 +25,12 @@ from autofuse_studio.ui.precision.legend import VerdictLegend
 from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
+from autofuse_studio.ui.precision.table_picture import make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
 
 log = logging.getLogger(__name__)
+PICTURE_MAX_ROWS = 1000  # rows in one table picture (about 24 000 px high)
+FIT_FIRST_ROWS = 60  # rows measured at the top of the table and around the first divergence
 
 
 class PrecisionWorkbench(QWidget):
@@ -94,6 +99,8 @@ class PrecisionWorkbench(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.model.retranslate()
             self.view.retranslate()
+            if self.result is not None:  # headers change width with the language
+                self._fit_columns(list(self.result.counts("status")))
             if not self.has_tensor_panel:
                 self.tensor_panel.setText(self.tr("Select a row to see its tensors here."))  # type: ignore[attr-defined]
         super().changeEvent(event)
@@ -142,8 +149,10 @@ class PrecisionWorkbench(QWidget):
         grid = self.overview.grid.overview
         self.filter_bar.set_ranks_steps([rank for rank in grid.ranks if rank is not None], grid.steps)
         self.proxy.invalidate()
-        self.filter_bar.set_statuses(result.counts("status"))
+        statuses = result.counts("status")
+        self.filter_bar.set_statuses(statuses)
         self.legend.set_counts(result.counts("verdict"))
+        self._fit_columns(list(statuses))
         self._focus_default()
         if selected:
             self.view.select_row(selected[0])
@@ -233,25 +242,39 @@ class PrecisionWorkbench(QWidget):
         return export.export_table(self.result, path)
 
     def export_table_picture(self, path: str | Path) -> Path:
-        """The table as seen on screen, as .png or .svg."""
-        target = Path(path)
-        if target.suffix.lower() == ".svg":
-            return export.save_svg(self.view, target, "precision")
-        return export.save_png(self.view, target.with_suffix(".png") if not target.suffix else target)
+        """The selected rows (two or more), else the rows in view, with the shown columns, as .png or .svg."""
+        selected = self.view.selected_rows()
+        rows = selected if len(selected) > 1 else self.view.visible_rows()
+        note = ""
+        if len(rows) > PICTURE_MAX_ROWS:
+            note = self.tr("… and %1 more selected rows (a picture holds at most %2; export the table for all)")
+            note = note.replace("%1", str(len(rows) - PICTURE_MAX_ROWS)).replace("%2", str(PICTURE_MAX_ROWS))
+            rows = rows[:PICTURE_MAX_ROWS]
+        picture = make_picture(rows, self.view.visible_columns(), note)
+        return save_picture(picture, path, self.view.font(), self.view.devicePixelRatioF())
+
+    def _fit_columns(self, statuses: list[str]) -> None:
+        """Size the columns to their contents once per result: the first rows, the first divergence's, a sample."""
+        assert self.result is not None
+        proxy = self.proxy
+        near = [proxy.row_at(number) for number in range(min(FIT_FIRST_ROWS, proxy.rowCount()))]
+        first = self.result.first_divergence
+        position = proxy.proxy_row_of(first) if first is not None else -1
+        if position >= 0:  # the table opens scrolled to it
+            low, high = max(0, position - FIT_FIRST_ROWS), min(proxy.rowCount(), position + FIT_FIRST_ROWS)
+            near += [proxy.row_at(number) for number in range(low, high)]
+        # Every verdict and status a threshold change or filter can bring, so no later resize is needed.
+        fit_columns(self.view, self.result.rows, near, {"verdict": list(VERDICT_COLOURS), "status": statuses})
 
     # --- rank and step ---------------------------------------------------------------------------
     def _show_optional_columns(self, rows: Sequence[PrecisionRow], keep_shown: bool = False) -> None:
-        """Rank and Occurrence columns only when some row has one."""
+        """Rank and Occurrence columns only when some row has one (Rank is first in the default order)."""
         for key, has_value in OPTIONAL_COLUMNS.items():
             column = COLUMN_KEYS.index(key)
             shown = any(has_value(row) for row in rows)
             if keep_shown and not shown:
                 continue
             self.view.setColumnHidden(column, not shown)
-        rank_column = COLUMN_KEYS.index("rank")
-        header = self.view.horizontalHeader()
-        if not self.view.isColumnHidden(rank_column) and header.visualIndex(rank_column) != 0:
-            header.moveSection(header.visualIndex(rank_column), 0)
 
     def _focus_default(self) -> None:
         """The graph follows the first divergence's rank and step, else the first cell."""
