@@ -7,29 +7,37 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMainWindow,
+    QMenu,
     QProgressBar,
     QPushButton,
     QTableView,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from autofuse_studio.core.dumps.layout import LayoutInfo
-from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default_axes
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.precision.tensor_export import export_widget_png, export_widget_svg
+from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
-from autofuse_studio.ui.precision.tensor_plots import TensorHeatmaps, TensorHistograms
+from autofuse_studio.ui.precision.tensor_plots import TensorHistograms
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.retranslate import Retranslating
+
+STATUS_MS = 15000
 
 
 def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
@@ -46,6 +54,7 @@ class TensorPanel(Retranslating, QWidget):
 
     viewReady = Signal(object)  # TensorView, after the panel shows it
     heatmapReady = Signal(object)  # Heatmap, after new axes were applied
+    exported = Signal(str)  # the path a menu export wrote
 
     def __init__(self, runner: TaskRunner | None = None, options: ViewOptions | None = None,
                  parent: QWidget | None = None) -> None:
@@ -74,10 +83,22 @@ class TensorPanel(Retranslating, QWidget):
         self.tabs.addTab(self.heatmaps, "")
         self.tabs.addTab(_table(self.top_model), "")
         self.tabs.addTab(_table(self.stats_model), "")
+        self.export_button = QToolButton()
+        self.export_button.setObjectName("tensorExport")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_menu = QMenu(self.export_button)
+        self.export_plots_action = QAction(self.export_menu)
+        self.export_plots_action.triggered.connect(self._on_export_plots_triggered)
+        self.export_panel_action = QAction(self.export_menu)
+        self.export_panel_action.triggered.connect(self._on_export_panel_triggered)
+        self.export_menu.addActions([self.export_plots_action, self.export_panel_action])
+        self.export_menu.aboutToShow.connect(self._on_export_menu_about_to_show)
+        self.export_button.setMenu(self.export_menu)
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.progress)
         header.addWidget(self.cancel_button)
+        header.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.banner)
@@ -90,6 +111,10 @@ class TensorPanel(Retranslating, QWidget):
         if not self._title_text:
             self.title.setText(self.tr("No tensor pair selected."))
         self.cancel_button.setText(self.tr("Cancel"))
+        self.export_button.setText(self.tr("Export"))
+        self.export_button.setToolTip(self.tr("Save the plots or the whole panel as PNG or SVG"))
+        self.export_plots_action.setText(self.tr("Shown plots (PNG, SVG)…"))
+        self.export_panel_action.setText(self.tr("Whole panel (PNG, SVG)…"))
         titles = (self.tr("Histograms"), self.tr("Heatmaps"), self.tr("Worst elements"), self.tr("Statistics"))
         for number, text in enumerate(titles):
             self.tabs.setTabText(number, text)
@@ -141,6 +166,22 @@ class TensorPanel(Retranslating, QWidget):
         if self._owns_runner:
             self.runner.shutdown(wait=True)
 
+    def shown_plots(self) -> TensorHistograms | TensorHeatmaps | None:
+        """The plots of the current tab (None on the table tabs)."""
+        current = self.tabs.currentWidget()
+        return current if isinstance(current, TensorHistograms | TensorHeatmaps) else None
+
+    def export_plots(self, path: str | Path) -> Path:
+        """The current tab's plots as .png or .svg (by suffix)."""
+        plots = self.shown_plots()
+        if plots is None:
+            raise InputError(self.tr("Choose the Histograms or Heatmaps tab to export its plots."))
+        return plots.export_svg(path) if Path(path).suffix.lower() == ".svg" else plots.export_png(path)
+
+    def export_picture(self, path: str | Path) -> Path:
+        """The whole panel as .png or .svg (by suffix)."""
+        return self.export_svg(path) if Path(path).suffix.lower() == ".svg" else self.export_png(path)
+
     def export_png(self, path: str | Path) -> Path:
         """The panel as it looks now, as PNG (atomic)."""
         return export_widget_png(self, path)
@@ -148,6 +189,34 @@ class TensorPanel(Retranslating, QWidget):
     def export_svg(self, path: str | Path) -> Path:
         """The panel as it looks now, as SVG (atomic)."""
         return export_widget_svg(self, path, self.title.text())
+
+    def _on_export_menu_about_to_show(self) -> None:
+        self.export_plots_action.setEnabled(self.shown_plots() is not None and self.view is not None)
+        self.export_panel_action.setEnabled(self.view is not None)
+
+    def _on_export_plots_triggered(self) -> None:
+        self._export_via_dialog(self.tr("Export plots"), "tensor_plots.png", self.export_plots)
+
+    def _on_export_panel_triggered(self) -> None:
+        self._export_via_dialog(self.tr("Export tensor panel"), "tensor_panel.png", self.export_picture)
+
+    def _export_via_dialog(self, caption: str, name: str, export: Callable[[str], Path]) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, caption, name, "PNG (*.png);;SVG (*.svg)")
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += ".svg" if "svg" in chosen.lower() else ".png"
+        try:
+            written = export(path)
+        except (AppError, OSError) as error:
+            report_error(self, error if isinstance(error, AppError) else InputError(
+                self.tr("Could not write %1: %2").replace("%1", path).replace("%2", str(error.strerror or error))),
+                self.banner)
+            return
+        window = self.window()
+        if isinstance(window, QMainWindow):  # where the table exports say what they wrote, too
+            window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(written)), STATUS_MS)
+        self.exported.emit(str(written))
 
     def _start(self, on_done: Callable[[Any], None], fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         self.cancel()
