@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
+from tests.ui.svg_bounds import read_svg
 from tests.ui.table_checks import elided_columns
 from tests.ui.test_main_window import analysed, demo_root  # noqa: F401 - fixtures
 
@@ -65,3 +66,17 @@ def test_screenshot_has_no_elided_column(qtbot: QtBot, analysed: MainWindow, tmp
     # Two steps: the step column is on screen, so repeated op names are told apart.
     step_left = view.columnViewportPosition(COLUMN_KEYS.index("step"))
     assert 0 <= step_left < view.viewport().width()
+
+
+def test_file_menu_table_picture_is_written_off_the_gui_thread(qtbot: QtBot, analysed: MainWindow,  # noqa: F811
+                                                               tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from autofuse_studio.ui import file_menu
+
+    window = analysed
+    target = tmp_path / "table.svg"
+    monkeypatch.setattr(file_menu.QFileDialog, "getSaveFileName", lambda *_args: (str(target), "SVG (*.svg)"))
+    window.export_picture_action.trigger()
+    qtbot.waitUntil(lambda: str(target) in window.statusBar().currentMessage(), timeout=10_000)
+    texts = [text for text, _x, _y in read_svg(target).texts]
+    assert "Verdict" in texts and "CULPRIT" in texts  # the rows in view: the first divergence is selected

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.tensor_view import TensorView, ViewOptions
 from autofuse_studio.ui.precision import tensor_panel as tensor_panel_module
-from autofuse_studio.ui.precision.tensor_export import install_svg_exporter
+from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
 from autofuse_studio.ui.precision.tensor_panel import TensorPanel
 from tests.ui.svg_bounds import SvgShapes, numbers_right_of, read_svg
 
@@ -164,14 +164,22 @@ def test_export_menu_writes_plots_and_panel(qtbot: QtBot, panel: TensorPanel, bi
     panel.tabs.setCurrentWidget(panel.heatmaps)
     panel.export_menu.aboutToShow.emit()
     assert panel.export_plots_action.isEnabled() and panel.export_button.menu() is panel.export_menu
-    panel.export_plots_action.trigger()
-    panel.export_panel_action.trigger()
+    for action in (panel.export_plots_action, panel.export_panel_action):
+        with qtbot.waitSignal(panel.exported, timeout=TIMEOUT_MS):  # encoded and written on a worker
+            action.trigger()
     assert written == [str(tmp_path / "plots.svg"), str(tmp_path / "panel.png")]
     _assert_inside_axes(read_svg(tmp_path / "plots.svg"), plots=4)
     assert QImage(str(tmp_path / "panel.png")).width() == panel.width()
     panel.tabs.setCurrentIndex(2)  # worst elements: a table, no plots
     panel.export_menu.aboutToShow.emit()
     assert not panel.export_plots_action.isEnabled() and panel.export_panel_action.isEnabled()
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(tensor_panel_module.QFileDialog, "getSaveFileName",
+                        lambda *_args: (str(blocker / "x.png"), "PNG (*.png)"))
+    panel.export_panel_action.trigger()
+    qtbot.waitUntil(lambda: panel.banner.isVisible(), timeout=TIMEOUT_MS)
+    assert "a_file" in panel.banner.text() and "Traceback" not in panel.banner.text()
 
 
 def test_heatmap_scales_centre_the_signed_error_and_number_the_bars(qtbot: QtBot, panel: TensorPanel,

@@ -10,12 +10,14 @@ from autofuse_studio.core.case import CaseFiles, save_case
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 
 class FileMenuMixin(QMainWindow):
     """Slots of the File menu; the window provides the case and workbench they act on."""
 
     workbench: PrecisionWorkbench
+    runner: TaskRunner
 
     def open_paths(self, paths: list[str]) -> None:
         """Open inputs (implemented by the window)."""
@@ -60,10 +62,15 @@ class FileMenuMixin(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
                                               "PNG (*.png);;SVG (*.svg)")
         if path:
-            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table_picture(path))))
+            # Cells are collected now; drawing and encoding (seconds for 1000 rows) run on a worker.
+            handle = self._guarded(lambda: self.workbench.start_table_picture_export(self.runner, path))
+            if isinstance(handle, TaskHandle):
+                handle.finished.connect(lambda written: self.statusBar().showMessage(str(written)))
+                handle.failed.connect(lambda error: report_error(self, error))
 
-    def _guarded(self, work: Callable[[], object]) -> None:
+    def _guarded(self, work: Callable[[], object]) -> object:
         try:
-            work()
+            return work()
         except (AppError, OSError) as error:
             report_error(self, error if isinstance(error, AppError) else AppError(str(error)))
+            return None

@@ -14,9 +14,12 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, Column
+from autofuse_studio.ui.precision.filters import PrecisionProxyModel
 
 SAMPLE_ROWS = 300
+FIT_FIRST_ROWS = 60  # rows measured at the top of the table and around the first divergence
 MAX_WIDTH = 4000  # px: only absurd names are elided (their tooltip holds the full text)
 
 
@@ -61,3 +64,15 @@ def fit_columns(view: QTableView, rows: Sequence[PrecisionRow], also: Iterable[P
         cells = widest(column_texts(column, chosen, extra.get(column.key, ())), metrics) + margin
         width = max(header_width(header, number), min(cells, max_width))
         view.setColumnWidth(number, width)
+
+
+def fit_result_columns(view: QTableView, proxy: PrecisionProxyModel, rows: Sequence[PrecisionRow],
+                       first: PrecisionRow | None, statuses: list[str]) -> None:
+    """fit_columns for a finished result: the first rows, those around the first divergence, a sample."""
+    near = [proxy.row_at(number) for number in range(min(FIT_FIRST_ROWS, proxy.rowCount()))]
+    position = proxy.proxy_row_of(first) if first is not None else -1
+    if position >= 0:  # the table opens scrolled to it
+        low, high = max(0, position - FIT_FIRST_ROWS), min(proxy.rowCount(), position + FIT_FIRST_ROWS)
+        near += [proxy.row_at(number) for number in range(low, high)]
+    # Every verdict and status a threshold change or filter can bring, so no later resize is needed.
+    fit_columns(view, rows, near, {"verdict": list(VERDICT_COLOURS), "status": statuses})

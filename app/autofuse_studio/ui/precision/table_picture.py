@@ -170,8 +170,12 @@ def svg_bytes(picture: TablePicture, font: QFont | None = None, title: str = "pr
 
 
 def save_picture(picture: TablePicture, path: str | Path, font: QFont | None = None, scale: float = 1.0,
-                 max_width: int | None = None) -> Path:
-    """Write the picture as .svg or .png (by suffix; anything else gets .png), atomically."""
+                 max_width: int | None = None, **_task: object) -> Path:
+    """Write the picture as .svg or .png (by suffix; anything else gets .png), atomically.
+
+    Draws on a QImage or QSvgGenerator only, so it may run on a TaskRunner worker (whose progress and
+    cancel keywords it ignores): a 1000-row PNG takes seconds to encode.
+    """
     target = Path(path)
     if target.suffix.lower() == ".svg":
         data = svg_bytes(picture, font, target.stem, max_width)

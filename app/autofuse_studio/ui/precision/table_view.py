@@ -93,7 +93,10 @@ class PrecisionTableView(QTableView):
     def selected_rows(self) -> list[PrecisionRow]:
         """The selected rows in display order."""
         proxy = self.proxy()
-        numbers = sorted({index.row() for index in self.selectionModel().selectedRows()})
+        # From the selection's ranges (whole rows: SelectRows): selectedRows() tests every column of every
+        # row and took 0.1 s for 1000 scattered rows.
+        ranges = self.selectionModel().selection()
+        numbers = sorted({row for part in ranges for row in range(part.top(), part.bottom() + 1)})
         return [proxy.row_at(number) for number in numbers]
 
     def selection_tsv(self) -> str:

@@ -1,4 +1,7 @@
-"""Atomic PNG/SVG export of pyqtgraph scenes and of whole widgets, and a working SVG entry for pyqtgraph's menu.
+"""PNG/SVG pictures of pyqtgraph scenes and whole widgets: drawn on the GUI thread, encoded and written anywhere.
+
+Drawing needs the GUI thread; PNG encoding and the SVG tidy-up (the slow parts of a big picture) do
+not, so each picture is first a PendingPicture whose write() may run on a TaskRunner worker.
 
 SVGs are drawn by QSvgGenerator at the widget's own dpi: at Qt's default of 72 dpi (vs 96 on screen)
 pyqtgraph sized its axes for 72 dpi while the curves kept scene coordinates, so the axes came out at
@@ -9,19 +12,44 @@ cut to their plots (Qt's SVG Tiny has no clipping).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize
-from PySide6.QtGui import QPainter, QTransform
+from PySide6.QtGui import QImage, QPainter, QTransform
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
-from autofuse_studio.core.errors import AppError, InputError
+from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.reports.atomic import atomic_path, atomic_write_bytes
 from autofuse_studio.ui.precision.svg_tidy import DataClip, tidy_svg
 
-SVG_FILTER = "Scalable Vector Graphics (*.svg)"
+
+@dataclass(frozen=True)
+class PendingPicture:
+    """A drawn picture (an image, or raw SVG with the plots' clip rectangles), not yet encoded or written."""
+
+    image: QImage | None = None
+    svg: bytes = b""
+    clips: tuple[DataClip, ...] = ()
+
+    def data(self) -> bytes:
+        """The file contents: PNG of the image, or the tidied SVG."""
+        if self.image is None:
+            return tidy_svg(self.svg, self.clips)
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if self.image.isNull() or not self.image.save(buffer, "PNG"):  # type: ignore[call-overload]
+            raise InputError("Could not encode the picture as PNG.")
+        return bytes(data.data())
+
+    def write(self, path: str | Path, **_task: object) -> Path:
+        """Encode and write atomically (also as a TaskRunner task: progress/cancel keywords are ignored)."""
+        target = Path(path)
+        atomic_write_bytes(target, self.data())
+        return target
 
 
 def atomic_export(path: str | Path, write: Callable[[str], object]) -> Path:
@@ -35,19 +63,29 @@ def atomic_export(path: str | Path, write: Callable[[str], object]) -> Path:
     return target
 
 
-def export_scene_png(scene_or_item: object, path: str | Path, width: int | None = None) -> Path:
-    """A pyqtgraph scene or item as PNG (ImageExporter), written atomically."""
+def scene_png(scene_or_item: object, width: int | None = None) -> PendingPicture:
+    """A pyqtgraph scene or item drawn as an image (ImageExporter), `width` px wide when given."""
     from pyqtgraph.exporters import ImageExporter  # lazy: pyqtgraph exporters pull in a lot
 
     exporter = ImageExporter(scene_or_item)
     if width is not None:
         exporter.parameters()["width"] = int(width)
-    return atomic_export(path, exporter.export)
+    return PendingPicture(image=exporter.export(toBytes=True))
+
+
+def widget_png(widget: QWidget) -> PendingPicture:
+    """Any widget as it looks now (QWidget.grab)."""
+    return PendingPicture(image=widget.grab().toImage())
+
+
+def export_scene_png(scene_or_item: object, path: str | Path, width: int | None = None) -> Path:
+    """A pyqtgraph scene or item as PNG, written atomically."""
+    return scene_png(scene_or_item, width).write(path)
 
 
 def export_widget_png(widget: QWidget, path: str | Path) -> Path:
-    """Any widget as it looks now (QWidget.grab), written atomically."""
-    return atomic_export(path, lambda temp: widget.grab().save(temp, "PNG"))
+    """Any widget as it looks now, as PNG, written atomically."""
+    return widget_png(widget).write(path)
 
 
 def _generator(output: QBuffer, size: QSize, dpi: int, title: str) -> QSvgGenerator:
@@ -108,8 +146,8 @@ def _widget_clips(widget: QWidget) -> list[DataClip]:
     return clips
 
 
-def export_widget_svg(widget: QWidget, path: str | Path, title: str = "") -> Path:
-    """Any widget rendered into an SVG (QSvgGenerator at the widget's dpi), written atomically."""
+def widget_svg(widget: QWidget, title: str = "") -> PendingPicture:
+    """Any widget drawn into an SVG (QSvgGenerator at the widget's dpi)."""
     size = widget.size() if not widget.size().isEmpty() else QSize(800, 600)
 
     def draw(painter: QPainter) -> None:
@@ -118,13 +156,16 @@ def export_widget_svg(widget: QWidget, path: str | Path, title: str = "") -> Pat
         else:
             widget.render(painter, QPoint(0, 0))
 
-    data = tidy_svg(_svg_bytes(size, widget.logicalDpiX(), title, draw), _widget_clips(widget))
-    atomic_write_bytes(Path(path), data)
-    return Path(path)
+    return PendingPicture(svg=_svg_bytes(size, widget.logicalDpiX(), title, draw), clips=tuple(_widget_clips(widget)))
 
 
-def scene_svg_bytes(scene_or_item: Any, title: str = "") -> bytes:
-    """A pyqtgraph scene (as its view shows it) or one of its items as SVG data."""
+def export_widget_svg(widget: QWidget, path: str | Path, title: str = "") -> Path:
+    """Any widget as SVG, written atomically."""
+    return widget_svg(widget, title).write(path)
+
+
+def scene_svg(scene_or_item: Any, title: str = "") -> PendingPicture:
+    """A pyqtgraph scene (as its view shows it) or one of its items drawn into an SVG."""
     from pyqtgraph.exporters import Exporter
 
     helper = Exporter(scene_or_item)  # its source/target rectangles and export mode are what we need
@@ -145,70 +186,9 @@ def scene_svg_bytes(scene_or_item: Any, title: str = "") -> bytes:
         finally:
             helper.setExportMode(False)
 
-    return tidy_svg(_svg_bytes(size, dpi, title, draw), data_clips(scene, to_output))
+    return PendingPicture(svg=_svg_bytes(size, dpi, title, draw), clips=tuple(data_clips(scene, to_output)))
 
 
 def export_scene_svg(scene_or_item: Any, path: str | Path, title: str = "") -> Path:
     """A pyqtgraph scene or item as SVG, written atomically."""
-    atomic_write_bytes(Path(path), scene_svg_bytes(scene_or_item, title))
-    return Path(path)
-
-
-def _write_or_report(item: Any, file_name: str) -> None:
-    """The dialog's write: a failure reaches the user as a sentence, not as pyqtgraph's traceback box."""
-    target = Path(file_name)
-    try:
-        export_scene_svg(item, target)
-    except (OSError, AppError) as error:
-        from autofuse_studio.ui.errors import report_error
-
-        message = error if isinstance(error, AppError) else InputError(
-            f"Could not write {target}: {error.strerror or error}.", target)
-        report_error(None, message)
-
-
-def _exporter_class() -> type:
-    """QtSvgExporter, defined on first use so that pyqtgraph's exporters load only when needed."""
-    from pyqtgraph.exporters import Exporter
-
-    class QtSvgExporter(Exporter):  # type: ignore[misc]
-        """pyqtgraph's Export… → SVG, drawn by QSvgGenerator."""
-
-        Name = "Scalable Vector Graphics (SVG)"
-        allowCopy = False
-
-        def parameters(self) -> None:
-            """No options: the picture is what the plot shows."""
-            return None
-
-        def export(self, fileName: str | None = None, toBytes: bool = False,
-                   copy: bool = False) -> bytes | None:
-            """Ask for a file (no name given), return the bytes (toBytes) or write the file."""
-            if toBytes:
-                return scene_svg_bytes(self.item)
-            if fileName is None:
-                self.fileSaveDialog(filter=[SVG_FILTER])
-            else:
-                _write_or_report(self.item, fileName)
-            return None
-
-    return QtSvgExporter
-
-
-_installed: list[type] = []
-
-
-def install_svg_exporter() -> type:
-    """Put QtSvgExporter in place of pyqtgraph's SVG exporter in the right-click Export… dialog (once)."""
-    from pyqtgraph.exporters import Exporter, SVGExporter
-
-    if not _installed:
-        _installed.append(_exporter_class())
-    ours, registered = _installed[0], Exporter.Exporters
-    # WORKAROUND: pyqtgraph's SVGExporter parses the path data Qt writes and fails on Qt 6.11+ with
-    # "ValueError: not enough values to unpack" (https://github.com/pyqtgraph/pyqtgraph/issues/3485).
-    if SVGExporter in registered:
-        registered[registered.index(SVGExporter)] = ours
-    elif ours not in registered:
-        registered.append(ours)
-    return ours
+    return scene_svg(scene_or_item, title).write(path)

@@ -69,7 +69,8 @@ def fit_bar_axis(bar: pg.ColorBarItem, levels: Levels) -> int:
              for text in axis.tickStrings(values, 1.0, spacing)]
     font = axis.style.get("tickFont") or axis.font()
     widest = max((QFontMetrics(font).horizontalAdvance(text) for text in texts), default=0)
-    width = max(BAR_AXIS_MIN_WIDTH, widest + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"]) + 4)
+    room = int(axis.style["tickTextOffset"][0]) + max(0, int(axis.style["tickLength"])) + 4
+    width = max(BAR_AXIS_MIN_WIDTH, widest + room)
     axis.setWidth(width)
     return width
 

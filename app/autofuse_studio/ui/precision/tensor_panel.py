@@ -30,7 +30,7 @@ from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
-from autofuse_studio.ui.precision.tensor_export import export_widget_png, export_widget_svg
+from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_png, widget_svg
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
 from autofuse_studio.ui.precision.tensor_plots import TensorHistograms
@@ -60,7 +60,9 @@ class TensorPanel(Retranslating, QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._owns_runner = runner is None
-        self.runner = runner if runner is not None else TaskRunner(self, max_workers=1)
+        # Two workers: a picture being written does not wait for a tensor being summarised.
+        self.runner = runner if runner is not None else TaskRunner(self, max_workers=2)
+        self._exports: set[TaskHandle] = set()
         self.options = options or ViewOptions()
         self.pair: TensorPair | None = None
         self.view: TensorView | None = None
@@ -171,52 +173,72 @@ class TensorPanel(Retranslating, QWidget):
         current = self.tabs.currentWidget()
         return current if isinstance(current, TensorHistograms | TensorHeatmaps) else None
 
-    def export_plots(self, path: str | Path) -> Path:
-        """The current tab's plots as .png or .svg (by suffix)."""
+    def plots_picture(self, suffix: str) -> PendingPicture:
+        """The current tab's plots drawn for a '.png' or '.svg' file."""
         plots = self.shown_plots()
         if plots is None:
             raise InputError(self.tr("Choose the Histograms or Heatmaps tab to export its plots."))
-        return plots.export_svg(path) if Path(path).suffix.lower() == ".svg" else plots.export_png(path)
+        return plots.picture(suffix)
+
+    def panel_picture(self, suffix: str) -> PendingPicture:
+        """The whole panel as it looks now, drawn for a '.png' or '.svg' file."""
+        return widget_svg(self, self.title.text()) if suffix.lower() == ".svg" else widget_png(self)
+
+    def export_plots(self, path: str | Path) -> Path:
+        """The current tab's plots as .png or .svg (by suffix), written now."""
+        return self.plots_picture(Path(path).suffix).write(path)
 
     def export_picture(self, path: str | Path) -> Path:
-        """The whole panel as .png or .svg (by suffix)."""
-        return self.export_svg(path) if Path(path).suffix.lower() == ".svg" else self.export_png(path)
+        """The whole panel as .png or .svg (by suffix), written now."""
+        return self.panel_picture(Path(path).suffix).write(path)
 
     def export_png(self, path: str | Path) -> Path:
         """The panel as it looks now, as PNG (atomic)."""
-        return export_widget_png(self, path)
+        return widget_png(self).write(path)
 
     def export_svg(self, path: str | Path) -> Path:
         """The panel as it looks now, as SVG (atomic)."""
-        return export_widget_svg(self, path, self.title.text())
+        return widget_svg(self, self.title.text()).write(path)
 
     def _on_export_menu_about_to_show(self) -> None:
         self.export_plots_action.setEnabled(self.shown_plots() is not None and self.view is not None)
         self.export_panel_action.setEnabled(self.view is not None)
 
     def _on_export_plots_triggered(self) -> None:
-        self._export_via_dialog(self.tr("Export plots"), "tensor_plots.png", self.export_plots)
+        self._export_via_dialog(self.tr("Export plots"), "tensor_plots.png", self.plots_picture)
 
     def _on_export_panel_triggered(self) -> None:
-        self._export_via_dialog(self.tr("Export tensor panel"), "tensor_panel.png", self.export_picture)
+        self._export_via_dialog(self.tr("Export tensor panel"), "tensor_panel.png", self.panel_picture)
 
-    def _export_via_dialog(self, caption: str, name: str, export: Callable[[str], Path]) -> None:
+    def _export_via_dialog(self, caption: str, name: str, draw: Callable[[str], PendingPicture]) -> None:
+        """Ask for a file, draw now (GUI thread), encode and write on a worker; say where it went."""
         path, chosen = QFileDialog.getSaveFileName(self, caption, name, "PNG (*.png);;SVG (*.svg)")
         if not path:
             return
         if not Path(path).suffix:
             path += ".svg" if "svg" in chosen.lower() else ".png"
         try:
-            written = export(path)
-        except (AppError, OSError) as error:
-            report_error(self, error if isinstance(error, AppError) else InputError(
-                self.tr("Could not write %1: %2").replace("%1", path).replace("%2", str(error.strerror or error))),
-                self.banner)
+            picture = draw(Path(path).suffix)
+        except AppError as error:
+            report_error(self, error, self.banner)
             return
+        handle = self.runner.start(picture.write, path)
+        self._exports.add(handle)
+        handle.finished.connect(self._on_export_finished)
+        handle.failed.connect(self._on_export_failed)
+
+    def _on_export_finished(self, written: Path) -> None:
+        self._exports.discard(self.sender())
         window = self.window()
         if isinstance(window, QMainWindow):  # where the table exports say what they wrote, too
             window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(written)), STATUS_MS)
         self.exported.emit(str(written))
+
+    def _on_export_failed(self, error: BaseException) -> None:
+        self._exports.discard(self.sender())
+        if isinstance(error, OSError):
+            error = InputError(self.tr("Could not write the picture: %1").replace("%1", str(error.strerror or error)))
+        report_error(self, error, self.banner)
 
     def _start(self, on_done: Callable[[Any], None], fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         self.cancel()

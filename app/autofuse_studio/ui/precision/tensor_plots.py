@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from autofuse_studio.core.precision.tensor_stats import Histogram
 from autofuse_studio.core.precision.tensor_view import TensorView
-from autofuse_studio.ui.precision.tensor_export import export_scene_png, export_scene_svg, install_svg_exporter
+from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
+from autofuse_studio.ui.precision.tensor_export import PendingPicture, scene_png, scene_svg
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 FUSED_PEN = pg.mkPen("#1f77b4", width=1.5)
@@ -28,13 +29,19 @@ class ScenePlots(QWidget):
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
 
+    def picture(self, suffix: str) -> PendingPicture:
+        """The plots drawn for a '.png' (on-screen size, at least 800 px wide) or '.svg' file."""
+        if suffix.lower() == ".svg":
+            return scene_svg(self.graphics.scene())
+        return scene_png(self.graphics.scene(), width=max(800, self.graphics.width()))
+
     def export_png(self, path: str | Path) -> Path:
-        """The plots as PNG at their on-screen size (at least 800 px wide)."""
-        return export_scene_png(self.graphics.scene(), path, width=max(800, self.graphics.width()))
+        """The plots as PNG, written atomically."""
+        return self.picture(".png").write(path)
 
     def export_svg(self, path: str | Path) -> Path:
-        """The plots as SVG (vector paths, via QSvgGenerator at the screen's dpi)."""
-        return export_scene_svg(self.graphics.scene(), path)
+        """The plots as SVG (vector paths, via QSvgGenerator at the screen's dpi), written atomically."""
+        return self.picture(".svg").write(path)
 
 
 def _step(plot: pg.PlotItem, histogram: Histogram, pen: object, name: str) -> pg.PlotDataItem:

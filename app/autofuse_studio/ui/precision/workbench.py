@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts, first_divergence_by_rank
-from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
-from autofuse_studio.ui.precision.column_fit import fit_columns
+from autofuse_studio.ui.precision.column_fit import fit_result_columns
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS, OPTIONAL_COLUMNS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
@@ -25,12 +25,12 @@ from autofuse_studio.ui.precision.legend import VerdictLegend
 from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
-from autofuse_studio.ui.precision.table_picture import make_picture, save_picture
+from autofuse_studio.ui.precision.table_picture import TablePicture, make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 PICTURE_MAX_ROWS = 1000  # rows in one table picture (about 24 000 px high)
-FIT_FIRST_ROWS = 60  # rows measured at the top of the table and around the first divergence
 
 
 class PrecisionWorkbench(QWidget):
@@ -241,8 +241,8 @@ class PrecisionWorkbench(QWidget):
             raise InputError("There is no finished analysis to export yet.")
         return export.export_table(self.result, path)
 
-    def export_table_picture(self, path: str | Path) -> Path:
-        """The selected rows (two or more), else the rows in view, with the shown columns, as .png or .svg."""
+    def table_picture(self) -> TablePicture:
+        """The selected rows (two or more), else the rows in view, with the shown columns in their order."""
         selected = self.view.selected_rows()
         rows = selected if len(selected) > 1 else self.view.visible_rows()
         note = ""
@@ -250,21 +250,21 @@ class PrecisionWorkbench(QWidget):
             note = self.tr("… and %1 more selected rows (a picture holds at most %2; export the table for all)")
             note = note.replace("%1", str(len(rows) - PICTURE_MAX_ROWS)).replace("%2", str(PICTURE_MAX_ROWS))
             rows = rows[:PICTURE_MAX_ROWS]
-        picture = make_picture(rows, self.view.visible_columns(), note)
-        return save_picture(picture, path, self.view.font(), self.view.devicePixelRatioF())
+        return make_picture(rows, self.view.visible_columns(), note)
+
+    def export_table_picture(self, path: str | Path) -> Path:
+        """Write table_picture() as .png or .svg now."""
+        return save_picture(self.table_picture(), path, self.view.font(), self.view.devicePixelRatioF())
+
+    def start_table_picture_export(self, runner: TaskRunner, path: str | Path) -> TaskHandle:
+        """Collect the cells now, draw, encode and write them on `runner` (its handle says when and where)."""
+        return runner.start(save_picture, self.table_picture(), path, QFont(self.view.font()),
+                            self.view.devicePixelRatioF())
 
     def _fit_columns(self, statuses: list[str]) -> None:
-        """Size the columns to their contents once per result: the first rows, the first divergence's, a sample."""
+        """Size the columns to their contents once per result (see column_fit.fit_result_columns)."""
         assert self.result is not None
-        proxy = self.proxy
-        near = [proxy.row_at(number) for number in range(min(FIT_FIRST_ROWS, proxy.rowCount()))]
-        first = self.result.first_divergence
-        position = proxy.proxy_row_of(first) if first is not None else -1
-        if position >= 0:  # the table opens scrolled to it
-            low, high = max(0, position - FIT_FIRST_ROWS), min(proxy.rowCount(), position + FIT_FIRST_ROWS)
-            near += [proxy.row_at(number) for number in range(low, high)]
-        # Every verdict and status a threshold change or filter can bring, so no later resize is needed.
-        fit_columns(self.view, self.result.rows, near, {"verdict": list(VERDICT_COLOURS), "status": statuses})
+        fit_result_columns(self.view, self.proxy, self.result.rows, self.result.first_divergence, statuses)
 
     # --- rank and step ---------------------------------------------------------------------------
     def _show_optional_columns(self, rows: Sequence[PrecisionRow], keep_shown: bool = False) -> None:
