@@ -436,43 +436,43 @@
 <context>
     <name>FileMenuMixin</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="35"/>
         <source>Open graphs or NPY files</source>
         <translation>打开图或 NPY 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="36"/>
         <source>Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)</source>
         <translation>图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="41"/>
         <source>Open a run or dump folder</source>
         <translation>打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="46"/>
         <source>Open case</source>
         <translation>打开用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="44"/>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="51"/>
         <source>Cases (*.afcase)</source>
         <translation>用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="51"/>
         <source>Save case</source>
         <translation>保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="56"/>
         <source>Export table</source>
         <translation>导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="60"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="62"/>
         <source>Export table picture</source>
         <translation>导出表格图片</translation>
     </message>
@@ -1036,6 +1036,44 @@
     </message>
 </context>
 <context>
+    <name>LimitInput</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="53"/>
+        <source>a number ≥ %1</source>
+        <translation>≥ %1 的数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="54"/>
+        <source>a number from %1 to %2</source>
+        <translation>%1 到 %2 之间的数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="60"/>
+        <source>Accepted: %1, written 0.99, 0,99 or 1e-3; leave empty for &apos;not checked&apos;.</source>
+        <translation>可输入：%1，写作 0.99、0,99 或 1e-3；留空表示“不检查”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="72"/>
+        <source>“%1” is not a number.</source>
+        <translation>“%1”不是数字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="76"/>
+        <source>%1 is not %2.</source>
+        <translation>%1 不是%2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="85"/>
+        <source>%1 The limit stays unchecked.</source>
+        <translation>%1此项仍不检查。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="86"/>
+        <source>%1 Still using %2.</source>
+        <translation>%1仍使用 %2。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
@@ -1222,12 +1260,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="373"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="379"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1610,10 +1648,20 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="83"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="105"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="178"/>
+        <source>%1 rows; first divergence: %2</source>
+        <translation>共 %1 行；首个劣化点：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="250"/>
+        <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
+        <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
 </context>
 <context>
@@ -2108,52 +2156,67 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>TensorHeatmaps</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
         <source>Fused (mean)</source>
         <translation>融合侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
         <source>Origin (mean)</source>
         <translation>原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
+        <source>Fused − Origin (mean)</source>
+        <translation>融合侧 − 原始侧（均值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="126"/>
         <source>|Fused − Origin| (max)</source>
         <translation>|融合侧 − 原始侧|（最大值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="132"/>
         <source>Rows:</source>
         <translation>行：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="133"/>
         <source>Columns:</source>
         <translation>列：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="134"/>
+        <source>Same colours for fused and origin</source>
+        <translation>融合侧与原始侧使用相同色阶</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="136"/>
+        <source>One colour range for both value panels, so one colour is one value on both sides.</source>
+        <translation>两个数值面板共用一个色阶范围，同一颜色在两侧代表同一数值。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="137"/>
         <source>Hover a cell for its worst element.</source>
         <translation>将鼠标悬停在单元格上可查看其最差元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="213"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="145"/>
         <source>wrapped 1-D (%1 per row)</source>
         <translation>一维折行（每行 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="217"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="149"/>
         <source>columns (%1 per cell)</source>
         <translation>列（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
         <source>rows (%1 per cell)</source>
         <translation>行（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="278"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="221"/>
         <source>cell %1: rows %2, cols %3, %4 elements
 worst at %5: fused %6, origin %7, |error| %8
 means: fused %9, origin %10</source>
@@ -2165,52 +2228,77 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorHistograms</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="104"/>
         <source>Values (shared bins)</source>
         <translation>数值直方图（共用分箱）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="105"/>
         <source>Error (fused − origin)</source>
         <translation>误差（融合侧 − 原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
         <source>|Error| (log bins; bin 0 = exact zeros)</source>
         <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="108"/>
         <source>count</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="109"/>
         <source>Log counts</source>
         <translation>对数计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="123"/>
+        <source>The tensors hold no elements.</source>
+        <translation>张量没有元素。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="124"/>
+        <source>No finite values to plot: all %1 elements are NaN or Inf on both sides.</source>
+        <translation>没有可绘制的有限值：两侧全部 %1 个元素均为 NaN 或 Inf。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="129"/>
+        <source>No finite errors to plot (%1 non-finite).</source>
+        <translation>没有可绘制的有限误差（%1 个非有限值）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="131"/>
+        <source>All %1 finite errors are exactly 0: fused and origin are identical.</source>
+        <translation>全部 %1 个有限误差均精确为 0：融合侧与原始侧完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="134"/>
+        <source>All errors are exactly 0: nothing to show on a log scale.</source>
+        <translation>所有误差均精确为 0：对数坐标下没有可显示的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="148"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="149"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="151"/>
         <source>error</source>
         <translation>误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="163"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="165"/>
         <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
         <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
     </message>
@@ -2218,42 +2306,87 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="114"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="115"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="116"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="117"/>
+        <source>Save the plots or the whole panel as PNG or SVG</source>
+        <translation>将图或整个面板保存为 PNG 或 SVG</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="118"/>
+        <source>Shown plots (PNG, SVG)…</source>
+        <translation>当前显示的图（PNG、SVG）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="119"/>
+        <source>Whole panel (PNG, SVG)…</source>
+        <translation>整个面板（PNG、SVG）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="136"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="180"/>
+        <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
+        <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="208"/>
+        <source>Export plots</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="211"/>
+        <source>Export tensor panel</source>
+        <translation>导出张量面板</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="240"/>
+        <source>Could not write the picture: %1</source>
+        <translation>无法写入图片：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="260"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
@@ -2261,67 +2394,67 @@ means: fused %9, origin %10</source>
 <context>
     <name>ThresholdsEditor</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="116"/>
         <source>Default limits</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
         <source>Cosine ≥</source>
         <translation>余弦相似度 ≥</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
         <source>Max abs err ≤</source>
         <translation>绝对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
         <source>Max rel err ≤</source>
         <translation>相对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="121"/>
         <source>not checked</source>
         <translation>不检查</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="124"/>
         <source>Per dtype (origin side)</source>
         <translation>按数据类型（原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
         <source>Max abs</source>
         <translation>绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
         <source>Max rel</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="127"/>
         <source>Add dtype</source>
         <translation>添加数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="128"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="129"/>
         <source>Reset to defaults</source>
         <translation>恢复默认</translation>
     </message>

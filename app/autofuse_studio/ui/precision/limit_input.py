@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QLocale, QObject
 from PySide6.QtWidgets import QLineEdit
 
-CONTEXT = "LimitInput"
+# Translations use the literal context "LimitInput" (pyside6-lupdate does not resolve variables).
 # A plain number as Python writes it, without float()'s extras ("inf", "nan", "1_000", " 1 ").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # What each limit may be: cosine similarity lies in [-1, 1], errors are never negative.
@@ -50,15 +50,16 @@ def _number(text: str, locale: QLocale) -> float | None:
 def _span(key: str) -> str:
     low, high = RANGES[key]
     if math.isinf(high):
-        return QCoreApplication.translate(CONTEXT, "a number ≥ %1").replace("%1", f"{low:g}")
-    return QCoreApplication.translate(CONTEXT, "a number from %1 to %2").replace("%1", f"{low:g}").replace(
+        return QCoreApplication.translate("LimitInput", "a number ≥ %1").replace("%1", f"{low:g}")
+    return QCoreApplication.translate("LimitInput", "a number from %1 to %2").replace("%1", f"{low:g}").replace(
         "%2", f"{high:g}")
 
 
 def accepted_text(key: str) -> str:
     """The tooltip of a limit field: what may be typed into it."""
-    return QCoreApplication.translate(
-        CONTEXT, "Accepted: %1, written 0.99, 0,99 or 1e-3; leave empty for 'not checked'.").replace("%1", _span(key))
+    text = QCoreApplication.translate(
+        "LimitInput", "Accepted: %1, written 0.99, 0,99 or 1e-3; leave empty for 'not checked'.")
+    return text.replace("%1", _span(key))
 
 
 def parse_limit_text(text: str, key: str, locale: QLocale | None = None) -> ParsedLimit:
@@ -68,11 +69,11 @@ def parse_limit_text(text: str, key: str, locale: QLocale | None = None) -> Pars
         return ParsedLimit(None)
     value = _number(cleaned, locale if locale is not None else QLocale())
     if value is None or not math.isfinite(value):
-        message = QCoreApplication.translate(CONTEXT, "“%1” is not a number.").replace("%1", text.strip())
+        message = QCoreApplication.translate("LimitInput", "“%1” is not a number.").replace("%1", text.strip())
         return ParsedLimit(None, message)
     low, high = RANGES[key]
     if not low <= value <= high:
-        message = QCoreApplication.translate(CONTEXT, "%1 is not %2.").replace("%1", f"{value:g}").replace(
+        message = QCoreApplication.translate("LimitInput", "%1 is not %2.").replace("%1", f"{value:g}").replace(
             "%2", _span(key))
         return ParsedLimit(None, message)
     return ParsedLimit(value)
@@ -81,8 +82,9 @@ def parse_limit_text(text: str, key: str, locale: QLocale | None = None) -> Pars
 def kept_text(error: str, value: float | None) -> str:
     """The sentence shown for refused text: the problem, then which value stays in force."""
     if value is None:
-        return error + " " + QCoreApplication.translate(CONTEXT, "The limit stays unchecked.")
-    return error + " " + QCoreApplication.translate(CONTEXT, "Still using %1.").replace("%1", f"{value:g}")
+        return QCoreApplication.translate("LimitInput", "%1 The limit stays unchecked.").replace("%1", error)
+    text = QCoreApplication.translate("LimitInput", "%1 Still using %2.")
+    return text.replace("%2", f"{value:g}").replace("%1", error)
 
 
 class LimitField(QObject):
