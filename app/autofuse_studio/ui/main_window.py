@@ -331,9 +331,10 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.workbench.apply_thresholds(thresholds)
         if self.workbench.result is not None:
             self.graph.set_precision(self.workbench.result)  # verdict colours follow the thresholds
-            summary = self.workbench.summary()  # the old text named the old first divergence
-            self.case_panel.set_progress(1, 1, summary)
-            self.statusBar().showMessage(summary)
+            if self.workbench.result.rows:  # the old text named the old first divergence (0 rows: keep why)
+                summary = self.workbench.summary()
+                self.case_panel.set_progress(1, 1, summary)
+                self.tab_status.show(summary, self.workbench)
 
     def _on_tabs_current_changed(self, index: int) -> None:
         # The case and thresholds docks belong to the precision case (table and graph); the ATT and
