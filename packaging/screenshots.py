@@ -191,6 +191,9 @@ def main() -> int:
             print("skipped the Chinese shots: no Simplified Chinese font is installed (e.g. fonts-wqy-microhei)")
             continue
         shoot_language(lang, home)
+    from autofuse_studio.ui.i18n import translations
+
+    translations().apply("en")  # the README that shows it is English
     multi_rank_overview(IMAGES / "multi-rank-overview.png")
     app.processEvents()
     return 0
