@@ -6,6 +6,7 @@ One grammar for every subcommand (the reference disagreed with itself): any `[ta
 
 from __future__ import annotations
 
+import math
 import re
 from itertools import islice
 from typing import Any
@@ -68,12 +69,23 @@ ProfRecord = TilingValue | Objective | TemplateSelection | BestResult | ResultPe
 _KEY_CACHE: dict[tuple[str | Any, ...], CaseKey] = {}
 
 
-class IdTooLong(ValueError):
+class UnreadableNumber(ValueError):
+    """A number in a marked line that no record can hold: the scanner skips the line with a warning."""
+
+
+class IdTooLong(UnreadableNumber):
     """A graph/result/group/case id in a line has more than MAX_ID_DIGITS digits."""
 
     def __init__(self, digits: int) -> None:
         super().__init__(f"an id of {digits} digits is too long (at most {MAX_ID_DIGITS})")
         self.digits = digits
+
+
+class InfiniteCost(UnreadableNumber):
+    """A [PERF] cost or term beyond float range (a 400-digit number is inf; inf/inf shares are NaN)."""
+
+    def __init__(self) -> None:
+        super().__init__("a [PERF] cost is too large for a number")
 
 
 def _id(text: str) -> int:
@@ -170,6 +182,8 @@ def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, i
     # Without an explicit `= total` the node cost is the sum of its terms (the reference took
     # only the first term, which is wrong for `(a=1 + b=2)`).
     total = float(total_match.group(1)) if total_match else sum(v for _, v in values) + dropped_sum
+    if not math.isfinite(total) or not all(math.isfinite(v) for _, v in values):
+        raise InfiniteCost()  # perf-formula drew NaN bars (and stopped with a traceback) from such a line
     items = tuple(PerfItem(name, value, value / total if total > 0 else 0.0) for name, value in values)
     return PerfNode(tag.group(1), key, node, node_type, pipe, total, items, source), dropped
 

@@ -20,7 +20,7 @@ from typing import BinaryIO, cast
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
-    IdTooLong,
+    UnreadableNumber,
     parse_dfx,
     parse_perf_counted,
     parse_prof,
@@ -229,7 +229,7 @@ class _FileScanner:
                     self.feed_line(line, source)
                 else:
                     self._store_value(record)
-            except IdTooLong as exc:
+            except UnreadableNumber as exc:
                 self.scan.warn(f"{path}:{line_no}: {exc}; the line is skipped.")
         # Newlines before counted_to were counted line by line above: only the tail is left to count.
         lines = line_no - first_line + count(b"\n", counted_to)
