@@ -46,6 +46,9 @@ def _build_parser() -> argparse.ArgumentParser:
     evidence = commands.add_parser("evidence", help="export att-evidence.jsonl + tool-manifest.json")
     evidence.add_argument("log_path")
     evidence.add_argument("-o", "--output", required=True, help="output folder")
+    from autofuse_studio.cli.att_analyze import add_parser as add_analyze  # run-root analysis (issue 14)
+
+    add_analyze(commands)
     return parser
 
 
@@ -205,6 +208,12 @@ def run_perf(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_analyze(args: argparse.Namespace, argv: list[str]) -> int:
+    from autofuse_studio.cli.att_analyze import run_analyze
+
+    return run_analyze(args, argv)
+
+
 def main(argv: list[str]) -> int:
     """Run one att subcommand; returns the exit code (1 for input errors, 2 for usage errors)."""
     argv = list(argv)
@@ -219,6 +228,7 @@ def main(argv: list[str]) -> int:
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "summary": run_summary, "compare": run_compare, "split-slog": run_split,
         "perf-formula": run_perf, "evidence": lambda a: run_evidence(a, argv),
+        "analyze": lambda a: _run_analyze(a, argv),
     }
     if args.command == "verify-tiling":
         from autofuse_studio.cli.verify_tiling import main as verify_main

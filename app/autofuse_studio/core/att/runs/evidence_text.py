@@ -1,0 +1,62 @@
+"""The text of the evidence lines, copied by line number from the logs the scan already parsed.
+
+The scan keeps only file:line for each record (memory grows with records, not with log size). Once both
+sides are compared, the few lines cited are copied out of each file in one read that only counts newlines
+in C: nothing is parsed again (about a tenth of the scan's time for a 140 MB log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from autofuse_studio.core.att.model import SourceRef
+from autofuse_studio.core.att.scanner import iter_blocks
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
+
+MAX_TEXT = 1000  # characters kept of one line (a 5000-digit number stays readable in the report)
+ELLIPSIS = "…"
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """`text`, cut to `limit` characters with a trailing ellipsis when longer."""
+    return text if len(text) <= limit else text[:limit] + ELLIPSIS
+
+
+def _file_lines(path: str, wanted: list[int], cancel: CancelToken) -> dict[int, str]:
+    """The wanted 1-based lines of one file (sorted list) as text."""
+    found: dict[int, str] = {}
+    first = 1
+    index = 0
+    for block in iter_blocks(Path(path)):
+        cancel.check()
+        count = block.count(b"\n") + (0 if block.endswith(b"\n") else 1)
+        last = first + count - 1
+        if index < len(wanted) and wanted[index] <= last:
+            lines = block.split(b"\n")
+            while index < len(wanted) and wanted[index] <= last:
+                raw = lines[wanted[index] - first]
+                found[wanted[index]] = clip(raw.decode("utf-8", "replace").rstrip("\r"))
+                index += 1
+        if index >= len(wanted):
+            break
+        first = last + 1
+    return found
+
+
+def fetch_lines(refs: Iterable[SourceRef], cancel: CancelToken = NEVER_CANCELLED) -> tuple[dict[SourceRef, str],
+                                                                                            list[str]]:
+    """Text per cited line, and a sentence for each file that could not be read again (its lines stay empty)."""
+    by_path: dict[str, set[int]] = {}
+    for ref in refs:
+        by_path.setdefault(ref.path, set()).add(ref.line)
+    texts: dict[SourceRef, str] = {}
+    problems = []
+    for path, lines in sorted(by_path.items()):
+        try:
+            for line, text in _file_lines(path, sorted(lines), cancel).items():
+                texts[SourceRef(path, line)] = text
+        except InputError as exc:
+            problems.append(f"{exc} Its evidence lines are shown without text.")
+    return texts, problems
