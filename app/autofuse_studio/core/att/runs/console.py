@@ -5,11 +5,13 @@ from __future__ import annotations
 from autofuse_studio.core.att.runs.analysis import RunAnalysis
 from autofuse_studio.core.att.runs.diff import CHANGED, ONLY_CANDIDATE, ONLY_DEFAULT
 from autofuse_studio.core.att.runs.discovery import CATEGORIES
+from autofuse_studio.core.att.runs.evidence_text import clip
 from autofuse_studio.core.att.runs.report_md import size_text
 from autofuse_studio.core.att.runs.sides import ROLES
-from autofuse_studio.core.att.runs.texts import ZH, cause_text, percent
+from autofuse_studio.core.att.runs.texts import ZH, cause_text, percent, word
 
 MAX_LISTED = 20
+MAX_CAUSES = 150  # characters of causes per line; report.md has them all
 _T: dict[str, tuple[str, str]] = {
     "root": ("Run root: {root}  (default: {default}/, candidate: {candidate}/; {how})",
              "运行目录：{root}（default：{default}/，candidate：{candidate}/；{how}）"),
@@ -46,11 +48,14 @@ def overview(analysis: RunAnalysis, lang: str) -> str:
         lines.append(_t("none", lang))
     else:
         lines.append(_t("changed", lang))
-        width = min(max(len(d.name) for d in listed[:MAX_LISTED]), 40)
-        for diff in listed[:MAX_LISTED]:
-            causes = "; ".join(cause_text(c, lang) for c in diff.causes[:3])
-            delta = percent(diff.perf_delta_pct) if diff.status == CHANGED else diff.status
-            lines.append(f"  {diff.name:<{width}}  {delta:>14}  {causes}")
+        shown = listed[:MAX_LISTED]
+        width = min(max(len(d.name) for d in shown), 40)
+        deltas = [percent(d.perf_delta_pct) if d.status == CHANGED else word(d.status, lang) for d in shown]
+        delta_width = max(len(text) for text in deltas)
+        for diff, delta in zip(shown, deltas, strict=True):
+            causes = "" if diff.status != CHANGED else clip("; ".join(cause_text(c, lang) for c in diff.causes),
+                                                           MAX_CAUSES)
+            lines.append(f"  {diff.name:<{width}}  {delta:>{delta_width}}  {causes}".rstrip())
         if len(listed) > MAX_LISTED:
             lines.append(_t("more", lang, n=len(listed) - MAX_LISTED))
     return "\n".join(lines) + "\n"
