@@ -4,93 +4,103 @@
 <context>
     <name>AttWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
         <source>Perf formula</source>
         <translation>性能公式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
         <source>Summary</source>
         <translation>汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
         <source>Split slog</source>
         <translation>拆分 slog</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="75"/>
+        <source>Runs</source>
+        <translation>运行对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="76"/>
         <source>Open logs…</source>
         <translation>打开日志…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="77"/>
         <source>Open folder…</source>
         <translation>打开目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="73"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="78"/>
         <source>Export evidence…</source>
         <translation>导出证据…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="74"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="79"/>
         <source>att-evidence.jsonl + tool-manifest.json; an existing archive is never overwritten (a numbered folder is used instead)</source>
         <translation>att-evidence.jsonl + tool-manifest.json；不会覆盖已有的证据包（改用带编号的目录）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="77"/>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="114"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="86"/>
         <source>Drop an ATT log or a folder of logs here, or open one.</source>
         <translation>将 ATT 日志或日志目录拖放到此处，或点击打开。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="115"/>
         <source>Scanning logs</source>
         <translation>正在扫描日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="129"/>
+        <source>Open a run root</source>
+        <translation>打开运行目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="136"/>
         <source>Nothing opened.</source>
         <translation>尚未打开任何内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="154"/>
         <source>{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, {rows} summary row(s)</source>
         <translation>{title}：{files} 个文件，{lines} 行，{ops} 个算子含 [PERF] 行，{rows} 行汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="165"/>
         <source>Exporting evidence</source>
         <translation>正在导出证据</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="170"/>
         <source>{n} evidence record(s) written to {folder}</source>
         <translation>已将 {n} 条证据记录写入 {folder}</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="160"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="176"/>
         <source>Export evidence to folder</source>
         <translation>导出证据到目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="181"/>
         <source>Open ATT logs</source>
         <translation>打开 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="184"/>
         <source>Open a folder of ATT logs</source>
         <translation>打开 ATT 日志目录</translation>
     </message>
@@ -408,6 +418,24 @@
         <location filename="../../app/autofuse_studio/ui/graph/details.py" line="83"/>
         <source>Select a node to see its inputs, outputs, attributes and precision rows.</source>
         <translation>选择一个节点以查看其输入、输出、属性和精度结果行。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="193"/>
+        <source>Side</source>
+        <translation>侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="193"/>
+        <source>Location (file:line)</source>
+        <translation>位置（文件:行）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="194"/>
+        <source>Line</source>
+        <translation>日志行</translation>
     </message>
 </context>
 <context>
@@ -1076,154 +1104,159 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <source>Open &amp;run root (ATT default vs PGO)…</source>
+        <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="227"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="279"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="290"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="284"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="295"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="288"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="299"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="299"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="335"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1260,12 +1293,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="388"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="379"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="391"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1736,6 +1769,64 @@ Choose an operator in black on the left.</source>
     </message>
 </context>
 <context>
+    <name>RunFilesModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <source>Side</source>
+        <translation>侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
+        <source>Lines</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="85"/>
+        <source>%1/ folder, %2 file(s)</source>
+        <translation>%1/ 目录，%2 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="86"/>
+        <source>, never parsed</source>
+        <translation>，不解析</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="87"/>
+        <source>ATT log</source>
+        <translation>ATT 日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="87"/>
+        <source>text, no ATT lines</source>
+        <translation>文本，无 ATT 行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
+        <source>binary, not read</source>
+        <translation>二进制，未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
+        <source>note</source>
+        <translation>说明</translation>
+    </message>
+</context>
+<context>
     <name>RunForm</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
@@ -1813,6 +1904,59 @@ Choose an operator in black on the left.</source>
         <location filename="../../app/autofuse_studio/ui/runner/form.py" line="157"/>
         <source>Choose an existing source folder.</source>
         <translation>请选择一个已存在的源码目录。</translation>
+    </message>
+</context>
+<context>
+    <name>RunOperatorsModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="131"/>
+        <source>changed</source>
+        <translation>有变化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="131"/>
+        <source>unchanged</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="132"/>
+        <source>only in default</source>
+        <translation>仅在 default</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="132"/>
+        <source>only in candidate</source>
+        <translation>仅在 candidate</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <source>Perf Δ</source>
+        <translation>性能变化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="138"/>
+        <source>Default perf</source>
+        <translation>default 性能</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="138"/>
+        <source>Candidate perf</source>
+        <translation>candidate 性能</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="139"/>
+        <source>Causes</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -1926,6 +2070,104 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>RunsPanel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="119"/>
+        <source>Open run root…</source>
+        <translation>打开运行目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="120"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="121"/>
+        <source>report.md, summary.csv, root-cause.jsonl and summary.xlsx, as att analyze --output writes them</source>
+        <translation>report.md、summary.csv、root-cause.jsonl 和 summary.xlsx，与 att analyze --output 写出的相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="123"/>
+        <source>Archive…</source>
+        <translation>归档…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="124"/>
+        <source>evidence-archive/&lt;run&gt;/ (the logs) and report-archive/&lt;run&gt;/ (the report) under a folder you choose; existing archives are never overwritten (&lt;run&gt;-2, -3, … instead)</source>
+        <translation>在所选目录下写入 evidence-archive/&lt;run&gt;/（日志）和 report-archive/&lt;run&gt;/（报告）；绝不覆盖已有归档（改用 &lt;run&gt;-2、-3 …）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="134"/>
+        <source>Analysing the run root…</source>
+        <translation>正在分析运行目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="136"/>
+        <source>Drop a run root (a folder with default/ and pgo/ or base/) here, or open one.</source>
+        <translation>将运行目录（含 default/ 与 pgo/ 或 base/ 的目录）拖放到此处，或点击打开。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="141"/>
+        <source>%1: %2 ↔ %3, %4 operator(s), %5 changed</source>
+        <translation>%1：%2 ↔ %3，%4 个算子，%5 个有变化</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="156"/>
+        <source>Analysing run root</source>
+        <translation>正在分析运行目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="209"/>
+        <source>No difference found.</source>
+        <translation>未发现差异。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="217"/>
+        <source>Writing the report</source>
+        <translation>正在写报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="224"/>
+        <source>Archiving the run</source>
+        <translation>正在归档</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="229"/>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="233"/>
+        <source>Archived as %1: %2 and %3</source>
+        <translation>已归档为 %1：%2 和 %3</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="238"/>
+        <source>Open a run root</source>
+        <translation>打开运行目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="243"/>
+        <source>Export the report to folder</source>
+        <translation>将报告导出到目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="248"/>
+        <source>Folder not empty</source>
+        <translation>目录非空</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="249"/>
+        <source>%1 is not empty. Replace report.md, summary.csv, root-cause.jsonl and summary.xlsx in it? Other files are left alone.</source>
+        <translation>%1 非空。是否替换其中的 report.md、summary.csv、root-cause.jsonl 和 summary.xlsx？其他文件保持不变。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_panel.py" line="257"/>
+        <source>Archive root (evidence-archive/ and report-archive/ go in it)</source>
+        <translation>归档根目录（evidence-archive/ 与 report-archive/ 将写在其中）</translation>
+    </message>
+</context>
+<context>
     <name>SearchableText</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="52"/>
@@ -1946,6 +2188,19 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
         <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="82"/>
         <source>{n} match(es)</source>
         <translation>{n} 处匹配</translation>
+    </message>
+</context>
+<context>
+    <name>SidePictures</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="58"/>
+        <source>No [PERF] lines for %1 in this run.</source>
+        <translation>此运行中没有 %1 的 [PERF] 行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="64"/>
+        <source>%1: %2/</source>
+        <translation>%1：%2/</translation>
     </message>
 </context>
 <context>

@@ -114,6 +114,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.open_files_action = action(self._on_open_files_triggered, QKeySequence.StandardKey.Open)
         self.open_folder_action = action(self._on_open_folder_triggered, "Ctrl+Shift+O")
         self.open_case_action = action(self._on_open_case_triggered)
+        self.open_run_root_action = action(lambda: self._on_open_run_root_triggered())
         self.save_case_action = action(self._on_save_case_triggered, QKeySequence.StandardKey.Save)
         self.export_table_action = action(self._on_export_table_triggered, "Ctrl+E")
         self.export_picture_action = action(self._on_export_picture_triggered)
@@ -137,6 +138,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.file_menu = bar.addMenu("")
         self.recent_menu = QMenu(self)
         self.file_menu.addActions([self.open_files_action, self.open_folder_action, self.open_case_action])
+        self.file_menu.addAction(self.open_run_root_action)
         self.file_menu.addMenu(self.recent_menu)
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.save_case_action, self.export_table_action, self.export_picture_action])
@@ -186,6 +188,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         texts = {
             self.open_files_action: self.tr("&Open files…"), self.open_folder_action: self.tr("Open &folder…"),
             self.open_case_action: self.tr("Open &case file…"), self.save_case_action: self.tr("&Save case as…"),
+            self.open_run_root_action: self.tr("Open &run root (ATT default vs PGO)…"),
             self.export_table_action: self.tr("&Export table (CSV, JSON, xlsx)…"),
             self.export_picture_action: self.tr("Export table &picture (PNG, SVG)…"),
             self.quit_action: self.tr("&Quit"), self.analyse_action: self.tr("&Analyse"),
@@ -196,6 +199,14 @@ class MainWindow(Retranslating, FileMenuMixin):
             item.setText(text)
         self.language_actions[""].setText(self.tr("System language"))
 
+
+    def _on_open_run_root_triggered(self) -> None:
+        """File > Open run root…: the ATT tab's Runs view compares a field run's default and PGO logs."""
+        for index in range(self.tabs.count()):
+            page = self.tabs.widget(index)
+            if page is not None and page.findChild(AttWorkbench) is self.att:
+                self.tabs.setCurrentIndex(index)
+        self.att.open_run_root_dialog()
 
     # --- opening cases -------------------------------------------------------------------------
     def open_paths(self, paths: list[str]) -> None:

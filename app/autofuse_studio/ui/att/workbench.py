@@ -17,6 +17,7 @@ from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.compare_panel import ComparePanel
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.att.perf_panel import PerfPanel
+from autofuse_studio.ui.att.runs_panel import RunsPanel
 from autofuse_studio.ui.att.split_panel import SplitPanel
 from autofuse_studio.ui.att.summary_panel import SummaryPanel
 from autofuse_studio.ui.errors import ErrorBanner
@@ -54,6 +55,9 @@ class AttWorkbench(Retranslating, QWidget):
         self.tabs.setDocumentMode(True)
         for panel in (self.perf, self.summary, self.compare, self.split):
             self.tabs.addTab(panel, "")
+        self.runs = RunsPanel(self.jobs)  # run-root analysis (att analyze); its own drops and buttons
+        self.tabs.addTab(self.runs, "")
+        self.runs.statusMessage.connect(lambda text: self.statusMessage.emit(text))
         self.title = QLabel()
         self._opening = ""  # names being opened, while a load runs
         self.open_files_button, self.open_folder_button = QPushButton(), QPushButton()
@@ -68,6 +72,7 @@ class AttWorkbench(Retranslating, QWidget):
         titles = (self.tr("Perf formula"), self.tr("Summary"), self.tr("Compare"), self.tr("Split slog"))
         for number, title in enumerate(titles):
             self.tabs.setTabText(number, title)
+        self.tabs.setTabText(self.tabs.indexOf(self.runs), self.tr("Runs"))
         self.open_files_button.setText(self.tr("Open logs…"))
         self.open_folder_button.setText(self.tr("Open folder…"))
         self.evidence_button.setText(self.tr("Export evidence…"))
@@ -113,6 +118,17 @@ class AttWorkbench(Retranslating, QWidget):
         handle.finished.connect(lambda _result: self._forget_loading(handle))  # a dropped (cancelled) result
         self.loading = handle
         return handle
+
+    def open_run_root(self, path: str | Path) -> TaskHandle:
+        """Show the Runs view and analyse a run root there (File > Open run root…, drops on the view)."""
+        self.tabs.setCurrentWidget(self.runs)
+        return self.runs.open_run_root(path)
+
+    def open_run_root_dialog(self) -> None:
+        """Ask for a run root and open it in the Runs view."""
+        folder = dialogs.folder(self, self.tr("Open a run root"))
+        if folder is not None:
+            self.open_run_root(folder)
 
     def _forget_loading(self, handle: TaskHandle) -> None:
         if self.loading is handle:
