@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,18 @@ def test_warnings_name_the_file_and_line(run_root: Path, tmp_path: Path, capsys:
     assert "Warning: pgo/profiling/run/a/b/c/slog.txt:" in err and "invalid UTF-8" in err
     assert "Warning: 'default/logs/link.log' is a symbolic link (to '" in err
     assert "links are not followed" in (tmp_path / "o" / "report.md").read_text()
+
+
+def test_two_analyses_at_once_never_share_an_archive(run_root: Path, tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    processes = [subprocess.Popen([sys.executable, "-m", "autofuse_studio", "att", "analyze", "--run-root",
+                                   str(run_root), "--output", str(tmp_path / f"out{n}"), "--archive", str(archive)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(3)]
+    outputs = [process.communicate(timeout=120) for process in processes]
+    assert [process.returncode for process in processes] == [0, 0, 0], outputs
+    names = sorted(p.name for p in (archive / "evidence-archive").iterdir())
+    assert names == ["field-run", "field-run-2", "field-run-3"]
+    assert sorted(p.name for p in (archive / "report-archive").iterdir()) == names
+    for name in names:
+        manifest = json.loads((archive / "evidence-archive" / name / "archive-manifest.json").read_text())
+        assert manifest["run_name"] == name
