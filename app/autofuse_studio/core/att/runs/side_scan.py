@@ -89,15 +89,17 @@ def has_att_records(scan: FileScan) -> bool:
 
 
 def _warnings(found: FoundFile, scan: FileScan) -> list[str]:
+    """The scan's warnings (bad bytes, over-long lines, unusable numbers), naming the file relative to the root."""
     notes = []
     if scan.decode_issue_count:
         first = scan.decode_issues[0].source.line
         notes.append(f"{found.relpath}:{first}: {scan.decode_issue_count} line(s) with invalid UTF-8 were read with "
                      "replacement characters.")
-    if scan.bad_number_count:
-        first = scan.bad_number_lines[0].line
-        notes.append(f"{found.relpath}:{first}: {scan.bad_number_count} line(s) skipped: an id with more than 18 "
-                     "digits or an infinite [PERF] cost.")
+    absolute = f"{scan.path}:"
+    notes += [found.relpath + warning[len(scan.path):] if warning.startswith(absolute) else warning
+              for warning in scan.warnings]
+    if scan.warning_count > len(scan.warnings):
+        notes.append(f"{found.relpath}: {scan.warning_count - len(scan.warnings)} more warning(s) like these.")
     return notes
 
 
