@@ -4,22 +4,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bundle demo screenshots clean
+.PHONY: run test lint bench bundle dist demo screenshots clean system-deps
 
-$(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c
+# The venv, and then the app, need system packages (Python's venv, the Qt runtime): checked before anything
+# else (milliseconds when present), installed when run as root, else the exact apt-get command is named.
+system-deps:
+	@PYTHON="$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON))" sh packaging/system_deps.sh
+
+$(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c | system-deps
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: system-deps $(STAMP)
 	$(BIN)/autofuse-studio --demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests packaging
 	$(BIN)/mypy
 
-test: lint
+test: system-deps lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
