@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, QTimer
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from autofuse_studio import APP_NAME, __version__
-
-
-def resources_dir() -> Path:
-    """The resources folder, both from a source checkout and from a frozen bundle."""
-    frozen_root = getattr(sys, "_MEIPASS", None)
-    if frozen_root:
-        return Path(frozen_root) / "resources"
-    return Path(__file__).resolve().parents[3] / "resources"
-
-
-def demo_case_dir() -> Path:
-    """The bundled demo case (an af-open/af-close pair made by the project's generator)."""
-    return resources_dir() / "demo"
-
+from autofuse_studio.core.resources import APP_ID, icon_pngs
+from autofuse_studio.core.resources import demo_case_dir as demo_case_dir
+from autofuse_studio.core.resources import resources_dir as resources_dir
 
 # How long a Python thread may keep the GIL while another one waits for it (CPython's default: 5 ms).
 GUI_SWITCH_INTERVAL = 0.0005
@@ -48,7 +37,28 @@ def make_application() -> QApplication:
     QCoreApplication.setOrganizationName("AutofuseStudio")
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setApplicationVersion(__version__)
-    return QApplication(sys.argv[:1])
+    app = QApplication(sys.argv[:1])
+    apply_icon(app)
+    return app
+
+
+def app_icon() -> QIcon:
+    """The app icon at every shipped size (resources/icons/autofuse-studio-<N>.png)."""
+    icon = QIcon()
+    for size, path in icon_pngs().items():
+        icon.addFile(str(path), QSize(size, size))
+    return icon
+
+
+def apply_icon(app: QGuiApplication) -> None:
+    """Give the application (hence every window and dialog without its own) the app icon.
+
+    The desktop file name lets Wayland compositors, which ignore window icons, find the icon through
+    the installed autofuse-studio.desktop entry (`autofuse-studio desktop install`).
+    """
+    if app.windowIcon().isNull():
+        app.setWindowIcon(app_icon())
+    QGuiApplication.setDesktopFileName(APP_ID)
 
 
 def apply_saved_language() -> str:
@@ -64,6 +74,7 @@ def apply_saved_language() -> str:
 def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
     """Open the main window; with self_check, build it headless and exit 0 when it came up."""
     app = make_application()
+    apply_icon(app)
     prefer_gui_thread()
     from autofuse_studio.ui.errors import install_excepthook
     from autofuse_studio.ui.main_window import MainWindow
@@ -77,7 +88,8 @@ def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = Fa
         window.open_paths(list(paths))
     window.show()
     if self_check:
-        ok = window.isVisible() and bool(window.windowTitle())
+        # The icon is read from resources/: a missing resources folder (a broken wheel or bundle) fails here.
+        ok = window.isVisible() and bool(window.windowTitle()) and not window.windowIcon().isNull()
         verdict = "ok" if ok else "FAILED"
         sys.stdout.write(f"self-check: {verdict} ({APP_NAME} {__version__}, {app.platformName()})\n")
         QTimer.singleShot(0, window.close)
