@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "att": "ATT-ANALYZE tools (drop-in for att.py)",
     "report": "Headless precision report (xlsx, PNG, SVG)",
     "hosts": "Remote build host profiles for verify-tiling --host (list, add, set, remove)",
+    "desktop": "Linux menu entry, icon and *.afcase file type for this user (install, uninstall)",
 }
 
 
