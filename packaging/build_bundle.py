@@ -75,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code or 1
     write_build_info(folder, started_at, elapsed)
     print(f"build_bundle: built {folder} in {elapsed:.1f} s, {bundle_size(folder) / 1e6:.0f} MB")
+    fonts = sorted(path.name for path in (folder / "_internal" / "resources" / "fonts").glob("*"))
+    print(f"build_bundle: CJK font for the Chinese UI: {', '.join(fonts) if fonts else 'none'}"
+          + ("" if fonts else " (install fonts-noto-cjk on the build machine, or set AUTOFUSE_CJK_FONT)"))
     if not options.no_smoke:
         problem = smoke_test(executable)
         if problem:

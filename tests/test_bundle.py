@@ -99,3 +99,37 @@ def test_bundle_runs_verify_tiling_end_to_end(sdk: Path, tmp_path: Path) -> None
     done = run_bundle("att", "verify-tiling", str(source), "--aiv-num", "3", "-o", str(tmp_path / "out"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((tmp_path / "out" / "result.json").read_text())["fields"]["block_dim"] == 4
+
+
+def test_bundle_ships_the_icon_and_desktop_files() -> None:
+    resources = BUNDLE_DIR / "_internal" / "resources"
+    if built_at() < (REPO_ROOT / "resources" / "desktop").stat().st_mtime:
+        pytest.skip("the bundle is older than resources/desktop; rebuild it with `make bundle`")
+    assert (resources / "icons" / "autofuse-studio-256.png").is_file()
+    assert (resources / "desktop" / "autofuse-studio.desktop").is_file()
+
+
+def test_bundle_desktop_entry_runs_the_bundle(tmp_path: Path) -> None:
+    source = _source_module("desktop")
+    if source is None or source.stat().st_mtime > built_at():
+        pytest.skip("the bundle is older than the desktop subcommand; rebuild it with `make bundle`")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run([str(EXECUTABLE), "desktop", "install"], capture_output=True, text=True, timeout=120,
+                          env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    entry = (tmp_path / "applications" / "autofuse-studio.desktop").read_text(encoding="utf-8")
+    assert f"Exec={EXECUTABLE.resolve()} %F" in entry.splitlines()
+
+
+def test_bundle_registers_its_cjk_font_where_none_is_installed(tmp_path: Path) -> None:
+    from tests.no_cjk import chinese_settings, no_cjk_environment
+
+    shipped = sorted((BUNDLE_DIR / "_internal" / "resources" / "fonts").glob("*"))
+    if not shipped:
+        pytest.skip("this bundle ships no CJK font (fonts-noto-cjk was not installed on the build machine)")
+    env = {**no_cjk_environment(tmp_path / "fontconfig"), **chinese_settings(tmp_path / "config"),
+           "AUTOFUSE_STUDIO_FAIL_FAST": "1"}
+    done = subprocess.run([str(EXECUTABLE), "--self-check"], capture_output=True, text=True, timeout=120, env=env,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "(shipped in the bundle)" in done.stdout, done.stdout

@@ -77,11 +77,13 @@ def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = Fa
     apply_icon(app)
     prefer_gui_thread()
     from autofuse_studio.ui.errors import install_excepthook
+    from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
     from autofuse_studio.ui.main_window import MainWindow
 
     install_excepthook()
-    apply_saved_language()
+    cjk_font = ensure_cjk_font(apply_saved_language())
     window = MainWindow()
+    show_font_notice(window, cjk_font)
     if demo:
         window.open_paths([str(demo_case_dir())])
     elif paths:
@@ -92,6 +94,8 @@ def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = Fa
         ok = window.isVisible() and bool(window.windowTitle()) and not window.windowIcon().isNull()
         verdict = "ok" if ok else "FAILED"
         sys.stdout.write(f"self-check: {verdict} ({APP_NAME} {__version__}, {app.platformName()})\n")
+        if cjk_font.family or cjk_font.notice:
+            sys.stdout.write(f"self-check: Chinese text font: {cjk_font.describe()}\n")
         QTimer.singleShot(0, window.close)
         app.processEvents()
         return 0 if ok else 1

@@ -26,6 +26,7 @@ from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.file_menu import FileMenuMixin
+from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
@@ -369,6 +370,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         """Switch the UI language now ('' = follow the system) and remember the choice."""
         self.settings.set_language(code)
         translations().apply(resolve_language(code))
+        show_font_notice(self, ensure_cjk_font(resolve_language(code)))
         if code in self.language_actions:
             self.language_actions[code].setChecked(True)
 
