@@ -10,7 +10,7 @@ from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.dumps.npy import not_a_file_message
 from autofuse_studio.core.errors import InputError, UsageError
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1, run_mode2
+from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
@@ -204,15 +204,7 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
     if args.output:
         from autofuse_studio.core.reports.precision_files import write_precision
 
-        row = PrecisionRow(OUTPUT, npy_a, 0, npy_b, 0, outcome.status, metrics=outcome.metrics,
-                           message=outcome.message, fused_file=npy_a, origin_file=npy_b,
-                           fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
-                           fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
-        result = PrecisionResult([row], thresholds)
-        from autofuse_studio.core.precision.verdict import assign_verdicts
-
-        assign_verdicts(result.rows, result.thresholds, {})
-        print(f"Wrote {write_precision(result, args.output)}")
+        print(f"Wrote {write_precision(mode2_result(npy_a, npy_b, outcome, thresholds), args.output)}")
     if not is_compared_status(outcome.status):
         return 1
     return EXIT_DIVERGENCE if failed and args.fail_on_divergence else 0

@@ -29,7 +29,7 @@ from autofuse_studio.core.precision.plan import (
     provisional_rows,
 )
 from autofuse_studio.core.precision.row_notices import row_notices
-from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank
@@ -213,3 +213,14 @@ def run_mode2(npy_a: Path, npy_b: Path) -> PairResult:
     sides = [PairSide(Path(path), None, str(path)) for path in (npy_a, npy_b)]
     with ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, 8)) as pool:
         return compare_pair(sides[0], sides[1], pool)
+
+
+def mode2_result(npy_a: str | Path, npy_b: str | Path, outcome: PairResult, thresholds: Thresholds) -> PrecisionResult:
+    """A mode-2 outcome as a one-row result (npy_a on the fused side, names as given), with its verdict."""
+    row = PrecisionRow(OUTPUT, str(npy_a), 0, str(npy_b), 0, outcome.status, metrics=outcome.metrics,
+                       message=outcome.message, fused_file=str(npy_a), origin_file=str(npy_b),
+                       fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
+                       fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
+    result = PrecisionResult([row], thresholds)
+    assign_verdicts(result.rows, result.thresholds, {})
+    return result
