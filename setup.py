@@ -1,8 +1,17 @@
-"""Build hook for the optional native precision kernel; all other metadata lives in pyproject.toml."""
+"""Packages (with resources/ as package data) and the optional native precision kernel; the rest is pyproject.toml."""
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
+
+# The repository's resources/ (demo case, icons, translations, desktop entry) travels inside the wheel as the
+# data-only package autofuse_studio.resources, where core/resources.py finds it; a checkout reads the folder.
+RESOURCES = "autofuse_studio.resources"
+RESOURCE_FILES = ["demo/**/*", "icons/*.svg", "icons/*.png", "desktop/*", "translations/*.qm"]
 
 setup(
+    package_dir={"": "app", RESOURCES: "resources"},
+    packages=[*find_packages("app"), RESOURCES],
+    package_data={"autofuse_studio": ["py.typed"], RESOURCES: RESOURCE_FILES},
+    include_package_data=False,
     ext_modules=[
         Extension(
             "autofuse_studio.core.precision._kernel",
@@ -12,5 +21,5 @@ setup(
             # Without a compiler the install still succeeds and metrics.py uses its numpy path.
             optional=True,
         )
-    ]
+    ],
 )
