@@ -33,6 +33,10 @@ bench: $(STAMP)
 bundle: $(STAMP)
 	$(BIN)/python packaging/build_bundle.py
 
+# The bundle as dist/autofuse-studio-<version>-linux-<arch>.tar.gz, plus the wheel and sdist.
+dist: $(STAMP)
+	$(BIN)/python packaging/make_dist.py
+
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/screenshots.py
 
