@@ -40,7 +40,7 @@ def test_the_api_reference_names_every_public_function() -> None:
         assert re.search(rf"`(api\.)?{name}\b", reference), f"docs/api.md does not describe {name}"
 
 
-@pytest.mark.parametrize("page", ["api.md", "api-example.md"])
+@pytest.mark.parametrize("page", ["api.md", "api-example.md", "desktop.md"])
 def test_the_readme_points_at_the_page(page: str) -> None:
     assert (DOCS / page).is_file()
     assert f"docs/{page}" in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
