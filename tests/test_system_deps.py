@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -154,7 +155,10 @@ def test_make_and_ci_use_the_same_step() -> None:
     assert "apt-get" not in ci and "libegl1" not in ci  # no second copy of the list
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
+    # Not the flags of a `make test` this may run under (they would add "Entering directory" lines).
+    env = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     for target in ("run", "test"):
-        plan = subprocess.run(["make", "-n", target], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+        plan = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=REPO_ROOT, capture_output=True,
+                              text=True, env=env, check=True)
         first = plan.stdout.splitlines()[0]
         assert "packaging/system_deps.sh" in first, plan.stdout
