@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.ui.graph.export import write_first_divergence_pictures
 from autofuse_studio.ui.graph.pane import GraphPane
+from autofuse_studio.ui.graph.toolbar import FILTER_NONE
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.conftest import samples_dir
 from tests.core.test_graphview_build import demo_case
@@ -36,14 +37,21 @@ def bench(qtbot: QtBot) -> Iterator[GraphWorkbench]:
     widget.resize(1400, 800)
     widget.show()
     with qtbot.waitSignals([widget.open_pane.layoutReady, widget.close_pane.layoutReady], timeout=TIMEOUT):
-        widget.set_case(af_open, af_close, mapping)
+        widget.set_case(af_open, af_close, mapping, result)  # as the main window does
     widget.set_precision(result)
     yield widget
     widget.shutdown()
 
 
-def test_scene_holds_one_item_per_pane(bench: GraphWorkbench) -> None:
+def show_all(bench: GraphWorkbench, qtbot: QtBot) -> None:
+    """Switch both panes to "All nodes" (the tab opens around the first divergence)."""
+    with qtbot.waitSignals([bench.open_pane.layoutReady, bench.close_pane.layoutReady], timeout=TIMEOUT):
+        bench.toolbar.filter.setCurrentIndex(bench.toolbar.filter.findData(FILTER_NONE))
+
+
+def test_scene_holds_one_item_per_pane(bench: GraphWorkbench, qtbot: QtBot) -> None:
     af_open, af_close, _, _ = demo_case()
+    show_all(bench, qtbot)
     for pane, model in ((bench.open_pane, af_open), (bench.close_pane, af_close)):
         assert len(pane.view.scene().items()) == 1  # one custom item draws every node and edge
         assert pane.graph is not None and len(pane.graph.nodes) == len(model.ops_in_order()) - len(
@@ -97,6 +105,7 @@ def test_original_click_selects_fused_op(bench: GraphWorkbench, qtbot: QtBot) ->
 
 def test_overlay_collapse_and_expand_groups(bench: GraphWorkbench, qtbot: QtBot) -> None:
     _, _, mapping, _ = demo_case()
+    show_all(bench, qtbot)
     with qtbot.waitSignal(bench.close_pane.layoutReady, timeout=TIMEOUT):
         bench.toolbar.mode.setCurrentIndex(1)
     assert not bench.open_pane.isVisible()
@@ -133,6 +142,7 @@ def test_search_reveals_and_selects(bench: GraphWorkbench, qtbot: QtBot, qtmodel
 def test_neighbourhood_filter_and_trace(bench: GraphWorkbench, qtbot: QtBot) -> None:
     _, _, _, result = demo_case()
     assert result.first_divergence is not None
+    show_all(bench, qtbot)
     bench.select_fused_op(result.first_divergence.fused_op)
     full = len(bench.open_pane.graph.nodes)  # type: ignore[union-attr]
     bench.toolbar.hops.setValue(1)
@@ -213,6 +223,7 @@ def test_resnet50_sample_lays_out(qtbot: QtBot) -> None:
 
 
 def test_overlay_boxes_hold_exactly_their_members(bench: GraphWorkbench, qtbot: QtBot, tmp_path: Path) -> None:
+    show_all(bench, qtbot)
     with qtbot.waitSignal(bench.close_pane.layoutReady, timeout=TIMEOUT):
         bench.toolbar.mode.setCurrentIndex(1)
     graph, layout = bench.close_pane.graph, bench.close_pane.graph_layout

@@ -316,7 +316,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.tab_status.show(summary, self.workbench)
         if analysis.case is not None:
             case = analysis.case
-            self.graph.set_case(case.af_open, case.af_close, case.mapping)
+            self.graph.set_case(case.af_open, case.af_close, case.mapping, result)  # one layout
             self.graph.set_precision(result)
         if self._pending_view:
             self.workbench.restore_view_state(self._pending_view)

@@ -6,11 +6,12 @@ from collections.abc import Iterable
 
 from autofuse_studio.core.graphview.graph import DisplayGraph
 
-__all__ = ["BOTH", "DOWN", "UP", "neighbourhood", "neighbourhood_graph", "trace"]
+__all__ = ["AROUND_HOPS", "BOTH", "DOWN", "UP", "neighbourhood", "neighbourhood_graph", "trace"]
 
 UP = "up"  # producers (inputs)
 DOWN = "down"  # consumers (outputs)
 BOTH = "both"
+AROUND_HOPS = 2  # the "around selection" view the Graph tab opens on, and the report's picture
 
 
 def neighbourhood(graph: DisplayGraph, seeds: Iterable[int], hops: int | None, direction: str = BOTH) -> set[int]:

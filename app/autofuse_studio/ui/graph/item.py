@@ -16,7 +16,11 @@ from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.core.render.svg import arrow_head
 
 EDGES_PER_CHUNK = 400  # one cached QPainterPath per chunk: few paths, each cheap to cull
-LABEL_LOD = 0.45  # below this zoom labels are unreadable: skip them
+NAME_PX, TYPE_PX = 11, 8  # label font sizes in scene pixels (the layout sizes boxes for 11 px names)
+MIN_LEGIBLE_PX = 6.5  # on-screen text smaller than this is a smudge, not a label
+LABEL_LOD = 0.65  # from here the name (11 px) and type (8 px) lines are both legible
+NAME_LOD = 0.3  # from here to LABEL_LOD the name alone is drawn, in a font as tall as the box allows
+NAME_BOX_SHARE = 0.6  # of the node height, for that enlarged name
 DETAIL_LOD = 0.12  # below this nodes are plain rectangles without borders
 SELECTED = QColor("#1f6fd1")
 HIGHLIGHT = QColor("#ff8c00")
@@ -54,8 +58,9 @@ class GraphItem(QGraphicsItem):
         self._max_h = float(h.max(initial=0.0))
         self._brushes: dict[str, QBrush] = {}
         self._chunks = self._make_chunks()
-        self._font = QFont("monospace", 8)
-        self._small = QFont("monospace", 6)
+        self._font = _pixel_font(NAME_PX)
+        self._small = _pixel_font(TYPE_PX)
+        self._name_fonts: dict[int, QFont] = {}
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def boundingRect(self) -> QRectF:
@@ -150,6 +155,8 @@ class GraphItem(QGraphicsItem):
         self._paint_nodes(painter, ids, lod)
         if lod >= LABEL_LOD:
             self._paint_labels(painter, ids)
+        elif lod >= NAME_LOD:
+            self._paint_names(painter, ids, lod)
 
     def _paint_clusters(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
         for number, cluster in enumerate(self.graph.clusters):
@@ -255,8 +262,38 @@ class GraphItem(QGraphicsItem):
             painter.setPen(FIRST)
             for node in self.style.first_divergence & set(ids.tolist()):
                 rect = self._node_rect(node)
-                painter.drawText(QPointF(rect.right() + 6, rect.top() + 8),
+                # Above the box: the gap between layers holds only edges, a neighbour may sit to the right.
+                painter.drawText(QPointF(rect.left(), rect.top() - 7),
                                  QCoreApplication.translate("GraphItem", "first divergence"))
+
+
+    def _name_font(self, pixels: float) -> QFont:
+        size = max(round(pixels), 1)
+        font = self._name_fonts.get(size)
+        if font is None:
+            font = self._name_fonts[size] = _pixel_font(size)
+        return font
+
+    def _paint_names(self, painter: QPainter, ids: NDArray[np.int64], lod: float) -> None:
+        """Zoomed out: one line per node, the name in a font big enough to read (the type is left out)."""
+        painter.setPen(QColor("#111111"))
+        for node in ids.tolist():
+            rect = self._node_rect(node)
+            # Legible on screen, but never taller than the box: elided harder instead.
+            pixels = min(max(MIN_LEGIBLE_PX + 1.5, NAME_PX * lod) / lod, rect.height() * NAME_BOX_SHARE)
+            painter.setFont(self._name_font(pixels))
+            inner = rect.adjusted(2, 0, -2, 0)
+            text = painter.fontMetrics().elidedText(self.graph.nodes[node].label, Qt.TextElideMode.ElideMiddle,
+                                                    int(inner.width()))
+            painter.drawText(inner, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _pixel_font(pixels: int) -> QFont:
+    """A monospace font of a size in scene pixels (point sizes would depend on the screen's DPI)."""
+    font = QFont("monospace")
+    font.setStyleHint(QFont.StyleHint.TypeWriter)
+    font.setPixelSize(pixels)
+    return font
 
 
 def _distance_to_polyline(run: NDArray[np.float64], px: float, py: float) -> float:

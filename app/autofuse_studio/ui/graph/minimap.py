@@ -1,4 +1,4 @@
-"""Minimap: a cached thumbnail of the node boxes with the visible area; click or drag to move the view."""
+"""Minimap: a small cached thumbnail of the node boxes with the visible area; click or drag to move the view."""
 
 from __future__ import annotations
 
@@ -8,34 +8,56 @@ from PySide6.QtWidgets import QWidget
 
 from autofuse_studio.ui.graph.view import GraphView
 
-SIZE = 160
+MAX_WIDTH, MAX_HEIGHT = 120, 80  # the thumbnail takes the graph's shape inside this box (it covers nodes)
 
 
 class Minimap(QWidget):
-    """Overview of a GraphView's scene; the thumbnail is drawn once per graph, the frame on every move."""
+    """Overview of a GraphView's scene; the thumbnail is drawn once per graph, the frame on every move.
+
+    It is only shown when it helps: when the user has not switched it off and part of the graph is
+    outside the view (a neighbourhood that fits needs no map over its nodes).
+    """
 
     def __init__(self, view: GraphView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = view
+        self.wanted = True
         self._image: QImage | None = None
         self._scale = 1.0
-        self.setFixedSize(SIZE, SIZE)
+        self.setFixedSize(MAX_WIDTH, MAX_HEIGHT)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        view.viewChanged.connect(self.update)
+        view.viewChanged.connect(self._on_view_changed)
 
     def sizeHint(self) -> QSize:
-        """A fixed square."""
-        return QSize(SIZE, SIZE)
+        """The thumbnail's size."""
+        return self.size()
+
+    def set_wanted(self, wanted: bool) -> None:
+        """Switch the minimap on or off (the pane's Map button)."""
+        self.wanted = wanted
+        self._on_view_changed()
+
+    def needed(self) -> bool:
+        """True when part of the graph lies outside the view."""
+        item = self.view.item
+        if item is None:
+            return False
+        visible = self.view.visible_scene_rect()
+        return not visible.contains(item.boundingRect())
+
+    def _on_view_changed(self) -> None:
+        self.setVisible(self.wanted and self._image is not None and self.needed())
+        self.update()
 
     def rebuild(self) -> None:
         """Redraw the thumbnail from the view's current item (after a new layout or new colours)."""
         item = self.view.item
         if item is None:
             self._image = None
-            self.update()
+            self._on_view_changed()
             return
         width, height = item.layout.size
-        self._scale = min(SIZE / max(width, 1.0), SIZE / max(height, 1.0))
+        self._scale = min((MAX_WIDTH - 2) / max(width, 1.0), (MAX_HEIGHT - 2) / max(height, 1.0))
         image = QImage(max(int(width * self._scale), 1), max(int(height * self._scale), 1),
                        QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(QColor(250, 250, 250, 230))
@@ -52,16 +74,17 @@ class Minimap(QWidget):
             painter.drawRect(QRectF(float(lay.x[node]) - w / 2, float(lay.y[node]) - h / 2, w, h))
         painter.end()
         self._image = image
-        self.update()
+        self.setFixedSize(max(image.width() + 2, 24), max(image.height() + 2, 16))
+        self._on_view_changed()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Thumbnail plus the visible-area frame."""
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor(255, 255, 255, 200))
         if self._image is not None:
-            painter.drawImage(0, 0, self._image)
+            painter.drawImage(1, 1, self._image)
             visible = self.view.visible_scene_rect()
-            frame = QRectF(visible.x() * self._scale, visible.y() * self._scale,
+            frame = QRectF(1 + visible.x() * self._scale, 1 + visible.y() * self._scale,
                            max(visible.width() * self._scale, 3), max(visible.height() * self._scale, 3))
             painter.setPen(QPen(QColor("#1f6fd1"), 1.5))
             painter.setBrush(QColor(31, 111, 209, 40))
@@ -73,7 +96,7 @@ class Minimap(QWidget):
     def _centre(self, event: QMouseEvent) -> None:
         if self._image is not None:
             pos = event.position()
-            self.view.centerOn(QPointF(pos.x() / self._scale, pos.y() / self._scale))
+            self.view.pan_to(QPointF((pos.x() - 1) / self._scale, (pos.y() - 1) / self._scale))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """Centre the view where the minimap was clicked."""

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from autofuse_studio.core.ge.model import FUSED_TYPES, Model
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
-from autofuse_studio.core.graphview.filters import BOTH, neighbourhood_graph
+from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, neighbourhood_graph
 from autofuse_studio.core.graphview.graph import NODE_FUSION, NODE_SCOPE, DisplayGraph
 from autofuse_studio.core.graphview.layout import Layout, compute_layout
 from autofuse_studio.core.graphview.style import BY_VERDICT, NodeStyle, style_nodes
@@ -31,7 +32,7 @@ class FilterSpec:
     """Keep only the neighbourhood of these ops: `hops` steps (None: unlimited) up, down or both."""
 
     seed_ops: tuple[str, ...]
-    hops: int | None = 2
+    hops: int | None = AROUND_HOPS
     direction: str = BOTH
 
 
@@ -44,15 +45,20 @@ class Prepared:
     layout: Layout
 
 
-def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, *, progress: Progress,
-            cancel: CancelToken) -> Prepared:
-    """Build, filter and lay out a graph (runs on a worker thread)."""
-    full = build_display_graph(model, options)
+def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
+            *, progress: Progress, cancel: CancelToken) -> Prepared:
+    """Build (unless `full` is the graph of these options), filter and lay out a graph (on a worker thread).
+
+    A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
+    """
+    if full is None:
+        full = build_display_graph(model, options)
     cancel.check()
     graph = full
     if filter_spec is not None:
         seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
-        graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
+        if seeds:
+            graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
     return Prepared(full, graph, compute_layout(graph, progress, cancel))
 
 
@@ -80,27 +86,41 @@ class GraphPane(QWidget):
         self.dim_others = False
         self._pending_reveal: str | None = None
         self._task: TaskHandle | None = None
-        self._fit_next = True
+        self._focus_next = True
+        self._full_options: ViewOptions | None = None  # the options self.full was built with
         self.title = QLabel(title)
         self.title.setStyleSheet("font-weight: bold; padding: 2px;")
         self.view = GraphView()
         self.minimap = Minimap(self.view)
+        self.map_button = QToolButton()  # the workbench sets its text and tooltip
+        self.map_button.setCheckable(True)
+        self.map_button.setChecked(True)
+        self.map_button.setAutoRaise(True)
+        self.map_button.toggled.connect(self.minimap.set_wanted)
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.title, 1)
+        header.addWidget(self.map_button)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(self.title, 0, 0)
+        grid.addLayout(header, 0, 0)
         grid.addWidget(self.view, 1, 0)
+        # The view pads its scroll range by half a viewport, so every node can be moved out from under the map.
         grid.addWidget(self.minimap, 1, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
         self.view.nodeClicked.connect(self._on_view_node_clicked)
         self.view.nodeDoubleClicked.connect(self._on_view_node_double_clicked)
         self.view.clusterDoubleClicked.connect(self._on_view_cluster_double_clicked)
 
     # --- content -------------------------------------------------------------------------------
-    def set_model(self, model: Model | None, options: ViewOptions | None = None) -> None:
-        """Show a model (None clears); the layout runs on the task runner and ends with layoutReady."""
+    def set_model(self, model: Model | None, options: ViewOptions | None = None,
+                  filter_spec: FilterSpec | None = None) -> None:
+        """Show a model (None clears), optionally only a neighbourhood; layoutReady follows the background layout."""
         self.model = model
         self.options = options or ViewOptions()
-        self.filter = None
-        self._fit_next = True
+        self.filter = filter_spec
+        self.full = None
+        self._full_options = None
+        self._focus_next = True
         self.relayout()
 
     def set_options(self, **changes: Any) -> None:
@@ -108,11 +128,18 @@ class GraphPane(QWidget):
         self.options = replace(self.options, **changes)
         self.relayout()
 
-    def set_filter(self, spec: FilterSpec | None) -> None:
-        """Keep only a neighbourhood (None shows everything again)."""
+    def set_filter(self, spec: FilterSpec | None) -> bool:
+        """Keep only a neighbourhood (None shows everything again); False when it is already shown."""
+        if spec == self.filter and self.model is not None and (self.graph is not None or self.busy()):
+            return False
         self.filter = spec
-        self._fit_next = True
+        self._focus_next = True
         self.relayout()
+        return True
+
+    def shows_any(self, ops: Iterable[str]) -> bool:
+        """True when the whole graph (before any filter) has a node for one of these ops."""
+        return self.full is None or any(self.full.node_of_op(op) is not None for op in ops)
 
     def set_index(self, index: FusionIndex) -> None:
         """New precision rows or mapping: recolour without relayout."""
@@ -127,6 +154,9 @@ class GraphPane(QWidget):
     def relayout(self) -> None:
         """Start (or restart) the background build + layout."""
         if self._task is not None:
+            # A task that already finished still delivers its result: drop it, it shows stale options.
+            self._task.finished.disconnect(self._on_task_finished)
+            self._task.failed.disconnect(self._on_task_failed)
             self._task.cancel()
             self._task = None
         if self.model is None:
@@ -134,7 +164,9 @@ class GraphPane(QWidget):
             self.view.set_item(None)
             self.minimap.rebuild()
             return
-        self._task = self.runner.start(prepare, self.model, self.options, self.filter)
+        full = self.full if self._full_options == self.options else None  # filters re-use the built graph
+        self._full_options = self.options
+        self._task = self.runner.start(prepare, self.model, self.options, self.filter, full)
         self._task.finished.connect(self._on_task_finished)
         self._task.failed.connect(self._on_task_failed)
 
@@ -148,12 +180,12 @@ class GraphPane(QWidget):
         self.view.set_item(GraphItem(prepared.graph, prepared.layout, self._style()))
         self._apply_emphasis()
         self.minimap.rebuild()
-        if self._fit_next:
-            self.view.fit()
-            self._fit_next = False
         pending, self._pending_reveal = self._pending_reveal, None
         if pending is not None:
             self.reveal_op(pending)
+        elif self._focus_next:
+            self.focus_selection()
+        self._focus_next = False
         self.layoutReady.emit()
 
     def _on_task_failed(self, exc: BaseException) -> None:
@@ -193,15 +225,27 @@ class GraphPane(QWidget):
         nodes = {n for n in (graph.node_of_op(op) for op in self.highlighted_ops) if n is not None}
         item.set_emphasis(selected, nodes, self.dim_others and bool(nodes))
 
-    def centre_on_ops(self, ops: list[str] | set[str]) -> None:
-        """Scroll so the first shown op of `ops` is centred (no zoom change)."""
-        if self.graph is None:
+    def focus_selection(self) -> None:
+        """Show the selected and highlighted nodes at a zoom where labels are drawn (after a pending layout).
+
+        A neighbourhood view is fitted whole when it is readable; otherwise the selection is centred at a
+        readable zoom. Without a selection the first node (in execution order) is: never a grey smudge.
+        """
+        if self.busy():
+            self._focus_next = True
             return
-        for op in sorted(ops):
-            node = self.graph.node_of_op(op)
-            if node is not None:
-                self.view.reveal(node, zoom_in=False)
-                return
+        graph, layout = self.graph, self.graph_layout
+        if graph is None or layout is None or not len(graph.nodes):
+            return
+        chosen = [self.selected_op] if self.selected_op else []
+        nodes = [n for n in (graph.node_of_op(op) for op in [*chosen, *sorted(self.highlighted_ops)]) if n is not None]
+        anchor_node = nodes[0] if nodes else 0
+        anchor = QPointF(float(layout.x[anchor_node]), float(layout.y[anchor_node]))
+        if self.filter is not None or not nodes:
+            rect = QRectF(0, 0, layout.size[0], layout.size[1])
+        else:
+            rect = _nodes_rect(layout, nodes)
+        self.view.focus(rect, anchor)
 
     def reveal_op(self, op: str) -> bool:
         """Select and centre op, first opening whatever hides it (filter, collapsed group, scope, subgraph)."""
@@ -214,7 +258,7 @@ class GraphPane(QWidget):
         if node is not None and self.graph is not None and self.graph.nodes[node].kind not in (NODE_FUSION,
                                                                                              NODE_SCOPE):
             self.select(op, self.highlighted_ops)
-            self.view.reveal(node)
+            self.focus_selection()
             return True
         self._pending_reveal = op
         self._open_containers(op)
@@ -268,3 +312,13 @@ class GraphPane(QWidget):
         elif kind == "subgraph" or (self.model is not None and (op := self.model.op(key)) is not None
                                     and op.subgraph_names and op.type not in FUSED_TYPES):
             self.set_options(toggled_subgraphs=self.options.toggled_subgraphs ^ {name or key})
+
+
+def _nodes_rect(layout: Layout, nodes: list[int]) -> QRectF:
+    """The box around some nodes, with room for their direct neighbours (one layer and a node each way)."""
+    x0 = min(float(layout.x[n] - layout.width[n] / 2) for n in nodes)
+    x1 = max(float(layout.x[n] + layout.width[n] / 2) for n in nodes)
+    y0 = min(float(layout.y[n] - layout.height[n] / 2) for n in nodes)
+    y1 = max(float(layout.y[n] + layout.height[n] / 2) for n in nodes)
+    pad_x, pad_y = 140.0, 80.0
+    return QRectF(x0 - pad_x, y0 - pad_y, x1 - x0 + 2 * pad_x, y1 - y0 + 2 * pad_y)

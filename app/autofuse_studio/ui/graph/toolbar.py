@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autofuse_studio.core.graphview.filters import BOTH, DOWN, UP
+from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, DOWN, UP
 from autofuse_studio.core.graphview.style import BY_VERDICT, METRICS
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -57,9 +57,10 @@ class GraphToolbar(Retranslating, QWidget):
         self.search.returnPressed.connect(lambda: self.searchChosen.emit(self.search.text()))
         completer.activated.connect(self.searchChosen)
         self.filter = _combo([FILTER_NONE, FILTER_SELECTION, FILTER_FAILING])
+        self.filter.setCurrentIndex(1)  # the readable view: around the selection (the first divergence)
         self.hops = QSpinBox()
         self.hops.setRange(0, 99)
-        self.hops.setValue(2)
+        self.hops.setValue(AROUND_HOPS)
         self.hops.setSpecialValueText("∞")
         self.direction = _combo([BOTH, UP, DOWN])
         self.trace_up = QPushButton()

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QToolTip, QWidget
 
 from autofuse_studio.core.graphview.details import edge_text
-from autofuse_studio.ui.graph.item import GraphItem
+from autofuse_studio.ui.graph.item import LABEL_LOD, GraphItem
 
 ZOOM_STEP = 1.25
 MIN_SCALE, MAX_SCALE = 1e-4, 8.0
+READABLE_SCALE = max(0.85, LABEL_LOD)  # the zoom a selection is shown at when its neighbourhood does not fit
+FIT_MIN_SCALE = max(0.7, LABEL_LOD)  # a whole neighbourhood is fitted down to this zoom (labels still drawn)
+FOCUS_MAX_SCALE = 1.25  # a small neighbourhood is fitted, but not blown up beyond this
+FOCUS_MARGIN = 24.0  # view pixels kept free around a fitted neighbourhood
 CLICK_SLOP = 4  # pixels the mouse may move between press and release and still count as a click
 
 
@@ -33,7 +37,15 @@ class GraphView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         self.setBackgroundBrush(QColor("#ffffff"))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # The scroll range is padded (see _update_scene_rect), so bars would always show: drag, the arrow
+        # keys and the minimap pan instead.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._press: QPoint | None = None
+        # The last focus request, re-applied when the viewport changes size until the user zooms or pans:
+        # a pane laid out while its tab was hidden has no real size yet.
+        self._focus: tuple[QRectF, QPointF] | None = None
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
         self.verticalScrollBar().valueChanged.connect(self.viewChanged)
 
@@ -43,8 +55,22 @@ class GraphView(QGraphicsView):
         self.item = item
         if item is not None:
             self.scene().addItem(item)
-            self.scene().setSceneRect(item.boundingRect())
+        self._update_scene_rect()
         self.viewChanged.emit()
+
+    def _update_scene_rect(self) -> None:
+        """Pad the scrollable area by half a viewport, so any node (a corner one too) can be centred.
+
+        Without it the scroll range ends at the graph's edge: a node near the border can never reach the
+        middle, and the bottom-right nodes stay under the minimap.
+        """
+        if self.item is None:
+            return
+        centre = self.mapToScene(self.viewport().rect().center())
+        scale = max(self.scale_factor(), 1e-9)
+        pad_x, pad_y = self.viewport().width() / 2 / scale, self.viewport().height() / 2 / scale
+        self.setSceneRect(self.item.boundingRect().adjusted(-pad_x, -pad_y, pad_x, pad_y))
+        self.centerOn(centre)
 
     def scale_factor(self) -> float:
         """Current zoom (1 = one scene unit per pixel)."""
@@ -52,15 +78,51 @@ class GraphView(QGraphicsView):
 
     def zoom(self, factor: float) -> None:
         """Zoom by factor around the mouse (or the centre), clamped to sane limits."""
+        self._focus = None
         target = min(max(self.scale_factor() * factor, MIN_SCALE), MAX_SCALE)
         factor = target / max(self.scale_factor(), 1e-12)
         self.scale(factor, factor)
+        self._update_scene_rect()
         self.viewChanged.emit()
+
+    def set_scale(self, scale: float, centre: QPointF) -> None:
+        """Zoom to an absolute scale and centre a scene point."""
+        self.resetTransform()
+        scale = min(max(scale, MIN_SCALE), MAX_SCALE)
+        self.scale(scale, scale)
+        self._update_scene_rect()
+        self.centerOn(centre)
+        self.viewChanged.emit()
+
+    def focus(self, rect: QRectF, anchor: QPointF) -> None:
+        """Show `rect` whole when that is readable, else `anchor` at a zoom where labels are drawn."""
+        self._focus = (QRectF(rect), QPointF(anchor))
+        self._apply_focus()
+
+    def _apply_focus(self) -> None:
+        if self._focus is None:
+            return
+        rect, anchor = self._focus
+        view = self.viewport().rect()
+        if view.width() <= 2 * FOCUS_MARGIN or view.height() <= 2 * FOCUS_MARGIN:
+            self.set_scale(READABLE_SCALE, anchor)  # not laid out yet: at least the zoom is right
+            return
+        fit = min((view.width() - 2 * FOCUS_MARGIN) / max(rect.width(), 1.0),
+                  (view.height() - 2 * FOCUS_MARGIN) / max(rect.height(), 1.0))
+        if fit >= FIT_MIN_SCALE:
+            self.set_scale(min(fit, FOCUS_MAX_SCALE), rect.center())
+        else:
+            self.set_scale(READABLE_SCALE, anchor)
+
+    def labels_drawn(self) -> bool:
+        """True at a zoom where node names are painted."""
+        return self.scale_factor() >= LABEL_LOD
 
     def fit(self) -> None:
         """Show the whole graph; very tall graphs fit their width instead so labels stay findable."""
         if self.item is None:
             return
+        self._focus = None
         rect = self.item.boundingRect()
         view = self.viewport().rect()
         if rect.height() > 20 * rect.width() and view.width() > 0:
@@ -70,17 +132,25 @@ class GraphView(QGraphicsView):
             self.centerOn(rect.center().x(), rect.top() + view.height() / 2 / scale)
         else:
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._update_scene_rect()
         self.viewChanged.emit()
 
     def reveal(self, node: int, zoom_in: bool = True) -> None:
-        """Centre a node, zooming to a readable scale when the view is far out."""
+        """Centre a node, zooming to a readable scale when the view is too far out for labels."""
         if self.item is None:
             return
-        if zoom_in and self.scale_factor() < 0.8:
-            self.resetTransform()
-        x, y = float(self.item.layout.x[node]), float(self.item.layout.y[node])
-        self.centerOn(x, y)
+        centre = QPointF(float(self.item.layout.x[node]), float(self.item.layout.y[node]))
+        if zoom_in and self.scale_factor() < READABLE_SCALE:
+            self.set_scale(READABLE_SCALE, centre)
+            return
+        self.centerOn(centre)
         self.viewChanged.emit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Keep the half-viewport padding right for the new size, and a focus the user has not changed."""
+        super().resizeEvent(event)
+        self._update_scene_rect()
+        self._apply_focus()
 
     def visible_scene_rect(self) -> QRectF:
         """The part of the scene the viewport shows."""
@@ -103,11 +173,18 @@ class GraphView(QGraphicsView):
         elif key in (Qt.Key.Key_F, Qt.Key.Key_0):
             self.fit()
         else:
+            self._focus = None
             super().keyPressEvent(event)
+
+    def pan_to(self, point: QPointF) -> None:
+        """Centre a scene point at the current zoom (the minimap's click and drag)."""
+        self._focus = None
+        self.centerOn(point)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """Remember where a possible click started, then let the hand drag begin."""
         self._press = event.position().toPoint()
+        self._focus = None  # the user takes over
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:

@@ -22,7 +22,13 @@ from autofuse_studio.ui.graph.details import DetailsPanel
 from autofuse_studio.ui.graph.export import write_picture
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import FilterSpec, GraphPane
-from autofuse_studio.ui.graph.toolbar import FILTER_FAILING, FILTER_NONE, MODE_OVERLAY, GraphToolbar
+from autofuse_studio.ui.graph.toolbar import (
+    FILTER_FAILING,
+    FILTER_NONE,
+    FILTER_SELECTION,
+    MODE_OVERLAY,
+    GraphToolbar,
+)
 from autofuse_studio.ui.tasks import TaskRunner
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -48,6 +54,8 @@ class GraphWorkbench(Retranslating, QWidget):
         self.mapping: FusionMapping | None = None
         self.result: PrecisionResult | None = None
         self.focus: tuple[str | None, str | None] = (None, None)  # the rank and step the colours show
+        self.start: tuple[str, bool] | None = None  # (op, fused side) the tab opened on
+        self._auto_start = False  # True until the user picks something: a later result may move the start
         self.index = FusionIndex(None)
         self.toolbar = GraphToolbar()
         self.legend = LegendBar()
@@ -77,10 +85,17 @@ class GraphWorkbench(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         """Pane titles in the current language (the toolbar, details and legend translate themselves)."""
-        self.open_pane.title.setText(self.tr("af-open (fused)"))
-        self.close_pane.title.setText(self.tr("af-close with fusion groups (overlay)") if self.overlay()
-                                      else self.tr("af-close (original)"))
-        for pane in (self.open_pane, self.close_pane):
+        alone = (self.af_open is None) != (self.af_close is None)  # one graph opened for browsing
+        open_title = self.tr("af-open (fused)")
+        close_title = (self.tr("af-close with fusion groups (overlay)") if self.overlay()
+                       else self.tr("af-close (original)"))
+        for pane, title in ((self.open_pane, open_title), (self.close_pane, close_title)):
+            model = pane.model
+            pane.title.setText(f"{title}: {Path(model.path).name}" if alone and model is not None else title)
+            pane.title.setToolTip(model.path if model is not None else "")
+            pane.map_button.setText(self.tr("Map"))
+            pane.map_button.setToolTip(self.tr("Show or hide the minimap (shown while part of the graph is "
+                                               "outside the view)"))
             pane.view.viewport().update()  # node labels such as "first divergence"
 
 
@@ -109,20 +124,86 @@ class GraphWorkbench(Retranslating, QWidget):
         self.close_pane.opClicked.connect(self._on_close_pane_clicked)
 
     # --- public API ------------------------------------------------------------------------------
-    def set_case(self, af_open: Model | None, af_close: Model | None, mapping: FusionMapping | None) -> None:
-        """Show a case's two graphs (layouts run in the background; each pane emits layoutReady)."""
+    def set_case(self, af_open: Model | None, af_close: Model | None, mapping: FusionMapping | None,
+                 result: PrecisionResult | None = None) -> None:
+        """Show a case's graphs (either may be None), opened on its start op; layouts run in the background.
+
+        The start is the first divergence, else the first fused op ("Around selection", both panes), else
+        the first op of a plain graph (all nodes, at a readable zoom). Each pane emits layoutReady.
+        """
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
+        if result is not None:
+            self.result = result
         self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus))
         for pane in (self.open_pane, self.close_pane):
             pane.set_index(self.index)
         self.details.show_sections([])
-        self.open_pane.set_model(af_open, self._options(fused_side=True))
-        self.close_pane.set_model(af_close, self._options(fused_side=False))
+        self.open_pane.select(None, set())
+        self.close_pane.select(None, set())
+        self._auto_start = True
+        self.start = self._start_op()
+        self._mark_start()
+        self.open_pane.set_model(af_open, self._options(fused_side=True), self._filter_spec(self.open_pane, True))
+        self.close_pane.set_model(af_close, self._options(fused_side=False),
+                                  self._filter_spec(self.close_pane, False))
+        self._update_visibility()
+        self.retranslate()
+        self._update_legend()
 
     def set_precision(self, result: PrecisionResult | None) -> None:
-        """Colour both panes by this run's rows and mark its first divergence (None removes colours)."""
+        """Colour both panes by this run's rows and mark its first divergence (None removes colours).
+
+        Until the user picks something, the view moves to the new first divergence.
+        """
         self.result = result
         self._reindex()
+        if self._auto_start and (self.af_open is not None or self.af_close is not None):
+            start = self._start_op()
+            if start != self.start:
+                self.start = start
+                self._mark_start()
+                self._follow_selection()
+
+    def _start_op(self) -> tuple[str, bool] | None:
+        """(op, on the fused side) to open on: the first divergence, the first fused op or the first op."""
+        first = self.result.first_divergence if self.result is not None else None
+        if first is not None and self.af_open is not None and self.af_open.op(first.fused_op) is not None:
+            return first.fused_op, True
+        if self.af_open is not None and self.mapping is not None and self.mapping.fused_ops:
+            return self.mapping.fused_ops[0].op.name, True
+        for model, fused_side in ((self.af_open, True), (self.af_close, False)):
+            ops = model.ops_in_order() if model is not None else []
+            if ops:
+                return ops[0].name, fused_side
+        return None
+
+    def _mark_start(self) -> None:
+        """Select the start op in both panes and pick the view it opens on (no layout yet)."""
+        if self.start is None:
+            return
+        name, fused_side = self.start
+        around = fused_side and self.index.is_fused(name)
+        combo = self.toolbar.filter
+        combo.blockSignals(True)  # the caller lays out once, with this filter
+        combo.setCurrentIndex(max(combo.findData(FILTER_SELECTION if around else FILTER_NONE), 0))
+        combo.blockSignals(False)
+        if fused_side:
+            self._mark_fused(name)
+        else:
+            self._mark_original(name)
+        self._describe(name, fused_side)
+
+    def _update_visibility(self) -> None:
+        """Side by side shows both panes; overlay only the af-close one; a graph alone only its own."""
+        overlay = self.overlay()
+        only_close = self.af_open is None and self.af_close is not None
+        only_open = self.af_close is None and self.af_open is not None
+        self.open_pane.setVisible(not overlay and not only_close)
+        self.close_pane.setVisible(overlay or not only_open)
+        if self.open_pane.isHidden():  # isHidden: the workbench itself may not be shown yet
+            self.active = self.close_pane
+        elif self.close_pane.isHidden():
+            self.active = self.open_pane
 
     def set_focus(self, rank: str | None, step: str | None) -> None:
         """Colour by the rows of one rank and step (each has its own verdicts for the same ops)."""
@@ -160,34 +241,49 @@ class GraphWorkbench(Retranslating, QWidget):
         self._select_original(name, emit=False)
 
     def select_row(self, row: PrecisionRow) -> None:
-        """Slot: a precision table row was selected -> select its fused op."""
+        """Slot: a precision table row was selected -> select its fused op (both panes follow)."""
+        self._auto_start = False
         self._select_fused(row.fused_op, emit=False)
 
     # --- selection -------------------------------------------------------------------------------
-    def _select_fused(self, name: str, emit: bool) -> None:
+    def _mark_fused(self, name: str) -> None:
         originals = set(self.index.originals_of(name))
         self.open_pane.select(name, {name})
         if self.overlay():
             self.close_pane.select(name, originals | {name})
         else:
             self.close_pane.select(None, originals)
-        if self.open_pane.isVisible() and not self.overlay():
-            self.open_pane.centre_on_ops([name])
-        self.close_pane.centre_on_ops(originals | {name})
-        if self.af_open is not None:
-            self.details.show_sections(describe_op(self.af_open, name, self.mapping, self.index, fused_side=True))
+
+    def _mark_original(self, name: str) -> None:
+        self.close_pane.select(name, set())
+        self.open_pane.select(None, set(self.index.fused_of(name)))
+
+    def _describe(self, name: str, fused_side: bool) -> None:
+        model = self.af_open if fused_side else self.af_close
+        if model is not None:
+            self.details.show_sections(describe_op(model, name, self.mapping if fused_side else None, self.index,
+                                                   fused_side=fused_side))
+
+    def _follow_selection(self) -> None:
+        """Both panes follow the selection: a new neighbourhood around it, or a readable zoom onto it."""
+        if self.toolbar.filter.currentData() == FILTER_SELECTION:
+            self.apply_filter()
+        else:
+            for pane in (self.open_pane, self.close_pane):
+                pane.focus_selection()
+
+    def _select_fused(self, name: str, emit: bool) -> None:
+        self._mark_fused(name)
+        self._follow_selection()
+        self._describe(name, fused_side=True)
         if emit:
             self.fusedOpSelected.emit(name)
             self.rowsSelected.emit(self.index.rows_of_fused(name))
 
     def _select_original(self, name: str, emit: bool) -> None:
-        fused = set(self.index.fused_of(name))
-        self.close_pane.select(name, set())
-        self.open_pane.select(None, fused)
-        if not self.overlay():
-            self.open_pane.centre_on_ops(fused)
-        if self.af_close is not None:
-            self.details.show_sections(describe_op(self.af_close, name, None, self.index, fused_side=False))
+        self._mark_original(name)
+        self._follow_selection()
+        self._describe(name, fused_side=False)
         if emit:
             self.originalOpSelected.emit(name)
             self.rowsSelected.emit(self.index.rows_of_original(name))
@@ -195,12 +291,14 @@ class GraphWorkbench(Retranslating, QWidget):
     def _on_open_pane_clicked(self, name: str) -> None:
         self.active = self.open_pane
         if name:
+            self._auto_start = False
             self._select_fused(name, emit=True)
 
     def _on_close_pane_clicked(self, name: str) -> None:
         self.active = self.close_pane
         if not name:
             return
+        self._auto_start = False
         if self.index.is_fused(name):  # a collapsed fusion group in the overlay
             self._select_fused(name, emit=True)
         else:
@@ -225,9 +323,9 @@ class GraphWorkbench(Retranslating, QWidget):
 
     def _on_toolbar_mode_changed(self) -> None:
         overlay = self.overlay()
-        self.open_pane.setVisible(not overlay)
-        self.retranslate()
         self.active = self.close_pane if overlay else self.open_pane
+        self._update_visibility()
+        self.retranslate()
         self.toolbar.collapse_groups.setEnabled(overlay)
         self._refresh_options()
 
@@ -245,19 +343,31 @@ class GraphWorkbench(Retranslating, QWidget):
     def _on_toolbar_collapse_groups(self) -> None:
         self._refresh_options()
 
-    def apply_filter(self) -> None:
-        """Apply the toolbar's neighbourhood filter to both panes (seeds mapped across the fusion)."""
+    def _filter_spec(self, pane: GraphPane, fused_side: bool) -> FilterSpec | None:
+        """The toolbar's neighbourhood filter for one pane (seeds mapped across the fusion), None for all nodes."""
         bar = self.toolbar
         mode = bar.filter.currentData()
-        hops = bar.hops.value() or None
-        direction = bar.direction.currentData()
+        if mode == FILTER_NONE:
+            return None
+        if mode == FILTER_FAILING:
+            seeds = self.index.failing_ops(fused_side)
+        else:
+            seeds = sorted({pane.selected_op, *pane.highlighted_ops} - {None})  # type: ignore[arg-type]
+        return FilterSpec(tuple(seeds), bar.hops.value() or None, bar.direction.currentData())
+
+    def apply_filter(self) -> None:
+        """Apply the toolbar's neighbourhood filter to both panes; each then shows its selection readably.
+
+        A pane whose graph has none of the selection keeps what it shows (an op that is only on one side).
+        """
         for pane, fused_side in ((self.open_pane, True), (self.close_pane, False)):
-            seeds: list[str] = []
-            if mode == FILTER_FAILING:
-                seeds = self.index.failing_ops(fused_side)
-            elif mode != FILTER_NONE:
-                seeds = sorted({pane.selected_op, *pane.highlighted_ops} - {None})  # type: ignore[arg-type]
-            pane.set_filter(None if mode == FILTER_NONE else FilterSpec(tuple(seeds), hops, direction))
+            spec = self._filter_spec(pane, fused_side)
+            if spec is not None and self.toolbar.filter.currentData() == FILTER_SELECTION and \
+                    not pane.shows_any(spec.seed_ops):
+                pane.focus_selection()
+                continue
+            if not pane.set_filter(spec):
+                pane.focus_selection()
 
     def trace_selection(self, direction: str) -> None:
         """Highlight every node feeding (UP) or fed by (DOWN) the active pane's selection; fade the rest."""
@@ -297,6 +407,7 @@ class GraphWorkbench(Retranslating, QWidget):
             if not hits:
                 return None
             name = hits[0].name
+        self._auto_start = False
         self.active.reveal_op(name)
         if self.active is self.open_pane:
             self._select_fused(name, emit=True)
