@@ -1,4 +1,4 @@
-"""Fixtures shared by the UI tests: a TaskRunner, and the ATT panels' AttJobs with its banner and strip."""
+"""Fixtures shared by the UI tests: a TaskRunner, the ATT panels' AttJobs, the demo case in a GraphWorkbench."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.tasks import TaskRunner
+from tests.core.test_graphview_build import demo_case
 
 
 @pytest.fixture
@@ -27,3 +29,18 @@ def jobs(qtbot: QtBot, runner: TaskRunner) -> AttJobs:
     for widget in (banner, strip):
         qtbot.addWidget(widget)
     return AttJobs(runner, strip, banner)
+
+
+@pytest.fixture
+def demo_bench(qtbot: QtBot) -> Iterator[GraphWorkbench]:
+    """The demo case in a shown GraphWorkbench (1400×800), fed as the main window does; layouts done."""
+    af_open, af_close, mapping, result = demo_case()
+    widget = GraphWorkbench()
+    qtbot.addWidget(widget)
+    widget.resize(1400, 800)
+    widget.show()
+    qtbot.waitExposed(widget)
+    with qtbot.waitSignals([widget.open_pane.layoutReady, widget.close_pane.layoutReady], timeout=20_000):
+        widget.set_case(af_open, af_close, mapping, result)
+    yield widget
+    widget.shutdown()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -22,21 +21,6 @@ from autofuse_studio.ui.main_window import MainWindow
 from tests.conftest import samples_dir
 from tests.core.test_graphview_build import demo_case
 from tests.ui.test_graph_view import TIMEOUT, show_all, wait_idle
-
-
-@pytest.fixture
-def bench(qtbot: QtBot) -> Iterator[GraphWorkbench]:
-    """The demo case in a shown workbench, as the main window feeds it."""
-    af_open, af_close, mapping, result = demo_case()
-    widget = GraphWorkbench()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    with qtbot.waitSignals([widget.open_pane.layoutReady, widget.close_pane.layoutReady], timeout=TIMEOUT):
-        widget.set_case(af_open, af_close, mapping, result)
-    yield widget
-    widget.shutdown()
 
 
 class LabelSpy:
@@ -80,63 +64,63 @@ def assert_readable(pane: GraphPane, op: str, spy: LabelSpy) -> None:
     assert pane.graph is not None and pane.graph.node_of_op(op) in spy.labelled(pane.view)
 
 
-def test_opens_around_the_first_divergence(bench: GraphWorkbench, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_opens_around_the_first_divergence(demo_bench: GraphWorkbench, monkeypatch: pytest.MonkeyPatch) -> None:
     _, _, _, result = demo_case()
     assert result.first_divergence is not None
     culprit = result.first_divergence.fused_op
     spy = LabelSpy(monkeypatch)
-    assert bench.toolbar.filter.currentData() == FILTER_SELECTION and bench.toolbar.hops.value() == 2
-    assert bench.open_pane.selected_op == culprit
-    assert_readable(bench.open_pane, culprit, spy)
-    for original in bench.index.originals_of(culprit):  # the ops it replaced, on the other side
-        assert_readable(bench.close_pane, original, spy)
-    assert "autofuse" in bench.details.toPlainText()
+    assert demo_bench.toolbar.filter.currentData() == FILTER_SELECTION and demo_bench.toolbar.hops.value() == 2
+    assert demo_bench.open_pane.selected_op == culprit
+    assert_readable(demo_bench.open_pane, culprit, spy)
+    for original in demo_bench.index.originals_of(culprit):  # the ops it replaced, on the other side
+        assert_readable(demo_bench.close_pane, original, spy)
+    assert "autofuse" in demo_bench.details.toPlainText()
 
 
-def test_selection_zooms_both_panes_from_a_smudge(bench: GraphWorkbench, qtbot: QtBot,
+def test_selection_zooms_both_panes_from_a_smudge(demo_bench: GraphWorkbench, qtbot: QtBot,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     _, _, mapping, result = demo_case()
-    show_all(bench, qtbot)
-    for pane in (bench.open_pane, bench.close_pane):
+    show_all(demo_bench, qtbot)
+    for pane in (demo_bench.open_pane, demo_bench.close_pane):
         pane.view.fit()  # the old first view: the whole graph, a grey line
         assert pane.view.scale_factor() < NAME_LOD
     spy = LabelSpy(monkeypatch)
     target = mapping.fused_ops[-1].op.name
     row = next(row for row in result.rows if row.fused_op == target)
-    bench.select_row(row)
-    assert_readable(bench.open_pane, target, spy)
-    assert_readable(bench.close_pane, sorted(bench.index.originals_of(target))[0], spy)
+    demo_bench.select_row(row)
+    assert_readable(demo_bench.open_pane, target, spy)
+    assert_readable(demo_bench.close_pane, sorted(demo_bench.index.originals_of(target))[0], spy)
 
 
-def test_following_the_selection_in_around_selection(bench: GraphWorkbench, qtbot: QtBot,
+def test_following_the_selection_in_around_selection(demo_bench: GraphWorkbench, qtbot: QtBot,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     _, _, mapping, _ = demo_case()
     spy = LabelSpy(monkeypatch)
     target = mapping.fused_ops[0].op.name
-    with qtbot.waitSignals([bench.open_pane.layoutReady, bench.close_pane.layoutReady], timeout=TIMEOUT):
-        bench.open_pane.opClicked.emit(target)  # the user clicks another fused op
-    assert bench.open_pane.filter is not None and bench.open_pane.filter.seed_ops == (target,)
-    assert_readable(bench.open_pane, target, spy)
-    assert_readable(bench.close_pane, sorted(bench.index.originals_of(target))[0], spy)
+    with qtbot.waitSignals([demo_bench.open_pane.layoutReady, demo_bench.close_pane.layoutReady], timeout=TIMEOUT):
+        demo_bench.open_pane.opClicked.emit(target)  # the user clicks another fused op
+    assert demo_bench.open_pane.filter is not None and demo_bench.open_pane.filter.seed_ops == (target,)
+    assert_readable(demo_bench.open_pane, target, spy)
+    assert_readable(demo_bench.close_pane, sorted(demo_bench.index.originals_of(target))[0], spy)
 
 
-def test_search_zooms_both_panes(bench: GraphWorkbench, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_zooms_both_panes(demo_bench: GraphWorkbench, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     _, _, mapping, _ = demo_case()
-    show_all(bench, qtbot)
-    for pane in (bench.open_pane, bench.close_pane):
+    show_all(demo_bench, qtbot)
+    for pane in (demo_bench.open_pane, demo_bench.close_pane):
         pane.view.fit()
     spy = LabelSpy(monkeypatch)
     target = mapping.fused_ops[1].op.name
-    assert bench.search_and_reveal(target) == target
-    wait_idle(qtbot, bench.open_pane, bench.close_pane)
-    assert_readable(bench.open_pane, target, spy)
-    assert_readable(bench.close_pane, sorted(bench.index.originals_of(target))[0], spy)
+    assert demo_bench.search_and_reveal(target) == target
+    wait_idle(qtbot, demo_bench.open_pane, demo_bench.close_pane)
+    assert_readable(demo_bench.open_pane, target, spy)
+    assert_readable(demo_bench.close_pane, sorted(demo_bench.index.originals_of(target))[0], spy)
 
 
-def test_labels_are_drawn_while_legible(bench: GraphWorkbench, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    show_all(bench, qtbot)
+def test_labels_are_drawn_while_legible(demo_bench: GraphWorkbench, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    show_all(demo_bench, qtbot)
     spy = LabelSpy(monkeypatch)
-    view = bench.open_pane.view
+    view = demo_bench.open_pane.view
     node = 0
     assert view.item is not None
     centre = QPointF(float(view.item.layout.x[node]), float(view.item.layout.y[node]))
@@ -147,12 +131,12 @@ def test_labels_are_drawn_while_legible(bench: GraphWorkbench, qtbot: QtBot, mon
     assert item_module.NAME_PX * LABEL_LOD >= item_module.MIN_LEGIBLE_PX  # both lines are legible from there
 
 
-def test_minimap_is_small_hidden_when_useless_and_switchable(bench: GraphWorkbench, qtbot: QtBot) -> None:
-    pane = bench.close_pane
+def test_minimap_is_small_hidden_when_useless_and_switchable(demo_bench: GraphWorkbench, qtbot: QtBot) -> None:
+    pane = demo_bench.close_pane
     minimap = pane.minimap
     assert minimap.width() <= 120 and minimap.height() <= 80
     assert not minimap.isVisible()  # the fitted neighbourhood is all in view: no map over its nodes
-    show_all(bench, qtbot)
+    show_all(demo_bench, qtbot)
     pane.view.set_scale(1.5, QPointF(0, 0))
     assert minimap.needed() and minimap.isVisible()
     pane.map_button.setChecked(False)
@@ -161,9 +145,9 @@ def test_minimap_is_small_hidden_when_useless_and_switchable(bench: GraphWorkben
     assert minimap.isVisible()
 
 
-def test_a_corner_node_can_be_centred_away_from_the_minimap(bench: GraphWorkbench, qtbot: QtBot) -> None:
-    show_all(bench, qtbot)
-    view = bench.open_pane.view
+def test_a_corner_node_can_be_centred_away_from_the_minimap(demo_bench: GraphWorkbench, qtbot: QtBot) -> None:
+    show_all(demo_bench, qtbot)
+    view = demo_bench.open_pane.view
     assert view.item is not None
     layout = view.item.layout
     corner = int(np.argmax(layout.x + layout.y))  # the bottom-right node, where the map sits
@@ -171,7 +155,7 @@ def test_a_corner_node_can_be_centred_away_from_the_minimap(bench: GraphWorkbenc
     centre = view.mapFromScene(QPointF(float(layout.x[corner]), float(layout.y[corner])))
     middle = view.viewport().rect().center()
     assert abs(centre.x() - middle.x()) <= 2 and abs(centre.y() - middle.y()) <= 2
-    assert not bench.open_pane.minimap.geometry().contains(view.mapTo(bench.open_pane, centre))
+    assert not demo_bench.open_pane.minimap.geometry().contains(view.mapTo(demo_bench.open_pane, centre))
 
 
 def test_a_plain_graph_opens_at_a_readable_zoom(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:

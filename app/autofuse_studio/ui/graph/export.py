@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen, QPixmap, QPolygonF
+from PySide6.QtWidgets import QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model
@@ -87,12 +88,27 @@ def picture_png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
     painter.scale(scale, scale)
     paint_display_list(painter, picture.items)
     painter.end()
+    return _png_bytes(image)
+
+
+def _png_bytes(image: QImage | QPixmap) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs say bytes; PySide6 wants str
     buffer.close()
     return bytes(data.data())
+
+
+def write_widget_png(widget: QWidget, path: str | Path) -> Path:
+    """Write what a widget shows as PNG, at screen scale × devicePixelRatio (a repaint of it, milliseconds).
+
+    The graph's "current view" export: exactly the visible part, as drawn, instead of a display list
+    of the whole visible scene rectangle (which at a fitted zoom was mostly blank and took seconds).
+    """
+    target = Path(path)
+    atomic_write_bytes(target, _png_bytes(widget.grab()))
+    return target
 
 
 def _require_gui() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -19,7 +19,7 @@ from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.precision.overview import focus_result
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.ui.graph.details import DetailsPanel
-from autofuse_studio.ui.graph.export import write_picture
+from autofuse_studio.ui.graph.export import write_picture, write_widget_png
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import FilterSpec, GraphPane
 from autofuse_studio.ui.graph.toolbar import (
@@ -416,14 +416,20 @@ class GraphWorkbench(Retranslating, QWidget):
         return name
 
     def export_picture(self, path: str | Path, whole: bool = True) -> Path | None:
-        """Write the active pane (whole graph or the visible part) as .svg or .png by suffix."""
+        """Write the active pane (whole graph or the visible part) as .svg or .png by suffix.
+
+        The visible part as PNG is the view as drawn (screen scale × devicePixelRatio); as SVG it is the
+        display list clipped to the visible part of the graph.
+        """
         pane = self.active
         style = pane.node_style()
         if pane.graph is None or pane.graph_layout is None or style is None:
             return None
+        if not whole and Path(path).suffix.lower() != ".svg":
+            return write_widget_png(pane.view.viewport(), path)
         clip = None
         if not whole:
-            rect = pane.view.visible_scene_rect()
+            rect = pane.view.visible_scene_rect().intersected(QRectF(0, 0, *pane.graph_layout.size))
             clip = (rect.left(), rect.top(), rect.right(), rect.bottom())
         return write_picture(graph_display_list(pane.graph, pane.graph_layout, style, clip), path)
 
