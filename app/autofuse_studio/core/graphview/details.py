@@ -23,6 +23,7 @@ class Section:
     title: str
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
+    wrap: tuple[int, ...] = ()  # columns of prose that may wrap at spaces; names, dtypes and shapes never do
 
 
 def _shape(shape: tuple[int, ...] | None) -> str:
@@ -79,7 +80,7 @@ def describe_op(model: Model, name: str, mapping: FusionMapping | None = None,
         Section("Inputs", tensor_headers, _tensor_rows(model, op.input_descs, sources)),
         Section("Outputs", tensor_headers, _tensor_rows(model, op.output_descs, targets)),
         Section("Attributes", ["name", "value"],
-                [[key, _attr_text(attr_value(op.attrs, key))] for key in sorted(op.attrs)]),
+                [[key, _attr_text(attr_value(op.attrs, key))] for key in sorted(op.attrs)], wrap=(1,)),
     ]
     fused = mapping.get(name) if mapping is not None else None
     if fused is not None:
@@ -95,11 +96,12 @@ def describe_op(model: Model, name: str, mapping: FusionMapping | None = None,
         sections.append(Section("Fused into", ["fused op"], [[f] for f in index.fused_of(name)]))
     if index is not None:
         rows_of = index.rows_of_fused(name) if fused_side else index.rows_of_original(name)
-        sections.append(Section("Precision rows", ["rank", "step", "kind", "fused", "origin", "status", "verdict",
-                                                   "cosine", "max abs err"],
-                                [[r.rank or "", r.step, r.kind, f"{r.fused_op}:{r.fused_index}",
-                                  f"{r.origin_op}:{r.origin_index}", r.status, r.verdict, _metric(r.metric("cosine")),
-                                  _metric(r.metric("max_abs_err"))]
+        # Verdict and numbers first: the long op names come last, where a narrow panel scrolls to them.
+        sections.append(Section("Precision rows", ["rank", "step", "kind", "verdict", "status", "cosine",
+                                                   "max abs err", "fused", "origin"],
+                                [[r.rank or "", r.step, r.kind, r.verdict, r.status, _metric(r.metric("cosine")),
+                                  _metric(r.metric("max_abs_err")), f"{r.fused_op}:{r.fused_index}",
+                                  f"{r.origin_op}:{r.origin_index}"]
                                  for r in rows_of]))
     return sections
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from autofuse_studio.core.graphview.details import Section
@@ -60,19 +61,30 @@ def sections_html(sections: list[Section]) -> str:
         if not section.rows:
             parts.append(f"<i>{escape(none)}</i>")
             continue
-        head = "".join(f"<th align='left'>{escape(_translated(h))}</th>" for h in section.headers)
-        body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in section.rows)
+        head = "".join(_cell(_translated(h), False, header=True) for h in section.headers)
+        body = "".join("<tr>" + "".join(_cell(cell, column in section.wrap) for column, cell in enumerate(row))
+                       + "</tr>" for row in section.rows)
         parts.append(f"<table border='0' cellspacing='0' cellpadding='2'><tr>{head}</tr>{body}</table>")
     return "".join(parts)
 
 
+def _cell(text: str, wrap: bool, header: bool = False) -> str:
+    """One table cell; names, dtypes and shapes stay on one line (never "DT_FLO" over "AT16")."""
+    tag = "th" if header else "td"
+    style = "" if wrap else " style='white-space:pre'"
+    return f"<{tag} align='left'{style}>{escape(text)}</{tag}>"
+
+
 class DetailsPanel(QTextBrowser):
-    """Read-only HTML view of describe_op() sections."""
+    """Read-only HTML view of describe_op() sections; wide tables scroll sideways instead of being cut."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphDetails")
         self.setOpenLinks(False)
+        # Qt wraps "anywhere" by default when a column is narrow; prose (attribute values) wraps at spaces.
+        self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.sections: list[Section] = []
         self.show_sections([])
 
