@@ -51,6 +51,16 @@ class CaseFiles:
         has_mode1 = any(getattr(self, role) is not None for role in MODE1_ROLES)
         return 2 if not has_mode1 and (self.npy_a or self.npy_b) else 1
 
+    def graphs_only(self) -> bool:
+        """True when graphs are set but no dump folder or NPY: a case to browse, not to compare."""
+        has_graph = self.af_open_graph is not None or self.af_close_graph is not None
+        has_data = any(getattr(self, role) is not None for role in ("af_open_data", "af_close_data", "npy_a", "npy_b"))
+        return has_graph and not has_data
+
+    def missing_roles(self) -> list[str]:
+        """The mode-1 roles (PATH_ROLES names) still unset, in case-panel order."""
+        return [role for role in MODE1_ROLES if getattr(self, role) is None]
+
     def problems(self) -> list[str]:
         """Sentences naming every missing or unusable input; empty when the case can be analysed."""
         roles = MODE1_ROLES if self.mode == 1 else ("npy_a", "npy_b")

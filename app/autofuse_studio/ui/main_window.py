@@ -21,12 +21,13 @@ from autofuse_studio.core.att.sniff import split_att_logs
 from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
-from autofuse_studio.core.precision.explain import empty_reason
+from autofuse_studio.core.precision.explain import CasePaths, empty_reason
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.file_menu import FileMenuMixin
 from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
+from autofuse_studio.ui.graph.browse import graphs_only_notice, missing_for_comparison
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
@@ -226,7 +227,18 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_case(case, detection.notes)
         self._remember(paths)
         self.tab_status.show(self.tr("Opened %n item(s)", "", len(paths)), self.workbench)
+        if case.graphs_only():  # a graph alone, or two without dumps: browse them, as in Netron
+            self._browse_graphs(case)
+            return
         self._analyse_if_complete(case)
+
+    def _browse_graphs(self, case: CaseFiles) -> None:
+        """Open graphs without dumps in the Graph tab; the Precision tab says what a comparison still needs."""
+        self.workbench.clear()
+        self.workbench.notices.set_notices([graphs_only_notice(case)], CasePaths(), expanded=True)
+        self.case_panel.set_progress(0, 1, missing_for_comparison(case))
+        self.graph.open_graphs(case.af_open_graph, case.af_close_graph, self.case_panel.banner)
+        self.tabs.setCurrentIndex(self.tab_status.page(self.graph))
 
     def open_att_logs(self, paths: list[str]) -> None:
         """Open ATT logs (or folders of them) in the ATT tab and show it."""

@@ -94,7 +94,7 @@ def describe_op(model: Model, name: str, mapping: FusionMapping | None = None,
         sections.append(Section("Fusion mapping", ["what", "original"], rows))
     elif index is not None and not fused_side and index.fused_of(name) != [name]:
         sections.append(Section("Fused into", ["fused op"], [[f] for f in index.fused_of(name)]))
-    if index is not None:
+    if index is not None and index.result is not None:  # graphs opened without dumps have no rows to list
         rows_of = index.rows_of_fused(name) if fused_side else index.rows_of_original(name)
         # Verdict and numbers first: the long op names come last, where a narrow panel scrolls to them.
         sections.append(Section("Precision rows", ["rank", "step", "kind", "verdict", "status", "cosine",

@@ -93,7 +93,8 @@ def style_nodes(graph: DisplayGraph, index: FusionIndex, fused_side: bool, colou
     if colour_by == BY_VERDICT:
         verdicts = [worst_verdict(node_rows) for node_rows in rows]
         fills = [NO_ROWS_FILL if v is None else VERDICT_FILLS[v] for v in verdicts]
-        legend = [(verdict.lower(), colour) for verdict, colour in VERDICT_FILLS.items()]
+        # Graphs opened without dumps: nothing has a verdict, the legend says so instead of listing four.
+        legend = [] if index.result is None else [(v.lower(), colour) for v, colour in VERDICT_FILLS.items()]
         legend.append(("not compared", NO_ROWS_FILL))
     else:
         fills, legend = _metric_fills([_worst_metric(node_rows, colour_by) for node_rows in rows], colour_by)

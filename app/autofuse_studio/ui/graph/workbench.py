@@ -10,14 +10,18 @@ from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, 
 
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model
+from autofuse_studio.core.graphview.browse import BrowsedGraphs
 from autofuse_studio.core.graphview.build import ViewOptions, scopes
 from autofuse_studio.core.graphview.details import describe_op
 from autofuse_studio.core.graphview.filters import DOWN, UP, trace
 from autofuse_studio.core.graphview.picture import graph_display_list
 from autofuse_studio.core.graphview.search import fuzzy_search
+from autofuse_studio.core.graphview.start import start_op
 from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.precision.overview import focus_result
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.ui.errors import ErrorBanner, report_error
+from autofuse_studio.ui.graph.browse import GraphLoader
 from autofuse_studio.ui.graph.details import DetailsPanel
 from autofuse_studio.ui.graph.export import write_picture, write_widget_png
 from autofuse_studio.ui.graph.legend import LegendBar
@@ -27,6 +31,7 @@ from autofuse_studio.ui.graph.toolbar import (
     FILTER_NONE,
     FILTER_SELECTION,
     MODE_OVERLAY,
+    MODE_SIDE_BY_SIDE,
     GraphToolbar,
 )
 from autofuse_studio.ui.tasks import TaskRunner
@@ -77,6 +82,8 @@ class GraphWorkbench(Retranslating, QWidget):
         column.addWidget(_horizontal_scroller(self.toolbar))
         column.addWidget(self.legend)
         column.addWidget(outer, 1)
+        self.loader = GraphLoader(self.runner, self)
+        self._banner: ErrorBanner | None = None
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
@@ -121,6 +128,8 @@ class GraphWorkbench(Retranslating, QWidget):
             pane.layoutReady.connect(self._update_legend)
             pane.nodeToggled.connect(pane.toggle)
         self.open_pane.opClicked.connect(self._on_open_pane_clicked)
+        self.loader.loaded.connect(self._on_loader_loaded)
+        self.loader.failed.connect(self._on_loader_failed)
         self.close_pane.opClicked.connect(self._on_close_pane_clicked)
 
     # --- public API ------------------------------------------------------------------------------
@@ -165,17 +174,19 @@ class GraphWorkbench(Retranslating, QWidget):
                 self._follow_selection()
 
     def _start_op(self) -> tuple[str, bool] | None:
-        """(op, on the fused side) to open on: the first divergence, the first fused op or the first op."""
-        first = self.result.first_divergence if self.result is not None else None
-        if first is not None and self.af_open is not None and self.af_open.op(first.fused_op) is not None:
-            return first.fused_op, True
-        if self.af_open is not None and self.mapping is not None and self.mapping.fused_ops:
-            return self.mapping.fused_ops[0].op.name, True
-        for model, fused_side in ((self.af_open, True), (self.af_close, False)):
-            ops = model.ops_in_order() if model is not None else []
-            if ops:
-                return ops[0].name, fused_side
-        return None
+        return start_op(self.af_open, self.af_close, self.mapping, self.result)
+
+    def open_graphs(self, af_open: Path | None, af_close: Path | None, banner: ErrorBanner | None = None) -> None:
+        """Browse graphs without dumps (parsed in the background); failures go to `banner` as sentences."""
+        self._banner = banner
+        self.loader.load(af_open, af_close)
+
+    def _on_loader_loaded(self, graphs: BrowsedGraphs) -> None:
+        self.result = None  # an earlier run's colours belong to other graphs
+        self.set_case(graphs.af_open, graphs.af_close, graphs.mapping)
+
+    def _on_loader_failed(self, error: BaseException) -> None:
+        report_error(self, error, banner=self._banner)
 
     def _mark_start(self) -> None:
         """Select the start op in both panes and pick the view it opens on (no layout yet)."""
@@ -195,9 +206,16 @@ class GraphWorkbench(Retranslating, QWidget):
 
     def _update_visibility(self) -> None:
         """Side by side shows both panes; overlay only the af-close one; a graph alone only its own."""
-        overlay = self.overlay()
         only_close = self.af_open is None and self.af_close is not None
         only_open = self.af_close is None and self.af_open is not None
+        mode = self.toolbar.mode
+        mode.setEnabled(not (only_open or only_close))  # fusion boxes need both graphs
+        if not mode.isEnabled() and self.overlay():
+            mode.blockSignals(True)
+            mode.setCurrentIndex(mode.findData(MODE_SIDE_BY_SIDE))
+            mode.blockSignals(False)
+            self.toolbar.collapse_groups.setEnabled(False)
+        overlay = self.overlay()
         self.open_pane.setVisible(not overlay and not only_close)
         self.close_pane.setVisible(overlay or not only_open)
         if self.open_pane.isHidden():  # isHidden: the workbench itself may not be shown yet
