@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.graphview import FusionIndex, ViewOptions, build_display_graph, compute_layout, style_nodes
-from autofuse_studio.core.graphview.picture import graph_display_list, write_first_divergence_svg
+from autofuse_studio.core.graphview.divergence import write_first_divergence_svg
+from autofuse_studio.core.graphview.picture import graph_display_list
 from autofuse_studio.core.graphview.style import NO_ROWS_FILL, VERDICT_FILLS, scale_colour
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT
 from autofuse_studio.core.render.display import Polyline, Rect, walk
@@ -79,12 +80,12 @@ def test_polyline_svg_with_arrow_and_dash() -> None:
 
 
 def test_first_divergence_svg_file(tmp_path: Path) -> None:
-    af_open, _, mapping, result = demo_case()
-    path = write_first_divergence_svg(af_open, mapping, result, tmp_path / "graph_first_divergence.svg")
+    af_open, af_close, mapping, result = demo_case()
+    path = write_first_divergence_svg(af_open, af_close, mapping, result, tmp_path / "graph_first_divergence.svg")
     assert path is not None
     root = ET.parse(path).getroot()
     assert result.first_divergence is not None
     assert result.first_divergence.fused_op in {t.text for t in root.iter(f"{SVG}text")} | {
         (t.text or "").split("\n")[0] for t in root.iter(f"{SVG}title")}
     no_divergence = replace(result, first_divergence=None)
-    assert write_first_divergence_svg(af_open, mapping, no_divergence, tmp_path / "none.svg") is None
+    assert write_first_divergence_svg(af_open, af_close, mapping, no_divergence, tmp_path / "none.svg") is None

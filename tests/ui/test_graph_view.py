@@ -178,8 +178,8 @@ def test_exports_parse_back(bench: GraphWorkbench, tmp_path: Path) -> None:
 
 
 def test_first_divergence_pictures(qtbot: QtBot, tmp_path: Path) -> None:
-    af_open, _, mapping, result = demo_case()
-    paths = write_first_divergence_pictures(af_open, mapping, result, tmp_path)
+    af_open, af_close, mapping, result = demo_case()
+    paths = write_first_divergence_pictures(af_open, af_close, mapping, result, tmp_path)
     assert [p.name for p in paths] == ["graph_first_divergence.svg", "graph_first_divergence.png"]
     ET.parse(paths[0])
     image = QImage(str(paths[1]))

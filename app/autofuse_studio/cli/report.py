@@ -72,7 +72,8 @@ def write_pictures(result: PrecisionResult, out_dir: Path, case: LoadedCase | No
             if case is not None:
                 from autofuse_studio.ui.graph.export import write_first_divergence_pictures
 
-                written += write_first_divergence_pictures(case.af_open, case.mapping, result, out_dir)
+                written += write_first_divergence_pictures(case.af_open, case.af_close, case.mapping, result,
+                                                           out_dir)
     finally:
         # Delete the widgets now: left to interpreter exit they would outlive the QApplication (crash).
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete)

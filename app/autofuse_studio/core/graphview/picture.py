@@ -1,29 +1,18 @@
-"""Display lists of a laid-out graph (whole or clipped) and the first-divergence neighbourhood picture."""
+"""Display lists of a laid-out graph (whole or clipped), with a legend; the report's picture is divergence.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from autofuse_studio.core.ge.fusion import FusionMapping
-from autofuse_studio.core.ge.model import Model
-from autofuse_studio.core.graphview.build import build_display_graph
 from autofuse_studio.core.graphview.details import edge_text
-from autofuse_studio.core.graphview.filters import neighbourhood_graph
 from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, DisplayGraph
-from autofuse_studio.core.graphview.layout import Layout, compute_layout
-from autofuse_studio.core.graphview.style import NodeStyle, style_nodes
-from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.precision.overview import focus_result
-from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.graphview.layout import Layout
+from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.core.render.display import DisplayItem, Group, Polyline, Rect, Text
 from autofuse_studio.core.render.svg import display_list_to_svg
-from autofuse_studio.core.reports.atomic import atomic_write_text
 
-__all__ = ["FIRST_DIVERGENCE_HOPS", "Picture", "first_divergence_picture", "graph_display_list",
-           "write_first_divergence_svg"]
+__all__ = ["LEGEND_HEIGHT", "Picture", "graph_display_list", "legend_group"]
 
-FIRST_DIVERGENCE_HOPS = 3
 LEGEND_HEIGHT = 28.0
 EDGE_COLOUR = "#7a7a7a"
 BACK_EDGE_COLOUR = "#b07aa1"
@@ -56,10 +45,11 @@ def _intersects(box: tuple[float, float, float, float], clip: tuple[float, float
     return not (box[2] < clip[0] or box[0] > clip[2] or box[3] < clip[1] or box[1] > clip[3])
 
 
-def _legend(style: NodeStyle) -> Group:
+def legend_group(entries: list[tuple[str, str]]) -> Group:
+    """A row of colour swatches with labels, at the top left of a picture."""
     items: list[DisplayItem] = []
     x = 0.0
-    for label, colour in style.legend:
+    for label, colour in entries:
         items.append(Rect(x, 0, 14, 14, fill=colour, stroke="#333", role="legend-swatch"))
         items.append(Text(x + 18, 11, label, font_size=11, role="legend-label"))
         x += 30 + 6.6 * len(label)
@@ -112,36 +102,4 @@ def graph_display_list(graph: DisplayGraph, layout: Layout, style: NodeStyle,
         width, height = clip[2] - clip[0], clip[3] - clip[1] + top
     else:
         width, height = layout.size[0], layout.size[1] + top
-    return Picture([_legend(style), scene] if legend else [scene], width, height)
-
-
-def first_divergence_picture(model: Model, mapping: FusionMapping, result: PrecisionResult,
-                             hops: int = FIRST_DIVERGENCE_HOPS) -> Picture | None:
-    """The af-open graph around the first divergence (hops up and down), coloured by verdict; None if none.
-
-    The colours are those of the rank and step where the divergence happens: other ranks and steps have
-    their own verdicts for the same ops.
-    """
-    first = result.first_divergence
-    if first is None:
-        return None
-    result = focus_result(result, first.rank, first.step)
-    graph = build_display_graph(model)
-    node = graph.node_of_op(first.fused_op)
-    if node is None:
-        return None
-    local = neighbourhood_graph(graph, [node], hops)
-    layout = compute_layout(local)
-    style = style_nodes(local, FusionIndex(mapping, result), fused_side=True)
-    return graph_display_list(local, layout, style)
-
-
-def write_first_divergence_svg(model: Model, mapping: FusionMapping, result: PrecisionResult,
-                               path: str | Path) -> Path | None:
-    """Write graph_first_divergence.svg (or `path`) atomically; None when the run found no divergence."""
-    picture = first_divergence_picture(model, mapping, result)
-    if picture is None:
-        return None
-    target = Path(path)
-    atomic_write_text(target, picture.to_svg())
-    return target
+    return Picture([legend_group(style.legend), scene] if legend else [scene], width, height)

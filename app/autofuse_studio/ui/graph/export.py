@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model
-from autofuse_studio.core.graphview.picture import Picture, first_divergence_picture
+from autofuse_studio.core.graphview.divergence import first_divergence_picture
+from autofuse_studio.core.graphview.picture import Picture
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.render.display import DisplayItem, Group, Line, Polyline, Rect, Text
 from autofuse_studio.core.render.svg import arrow_head
@@ -133,10 +134,10 @@ def write_picture(picture: Picture, path: str | Path) -> Path:
     return target
 
 
-def write_first_divergence_pictures(model: Model, mapping: FusionMapping, result: PrecisionResult,
-                                    out_dir: str | Path) -> list[Path]:
-    """Write graph_first_divergence.svg and .png into out_dir; [] when the run found no divergence."""
-    picture = first_divergence_picture(model, mapping, result)
+def write_first_divergence_pictures(af_open: Model, af_close: Model | None, mapping: FusionMapping,
+                                    result: PrecisionResult, out_dir: str | Path) -> list[Path]:
+    """Write graph_first_divergence.svg and .png (culprit beside the ops it replaced); [] without a divergence."""
+    picture = first_divergence_picture(af_open, af_close, mapping, result)
     if picture is None:
         return []
     folder = Path(out_dir)
