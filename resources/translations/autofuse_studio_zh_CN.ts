@@ -415,7 +415,7 @@
 <context>
     <name>DetailsPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="95"/>
         <source>Select a node to see its inputs, outputs, attributes and precision rows.</source>
         <translation>选择一个节点以查看其输入、输出、属性和精度结果行。</translation>
     </message>
@@ -564,139 +564,172 @@
     </message>
 </context>
 <context>
+    <name>GraphBrowse</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="20"/>
+        <source>the af-open graph</source>
+        <translation>af-open 图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="21"/>
+        <source>the af-close graph</source>
+        <translation>af-close 图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="22"/>
+        <source>the af-open dump folder</source>
+        <translation>af-open dump 目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="23"/>
+        <source>the af-close dump folder</source>
+        <translation>af-close dump 目录</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="26"/>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/browse.py" line="28"/>
+        <source>Only graphs are open, for browsing in the Graph tab; a precision comparison also needs %1 (drop or browse them).</source>
+        <translation>只打开了图，可在“图”标签页中浏览；精度比对还需要 %1（拖入或浏览选择）。</translation>
+    </message>
+</context>
+<context>
     <name>GraphDetails</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="22"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="23"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="23"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="24"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="24"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="25"/>
         <source>Outputs</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="25"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="26"/>
         <source>Attributes</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="26"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="27"/>
         <source>Fusion mapping</source>
         <translation>融合映射</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="27"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="28"/>
         <source>Fused into</source>
         <translation>融合进</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="28"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="29"/>
         <source>Precision rows</source>
         <translation>精度结果行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="29"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="30"/>
         <source>field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="31"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="32"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="32"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="33"/>
         <source>from / to</source>
         <translation>来源 / 去向</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="34"/>
         <source>origin format</source>
         <translation>原始格式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="35"/>
         <source>origin shape</source>
         <translation>原始形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="36"/>
         <source>shape</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="37"/>
         <source>what</source>
         <translation>项</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="38"/>
         <source>original</source>
         <translation>原算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="39"/>
         <source>fused op</source>
         <translation>融合算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="40"/>
         <source>step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="41"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="42"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="43"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="44"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="45"/>
         <source>verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="46"/>
         <source>cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="47"/>
         <source>max abs err</source>
         <translation>绝对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="50"/>
         <source>%1: not in this graph</source>
         <translation>%1：不在此图中</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="58"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -704,7 +737,7 @@
 <context>
     <name>GraphItem</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="259"/>
+        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="267"/>
         <source>first divergence</source>
         <translation>首个劣化点</translation>
     </message>
@@ -712,137 +745,137 @@
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
         <source>Side by side</source>
         <translation>并排</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
         <source>Overlay (fusion boxes)</source>
         <translation>叠加（融合框）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>All nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>Around selection</source>
         <translation>选中项附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
         <source>Around failing rows</source>
         <translation>不通过行附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
         <source>up+down</source>
         <translation>上游+下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
         <source>upstream</source>
         <translation>上游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
         <source>downstream</source>
         <translation>下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
         <source>Search op name or type…</source>
         <translation>搜索算子名或类型…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
         <source>Hops up/downstream to keep (∞: unlimited)</source>
         <translation>保留的上/下游跳数（∞：不限）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
         <source>Trace inputs</source>
         <translation>追踪输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
         <source>Trace outputs</source>
         <translation>追踪输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
         <source>no scopes</source>
         <translation>不折叠作用域</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
         <source>collapse scopes at depth </source>
         <translation>折叠作用域，深度 </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
         <source>Subgraphs in place</source>
         <translation>原位展开子图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
         <source>Collapse fusion groups</source>
         <translation>折叠融合组</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
         <source>Current view as PNG…</source>
         <translation>当前视图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
         <source>Current view as SVG…</source>
         <translation>当前视图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
         <source>Whole graph as PNG…</source>
         <translation>整图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="115"/>
         <source>Whole graph as SVG…</source>
         <translation>整图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
         <source>Colour</source>
         <translation>着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="120"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -850,7 +883,7 @@
 <context>
     <name>GraphView</name>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/graph/view.py" line="156"/>
+        <location filename="../../app/autofuse_studio/ui/graph/view.py" line="233"/>
         <source>%n op(s)</source>
         <translation>
             <numerusform>%n 个算子</numerusform>
@@ -860,22 +893,32 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="95"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="96"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="97"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="320"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="102"/>
+        <source>Map</source>
+        <translation>缩略图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="103"/>
+        <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
+        <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="354"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
@@ -1104,159 +1147,159 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="202"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="227"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="229"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="290"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="303"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="295"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="308"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="299"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="323"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="335"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="348"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1293,12 +1336,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="388"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="402"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="391"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="405"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
