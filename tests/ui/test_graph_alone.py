@@ -129,3 +129,16 @@ def test_dropping_a_graph_opens_it_in_the_graph_tab(qtbot: QtBot) -> None:
         window.open_paths([str(second)])
     assert window.graph.close_pane.isVisibleTo(window.graph) and window.graph.open_pane.isVisibleTo(window.graph)
     assert "af-close graph" not in window.workbench.notices.model.notices[0].message
+
+
+def test_an_analysed_case_wins_over_graphs_still_parsing(qtbot: QtBot) -> None:
+    from tests.core.test_graphview_build import demo_case
+
+    af_open, af_close, mapping, result = demo_case()
+    widget = GraphWorkbench()
+    qtbot.addWidget(widget)
+    widget.open_graphs(None, samples_dir("ge", "resnet50_ge_proto_00000062_Build.txt"))
+    with qtbot.assertNotEmitted(widget.loader.loaded, wait=500):
+        widget.set_case(af_open, af_close, mapping, result)
+    assert widget.af_open is af_open and widget.result is result
+    widget.shutdown()

@@ -139,6 +139,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         The start is the first divergence, else the first fused op ("Around selection", both panes), else
         the first op of a plain graph (all nodes, at a readable zoom). Each pane emits layoutReady.
         """
+        self.loader.cancel()  # an analysed case supersedes graphs still being parsed for browsing
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
         if result is not None:
             self.result = result
