@@ -44,3 +44,18 @@ def test_the_api_reference_names_every_public_function() -> None:
 def test_the_readme_points_at_the_page(page: str) -> None:
     assert (DOCS / page).is_file()
     assert f"docs/{page}" in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_is_short_and_every_link_resolves() -> None:
+    import re
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 12 * 1024
+    assert "make run" in readme and "make test" in readme
+    pages = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in target and not (page.parent / target).exists():
+                broken.append(f"{page.name} -> {target}")
+    assert broken == []

@@ -25,7 +25,7 @@ manifest.json  every expected comparison row (status, verdict, cosine) and the f
 Steps: {steps}; fused ops: {fused}; NPY files: {files} ({size} bytes).
 First divergence: {first}
 {description}.
-See docs/readme/synth.md for the knobs and what each injected defect looks like.
+See docs/developer-guide.md (Synthetic cases) for the knobs and what each injected defect looks like.
 """
 
 

@@ -211,7 +211,7 @@ class PrecisionProxyModel(QAbstractProxyModel):
 
     def _on_source_about_to_reset(self) -> None:
         # A Python slot rather than connecting the C++ method directly (PySide bound-builtin slots
-        # mis-count references, see docs/readme/workbench.md).
+        # mis-count references, see docs/developer-guide.md, Development).
         self.beginResetModel()
 
     def _on_source_reset(self) -> None:
