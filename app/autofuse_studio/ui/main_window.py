@@ -170,6 +170,8 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
         self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
+        self.graph.pictureExported.connect(
+            lambda path: self.tab_status.show(self.tr("Wrote %1").replace("%1", str(path)), self.graph, 15000))
         self.att.statusMessage.connect(lambda text: self.tab_status.show(text, self.att, 15000))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.runner_panel.statusMessage.connect(lambda text: self.tab_status.show(text, self.runner_panel, 15000))

@@ -73,7 +73,7 @@ def _paint_text(painter: QPainter, item: Text) -> None:
     painter.drawText(QPointF(x, item.y), item.text)
 
 
-def picture_png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
+def picturepng_bytes(picture: Picture, scale: float = 1.0) -> bytes:
     """Render a Picture to PNG bytes (white background), scaled down if it would be too large."""
     scale = min(scale, MAX_PNG_SIDE / max(picture.width, 1.0), MAX_PNG_SIDE / max(picture.height, 1.0))
     pixels = picture.width * picture.height * scale * scale
@@ -89,10 +89,11 @@ def picture_png_bytes(picture: Picture, scale: float = 1.0) -> bytes:
     painter.scale(scale, scale)
     paint_display_list(painter, picture.items)
     painter.end()
-    return _png_bytes(image)
+    return png_bytes(image)
 
 
-def _png_bytes(image: QImage | QPixmap) -> bytes:
+def png_bytes(image: QImage | QPixmap) -> bytes:
+    """An image as PNG bytes."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -108,7 +109,7 @@ def write_widget_png(widget: QWidget, path: str | Path) -> Path:
     of the whole visible scene rectangle (which at a fitted zoom was mostly blank and took seconds).
     """
     target = Path(path)
-    atomic_write_bytes(target, _png_bytes(widget.grab()))
+    atomic_write_bytes(target, png_bytes(widget.grab()))
     return target
 
 
@@ -130,7 +131,7 @@ def write_picture(picture: Picture, path: str | Path) -> Path:
     if target.suffix.lower() == ".svg":
         atomic_write_text(target, picture.to_svg())
     else:
-        atomic_write_bytes(target, picture_png_bytes(picture))
+        atomic_write_bytes(target, picturepng_bytes(picture))
     return target
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -33,7 +33,8 @@ from autofuse_studio.ui.graph.toolbar import (
     MODE_SIDE_BY_SIDE,
     GraphToolbar,
 )
-from autofuse_studio.ui.tasks import TaskRunner
+from autofuse_studio.ui.graph.view_export import start_export, visible_clip
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
     fusedOpSelected = Signal(str)  # the user picked a fused op (af-open pane or a collapsed overlay group)
     originalOpSelected = Signal(str)  # the user picked an original op (af-close or overlay pane)
     rowsSelected = Signal(object)  # list[PrecisionRow] belonging to the user's pick
+    pictureExported = Signal(object)  # Path written by start_picture_export()
 
     def __init__(self, runner: TaskRunner | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -345,17 +347,29 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
             return None
         if not whole and Path(path).suffix.lower() != ".svg":
             return write_widget_png(pane.view.viewport(), path)
-        clip = None
-        if not whole:
-            rect = pane.view.visible_scene_rect().intersected(QRectF(0, 0, *pane.graph_layout.size))
-            clip = (rect.left(), rect.top(), rect.right(), rect.bottom())
+        clip = None if whole else visible_clip(pane.view, pane.graph_layout)
         return write_picture(graph_display_list(pane.graph, pane.graph_layout, style, clip), path)
+
+    def start_picture_export(self, path: str | Path, whole: bool = True) -> TaskHandle | None:
+        """export_picture() without freezing the GUI: written by a worker, then pictureExported(Path).
+
+        What the Export menu uses: a whole 20k-op graph takes seconds to draw. Failures are said in the
+        status bar (or a dialog for a bug). None when the pane shows nothing.
+        """
+        pane = self.active
+        style = pane.node_style()
+        if pane.graph is None or pane.graph_layout is None or style is None:
+            return None
+        handle = start_export(self.runner, pane.view, pane.graph, pane.graph_layout, style, path, whole)
+        handle.finished.connect(self.pictureExported.emit)
+        handle.failed.connect(lambda error: report_error(self, error))
+        return handle
 
     def _on_toolbar_export(self, fmt: str, whole: bool) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export graph"), f"graph.{fmt}",
                                               f"{fmt.upper()} (*.{fmt})")
         if path:
-            self.export_picture(path, whole)
+            self.start_picture_export(path, whole)
 
 
 def _horizontal_scroller(widget: QWidget) -> QScrollArea:

@@ -1,0 +1,91 @@
+"""The Export menu's graph exports run on a worker: the GUI thread only grabs pixels, failures are sentences."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.ui.app import GUI_SWITCH_INTERVAL
+from autofuse_studio.ui.graph.workbench import GraphWorkbench
+from tests.core.test_graphview_layout import random_model
+from tests.ui.gui_block import GuiBlockMeter
+from tests.ui.test_graph_view import show_all
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+MAX_GRAB_BLOCK_MS = 250  # the current view: one grab on the GUI thread (generous for a loaded CI machine)
+# Whole-graph exports run on a worker that shares the GIL and the garbage collector with the GUI: in a busy
+# test run, a collection of what earlier tests left behind can land inside the measurement.
+MAX_WORKER_BLOCK_MS = 1000
+WAIT_MS = 60_000
+
+
+@pytest.fixture
+def app_switch_interval() -> Iterator[None]:
+    """The GIL switch interval the app sets (run_app): workers yield to the GUI thread as they do there."""
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
+    yield
+    sys.setswitchinterval(default)
+
+
+def export(bench: GraphWorkbench, qtbot: QtBot, path: Path, whole: bool) -> float:
+    """Export as the Export menu does and wait for the file; the longest GUI-thread block in ms (printed)."""
+    qtbot.wait(20)  # let the scroll bars settle after a zoom
+    bench.active.view.viewport().repaint()  # as on screen: painted once already (edge paths cached)
+    with GuiBlockMeter() as meter, qtbot.waitSignal(bench.pictureExported, timeout=WAIT_MS) as done:
+        assert bench.start_picture_export(path, whole) is not None
+    assert done.args == [path] and path.is_file()
+    print(f"\n{path.name} ({'whole graph' if whole else 'current view'}), Export menu: longest GUI-thread block "
+          f"{meter.longest_ms:.1f} ms")
+    return meter.longest_ms
+
+
+def test_menu_exports_match_the_direct_ones(demo_bench: GraphWorkbench, qtbot: QtBot, tmp_path: Path) -> None:
+    show_all(demo_bench, qtbot)
+    demo_bench.active = demo_bench.open_pane
+    view = demo_bench.open_pane.view
+    view.fit()
+    export(demo_bench, qtbot, tmp_path / "view.png", whole=False)
+    image = QImage(str(tmp_path / "view.png"))
+    ratio = view.devicePixelRatioF()
+    assert (image.width(), image.height()) == (round(view.viewport().width() * ratio),
+                                               round(view.viewport().height() * ratio))
+    export(demo_bench, qtbot, tmp_path / "view.svg", whole=False)
+    direct = demo_bench.export_picture(tmp_path / "direct.svg", whole=False)
+    assert direct is not None
+    assert (tmp_path / "view.svg").read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+    export(demo_bench, qtbot, tmp_path / "whole.svg", whole=True)
+    texts = {t.text for t in ET.parse(tmp_path / "whole.svg").getroot().iter("{http://www.w3.org/2000/svg}text")}
+    assert demo_bench.open_pane.graph is not None
+    assert {node.label[:20] for node in demo_bench.open_pane.graph.nodes} & {str(t)[:20] for t in texts}
+
+
+@pytest.mark.usefixtures("app_switch_interval")
+def test_exports_of_a_big_graph_keep_the_gui_responsive(qtbot: QtBot, tmp_path: Path) -> None:
+    widget = GraphWorkbench()
+    qtbot.addWidget(widget)
+    widget.resize(1400, 800)
+    widget.show()
+    with qtbot.waitSignal(widget.open_pane.layoutReady, timeout=WAIT_MS):
+        widget.set_case(random_model(5000), None, None)
+    widget.open_pane.view.fit()
+    assert max(export(widget, qtbot, tmp_path / name, False) for name in ("view.png", "view.svg")) < MAX_GRAB_BLOCK_MS
+    assert max(export(widget, qtbot, tmp_path / name, True) for name in ("whole.svg", "whole.png")) < MAX_WORKER_BLOCK_MS
+    widget.shutdown()
+
+
+def test_a_failed_export_is_a_sentence(demo_bench: GraphWorkbench, qtbot: QtBot, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "taken.svg").mkdir()  # a folder where the file should go
+    shown: list[str] = []
+    monkeypatch.setattr("autofuse_studio.ui.graph.workbench.report_error",
+                        lambda parent, error, banner=None: shown.append(str(error)))
+    assert demo_bench.start_picture_export(tmp_path / "taken.svg", whole=True) is not None
+    qtbot.waitUntil(lambda: bool(shown), timeout=WAIT_MS)
+    assert "taken.svg" in shown[0] and shown[0].endswith(".")
