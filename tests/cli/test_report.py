@@ -57,6 +57,9 @@ def test_report_end_to_end(case: tuple[Path, CaseManifest], tmp_path: Path) -> N
         assert image.width() > 300 and image.height() > 100
         assert len({image.pixel(x, y) for x in range(0, image.width(), 11) for y in range(0, image.height(), 11)}) > 5
         assert ET.parse(out / f"{name}.svg").getroot().tag.endswith("svg")
+    # The graph picture maps the culprit to the original ops it replaced: both panels, linked.
+    roles = {element.get("class") for element in ET.parse(out / "graph_first_divergence.svg").getroot().iter()}
+    assert {"panel-fused", "panel-original", "fusion-mapping"} <= roles
     assert sorted(path.name for path in out.iterdir()) == [
         "graph_first_divergence.png", "graph_first_divergence.svg", "report.xlsx", "table.png", "table.svg",
         "tensor.png", "tensor.svg"]
