@@ -17,7 +17,6 @@ from tests.core.test_graphview_layout import random_model
 from tests.ui.gui_block import GuiBlockMeter
 from tests.ui.test_graph_view import show_all
 
-pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 MAX_GRAB_BLOCK_MS = 250  # the current view: one grab on the GUI thread (generous for a loaded CI machine)
 # Whole-graph exports run on a worker that shares the GIL and the garbage collector with the GUI: in a busy
 # test run, a collection of what earlier tests left behind can land inside the measurement.
