@@ -893,32 +893,32 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="97"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="98"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="99"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="104"/>
         <source>Map</source>
         <translation>缩略图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
         <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
         <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="354"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="369"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
@@ -1147,159 +1147,164 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="231"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="303"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="308"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="323"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="325"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="348"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1336,12 +1341,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="402"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="404"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="405"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="407"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
