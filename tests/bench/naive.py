@@ -7,6 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from autofuse_studio.core.precision.dump_pairs import pair_dumps
+from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.plan import plan_rows
+from autofuse_studio.core.precision.rows import PrecisionResult
+
 
 def naive_loop(pairs: list[tuple[Path, Path]]) -> float:
     """Seconds to np.load both files of every pair, cast to float64 and compute cosine, max abs and max rel."""
@@ -21,3 +26,25 @@ def naive_loop(pairs: list[tuple[Path, Path]]) -> float:
         float(np.max(diff))
         float(np.max(diff / (np.maximum(np.abs(a), np.abs(b)) + 1e-8)))
     return time.perf_counter() - start
+
+
+def known_pairs(request: Mode1Request) -> list[tuple[Path, Path]]:
+    """Every (fused, origin) file pair our own plan compares: the paths the naive loop is handed."""
+    case = load_case(request)
+    planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
+    return [(item.fused.path, item.origin.path) for item in planned
+            if item.fused is not None and item.origin is not None
+            and item.fused.path is not None and item.origin.path is not None]
+
+
+def best_of_two(pairs: list[tuple[Path, Path]], request: Mode1Request) -> tuple[float, float, PrecisionResult]:
+    """(naive seconds, our seconds, our result), each the best of two runs alternated in the same process."""
+    naive_times, our_times = [], []
+    result = None
+    for _ in range(2):
+        naive_times.append(naive_loop(pairs))
+        start = time.perf_counter()
+        result = run_mode1(request)
+        our_times.append(time.perf_counter() - start)
+    assert result is not None
+    return min(naive_times), min(our_times), result

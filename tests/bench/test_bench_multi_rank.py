@@ -8,17 +8,14 @@ wall time. Peak memory is measured in fresh processes for 2 and 8 ranks: it must
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.precision.dump_pairs import pair_dumps
-from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
-from autofuse_studio.core.precision.plan import plan_rows
+from autofuse_studio.core.precision.engine import Mode1Request
 from autofuse_studio.core.synth import CaseManifest, generate_case
 from autofuse_studio.core.synth.spec import multi_rank_spec
-from tests.bench.naive import naive_loop
+from tests.bench.naive import best_of_two, known_pairs
 from tests.robustness.conftest import run_python_peak
 
 pytestmark = pytest.mark.bench
@@ -48,25 +45,14 @@ def test_eight_ranks_in_parallel(tmp_path: Path) -> None:
                            chains=FUSED // 6, culprit=FUSED - 3 * (FUSED // 6))
     manifest = generate_case(tmp_path, spec)
     request = _request(tmp_path, manifest)
-    case = load_case(request)
-    planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
-    pairs = [(item.fused.path, item.origin.path) for item in planned
-             if item.fused is not None and item.origin is not None
-             and item.fused.path is not None and item.origin.path is not None]
+    pairs = known_pairs(request)
     total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
-    naive_times, our_times = [], []
-    result = None
-    for _ in range(2):
-        naive_times.append(naive_loop(pairs))
-        start = time.perf_counter()
-        result = run_mode1(request)
-        our_times.append(time.perf_counter() - start)
-    assert result is not None
-    ratio = min(our_times) / min(naive_times)
+    naive_time, our_time, result = best_of_two(pairs, request)
+    ratio = our_time / naive_time
     peak_two = _peak_mib(tmp_path, manifest, ["0", "5"])
     peak_all = _peak_mib(tmp_path, manifest, [str(rank) for rank in range(RANKS)])
     print(f"\nmulti-rank: {RANKS} ranks, {len(pairs)} pairs ({total_bytes / 2**20:.0f} MB); naive float64 loop "
-          f"{min(naive_times):.2f} s, ours (parse + index + pair + compare, 2 jobs) {min(our_times):.2f} s; "
+          f"{naive_time:.2f} s, ours (parse + index + pair + compare, 2 jobs) {our_time:.2f} s; "
           f"ratio {ratio:.3f} (target <= 0.5); peak memory 2 ranks {peak_two:.0f} MiB, {RANKS} ranks "
           f"{peak_all:.0f} MiB (ratio {peak_all / peak_two:.2f})")
     culprits = [row for row in result.rows if row.verdict == "CULPRIT"]

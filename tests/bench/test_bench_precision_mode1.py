@@ -7,16 +7,13 @@ dump folders. Target: ours <= 0.5x the baseline's wall time.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.precision.dump_pairs import pair_dumps
-from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
-from autofuse_studio.core.precision.plan import plan_rows
+from autofuse_studio.core.precision.engine import Mode1Request
 from autofuse_studio.core.synth import bench_spec, generate_case
-from tests.bench.naive import naive_loop
+from tests.bench.naive import best_of_two, known_pairs
 
 pytestmark = pytest.mark.bench
 
@@ -25,25 +22,14 @@ def test_mode1_300_fused_ops(tmp_path: Path) -> None:
     manifest = generate_case(tmp_path, bench_spec())
     request = Mode1Request(tmp_path / manifest.graphs["af_open"], tmp_path / manifest.graphs["af_close"],
                            tmp_path / manifest.data["af_open"], tmp_path / manifest.data["af_close"], jobs=2)
-    case = load_case(request)
-    planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
-    pairs = [(item.fused.path, item.origin.path) for item in planned
-             if item.fused is not None and item.origin is not None
-             and item.fused.path is not None and item.origin.path is not None]
+    pairs = known_pairs(request)
     total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
     dump_bytes = sum(path.stat().st_size for side in ("af_open", "af_close")
                      for path in (tmp_path / manifest.data[side]).rglob("*.npy"))
-    naive_times, our_times = [], []
-    result = None
-    for _ in range(2):
-        naive_times.append(naive_loop(pairs))
-        start = time.perf_counter()
-        result = run_mode1(request)
-        our_times.append(time.perf_counter() - start)
-    assert result is not None
-    ratio = min(our_times) / min(naive_times)
+    naive_time, our_time, result = best_of_two(pairs, request)
+    ratio = our_time / naive_time
     print(f"\nmode 1: {len(pairs)} pairs ({total_bytes / 2**20:.0f} MB) in {dump_bytes / 2**20:.0f} MB of dump NPYs; "
-          f"naive float64 loop {min(naive_times):.2f} s, ours (parse + index + compare, 2 jobs) {min(our_times):.2f} s; "
+          f"naive float64 loop {naive_time:.2f} s, ours (parse + index + compare, 2 jobs) {our_time:.2f} s; "
           f"ratio {ratio:.3f} (target <= 0.5)")
     culprits = [row for row in result.rows if row.verdict == "CULPRIT"]
     assert len(culprits) == 1
