@@ -46,12 +46,13 @@ class RowFilter:
         if self.steps and row.step not in self.steps:
             return False
         needle = self.text.strip().lower()
-        return not needle or needle in haystack
+        # The verdict is searched on the row itself: it changes with every threshold edit, the rest never.
+        return not needle or needle in haystack or needle in row.verdict.lower()
 
 
 def search_text(row: PrecisionRow) -> str:
-    """The lower-case text the free-text filter searches in."""
-    parts = (row.fused_op, row.origin_op or "", row.status, row.verdict, row.step, row.fused_dtype,
+    """The lower-case text the free-text filter searches in (all but the verdict, which RowFilter checks)."""
+    parts = (row.fused_op, row.origin_op or "", row.status, row.step, row.fused_dtype,
              row.origin_dtype, row.message, row.kind)
     return "\x00".join(parts).lower()
 
@@ -246,7 +247,6 @@ class PrecisionProxyModel(QAbstractProxyModel):
                                 roles: Sequence[int] = ()) -> None:
         if not self._order:
             return
-        self._haystacks = [search_text(row) for row in self.source().rows]  # verdicts are searchable
         if self._filter.active or self._sort_column == VERDICT_COLUMN:
             self._relayout()
             return
