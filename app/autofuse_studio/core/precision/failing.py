@@ -14,6 +14,7 @@ import numpy as np
 
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
+from autofuse_studio.core.sorting import natural_key
 
 Port = tuple[str, int]
 GroupKey = tuple[str | None, str]  # (rank, step)
@@ -41,7 +42,11 @@ class RowTable:
     dtype_index: np.ndarray
     dtypes: list[str]
     groups: dict[GroupKey, Group]
+    group_of: np.ndarray  # each row's group, numbered in the order of `groups`
+    ports: list[Port]  # each row's (fused op, index)
+    is_output: np.ndarray
     metrics: list[object]  # each row's Metrics object when the table was built: tells a stale table apart
+    _execution_rank: np.ndarray | None = None
 
     def failing(self, thresholds: Thresholds) -> np.ndarray:
         """A boolean per row: compared and breaking its dtype's limits."""
@@ -52,6 +57,12 @@ class RowTable:
         fails &= self.compared
         fails &= ~self.exempt
         return fails
+
+    def execution_rank(self) -> np.ndarray:
+        """Each row's place in execution order over the whole result (see verdict.first_key), computed once."""
+        if self._execution_rank is None:
+            self._execution_rank = execution_rank(self.rows)
+        return self._execution_rank
 
     def _breaks(self, limits: Limits) -> np.ndarray:
         broken = np.zeros(len(self.rows), dtype=bool)
@@ -71,13 +82,18 @@ def _build(rows: list[PrecisionRow]) -> RowTable:
     compared = np.zeros(count, dtype=bool)
     exempt = np.zeros(count, dtype=bool)
     dtype_index = np.zeros(count, dtype=np.int32)
+    group_of = np.zeros(count, dtype=np.int32)
     dtypes: dict[str, int] = {}
     groups: dict[GroupKey, Group] = {}
+    numbers: dict[GroupKey, int] = {}
     for position, row in enumerate(rows):
-        group = groups.get((row.rank, row.step))
+        key = (row.rank, row.step)
+        group = groups.get(key)
         if group is None:
-            group = groups[(row.rank, row.step)] = Group()
+            group = groups[key] = Group()
+            numbers[key] = len(numbers)
         group.positions.append(position)
+        group_of[position] = numbers[key]
         metrics = row.metrics
         if metrics is None:
             continue
@@ -89,8 +105,37 @@ def _build(rows: list[PrecisionRow]) -> RowTable:
             metrics.nonfinite_mismatch == 0 and bool(metrics.nan_fused or metrics.inf_fused))
         dtype = row.origin_dtype or row.fused_dtype
         dtype_index[position] = dtypes.setdefault(dtype, len(dtypes))
+    ports = [(row.fused_op, row.fused_index) for row in rows]
+    is_output = np.fromiter((row.kind == OUTPUT for row in rows), dtype=bool, count=count)
     return RowTable(rows, compared, exempt, values[0], values[1], values[2], dtype_index, list(dtypes), groups,
-                    [row.metrics for row in rows])
+                    group_of, ports, is_output, [row.metrics for row in rows])
+
+
+def _dense_natural(values: list[str | None]) -> np.ndarray:
+    """Each value's place among the distinct natural keys ('2' before '10', None first; '01' ties with '1')."""
+    keys = sorted({natural_key(value) for value in set(values)})
+    key_place = {key: number for number, key in enumerate(keys)}
+    place = {value: key_place[natural_key(value)] for value in set(values)}
+    return np.fromiter((place[value] for value in values), dtype=np.int64, count=len(values))
+
+
+def execution_rank(rows: list[PrecisionRow]) -> np.ndarray:
+    """Each row's position when sorted by (natural step, order, inputs first, index, natural rank, occurrence).
+
+    A stable sort: rows with equal keys keep their row order, as min() over the rows would.
+    """
+    count = len(rows)
+    keys = (
+        np.fromiter((row.occurrence or 0 for row in rows), dtype=np.int64, count=count),
+        _dense_natural([row.rank for row in rows]),
+        np.fromiter((row.fused_index for row in rows), dtype=np.int64, count=count),
+        np.fromiter((row.kind == OUTPUT for row in rows), dtype=bool, count=count),
+        np.fromiter((row.order for row in rows), dtype=np.int64, count=count),
+        _dense_natural([row.step for row in rows]),
+    )
+    ranking = np.empty(count, dtype=np.int64)
+    ranking[np.lexsort(keys)] = np.arange(count)
+    return ranking
 
 
 _LOCK = threading.Lock()

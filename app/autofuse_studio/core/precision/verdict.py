@@ -18,12 +18,12 @@ import numpy as np
 
 from autofuse_studio.core.precision.failing import Group, RowTable, row_table
 from autofuse_studio.core.precision.rows import (
-    INPUT,
     OUTPUT,
     VERDICT_CULPRIT,
     VERDICT_OK,
     VERDICT_PROPAGATED,
     VERDICT_UNKNOWN,
+    VERDICTS,
     PrecisionRow,
 )
 from autofuse_studio.core.precision.thresholds import Thresholds
@@ -93,12 +93,19 @@ class _Taint:
             self._op_tainted[name] = True
 
 
-def _verdicts_for_group(table: RowTable, group: Group, failing: np.ndarray, producers: ProducerIndex) -> None:
-    rows = table.rows
+CULPRIT_CODE, PROPAGATED_CODE, OK_CODE, UNKNOWN_CODE = (VERDICTS.index(verdict) for verdict in (
+    VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICT_OK, VERDICT_UNKNOWN))
+_VERDICT_NAMES = np.array(VERDICTS, dtype=object)
+FEW_CULPRITS = 64  # below this, sorting the culprits in Python beats ranking every row
+
+
+def _failing_verdicts(table: RowTable, group: Group, failing_positions: list[int],
+                      producers: ProducerIndex, codes: np.ndarray) -> None:
+    ports = table.ports
+    outputs = table.is_output[failing_positions].tolist()
     # A tensor dumped several times (loop occurrences) is known to be wrong when any of its dumps is.
-    failing_positions = [position for position in group.positions if failing[position]]
-    failed_outputs = {(rows[p].fused_op, rows[p].fused_index) for p in failing_positions if rows[p].kind == OUTPUT}
-    failed_inputs = {(rows[p].fused_op, rows[p].fused_index) for p in failing_positions if rows[p].kind == INPUT}
+    failed_outputs = {ports[p] for p, output in zip(failing_positions, outputs, strict=True) if output}
+    failed_inputs = {ports[p] for p, output in zip(failing_positions, outputs, strict=True) if not output}
     taint = _Taint(producers, group.compared_outputs, failed_outputs)
 
     def input_known_bad(op_name: str, index: int, port: Port | None) -> bool:
@@ -106,18 +113,33 @@ def _verdicts_for_group(table: RowTable, group: Group, failing: np.ndarray, prod
             return (op_name, index) in failed_inputs
         return taint.port_fails(port)
 
-    compared = table.compared
-    for position in group.positions:
-        rows[position].verdict = VERDICT_OK if compared[position] else VERDICT_UNKNOWN
-    for position in failing_positions:
-        row = rows[position]
-        inputs = producers.get(row.fused_op, ())
-        if row.kind == INPUT:
-            port = inputs[row.fused_index] if row.fused_index < len(inputs) else None
-            upstream_bad = taint.port_fails(port)
+    propagated: list[int] = []
+    for position, output in zip(failing_positions, outputs, strict=True):
+        op_name, index = ports[position]
+        inputs = producers.get(op_name)
+        if not inputs:
+            continue  # nothing upstream: a culprit
+        if not output:
+            upstream_bad = taint.port_fails(inputs[index] if index < len(inputs) else None)
         else:
-            upstream_bad = any(input_known_bad(row.fused_op, index, port) for index, port in enumerate(inputs))
-        row.verdict = VERDICT_PROPAGATED if upstream_bad else VERDICT_CULPRIT
+            upstream_bad = any(input_known_bad(op_name, number, port) for number, port in enumerate(inputs))
+        if upstream_bad:
+            propagated.append(position)
+    codes[failing_positions] = CULPRIT_CODE
+    codes[propagated] = PROPAGATED_CODE
+
+
+def _failing_by_group(table: RowTable, failing: np.ndarray) -> list[list[int]]:
+    """The failing positions of each group (in the order of table.groups), ascending."""
+    positions = np.flatnonzero(failing)
+    if not table.groups:
+        return []
+    if len(table.groups) == 1:
+        return [positions.tolist()]
+    by_group = table.group_of[positions]
+    order = np.argsort(by_group, kind="stable")
+    bounds = np.searchsorted(by_group[order], np.arange(1, len(table.groups)))
+    return [chunk.tolist() for chunk in np.split(positions[order], bounds)]
 
 
 def _first_key(row: PrecisionRow) -> tuple[Any, ...]:
@@ -126,17 +148,41 @@ def _first_key(row: PrecisionRow) -> tuple[Any, ...]:
             row.occurrence or 0)
 
 
+def assign_verdict_codes(
+    rows: Iterable[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex
+) -> tuple[RowTable, np.ndarray]:
+    """Set every row's verdict within its (rank, step); return the row table and each row's verdict code.
+
+    A code is the verdict's index in VERDICTS. Only failing rows need Python work: the rest are OK or UNKNOWN
+    by whether they were compared, set for all rows at once.
+    """
+    table = row_table(rows if isinstance(rows, list) else list(rows))
+    failing = table.failing(thresholds)
+    codes = np.where(table.compared, OK_CODE, UNKNOWN_CODE).astype(np.int8)
+    for group, positions in zip(table.groups.values(), _failing_by_group(table, failing), strict=True):
+        if positions:
+            _failing_verdicts(table, group, positions, producers, codes)
+    for row, verdict in zip(table.rows, _VERDICT_NAMES[codes].tolist(), strict=True):
+        row.verdict = verdict
+    return table, codes
+
+
+def culprits_in_order(table: RowTable, codes: np.ndarray) -> np.ndarray:
+    """The positions of the CULPRIT rows in execution order (see _first_key; ties keep row order)."""
+    culprits = np.flatnonzero(codes == CULPRIT_CODE)
+    if len(culprits) < FEW_CULPRITS:
+        rows = table.rows
+        return np.array(sorted(culprits.tolist(), key=lambda position: _first_key(rows[position])), dtype=np.int64)
+    return culprits[np.argsort(table.execution_rank()[culprits], kind="stable")]
+
+
 def assign_verdicts(
     rows: Iterable[PrecisionRow], thresholds: Thresholds, producers: ProducerIndex
 ) -> PrecisionRow | None:
     """Set every row's verdict within its (rank, step); return the first divergence over all ranks."""
-    table = row_table(rows if isinstance(rows, list) else list(rows))
-    failing = table.failing(thresholds)
-    for group in table.groups.values():
-        _verdicts_for_group(table, group, failing, producers)
-    culprits = [table.rows[position] for position in np.flatnonzero(failing).tolist()
-                if table.rows[position].verdict == VERDICT_CULPRIT]
-    return min(culprits, key=_first_key) if culprits else None
+    table, codes = assign_verdict_codes(rows, thresholds, producers)
+    ordered = culprits_in_order(table, codes)
+    return table.rows[int(ordered[0])] if len(ordered) else None
 
 
 def first_divergence_by_rank(rows: Iterable[PrecisionRow]) -> dict[str, PrecisionRow | None]:

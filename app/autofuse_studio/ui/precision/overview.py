@@ -32,8 +32,12 @@ class RankStepModel(QAbstractTableModel):
 
     def set_rows(self, rows: list[PrecisionRow]) -> None:
         """Rebuild the grid from rows with verdicts."""
+        self.set_overview(build_overview(rows))
+
+    def set_overview(self, overview: Overview) -> None:
+        """Show an overview already built (a threshold edit builds it with the verdicts)."""
         self.beginResetModel()
-        self.overview = build_overview(rows)
+        self.overview = overview
         self.endResetModel()
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
@@ -133,7 +137,11 @@ class RankStepOverview(QTableView):
 
     def set_rows(self, rows: list[PrecisionRow]) -> None:
         """Show the grid of `rows` (hidden when it has one rank and one step)."""
-        self.grid.set_rows(rows)
+        self.set_overview(build_overview(rows))
+
+    def set_overview(self, overview: Overview) -> None:
+        """Show a built overview (hidden when it has one rank and one step)."""
+        self.grid.set_overview(overview)
         self._chosen = None
         self.clearSelection()
         self.setVisible(not self.grid.overview.trivial)

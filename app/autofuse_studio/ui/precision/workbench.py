@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.precision.verdict import ProducerIndex, assign_verdicts, first_divergence_by_rank
+from autofuse_studio.core.precision.verdict import ProducerIndex
+from autofuse_studio.core.precision.verdict_summary import assign_with_summary
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.column_fit import fit_result_columns
@@ -162,11 +163,12 @@ class PrecisionWorkbench(QWidget):
         if self.result is None:
             return
         self.result.thresholds = thresholds
-        self.result.first_divergence = assign_verdicts(self.result.rows, thresholds, self.producers)
-        self.result.first_divergence_by_rank = first_divergence_by_rank(self.result.rows)
+        summary = assign_with_summary(self.result.rows, thresholds, self.producers)
+        self.result.first_divergence = summary.first_divergence
+        self.result.first_divergence_by_rank = summary.first_divergence_by_rank
         self.model.verdicts_changed()
-        self.legend.set_counts(self.result.counts("verdict"))
-        self.overview.set_rows(self.result.rows)
+        self.legend.set_counts(summary.verdict_counts)
+        self.overview.set_overview(summary.overview)
         self.overview.show_chosen(*self.filter_bar.chosen_rank_step())
         self.focusChanged.emit(*self.focus)  # same cell, new colours
 
