@@ -96,8 +96,8 @@ def test_missing_folder_is_a_sentence_and_the_rest_still_loads(
     copy = tmp_path / "copy"
     shutil.copytree(root, copy)
     window = _window(qtbot)
-    window.open_paths([str(copy)])
-    qtbot.waitUntil(lambda: not window.analysis.running, timeout=WAIT_MS)
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        window.open_paths([str(copy)])
     shutil.rmtree(copy / manifest.data["af_close"])
     window.analyse()
     banner = window.case_panel.banner

@@ -49,7 +49,8 @@ def test_main_window_has_menus_and_about(qtbot: QtBot, tmp_path: Path) -> None:
     titles = [action.text().replace("&", "") for action in window.menuBar().actions()]
     assert titles == ["File", "View", "Analysis", "Help"]
     assert __version__ in window.about_text()
-    window.open_paths([str(tmp_path / "a"), str(tmp_path / "b")])  # paths that do not exist
+    with qtbot.waitSignal(window.pathsOpened, timeout=10_000):
+        window.open_paths([str(tmp_path / "a"), str(tmp_path / "b")])  # paths that do not exist
     assert "2 item" in window.statusBar().currentMessage()
     assert "not set" in window.case_panel.banner.text()
 

@@ -27,6 +27,10 @@ def prefer_gui_thread() -> None:
     ~30 ms). Only threads that wait for the GIL pay for switching, so an idle GUI costs the workers nothing.
     """
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
+    # A graph decoded in one C call holds the GIL for up to 0.7 s (230 MB): decode it in short steps.
+    from autofuse_studio.core.ge.stepwise_json import prefer_short_gil_holds
+
+    prefer_short_gil_holds()
 
 
 def make_application() -> QApplication:

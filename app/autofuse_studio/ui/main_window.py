@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio import APP_NAME, __version__
-from autofuse_studio.core.att.sniff import split_att_logs
-from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, detect_roles, load_case_file, merge
+from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, Detection, load_case_file, merge
+from autofuse_studio.core.dropped import Dropped, sort_dropped
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.explain import CasePaths, empty_reason
@@ -37,7 +37,7 @@ from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.settings import AppSettings
-from autofuse_studio.ui.tasks import TaskRunner
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 from autofuse_studio.ui.widgets.tab_status import TabStatus
@@ -57,8 +57,11 @@ def _scrollable(panel: QWidget) -> QScrollArea:
 class MainWindow(Retranslating, FileMenuMixin):
     """Top-level window: open a case (drop, File menu, recent, *.afcase), analyse it, explore the table."""
 
+    pathsOpened = Signal()  # open_paths() has applied what the paths are (an analysis may follow)
+
     def __init__(self) -> None:
         super().__init__()
+        self._sorting: TaskHandle | None = None  # the drop being looked at in the background
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
         self.setAcceptDrops(True)
@@ -214,16 +217,40 @@ class MainWindow(Retranslating, FileMenuMixin):
 
     # --- opening cases -------------------------------------------------------------------------
     def open_paths(self, paths: list[str]) -> None:
-        """Open dropped or given paths: a *.afcase file, or inputs whose roles are detected."""
+        """Open dropped or given paths: a *.afcase file, or inputs whose roles are detected in the background.
+
+        pathsOpened is emitted once the paths are applied (the analysis, when one starts, runs after it).
+        """
         if len(paths) == 1 and paths[0].endswith(CASE_SUFFIX):
             self.open_case_file(paths[0])
+            self.pathsOpened.emit()
             return
-        att_logs, paths = split_att_logs(paths)
-        if att_logs:  # an ATT log dropped anywhere opens in the ATT tab
-            self.open_att_logs(att_logs)
-            if not paths:
-                return
-        detection = detect_roles(paths)
+        if self._sorting is not None:
+            self._sorting.cancel()  # a newer drop replaces one still being looked at
+        handle = self._sorting = self.runner.start(sort_dropped, list(paths))
+        handle.finished.connect(lambda dropped: self._on_dropped_sorted(handle, dropped))
+        handle.failed.connect(lambda error: self._on_dropped_failed(handle, error))
+        self.case_panel.set_progress(0, 0, self.tr("Looking at %n item(s)…", "", len(paths)))
+
+    def _on_dropped_failed(self, handle: TaskHandle, error: BaseException) -> None:
+        if handle is self._sorting:
+            self._sorting = None
+            self.case_panel.set_progress(0, 1, "")
+            report_error(self, error, banner=self.case_panel.banner)
+            self.pathsOpened.emit()
+
+    def _on_dropped_sorted(self, handle: TaskHandle, dropped: Dropped) -> None:
+        if handle is not self._sorting:
+            return  # replaced by a newer drop
+        self._sorting = None
+        self.case_panel.set_progress(0, 1, "")
+        if dropped.att_logs:  # an ATT log dropped anywhere opens in the ATT tab
+            self.open_att_logs(dropped.att_logs)
+        if dropped.detection is not None:
+            self._apply_detection(dropped.paths, dropped.detection)
+        self.pathsOpened.emit()
+
+    def _apply_detection(self, paths: list[str], detection: Detection) -> None:
         case = merge(self.case_panel.case(), detection.case)
         case.thresholds = self.thresholds_editor.thresholds()
         self.case_panel.set_case(case, detection.notes)

@@ -13,9 +13,9 @@ import msgspec
 from autofuse_studio.core.errors import GraphParseError, InputError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.build import build_model
-from autofuse_studio.core.ge.fast_json import decode_typed
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.ge.pbtxt import parse_pbtxt
+from autofuse_studio.core.ge.stepwise_json import decode_graph_document
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ def _parse_json(data: bytes, path: str, notes: list[str]) -> Any:
         # msgspec decodes the same documents to the same objects about 4x faster than the standard
         # library; whatever it refuses (NaN literals, huge numbers, lone surrogates, broken text) goes
         # through the standard library, which accepts what it always accepted and words the errors.
-        typed = decode_typed(data)
+        typed = decode_graph_document(data)
         if typed is not None:
             return typed
         return msgspec.json.decode(data)

@@ -146,6 +146,17 @@ def run_mode1(request: Mode1Request, progress: Progress = no_progress,
     this thread as they complete, first the uncompared ones in one batch; the returned result holds the
     same row objects with verdicts.
     """
+    # Planning and comparing build 100k+ acyclic objects (plans, rows, metrics): each collection during
+    # the run rescanned them all while holding the GIL (40-180 ms, a frozen window in the GUI). Collect
+    # nothing until the result exists, then freeze it like the models: it lives as long as they do.
+    with gc_paused():
+        result = _run_mode1(request, progress, cancel, case, on_rows, on_case)
+        gc.freeze()
+    return result
+
+
+def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, case: LoadedCase | None,
+               on_rows: RowSink | None, on_case: CaseSink | None) -> PrecisionResult:
     with PairScheduler(request.jobs, cancel) as scheduler:
         early = None
         if case is None:

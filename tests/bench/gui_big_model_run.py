@@ -1,0 +1,83 @@
+"""One GUI run of the big model in a fresh process (run by test_bench_gui_big_model.py): prints JSON.
+
+Opens the window, drops the case (as open_paths), waits for the result, then shows the Graph tab. A 10 ms
+heartbeat timer on the GUI thread records every gap over 100 ms (what a user feels as a freeze), with the
+phase and the garbage collections over 30 ms, so a regression says where it blocks.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import threading
+import time
+from typing import Any
+
+from PySide6.QtCore import QTimer
+
+from autofuse_studio.ui.app import make_application, prefer_gui_thread
+
+BLOCK_S = 0.1
+GRAPH_SETTLE_MS = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
+
+
+def main() -> None:
+    """Run the case given as a JSON list of four paths in argv[1]; print the measurements as JSON."""
+    app = make_application()
+    prefer_gui_thread()
+    from autofuse_studio.ui.main_window import MainWindow
+
+    paths = json.loads(sys.argv[1])
+    window = MainWindow()
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+    state: dict[str, Any] = {"phase": "analyse", "last": time.perf_counter(), "blocks": [], "gc": [], "times": {}}
+    start = time.perf_counter()
+
+    def beat() -> None:
+        now = time.perf_counter()
+        gap, state["last"] = now - state["last"], now
+        if gap > BLOCK_S:
+            state["blocks"].append([state["phase"], round((now - start) * 1000), round(gap * 1000)])
+
+    collection = [0.0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collection[0] = time.perf_counter()
+        elif (took := time.perf_counter() - collection[0]) > 0.03:
+            state["gc"].append([info["generation"], round(took * 1000), threading.current_thread().name])
+
+    gc.callbacks.append(on_gc)
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(beat)
+    timer.start()
+
+    def finished(_analysis: object) -> None:
+        state["times"]["analyse"] = time.perf_counter() - start
+        QTimer.singleShot(300, show_graph)
+
+    def show_graph() -> None:
+        state["phase"] = "graph tab"
+        window.tabs.setCurrentWidget(window.graph)
+        QTimer.singleShot(GRAPH_SETTLE_MS, done)
+
+    def done() -> None:
+        result = window.workbench.result
+        first = result.first_divergence if result is not None else None
+        print(json.dumps({"seconds": state["times"]["analyse"], "blocks": state["blocks"], "gc": state["gc"],
+                          "rows": len(result.rows) if result is not None else 0,
+                          "first": first.fused_op if first is not None else None}))
+        app.quit()
+
+    window.analysis.finished.connect(finished)
+    window.analysis.failed.connect(lambda error: (print(json.dumps({"error": str(error)})), app.quit()))
+    window.open_paths(paths)
+    app.exec()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""The stepwise graph decoder gives exactly what the one-call decoder gives, on every shape and byte pattern."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from autofuse_studio.core.ge import stepwise_json
+from autofuse_studio.core.ge.fast_json import decode_typed
+from autofuse_studio.core.ge.load import model_from_bytes
+
+# Strings that try to fool a bracket scan: brackets, quotes, escapes and backslash runs of every parity.
+TRICKY = ['{', '}', '[', ']', '"', '\\', '\\\\', '\\"', '"}]', 'a\\\\"b', '{"op": [', ',"op":[{', '\u4e2d\u6587',
+          '\\\\\\', 'x' * 70, '', ' ', '\n', 'op', 'graph']
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(TRICKY) for _ in range(rng.randrange(4)))
+
+
+def _value(rng: random.Random, depth: int) -> Any:
+    kind = rng.randrange(7 if depth < 3 else 4)
+    if kind == 0:
+        return _text(rng)
+    if kind == 1:
+        return rng.choice([0, -3, 2**40, 1.5e-7, True, False, None])
+    if kind == 2:
+        return rng.randrange(100)
+    if kind == 3:
+        return _text(rng) + str(rng.random())
+    if kind == 4:
+        return [_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {_text(rng) or "k": _value(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def _op(rng: random.Random, number: int) -> dict[str, Any]:
+    op: dict[str, Any] = {"name": f"op{number}{_text(rng)}", "type": rng.choice(["Add", "AscBackend", _text(rng)])}
+    if rng.random() < 0.8:
+        op["input"] = [f"op{rng.randrange(number + 1)}:0" for _ in range(rng.randrange(3))]
+    if rng.random() < 0.7:
+        op["attr"] = [{"key": _text(rng) or "a", "value": {"s": _value(rng, 2)}} for _ in range(rng.randrange(3))]
+    if rng.random() < 0.7:
+        op["output_desc"] = [{"dtype": "DT_FLOAT16", "shape": {"dim": [1, rng.randrange(9)]},
+                              "attr": [{"key": "k", "value": _value(rng, 2)}]}]
+    if rng.random() < 0.2:
+        op["extra"] = _value(rng, 1)
+    return op
+
+
+def _usual_document(rng: random.Random) -> Any:
+    graphs: list[Any] = []
+    for number in range(rng.randrange(1, 5)):
+        graph: dict[str, Any] = {"name": f"g{number}{_text(rng)}"}
+        if rng.random() < 0.3:
+            graph["attr"] = [{"key": "x", "value": _value(rng, 1)}]
+        choice = rng.random()
+        if choice < 0.8:
+            graph["op"] = [_op(rng, n) for n in range(rng.randrange(0, 30))]
+        elif choice < 0.9:
+            graph["op"] = None
+        graphs.append(graph)
+        if rng.random() < 0.1:
+            graphs.append(None)
+    if rng.random() < 0.2:
+        return {"name": "bare", "op": [_op(rng, n) for n in range(rng.randrange(1, 20))]}
+    document: dict[str, Any] = {"graph": graphs}
+    if rng.random() < 0.3:
+        document = {"name": "model", "version": _value(rng, 1), **document, "tail": _value(rng, 1)}
+    return document
+
+
+def _dump(rng: random.Random, document: Any) -> bytes:
+    text = json.dumps(document, indent=rng.choice([None, 1, 2, 4]), ensure_ascii=rng.random() < 0.5,
+                      separators=rng.choice([None, (",", ":"), (" , ", " : ")]))
+    return (rng.choice(["", " ", "\n\t"]) + text + rng.choice(["", "\n", "  \r\n"])).encode()
+
+
+@pytest.fixture(params=[5, 64, 4096, 1 << 22])
+def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", request.param)
+    return int(request.param)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_usual_documents_are_decoded_stepwise_and_equal(seed: int, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed * 7 + chunk)
+    data = _dump(rng, _usual_document(rng))
+    expected = decode_typed(data)
+    assert expected is not None
+    # The usual shapes must not need the one-call fallback (else this test could not fail).
+    monkeypatch.setattr(stepwise_json, "decode_typed", lambda _data: pytest.fail("fell back"))
+    assert stepwise_json.decode_typed_stepwise(data) == expected
+
+
+UNUSUAL = [
+    b'{"graph": [{"name": "g", "op": [null, {"name": "a"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}, 3]}]}',
+    b'{"graph": [{"name": "g", "op": [[1], {"name": "a"}]}]}',
+    b'{"graph": [{"name": "g", "o\\u0070": [{"name": "a"}]}]}',
+    b'{"graph": [{"name": "g", "o\\u0070": []}, {"name": "h", "op": [{"name": "b"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}], "op": [{"name": "b"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}]}], "op": [{"name": "b"}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}]}], "graph": []}',
+    b'{"gr\\u0061ph": [{"name": "g", "op": [{"name": "a"}]}]}',
+    b'[{"name": "g", "op": [{"name": "a"}]}]',
+    b'{"graph": [1, {"name": "g", "op": []}]}',
+    b'{"graph": {"name": "g", "op": [{"name": "a"}]}}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"},]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"} {"name": "b"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}]}]} trailing',
+    b'{"graph": [{"name": "g", "op": [{"name": "a", "input_desc": 5}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a\\"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a\\\\"}]}]}',
+    b'{"graph": [{"name": "g", "op": [{"name": "a"}]}',
+    b'{"name": "bare", "op": [{"name": "a"}], "graph": null}',
+    b'{"name": "bare", "op": []}',
+    b'{}',
+    b'{"graph": []}',
+    b'{"graph": [{"x": "\\\\\\"{["}, {"op": [{"name": "\\\\\\\\"}]}]}',
+]
+
+
+@pytest.mark.parametrize("data", UNUSUAL)
+def test_unusual_and_broken_documents_give_what_the_one_call_decoder_gives(data: bytes, chunk: int) -> None:
+    assert stepwise_json.decode_typed_stepwise(data) == decode_typed(data)
+
+
+def test_models_built_stepwise_equal_the_one_call_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    data = _dump(rng, {"graph": [{"name": "g", "op": [_op(rng, n) for n in range(200)]}]})
+    plain = model_from_bytes(data, "g.json")
+    stepwise_json.prefer_short_gil_holds(True)
+    try:
+        stepwise = model_from_bytes(data, "g.json")
+    finally:
+        stepwise_json.prefer_short_gil_holds(False)
+    assert [op.name for op in stepwise.graphs[0].ops] == [op.name for op in plain.graphs[0].ops]
+    assert stepwise.warnings == plain.warnings
