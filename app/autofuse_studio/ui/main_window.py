@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from pathlib import Path
 
@@ -365,6 +366,9 @@ class MainWindow(Retranslating, FileMenuMixin):
         elif not self.workbench.view.selectionModel().hasSelection():
             # What the user opened the case for: show the culprit and its tensors straight away.
             self.workbench.go_to_first_divergence()
+        # The views of a big result are 100k+ long-lived objects: without this the next collections
+        # rescan them all while holding the GIL (80-200 ms each, the window frozen).
+        gc.freeze()
 
     def _on_analysis_failed(self, error: BaseException) -> None:
         self.case_panel.set_running(False)

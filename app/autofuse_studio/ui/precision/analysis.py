@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.precision.dump_pairs import summarise_sides
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
@@ -45,7 +47,10 @@ def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, 
     result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
     case = loaded[0]
     files = case.open_index.files_indexed + case.close_index.files_indexed
-    return Analysis(result, producer_index(case.af_open), files, case)
+    with gc_paused():  # the producer index lives as long as the result: freeze it too (see run_mode1)
+        producers = producer_index(case.af_open)
+        gc.freeze()
+    return Analysis(result, producers, files, case)
 
 
 def analyse_mode2(case: CaseFiles, *, progress: Progress, cancel: CancelToken) -> Analysis:
