@@ -396,6 +396,469 @@ AF_EXPORT int af_pair_stats(const void *a, int a_type, const void *b, int b_type
     return AF_OK;
 }
 
+/*
+ * Tensor view (tensor_view.py): the first pass over one block of a pair (both sides' statistics, the
+ * error range, top-K candidates and the heatmap cells) and the second one (four histograms), each in
+ * one loop over raw values instead of a dozen numpy passes over float64 copies. Values are converted
+ * to double exactly as numpy converts them and every count, extreme and bin is the numpy path's; only
+ * the summation order of the sums (means, M2, cell sums) differs.
+ */
+
+/* Statistics of one side of a block: finite values only; mean and M2 merged chunk by chunk (Chan). */
+typedef struct {
+    int64_t finite, nan;
+    double min, max, mean, m2;
+} af_side;
+
+AF_INLINE void side_combine(af_side *s, int64_t count, double mean, double m2)
+{
+    int64_t total;
+    double delta;
+    if (count == 0) return;
+    if (s->finite == 0) {
+        s->finite = count;
+        s->mean = mean;
+        s->m2 = m2;
+        return;
+    }
+    /* The operation order of StatsAccumulator._combine. */
+    total = s->finite + count;
+    delta = mean - s->mean;
+    s->mean += delta * (double)count / (double)total;
+    s->m2 += m2 + delta * delta * (double)s->finite * (double)count / (double)total;
+    s->finite = total;
+}
+
+/* One chunk of one side with NaN or Inf in it: counts, extremes and the finite values' mean and M2. */
+static void side_chunk_nonfinite(const double *x, int64_t m, af_side *s)
+{
+    double total = 0.0, mean, m2 = 0.0;
+    int64_t finite = 0, i;
+    for (i = 0; i < m; i++) {
+        double v = x[i];
+        if ((v - v) == 0.0) {
+            total += v;
+            finite++;
+            s->min = v < s->min ? v : s->min;
+            s->max = v > s->max ? v : s->max;
+        } else if (v != v) {
+            s->nan++;
+        }
+    }
+    if (finite == 0) return;
+    mean = total / (double)finite;
+    for (i = 0; i < m; i++) {
+        double d = x[i] - mean;
+        if ((x[i] - x[i]) == 0.0) m2 += d * d;
+    }
+    side_combine(s, finite, mean, m2);
+}
+
+/* One chunk of one side: counts, extremes and the chunk's mean, then its M2 around that mean (Chan's
+ * merge into the block's). Written for the vectoriser: x - x sums to 0 exactly when every value is
+ * finite, else the chunk is redone by the scalar loop above. */
+AF_INLINE void side_chunk(const double *x, int64_t m, af_side *s)
+{
+    double sum[LANES], probe[LANES], low[LANES], high[LANES], m2[LANES];
+    double total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY, mean, chunk_m2 = 0.0;
+    int k;
+    int64_t i;
+    for (k = 0; k < LANES; k++) {
+        sum[k] = probe[k] = m2[k] = 0.0;
+        low[k] = INFINITY;
+        high[k] = -INFINITY;
+    }
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) {
+            double v = x[i + k];
+            sum[k] += v;
+            probe[k] += v - v;
+            low[k] = v < low[k] ? v : low[k];
+            high[k] = v > high[k] ? v : high[k];
+        }
+    }
+    for (; i < m; i++) {
+        double v = x[i];
+        total += v;
+        check += v - v;
+        lowest = v < lowest ? v : lowest;
+        highest = v > highest ? v : highest;
+    }
+    for (k = 0; k < LANES; k++) {
+        total += sum[k];
+        check += probe[k];
+        lowest = low[k] < lowest ? low[k] : lowest;
+        highest = high[k] > highest ? high[k] : highest;
+    }
+    if (check != 0.0) {
+        side_chunk_nonfinite(x, m, s);
+        return;
+    }
+    s->min = lowest < s->min ? lowest : s->min;
+    s->max = highest > s->max ? highest : s->max;
+    mean = total / (double)m;
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) {
+            double d = x[i + k] - mean;
+            m2[k] += d * d;
+        }
+    }
+    for (; i < m; i++) {
+        double d = x[i] - mean;
+        chunk_m2 += d * d;
+    }
+    for (k = 0; k < LANES; k++) chunk_m2 += m2[k];
+    side_combine(s, m, mean, chunk_m2);
+}
+
+/* The heatmap's cell arrays (HeatmapAccumulator's window), updated in place; order shared with view_kernel.py. */
+enum { CELL_ELEMENTS, CELL_SUM_F, CELL_SUM_O, CELL_NONFINITE_F, CELL_NONFINITE_O, CELL_WORST_KEY, CELL_WORST_FLAT,
+       CELL_WORST_F, CELL_WORST_O, CELL_ARRAYS };
+
+typedef struct {
+    int64_t *elements, *nonfinite_f, *nonfinite_o, *worst_flat;
+    double *sum_f, *sum_o, *worst_key, *worst_f, *worst_o;
+} af_cells;
+
+/* The run of consecutive elements in one cell being added: flushed to the cell when the cell changes. */
+typedef struct {
+    int64_t start; /* flat index of the block's first element */
+    int64_t cell, count, nonfinite_f, nonfinite_o, worst_at;
+    double sum_f, sum_o, worst, worst_f, worst_o;
+} af_run;
+
+static void run_flush(af_run *run, const af_cells *cells)
+{
+    int64_t c = run->cell;
+    if (c < 0) return;
+    cells->elements[c] += run->count;
+    cells->sum_f[c] += run->sum_f;
+    cells->sum_o[c] += run->sum_o;
+    cells->nonfinite_f[c] += run->nonfinite_f;
+    cells->nonfinite_o[c] += run->nonfinite_o;
+    if (run->worst_at >= 0) {
+        cells->worst_key[c] = run->worst;
+        cells->worst_flat[c] = run->start + run->worst_at;
+        cells->worst_f[c] = run->worst_f;
+        cells->worst_o[c] = run->worst_o;
+    }
+}
+
+typedef struct {
+    double max_abs, min_positive, threshold;
+    int64_t nonfinite, candidates;
+    int64_t *candidate; /* block positions whose key exceeds `threshold` (capacity: the block) */
+    double *keys;       /* every key, or NULL */
+} af_errors;
+
+/* Keys (|x - y|, NaN as +Inf), the error range, top-K candidates and the heatmap runs of one chunk.
+ * The state lives in scalar locals while the loop runs: in a struct whose address is taken, or behind
+ * a pointer that every candidate or cell store could alias, it would go through memory each time. */
+AF_INLINE void errors_chunk(const double *x, const double *y, const int64_t *ids, int64_t offset, int64_t m,
+                            const af_cells *cells, af_run *state, af_errors *errors)
+{
+    int64_t cell = state->cell, count = state->count, nonfinite_f = state->nonfinite_f;
+    int64_t nonfinite_o = state->nonfinite_o, worst_at = state->worst_at;
+    double sum_f = state->sum_f, sum_o = state->sum_o, worst = state->worst;
+    double worst_f = state->worst_f, worst_o = state->worst_o;
+    double max_abs = errors->max_abs, min_positive = errors->min_positive, threshold = errors->threshold;
+    int64_t nonfinite = errors->nonfinite, candidates = errors->candidates;
+    int64_t *candidate = errors->candidate;
+    double *keys = errors->keys;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t at = offset + i, next = ids[at];
+        double fx = x[i], fy = y[i];
+        double key = fabs(fx - fy);
+        if (key != key) key = INFINITY;
+        if (key < INFINITY) {
+            max_abs = key > max_abs ? key : max_abs;
+            double positive = key > 0.0 ? key : INFINITY; /* selects, not branches: zeros come at random */
+            min_positive = positive < min_positive ? positive : min_positive;
+        } else {
+            nonfinite++;
+        }
+        if (key > threshold) candidate[candidates++] = at;
+        if (keys) keys[at] = key;
+        if (next != cell) {
+            if (cell >= 0) {
+                cells->elements[cell] += count;
+                cells->sum_f[cell] += sum_f;
+                cells->sum_o[cell] += sum_o;
+                cells->nonfinite_f[cell] += nonfinite_f;
+                cells->nonfinite_o[cell] += nonfinite_o;
+                if (worst_at >= 0) {
+                    cells->worst_key[cell] = worst;
+                    cells->worst_flat[cell] = state->start + worst_at;
+                    cells->worst_f[cell] = worst_f;
+                    cells->worst_o[cell] = worst_o;
+                }
+            }
+            cell = next;
+            count = nonfinite_f = nonfinite_o = 0;
+            sum_f = sum_o = 0.0;
+            worst = cells->worst_key[cell];
+            worst_at = -1;
+        }
+        count++;
+        if ((fx - fx) == 0.0) sum_f += fx; else nonfinite_f++;
+        if ((fy - fy) == 0.0) sum_o += fy; else nonfinite_o++;
+        /* Strictly greater: the first element reaching a cell's maximum keeps it (the numpy tie rule). */
+        if (key > worst) {
+            worst = key;
+            worst_at = at;
+            worst_f = fx;
+            worst_o = fy;
+        }
+    }
+    state->cell = cell;
+    state->count = count;
+    state->nonfinite_f = nonfinite_f;
+    state->nonfinite_o = nonfinite_o;
+    state->worst_at = worst_at;
+    state->sum_f = sum_f;
+    state->sum_o = sum_o;
+    state->worst = worst;
+    state->worst_f = worst_f;
+    state->worst_o = worst_o;
+    errors->max_abs = max_abs;
+    errors->min_positive = min_positive;
+    errors->nonfinite = nonfinite;
+    errors->candidates = candidates;
+}
+
+AF_INLINE void view_first(const void *f, int f_type, const void *o, int o_type, int64_t n, const int64_t *ids,
+                          const af_cells *cells, af_side *sides, af_errors *errors, af_run *run, int avx)
+{
+    double f_buffer[CHUNK], o_buffer[CHUNK];
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
+        const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
+        side_chunk(x, m, &sides[0]);
+        side_chunk(y, m, &sides[1]);
+        errors_chunk(x, y, ids, offset, m, cells, run, errors);
+    }
+}
+
+static void view_first_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
+                                const int64_t *ids, const af_cells *cells, af_side *sides, af_errors *errors,
+                                af_run *run)
+{
+    view_first(f, f_type, o, o_type, n, ids, cells, sides, errors, run, 0);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static void view_first_avx2(const void *f, int f_type, const void *o,
+                                                                  int o_type, int64_t n, const int64_t *ids,
+                                                                  const af_cells *cells, af_side *sides,
+                                                                  af_errors *errors, af_run *run)
+{
+    view_first(f, f_type, o, o_type, n, ids, cells, sides, errors, run, 1);
+}
+#endif
+
+/*
+ * The tensor view's first pass over f[0:n] and o[0:n] (flat indices start ..): `ids` are the elements'
+ * heatmap cells as indices into the `cells` arrays (CELL_* order), which are updated in place. Block
+ * positions whose key exceeds `threshold` go to `candidate` (room for n); `keys` (NULL or room for n)
+ * receives every key. out_doubles: per side min, max, mean, M2, then the largest finite key and the
+ * smallest positive one; out_counts: per side finite, NaN, then non-finite keys and candidates.
+ */
+AF_EXPORT int af_view_first(const void *f, int f_type, const void *o, int o_type, int64_t n, const int64_t *ids,
+                            void *const *cell_arrays, int64_t start, double threshold, int64_t *candidate,
+                            double *keys, double *out_doubles, int64_t *out_counts)
+{
+    af_side sides[2];
+    af_errors errors;
+    af_run run;
+    af_cells cells;
+    if (!f16_ready || f_type < AF_BOOL || f_type > AF_FLOAT64 || o_type < AF_BOOL || o_type > AF_FLOAT64)
+        return AF_UNSUPPORTED;
+    cells.elements = (int64_t *)cell_arrays[CELL_ELEMENTS];
+    cells.sum_f = (double *)cell_arrays[CELL_SUM_F];
+    cells.sum_o = (double *)cell_arrays[CELL_SUM_O];
+    cells.nonfinite_f = (int64_t *)cell_arrays[CELL_NONFINITE_F];
+    cells.nonfinite_o = (int64_t *)cell_arrays[CELL_NONFINITE_O];
+    cells.worst_key = (double *)cell_arrays[CELL_WORST_KEY];
+    cells.worst_flat = (int64_t *)cell_arrays[CELL_WORST_FLAT];
+    cells.worst_f = (double *)cell_arrays[CELL_WORST_F];
+    cells.worst_o = (double *)cell_arrays[CELL_WORST_O];
+    for (int side = 0; side < 2; side++) {
+        sides[side].finite = sides[side].nan = 0;
+        sides[side].min = INFINITY;
+        sides[side].max = -INFINITY;
+        sides[side].mean = sides[side].m2 = 0.0;
+    }
+    errors.max_abs = 0.0;
+    errors.min_positive = INFINITY;
+    errors.threshold = threshold;
+    errors.nonfinite = errors.candidates = 0;
+    errors.candidate = candidate;
+    errors.keys = keys;
+    run.start = start;
+    run.cell = -1;
+    run.worst_at = -1;
+#if AF_X86_DISPATCH
+    if (use_avx2)
+        view_first_avx2(f, f_type, o, o_type, n, ids, &cells, sides, &errors, &run);
+    else
+#endif
+        view_first_baseline(f, f_type, o, o_type, n, ids, &cells, sides, &errors, &run);
+    run_flush(&run, &cells);
+    for (int side = 0; side < 2; side++) {
+        out_doubles[4 * side] = sides[side].min;
+        out_doubles[4 * side + 1] = sides[side].max;
+        out_doubles[4 * side + 2] = sides[side].mean;
+        out_doubles[4 * side + 3] = sides[side].m2;
+        out_counts[2 * side] = sides[side].finite;
+        out_counts[2 * side + 1] = sides[side].nan;
+    }
+    out_doubles[8] = errors.max_abs;
+    out_doubles[9] = errors.min_positive;
+    out_counts[4] = errors.nonfinite;
+    out_counts[5] = errors.candidates;
+    return AF_OK;
+}
+
+/* One histogram's binning (HistogramAccumulator): position = (v - origin) * scale, or for log bins
+ * (log2(v) - origin) * scale + 1, clipped and truncated; `lower[k]` is the smallest value numpy's log2
+ * puts in log bin k or above, so log bins do not depend on how log2 is computed here. */
+typedef struct {
+    double origin, scale;
+    int64_t bins;
+    int64_t *counts;
+    const double *lower;
+} af_bins;
+
+/* Estimated log bins of |x - y| for a chunk, written for the vectoriser (no branches, no int64 <-> double
+ * conversions, which AVX2 lacks): log2 to about 3e-5 from the exponent bits plus a least-squares
+ * polynomial of the mantissa. Zeros, subnormals and non-finite values get some bin in range; the
+ * scalar loop then settles every bin exactly against the lower bounds. */
+AF_INLINE void log_estimates(const double *x, const double *y, int64_t m, double origin, double scale, double top,
+                             int32_t *out)
+{
+    const double two52 = 4503599627370496.0; /* 2**52: its mantissa holds a small integer exactly */
+    for (int64_t i = 0; i < m; i++) {
+        double v = fabs(x[i] - y[i]), mantissa, exponent, p;
+        uint64_t bits, exponent_bits;
+        memcpy(&bits, &v, sizeof bits);
+        exponent_bits = (bits >> 52) | UINT64_C(0x4330000000000000);
+        memcpy(&exponent, &exponent_bits, sizeof exponent);
+        exponent -= two52 + 1023.0;
+        bits = (bits & UINT64_C(0x000fffffffffffff)) | UINT64_C(0x3ff0000000000000);
+        memcpy(&mantissa, &bits, sizeof mantissa);
+        mantissa -= 1.0;
+        p = exponent + mantissa * (1.4418258 + mantissa * (-0.7086821 + mantissa * (0.41542195 + mantissa
+            * (-0.19442267 + mantissa * 0.04588553))));
+        p = (p - origin) * scale + 1.0;
+        p = p > 1.0 ? p : 1.0; /* NaN (never for finite v) too */
+        p = p < top ? p : top;
+        out[i] = v > 0.0 ? (int32_t)p : 0; /* bin 0: the exact zeros (lower[0] = 0 <= 0 < lower[1]) */
+    }
+}
+
+/* The exact log bin of v >= 0 from its estimate k in [0, bins - 1]; lower[] has bins + 1 entries,
+ * lower[0] = 0 and lower[bins] = +Inf, so k + 1 is always readable. */
+AF_INLINE int64_t log_bin(const double *lower, double v, int64_t k)
+{
+    /* Both bounds of the estimated bin at once (independent loads); walking on is rare: the estimate is
+     * off only within about 3e-5 of a bound (or for subnormals). No branch on zeros: they come at random. */
+    if (v >= lower[k + 1]) {
+        do k++; while (v >= lower[k + 1]);
+    } else if (v < lower[k]) {
+        do k--; while (v < lower[k]);
+    }
+    return k;
+}
+
+AF_INLINE int64_t linear_index(double origin, double scale, double top, double v)
+{
+    double p = (v - origin) * scale;
+    p = p > 0.0 ? p : 0.0; /* NaN too (an overflowing scale): bin 0 */
+    p = p < top ? p : top;
+    return (int64_t)p;
+}
+
+AF_INLINE void view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const af_bins *bins,
+                         int64_t *nonfinite, int avx)
+{
+    double f_buffer[CHUNK], o_buffer[CHUNK];
+    int32_t estimates[CHUNK];
+    int64_t nonfinite_f = 0, nonfinite_o = 0, nonfinite_e = 0;
+    /* Locals, not the struct: a count's store could alias its fields. */
+    const double vo = bins[0].origin, vs = bins[0].scale, vtop = (double)(bins[0].bins - 1);
+    const double oo = bins[1].origin, os = bins[1].scale, otop = (double)(bins[1].bins - 1);
+    const double eo = bins[2].origin, es = bins[2].scale, etop = (double)(bins[2].bins - 1);
+    const double lo = bins[3].origin, ls = bins[3].scale;
+    const double ltop = (double)(bins[3].bins - 1);
+    const double *lower = bins[3].lower;
+    int64_t *fc = bins[0].counts, *oc = bins[1].counts, *ec = bins[2].counts, *lc = bins[3].counts;
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
+        const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
+        log_estimates(x, y, m, lo, ls, ltop, estimates);
+        for (int64_t i = 0; i < m; i++) {
+            double fx = x[i], fy = y[i], e = fx - fy;
+            if ((fx - fx) == 0.0) fc[linear_index(vo, vs, vtop, fx)]++; else nonfinite_f++;
+            if ((fy - fy) == 0.0) oc[linear_index(oo, os, otop, fy)]++; else nonfinite_o++;
+            if ((e - e) == 0.0) {
+                ec[linear_index(eo, es, etop, e)]++;
+                lc[log_bin(lower, fabs(e), estimates[i])]++;
+            } else {
+                nonfinite_e++;
+            }
+        }
+    }
+    nonfinite[0] += nonfinite_f;
+    nonfinite[1] += nonfinite_o;
+    nonfinite[2] += nonfinite_e;
+}
+
+static void view_hist_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
+                               const af_bins *bins, int64_t *nonfinite)
+{
+    view_hist(f, f_type, o, o_type, n, bins, nonfinite, 0);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static void view_hist_avx2(const void *f, int f_type, const void *o,
+                                                                 int o_type, int64_t n, const af_bins *bins,
+                                                                 int64_t *nonfinite)
+{
+    view_hist(f, f_type, o, o_type, n, bins, nonfinite, 1);
+}
+#endif
+
+/*
+ * The tensor view's histograms of f[0:n], o[0:n] and their difference: params holds origin and scale of
+ * the fused, origin, error and |error| (log) binnings, bins their bin counts, counts their int64 count
+ * arrays (added to in place), lower the log binning's lower bounds (bins[3] + 1 entries, the last +Inf). nonfinite gets the
+ * NaN/Inf counts of fused, origin and error added.
+ */
+AF_EXPORT int af_view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const double *params,
+                           const int64_t *bins, int64_t *const *counts, const double *lower, int64_t *nonfinite)
+{
+    af_bins binning[4];
+    if (!f16_ready || f_type < AF_BOOL || f_type > AF_FLOAT64 || o_type < AF_BOOL || o_type > AF_FLOAT64)
+        return AF_UNSUPPORTED;
+    for (int h = 0; h < 4; h++) {
+        if (bins[h] < 1) return AF_UNSUPPORTED;
+        binning[h].origin = params[2 * h];
+        binning[h].scale = params[2 * h + 1];
+        binning[h].bins = bins[h];
+        binning[h].counts = counts[h];
+        binning[h].lower = lower;
+    }
+#if AF_X86_DISPATCH
+    if (use_avx2)
+        view_hist_avx2(f, f_type, o, o_type, n, binning, nonfinite);
+    else
+#endif
+        view_hist_baseline(f, f_type, o, o_type, n, binning, nonfinite);
+    return AF_OK;
+}
+
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
 
 static struct PyModuleDef af_module = {

@@ -121,25 +121,41 @@ class Segment:
 
 
 Block = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+RawBlock = tuple[int, np.ndarray, np.ndarray]
 
 
-def segment_blocks(pair: TensorPair, segment: Segment, scratch: Scratch) -> Iterator[Block]:
-    """(start, fused, origin, fused - origin) as float64 blocks in the scratch's reused buffers.
+def raw_blocks(pair: TensorPair, segment: Segment) -> Iterator[RawBlock]:
+    """(start, fused, origin) blocks of the segment as stored (decoded, layout converted; no float64 copy).
 
-    Call inside np.errstate(invalid="ignore", over="ignore"): Inf - Inf and float64 overflows are
-    expected. Progress is counted when the consumer asks for the next block, i.e. once it is done.
+    Checks the stop flags before each block; progress is counted when the consumer asks for the next
+    block, i.e. once it is done.
     """
     position = segment.start
     for fused_raw, origin_raw in aligned_range(pair, segment.start, segment.stop, segment.block_elements):
         segment.halt.check()
         count = fused_raw.size
-        fused, origin, error = (scratch.get(name, count) for name in ("fused", "origin", "error"))
-        np.copyto(fused, fused_raw, casting="unsafe")  # astype(np.float64) without a fresh array
-        np.copyto(origin, origin_raw, casting="unsafe")
-        np.subtract(fused, origin, out=error)
-        yield position, fused, origin, error
+        yield position, fused_raw, origin_raw
         position += count
         segment.progress.advance(count)
+
+
+def float64_block(start: int, fused_raw: np.ndarray, origin_raw: np.ndarray, scratch: Scratch) -> Block:
+    """(start, fused, origin, fused - origin) as float64 in the scratch's reused buffers.
+
+    Call inside np.errstate(invalid="ignore", over="ignore"): Inf - Inf and float64 overflows are expected.
+    """
+    count = fused_raw.size
+    fused, origin, error = (scratch.get(name, count) for name in ("fused", "origin", "error"))
+    np.copyto(fused, fused_raw.reshape(-1), casting="unsafe")  # astype(np.float64) without a fresh array
+    np.copyto(origin, origin_raw.reshape(-1), casting="unsafe")
+    np.subtract(fused, origin, out=error)
+    return start, fused, origin, error
+
+
+def segment_blocks(pair: TensorPair, segment: Segment, scratch: Scratch) -> Iterator[Block]:
+    """(start, fused, origin, fused - origin) as float64 blocks in the scratch's reused buffers (see float64_block)."""
+    for start, fused_raw, origin_raw in raw_blocks(pair, segment):
+        yield float64_block(start, fused_raw, origin_raw, scratch)
 
 
 class Mergeable(Protocol):
