@@ -454,17 +454,57 @@ static void side_chunk_nonfinite(const double *x, int64_t m, af_side *s)
     side_combine(s, finite, mean, m2);
 }
 
-/* One chunk of one side: counts, extremes and the chunk's mean, then its M2 around that mean (Chan's
- * merge into the block's). Written for the vectoriser: x - x sums to 0 exactly when every value is
- * finite, else the chunk is redone by the scalar loop above. */
-AF_INLINE void side_chunk(const double *x, int64_t m, af_side *s)
+#if AF_X86_DISPATCH
+/* Sum, x - x, min and max of a chunk in AVX2: GCC does not vectorise the ternary min/max (minpd is
+ * exactly `v < low ? v : low`). out: total, check, lowest, highest. */
+__attribute__((target("avx2"))) static void side_sweep_avx2(const double *x, int64_t m, double *out)
 {
-    double sum[LANES], probe[LANES], low[LANES], high[LANES], m2[LANES];
-    double total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY, mean, chunk_m2 = 0.0;
+    __m256d sum0 = _mm256_setzero_pd(), sum1 = _mm256_setzero_pd(), probe = _mm256_setzero_pd();
+    __m256d low0 = _mm256_set1_pd(INFINITY), low1 = low0, high0 = _mm256_set1_pd(-INFINITY), high1 = high0;
+    double lanes[16], total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY;
+    int64_t i = 0;
+    for (; i + 8 <= m; i += 8) {
+        __m256d v0 = _mm256_loadu_pd(x + i), v1 = _mm256_loadu_pd(x + i + 4);
+        sum0 = _mm256_add_pd(sum0, v0);
+        sum1 = _mm256_add_pd(sum1, v1);
+        probe = _mm256_add_pd(probe, _mm256_add_pd(_mm256_sub_pd(v0, v0), _mm256_sub_pd(v1, v1)));
+        low0 = _mm256_min_pd(v0, low0);
+        low1 = _mm256_min_pd(v1, low1);
+        high0 = _mm256_max_pd(v0, high0);
+        high1 = _mm256_max_pd(v1, high1);
+    }
+    _mm256_storeu_pd(lanes, _mm256_add_pd(sum0, sum1));
+    _mm256_storeu_pd(lanes + 4, probe);
+    _mm256_storeu_pd(lanes + 8, _mm256_min_pd(low0, low1));
+    _mm256_storeu_pd(lanes + 12, _mm256_max_pd(high0, high1));
+    for (int k = 0; k < 4; k++) {
+        total += lanes[k];
+        check += lanes[4 + k];
+        lowest = lanes[8 + k] < lowest ? lanes[8 + k] : lowest;
+        highest = lanes[12 + k] > highest ? lanes[12 + k] : highest;
+    }
+    for (; i < m; i++) {
+        total += x[i];
+        check += x[i] - x[i];
+        lowest = x[i] < lowest ? x[i] : lowest;
+        highest = x[i] > highest ? x[i] : highest;
+    }
+    out[0] = total;
+    out[1] = check;
+    out[2] = lowest;
+    out[3] = highest;
+}
+#endif
+
+/* Sum, x - x, min and max of a chunk in plain C (the baseline build). out: as side_sweep_avx2. */
+AF_INLINE void side_sweep(const double *x, int64_t m, double *out)
+{
+    double sum[LANES], probe[LANES], low[LANES], high[LANES];
+    double total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY;
     int k;
     int64_t i;
     for (k = 0; k < LANES; k++) {
-        sum[k] = probe[k] = m2[k] = 0.0;
+        sum[k] = probe[k] = 0.0;
         low[k] = INFINITY;
         high[k] = -INFINITY;
     }
@@ -490,13 +530,35 @@ AF_INLINE void side_chunk(const double *x, int64_t m, af_side *s)
         lowest = low[k] < lowest ? low[k] : lowest;
         highest = high[k] > highest ? high[k] : highest;
     }
-    if (check != 0.0) {
+    out[0] = total;
+    out[1] = check;
+    out[2] = lowest;
+    out[3] = highest;
+}
+
+/* One chunk of one side: counts, extremes and the chunk's mean, then its M2 around that mean (Chan's
+ * merge into the block's). x - x sums to 0 exactly when every value is finite, else the chunk is
+ * redone by the scalar loop above. */
+AF_INLINE void side_chunk(const double *x, int64_t m, af_side *s, int avx)
+{
+    double sweep[4], m2[LANES], mean, chunk_m2 = 0.0;
+    int k;
+    int64_t i;
+#if AF_X86_DISPATCH
+    if (avx)
+        side_sweep_avx2(x, m, sweep);
+    else
+#endif
+        side_sweep(x, m, sweep);
+    (void)avx;
+    if (sweep[1] != 0.0) {
         side_chunk_nonfinite(x, m, s);
         return;
     }
-    s->min = lowest < s->min ? lowest : s->min;
-    s->max = highest > s->max ? highest : s->max;
-    mean = total / (double)m;
+    s->min = sweep[2] < s->min ? sweep[2] : s->min;
+    s->max = sweep[3] > s->max ? sweep[3] : s->max;
+    mean = sweep[0] / (double)m;
+    for (k = 0; k < LANES; k++) m2[k] = 0.0;
     for (i = 0; i + LANES <= m; i += LANES) {
         for (k = 0; k < LANES; k++) {
             double d = x[i + k] - mean;
@@ -626,17 +688,155 @@ AF_INLINE void errors_chunk(const double *x, const double *y, const int64_t *ids
     errors->candidates = candidates;
 }
 
+#if AF_X86_DISPATCH
+/* chunk_keys in AVX2 (GCC does not vectorise its ternary min/max). */
+__attribute__((target("avx2"))) static int chunk_keys_avx2(const double *x, const double *y, int64_t m,
+                                                           af_errors *errors, double *keys)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), inf = _mm256_set1_pd(INFINITY), zero = _mm256_setzero_pd();
+    const __m256d threshold = _mm256_set1_pd(errors->threshold);
+    __m256d high = zero, low = inf;
+    double lanes[8];
+    int64_t nonfinite = 0, i = 0;
+    int above = 0;
+    for (; i + 4 <= m; i += 4) {
+        __m256d key = _mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i)));
+        __m256d infinite = _mm256_cmp_pd(key, inf, _CMP_EQ_OQ);
+        _mm256_storeu_pd(keys + i, key);
+        nonfinite += __builtin_popcount((unsigned)_mm256_movemask_pd(infinite));
+        above |= _mm256_movemask_pd(_mm256_cmp_pd(key, threshold, _CMP_GT_OQ));
+        high = _mm256_max_pd(_mm256_blendv_pd(key, zero, infinite), high);
+        low = _mm256_min_pd(_mm256_blendv_pd(inf, key, _mm256_cmp_pd(key, zero, _CMP_GT_OQ)), low);
+    }
+    _mm256_storeu_pd(lanes, high);
+    _mm256_storeu_pd(lanes + 4, low);
+    for (int k = 0; k < 4; k++) {
+        errors->max_abs = lanes[k] > errors->max_abs ? lanes[k] : errors->max_abs;
+        errors->min_positive = lanes[4 + k] < errors->min_positive ? lanes[4 + k] : errors->min_positive;
+    }
+    for (; i < m; i++) {
+        double key = fabs(x[i] - y[i]);
+        keys[i] = key;
+        if (key < INFINITY) {
+            errors->max_abs = key > errors->max_abs ? key : errors->max_abs;
+            if (key > 0.0 && key < errors->min_positive) errors->min_positive = key;
+        } else {
+            nonfinite++;
+        }
+        above |= key > errors->threshold;
+    }
+    errors->nonfinite += nonfinite;
+    return above != 0;
+}
+#endif
+
+/* Keys of a chunk whose values are all finite, with the error range; returns whether a key exceeds
+ * the top-K threshold. */
+AF_INLINE int chunk_keys(const double *x, const double *y, int64_t m, af_errors *errors, double *keys)
+{
+    double high[LANES], low[LANES], threshold = errors->threshold;
+    int64_t nonfinite = 0, above = 0, i;
+    int k;
+    for (k = 0; k < LANES; k++) {
+        high[k] = 0.0;
+        low[k] = INFINITY;
+    }
+#define AF_KEY(K, I) \
+    do { \
+        double key = fabs(x[I] - y[I]); /* finite values: +Inf on overflow, never NaN */ \
+        double finite = key < INFINITY ? key : 0.0; \
+        double positive = key > 0.0 ? key : INFINITY; \
+        keys[I] = key; \
+        nonfinite += key == INFINITY; \
+        above |= key > threshold; \
+        high[K] = finite > high[K] ? finite : high[K]; \
+        low[K] = positive < low[K] ? positive : low[K]; \
+    } while (0)
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) AF_KEY(k, i + k);
+    }
+    for (; i < m; i++) AF_KEY(0, i);
+#undef AF_KEY
+    for (k = 0; k < LANES; k++) {
+        errors->max_abs = high[k] > errors->max_abs ? high[k] : errors->max_abs;
+        errors->min_positive = low[k] < errors->min_positive ? low[k] : errors->min_positive;
+    }
+    errors->nonfinite += nonfinite;
+    return above != 0;
+}
+
+/* The heatmap cells of a chunk whose values are all finite, run by run: a run's sums and largest key
+ * are reductions the vectoriser can do, and only a run that beats its cell's worst is searched for the
+ * first element reaching its largest key (the numpy tie rule). */
+AF_INLINE void chunk_runs(const double *x, const double *y, const double *keys, const int64_t *ids, int64_t m,
+                          int64_t first, const af_cells *cells)
+{
+    int64_t i = 0;
+    while (i < m) {
+        int64_t cell = ids[i], j = i + 1, at;
+        double sum_f[4] = {0.0, 0.0, 0.0, 0.0}, sum_o[4] = {0.0, 0.0, 0.0, 0.0};
+        double top[4] = {-1.0, -1.0, -1.0, -1.0}, largest;
+        int k;
+        while (j < m && ids[j] == cell) j++;
+        for (at = i; at + 4 <= j; at += 4) {
+            for (k = 0; k < 4; k++) {
+                sum_f[k] += x[at + k];
+                sum_o[k] += y[at + k];
+                top[k] = keys[at + k] > top[k] ? keys[at + k] : top[k];
+            }
+        }
+        for (; at < j; at++) {
+            sum_f[0] += x[at];
+            sum_o[0] += y[at];
+            top[0] = keys[at] > top[0] ? keys[at] : top[0];
+        }
+        cells->elements[cell] += j - i;
+        cells->sum_f[cell] += (sum_f[0] + sum_f[1]) + (sum_f[2] + sum_f[3]);
+        cells->sum_o[cell] += (sum_o[0] + sum_o[1]) + (sum_o[2] + sum_o[3]);
+        largest = top[0];
+        for (k = 1; k < 4; k++) largest = top[k] > largest ? top[k] : largest;
+        if (largest > cells->worst_key[cell]) { /* strictly: on a tie the earlier element keeps the cell */
+            for (at = i; keys[at] != largest; at++) {}
+            cells->worst_key[cell] = largest;
+            cells->worst_flat[cell] = first + at;
+            cells->worst_f[cell] = x[at];
+            cells->worst_o[cell] = y[at];
+        }
+        i = j;
+    }
+}
+
 AF_INLINE void view_first(const void *f, int f_type, const void *o, int o_type, int64_t n, const int64_t *ids,
                           const af_cells *cells, af_side *sides, af_errors *errors, af_run *run, int avx)
 {
-    double f_buffer[CHUNK], o_buffer[CHUNK];
+    double f_buffer[CHUNK], o_buffer[CHUNK], keys[CHUNK];
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
         const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
         const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
-        side_chunk(x, m, &sides[0]);
-        side_chunk(y, m, &sides[1]);
-        errors_chunk(x, y, ids, offset, m, cells, run, errors);
+        int64_t nan_before = sides[0].nan + sides[1].nan, finite_before = sides[0].finite + sides[1].finite;
+        int above;
+        side_chunk(x, m, &sides[0], avx);
+        side_chunk(y, m, &sides[1], avx);
+        if (sides[0].finite + sides[1].finite - finite_before != 2 * m || sides[0].nan + sides[1].nan != nan_before) {
+            /* NaN or Inf in the chunk: the element-by-element loop. */
+            errors_chunk(x, y, ids, offset, m, cells, run, errors);
+            continue;
+        }
+        run_flush(run, cells); /* the element-by-element loop's last run */
+        run->cell = -1;
+#if AF_X86_DISPATCH
+        above = avx ? chunk_keys_avx2(x, y, m, errors, keys) : chunk_keys(x, y, m, errors, keys);
+#else
+        above = chunk_keys(x, y, m, errors, keys);
+#endif
+        if (above) {
+            for (int64_t i = 0; i < m; i++) {
+                if (keys[i] > errors->threshold) errors->candidate[errors->candidates++] = offset + i;
+            }
+        }
+        if (errors->keys) memcpy(errors->keys + offset, keys, (size_t)m * sizeof *keys);
+        chunk_runs(x, y, keys, ids + offset, m, run->start + offset, cells);
     }
 }
 
@@ -730,17 +930,28 @@ typedef struct {
     const double *lower;
 } af_bins;
 
-/* Estimated log bins of |x - y| for a chunk, written for the vectoriser (no branches, no int64 <-> double
- * conversions, which AVX2 lacks): log2 to about 3e-5 from the exponent bits plus a least-squares
- * polynomial of the mantissa. Zeros, subnormals and non-finite values get some bin in range; the
- * scalar loop then settles every bin exactly against the lower bounds. */
-AF_INLINE void log_estimates(const double *x, const double *y, int64_t m, double origin, double scale, double top,
-                             int32_t *out)
+/* The bins of a chunk's values and errors, written for the vectoriser (no branches, no int64 <-> double
+ * conversions, which AVX2 lacks). Linear bins are exact (numpy's operations); log bins are estimates
+ * from a log2 good to about 3e-5 (the exponent bits plus a least-squares polynomial of the mantissa),
+ * settled exactly by log_bin. Returns 0 when every value and error is finite, else 1: then the
+ * chunk takes the scalar loop, which uses only the log estimates. */
+AF_INLINE int chunk_bins(const double *x, const double *y, int64_t m, const double *bin, int32_t *out)
 {
     const double two52 = 4503599627370496.0; /* 2**52: its mantissa holds a small integer exactly */
+    int32_t nonfinite = 0; /* an OR, not a float sum: the vectoriser may not reorder float sums */
     for (int64_t i = 0; i < m; i++) {
-        double v = fabs(x[i] - y[i]), mantissa, exponent, p;
+        double fx = x[i], fy = y[i], e = fx - fy, v = fabs(e), mantissa, exponent, p, pf, po, pe;
         uint64_t bits, exponent_bits;
+        nonfinite |= ((fx - fx) != 0.0) | ((fy - fy) != 0.0) | ((e - e) != 0.0);
+        pf = (fx - bin[0]) * bin[1];
+        po = (fy - bin[3]) * bin[4];
+        pe = (e - bin[6]) * bin[7];
+        pf = pf > 0.0 ? pf : 0.0;
+        po = po > 0.0 ? po : 0.0;
+        pe = pe > 0.0 ? pe : 0.0;
+        out[i] = (int32_t)(pf < bin[2] ? pf : bin[2]);
+        out[CHUNK + i] = (int32_t)(po < bin[5] ? po : bin[5]);
+        out[2 * CHUNK + i] = (int32_t)(pe < bin[8] ? pe : bin[8]);
         memcpy(&bits, &v, sizeof bits);
         exponent_bits = (bits >> 52) | UINT64_C(0x4330000000000000);
         memcpy(&exponent, &exponent_bits, sizeof exponent);
@@ -750,11 +961,12 @@ AF_INLINE void log_estimates(const double *x, const double *y, int64_t m, double
         mantissa -= 1.0;
         p = exponent + mantissa * (1.4418258 + mantissa * (-0.7086821 + mantissa * (0.41542195 + mantissa
             * (-0.19442267 + mantissa * 0.04588553))));
-        p = (p - origin) * scale + 1.0;
-        p = p > 1.0 ? p : 1.0; /* NaN (never for finite v) too */
-        p = p < top ? p : top;
-        out[i] = v > 0.0 ? (int32_t)p : 0; /* bin 0: the exact zeros (lower[0] = 0 <= 0 < lower[1]) */
+        p = (p - bin[9]) * bin[10] + 1.0;
+        p = p > 1.0 ? p : 1.0;
+        p = p < bin[11] ? p : bin[11];
+        out[3 * CHUNK + i] = v > 0.0 ? (int32_t)p : 0; /* bin 0: the exact zeros (lower[0] = 0 <= 0 < lower[1]) */
     }
+    return nonfinite;
 }
 
 /* The exact log bin of v >= 0 from its estimate k in [0, bins - 1]; lower[] has bins + 1 entries,
@@ -779,32 +991,40 @@ AF_INLINE int64_t linear_index(double origin, double scale, double top, double v
     return (int64_t)p;
 }
 
-AF_INLINE void view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const af_bins *bins,
-                         int64_t *nonfinite, int avx)
+AF_INLINE int view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const af_bins *bins,
+                        int64_t *nonfinite, int avx)
 {
-    double f_buffer[CHUNK], o_buffer[CHUNK];
-    int32_t estimates[CHUNK];
+    double f_buffer[CHUNK], o_buffer[CHUNK], bin[12];
+    int32_t index[4 * CHUNK];
     int64_t nonfinite_f = 0, nonfinite_o = 0, nonfinite_e = 0;
     /* Locals, not the struct: a count's store could alias its fields. */
-    const double vo = bins[0].origin, vs = bins[0].scale, vtop = (double)(bins[0].bins - 1);
-    const double oo = bins[1].origin, os = bins[1].scale, otop = (double)(bins[1].bins - 1);
-    const double eo = bins[2].origin, es = bins[2].scale, etop = (double)(bins[2].bins - 1);
-    const double lo = bins[3].origin, ls = bins[3].scale;
-    const double ltop = (double)(bins[3].bins - 1);
-    const double *lower = bins[3].lower;
     int64_t *fc = bins[0].counts, *oc = bins[1].counts, *ec = bins[2].counts, *lc = bins[3].counts;
+    const double *lower = bins[3].lower;
+    for (int h = 0; h < 4; h++) {
+        bin[3 * h] = bins[h].origin;
+        bin[3 * h + 1] = bins[h].scale;
+        bin[3 * h + 2] = (double)(bins[h].bins - 1);
+    }
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
         const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
         const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
-        log_estimates(x, y, m, lo, ls, ltop, estimates);
+        if (!chunk_bins(x, y, m, bin, index)) {
+            for (int64_t i = 0; i < m; i++) {
+                fc[index[i]]++;
+                oc[index[CHUNK + i]]++;
+                ec[index[2 * CHUNK + i]]++;
+                lc[log_bin(lower, fabs(x[i] - y[i]), index[3 * CHUNK + i])]++;
+            }
+            continue;
+        }
         for (int64_t i = 0; i < m; i++) {
             double fx = x[i], fy = y[i], e = fx - fy;
-            if ((fx - fx) == 0.0) fc[linear_index(vo, vs, vtop, fx)]++; else nonfinite_f++;
-            if ((fy - fy) == 0.0) oc[linear_index(oo, os, otop, fy)]++; else nonfinite_o++;
+            if ((fx - fx) == 0.0) fc[linear_index(bin[0], bin[1], bin[2], fx)]++; else nonfinite_f++;
+            if ((fy - fy) == 0.0) oc[linear_index(bin[3], bin[4], bin[5], fy)]++; else nonfinite_o++;
             if ((e - e) == 0.0) {
-                ec[linear_index(eo, es, etop, e)]++;
-                lc[log_bin(lower, fabs(e), estimates[i])]++;
+                ec[linear_index(bin[6], bin[7], bin[8], e)]++;
+                lc[log_bin(lower, fabs(e), index[3 * CHUNK + i])]++;
             } else {
                 nonfinite_e++;
             }
@@ -813,20 +1033,21 @@ AF_INLINE void view_hist(const void *f, int f_type, const void *o, int o_type, i
     nonfinite[0] += nonfinite_f;
     nonfinite[1] += nonfinite_o;
     nonfinite[2] += nonfinite_e;
+    return AF_OK;
 }
 
-static void view_hist_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
-                               const af_bins *bins, int64_t *nonfinite)
+static int view_hist_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
+                              const af_bins *bins, int64_t *nonfinite)
 {
-    view_hist(f, f_type, o, o_type, n, bins, nonfinite, 0);
+    return view_hist(f, f_type, o, o_type, n, bins, nonfinite, 0);
 }
 
 #if AF_X86_DISPATCH
-__attribute__((target("avx2,f16c"))) static void view_hist_avx2(const void *f, int f_type, const void *o,
-                                                                 int o_type, int64_t n, const af_bins *bins,
-                                                                 int64_t *nonfinite)
+__attribute__((target("avx2,f16c"))) static int view_hist_avx2(const void *f, int f_type, const void *o,
+                                                                int o_type, int64_t n, const af_bins *bins,
+                                                                int64_t *nonfinite)
 {
-    view_hist(f, f_type, o, o_type, n, bins, nonfinite, 1);
+    return view_hist(f, f_type, o, o_type, n, bins, nonfinite, 1);
 }
 #endif
 
@@ -851,12 +1072,9 @@ AF_EXPORT int af_view_hist(const void *f, int f_type, const void *o, int o_type,
         binning[h].lower = lower;
     }
 #if AF_X86_DISPATCH
-    if (use_avx2)
-        view_hist_avx2(f, f_type, o, o_type, n, binning, nonfinite);
-    else
+    if (use_avx2) return view_hist_avx2(f, f_type, o, o_type, n, binning, nonfinite);
 #endif
-        view_hist_baseline(f, f_type, o, o_type, n, binning, nonfinite);
-    return AF_OK;
+    return view_hist_baseline(f, f_type, o, o_type, n, binning, nonfinite);
 }
 
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
