@@ -1,8 +1,9 @@
-"""Segmented passes over a tensor pair on worker threads: element ranges, float64 blocks, shared progress, merging.
+"""Segmented passes over a tensor pair on worker threads: element ranges, blocks, shared progress, merging.
 
 A pass splits the pair into contiguous segments, a few per worker; each segment gets its own
 accumulators and they merge in segment order, so the result is the single-threaded one up to the
-summation order of means. Workers reuse float64 buffers of one block (numpy releases the GIL in the
+summation order of means. Blocks come as stored (the native kernel reads them so); the numpy path
+converts them into float64 buffers each worker reuses (numpy and the kernel release the GIL in the
 per-block work).
 """
 
@@ -150,12 +151,6 @@ def float64_block(start: int, fused_raw: np.ndarray, origin_raw: np.ndarray, scr
     np.copyto(origin, origin_raw.reshape(-1), casting="unsafe")
     np.subtract(fused, origin, out=error)
     return start, fused, origin, error
-
-
-def segment_blocks(pair: TensorPair, segment: Segment, scratch: Scratch) -> Iterator[Block]:
-    """(start, fused, origin, fused - origin) as float64 blocks in the scratch's reused buffers (see float64_block)."""
-    for start, fused_raw, origin_raw in raw_blocks(pair, segment):
-        yield float64_block(start, fused_raw, origin_raw, scratch)
 
 
 class Mergeable(Protocol):

@@ -39,7 +39,6 @@ from autofuse_studio.core.precision.segmented import (
     default_jobs,
     float64_block,
     raw_blocks,
-    segment_blocks,
 )
 from autofuse_studio.core.precision.tensor_stats import (
     Histogram,
@@ -330,8 +329,15 @@ def _heatmap_pass(pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, segme
     heat = HeatmapAccumulator(pair.shape, axes, mapper=mapper, span=_heat_span(segment))
     scratch = Scratch()
     with np.errstate(invalid="ignore", over="ignore"):
-        for start, fused, origin, error in segment_blocks(pair, segment, scratch):
-            heat.update(start, fused, origin, error_key(error, out=error), scratch)
+        for start, fused_raw, origin_raw in raw_blocks(pair, segment):
+            codes = view_kernel.type_codes(fused_raw, origin_raw)
+            if codes is None:
+                _, fused, origin, error = float64_block(start, fused_raw, origin_raw, scratch)
+                heat.update(start, fused, origin, error_key(error, out=error), scratch)
+            else:  # the first pass's kernel, its statistics unused (no top-K candidates: threshold +Inf)
+                ids, cell_arrays = heat.cell_arrays(start, fused_raw.size, scratch)
+                view_kernel.first_block(fused_raw, origin_raw, codes, start, ids, cell_arrays, math.inf, False,
+                                        scratch)
     return heat
 
 

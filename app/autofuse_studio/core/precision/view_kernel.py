@@ -11,7 +11,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
+import threading
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -23,16 +25,20 @@ _I64 = ctypes.c_int64
 _INF_BITS = np.float64(math.inf).view(np.uint64)
 
 
+_LOCK = threading.Lock()
+
+
 @functools.cache
-def _functions() -> tuple[ctypes._CFuncPtr, ctypes._CFuncPtr] | None:
+def _functions() -> tuple[Any, Any] | None:
     """af_view_first and af_view_hist with their prototypes, or None without the kernel."""
     library = native._library()
     if library is None or not hasattr(library, "af_view_first"):
         return None
-    first, hist = library.af_view_first, library.af_view_hist
-    first.restype = hist.restype = ctypes.c_int
-    first.argtypes = [_P, ctypes.c_int, _P, ctypes.c_int, _I64, _P, _P, _I64, ctypes.c_double, _P, _P, _P, _P]
-    hist.argtypes = [_P, ctypes.c_int, _P, ctypes.c_int, _I64, _P, _P, _P, _P, _P]
+    with _LOCK:  # functools.cache may run this on two workers at once: set the prototypes once
+        first, hist = library.af_view_first, library.af_view_hist
+        first.restype = hist.restype = ctypes.c_int
+        first.argtypes = [_P, ctypes.c_int, _P, ctypes.c_int, _I64, _P, _P, _I64, ctypes.c_double, _P, _P, _P, _P]
+        hist.argtypes = [_P, ctypes.c_int, _P, ctypes.c_int, _I64, _P, _P, _P, _P, _P]
     return first, hist
 
 
@@ -83,8 +89,8 @@ def first_block(fused: np.ndarray, origin: np.ndarray, codes: tuple[int, int], s
         _address(candidates), 0 if keys is None else _address(keys), _address(doubles), _address(counts))
     if status != 0:
         raise RuntimeError(f"af_view_first failed with status {status}")
-    sides = tuple((int(counts[2 * side]), int(counts[2 * side + 1]), *(float(value) for value in
-                                                                       doubles[4 * side:4 * side + 4]))
+    sides = tuple((int(counts[2 * side]), int(counts[2 * side + 1]), float(doubles[4 * side]),
+                   float(doubles[4 * side + 1]), float(doubles[4 * side + 2]), float(doubles[4 * side + 3]))
                   for side in range(2))
     return FirstBlock(sides, float(doubles[8]), float(doubles[9]), int(counts[4]), candidates[:int(counts[5])], keys)
 
