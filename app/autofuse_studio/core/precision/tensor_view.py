@@ -211,8 +211,11 @@ class _FirstPass:
             return
         ids, cell_arrays = self.heat.cell_arrays(start, fused.size, scratch)
         top = self.top
-        block = view_kernel.first_block(fused, origin, codes, start, ids, cell_arrays, top.threshold,
-                                        top.k > 0 and not top.full, scratch)
+        # Until K are kept, the kernel hands back every key (the numpy partition picks the block's best)
+        # and no candidates; afterwards only the positions above the K-th key.
+        want_keys = top.k > 0 and not top.full
+        block = view_kernel.first_block(fused, origin, codes, start, ids, cell_arrays,
+                                        math.inf if want_keys else top.threshold, want_keys, scratch)
         for stats, (finite, nan, low, high, mean, m2) in zip(self.stats, block.sides, strict=True):
             stats.add_summary(fused.size, finite, nan, low, high, mean, m2)
         self.errors.add(block.max_abs, block.min_positive, block.nonfinite)
