@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,17 @@ from autofuse_studio.core.synth.layouts import to_nc1hwc0
 pytestmark = pytest.mark.skipif(native._library() is None, reason="native kernel not built (no C compiler)")
 
 REL = 1e-12
+
+
+@pytest.fixture(params=["simd", "baseline"])
+def simd(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run with the kernel's AVX2 code (where the CPU has it) and with its plain C baseline."""
+    library = native._library()
+    assert library is not None
+    level = library.af_use_simd(int(request.param == "simd"))
+    assert request.param == "simd" or level == 0
+    yield request.param
+    library.af_use_simd(1)
 
 
 def _save(tmp_path: Path, name: str, array: np.ndarray) -> Path:
@@ -188,7 +200,7 @@ CASES = [  # shape, block elements, jobs
 @pytest.mark.parametrize(("shape", "block", "jobs"), CASES)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_native_view_equals_numpy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: tuple[int, ...],
-                                  block: int, jobs: int, dtype: str) -> None:
+                                  block: int, jobs: int, dtype: str, simd: str) -> None:
     rng = np.random.default_rng(zlib.crc32(f"{shape}{dtype}".encode()))
     for kind, special, top_k in (("noise", False, 7), ("noise", True, 11), ("ties", True, 5), ("constant", False, 3),
                                  ("ties", False, 0)):
@@ -202,7 +214,7 @@ def test_native_view_equals_numpy(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize("tile_limit", [1 << 18, 40])  # 40: cell ids from tiles, not separable
 @pytest.mark.parametrize("per_job", [1, 8])
 def test_axes_layouts_and_segments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tile_limit: int,
-                                   per_job: int) -> None:
+                                   per_job: int, simd: str) -> None:
     monkeypatch.setattr(heatmap_grid, "_TILE_LIMIT", tile_limit)
     monkeypatch.setattr(segmented, "SEGMENTS_PER_JOB", per_job)
     rng = np.random.default_rng(7)
@@ -229,7 +241,7 @@ def test_axes_layouts_and_segments(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     _assert_same_heatmap(compute_heatmap(wrapped, axes, 6, block_elements=37, jobs=2), reference_heat, 1e4)
 
 
-def test_bins_at_their_bounds_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bins_at_their_bounds_are_numpys(simd: str) -> None:
     """Values on and one ulp around every bin bound land where numpy's formula puts them."""
     log = HistogramAccumulator(log_edges(3e-7, 12.5, 64), log_bins=True)
     lower = view_kernel._log_lower(log._origin, log._scale, log.bins)

@@ -101,6 +101,15 @@ AF_EXPORT int af_init(void)
 /* The instruction set in use: 1 = AVX2 + F16C, 0 = baseline (SSE2 on x86-64). */
 AF_EXPORT int af_simd_level(void) { return use_avx2; }
 
+/* For tests: use the baseline code (0) or whatever af_init chose (1); returns the level now in use. Not
+ * for use while other threads run the kernel. */
+AF_EXPORT int af_use_simd(int wanted)
+{
+    use_avx2 = 0;
+    if (wanted) af_init();
+    return use_avx2;
+}
+
 static int is_integer(int type) { return type >= AF_BOOL && type <= AF_UINT64; }
 
 #if AF_X86_DISPATCH
