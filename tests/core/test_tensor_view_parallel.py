@@ -19,7 +19,7 @@ import pytest
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.errors import Cancelled
-from autofuse_studio.core.precision import heatmap_grid, segmented
+from autofuse_studio.core.precision import heatmap_grid, native, segmented
 from autofuse_studio.core.precision.heatmap import CellMapper, Heatmap, HeatmapAccumulator, HeatmapAxes
 from autofuse_studio.core.precision.segmented import segments
 from autofuse_studio.core.precision.tensor_stats import (
@@ -210,17 +210,20 @@ def test_cancel_midway_stops_every_worker(tmp_path: Path) -> None:
     assert _no_workers_left()
 
 
-def test_a_worker_error_propagates_and_stops_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("no_native", ["1", ""])  # the numpy path, and the native kernel when built
+def test_a_worker_error_propagates_and_stops_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        no_native: str) -> None:
+    monkeypatch.setenv(native.DISABLE_ENV, no_native)
     fused, origin = _tied_arrays((64, 100))
     pair = open_pair(_save(tmp_path, "f", fused), _save(tmp_path, "o", origin))
-    original = HeatmapAccumulator.update
+    original = CellMapper.cell_ids  # both paths map every block to heatmap cells
 
-    def failing(self: HeatmapAccumulator, start: int, *args: object, **kwargs: object) -> None:
+    def failing(self: CellMapper, start: int, *args: object, **kwargs: object) -> np.ndarray:
         if start >= 3200:
             raise OSError("disk went away")
-        original(self, start, *args, **kwargs)
+        return original(self, start, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(HeatmapAccumulator, "update", failing)
+    monkeypatch.setattr(CellMapper, "cell_ids", failing)
     reports: list[int] = []
     with pytest.raises(OSError, match="disk went away"):
         compute_tensor_view(pair, ViewOptions(block_elements=64, jobs=2),

@@ -101,6 +101,15 @@ AF_EXPORT int af_init(void)
 /* The instruction set in use: 1 = AVX2 + F16C, 0 = baseline (SSE2 on x86-64). */
 AF_EXPORT int af_simd_level(void) { return use_avx2; }
 
+/* For tests: use the baseline code (0) or whatever af_init chose (1); returns the level now in use. Not
+ * for use while other threads run the kernel. */
+AF_EXPORT int af_use_simd(int wanted)
+{
+    use_avx2 = 0;
+    if (wanted) af_init();
+    return use_avx2;
+}
+
 static int is_integer(int type) { return type >= AF_BOOL && type <= AF_UINT64; }
 
 #if AF_X86_DISPATCH
@@ -394,6 +403,687 @@ AF_EXPORT int af_pair_stats(const void *a, int a_type, const void *b, int b_type
     out_counts[OUT_INF_B] = rare.inf_b;
     out_counts[OUT_MISMATCH] = rare.mismatch;
     return AF_OK;
+}
+
+/*
+ * Tensor view (tensor_view.py): the first pass over one block of a pair (both sides' statistics, the
+ * error range, top-K candidates and the heatmap cells) and the second one (four histograms), each in
+ * one loop over raw values instead of a dozen numpy passes over float64 copies. Values are converted
+ * to double exactly as numpy converts them and every count, extreme and bin is the numpy path's; only
+ * the summation order of the sums (means, M2, cell sums) differs.
+ */
+
+/* Statistics of one side of a block: finite values only; mean and M2 merged chunk by chunk (Chan). */
+typedef struct {
+    int64_t finite, nan;
+    double min, max, mean, m2;
+} af_side;
+
+AF_INLINE void side_combine(af_side *s, int64_t count, double mean, double m2)
+{
+    int64_t total;
+    double delta;
+    if (count == 0) return;
+    if (s->finite == 0) {
+        s->finite = count;
+        s->mean = mean;
+        s->m2 = m2;
+        return;
+    }
+    /* The operation order of StatsAccumulator._combine. */
+    total = s->finite + count;
+    delta = mean - s->mean;
+    s->mean += delta * (double)count / (double)total;
+    s->m2 += m2 + delta * delta * (double)s->finite * (double)count / (double)total;
+    s->finite = total;
+}
+
+/* One chunk of one side with NaN or Inf in it: counts, extremes and the finite values' mean and M2. */
+static void side_chunk_nonfinite(const double *x, int64_t m, af_side *s)
+{
+    double total = 0.0, mean, m2 = 0.0;
+    int64_t finite = 0, i;
+    for (i = 0; i < m; i++) {
+        double v = x[i];
+        if ((v - v) == 0.0) {
+            total += v;
+            finite++;
+            s->min = v < s->min ? v : s->min;
+            s->max = v > s->max ? v : s->max;
+        } else if (v != v) {
+            s->nan++;
+        }
+    }
+    if (finite == 0) return;
+    mean = total / (double)finite;
+    for (i = 0; i < m; i++) {
+        double d = x[i] - mean;
+        if ((x[i] - x[i]) == 0.0) m2 += d * d;
+    }
+    side_combine(s, finite, mean, m2);
+}
+
+#if AF_X86_DISPATCH
+/* Sum, x - x, min and max of a chunk in AVX2: GCC does not vectorise the ternary min/max (minpd is
+ * exactly `v < low ? v : low`). out: total, check, lowest, highest. */
+__attribute__((target("avx2"))) static void side_sweep_avx2(const double *x, int64_t m, double *out)
+{
+    __m256d sum0 = _mm256_setzero_pd(), sum1 = _mm256_setzero_pd(), probe = _mm256_setzero_pd();
+    __m256d low0 = _mm256_set1_pd(INFINITY), low1 = low0, high0 = _mm256_set1_pd(-INFINITY), high1 = high0;
+    double lanes[16], total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY;
+    int64_t i = 0;
+    for (; i + 8 <= m; i += 8) {
+        __m256d v0 = _mm256_loadu_pd(x + i), v1 = _mm256_loadu_pd(x + i + 4);
+        sum0 = _mm256_add_pd(sum0, v0);
+        sum1 = _mm256_add_pd(sum1, v1);
+        probe = _mm256_add_pd(probe, _mm256_add_pd(_mm256_sub_pd(v0, v0), _mm256_sub_pd(v1, v1)));
+        low0 = _mm256_min_pd(v0, low0);
+        low1 = _mm256_min_pd(v1, low1);
+        high0 = _mm256_max_pd(v0, high0);
+        high1 = _mm256_max_pd(v1, high1);
+    }
+    _mm256_storeu_pd(lanes, _mm256_add_pd(sum0, sum1));
+    _mm256_storeu_pd(lanes + 4, probe);
+    _mm256_storeu_pd(lanes + 8, _mm256_min_pd(low0, low1));
+    _mm256_storeu_pd(lanes + 12, _mm256_max_pd(high0, high1));
+    for (int k = 0; k < 4; k++) {
+        total += lanes[k];
+        check += lanes[4 + k];
+        lowest = lanes[8 + k] < lowest ? lanes[8 + k] : lowest;
+        highest = lanes[12 + k] > highest ? lanes[12 + k] : highest;
+    }
+    for (; i < m; i++) {
+        total += x[i];
+        check += x[i] - x[i];
+        lowest = x[i] < lowest ? x[i] : lowest;
+        highest = x[i] > highest ? x[i] : highest;
+    }
+    out[0] = total;
+    out[1] = check;
+    out[2] = lowest;
+    out[3] = highest;
+}
+#endif
+
+/* Sum, x - x, min and max of a chunk in plain C (the baseline build). out: as side_sweep_avx2. */
+AF_INLINE void side_sweep(const double *x, int64_t m, double *out)
+{
+    double sum[LANES], probe[LANES], low[LANES], high[LANES];
+    double total = 0.0, check = 0.0, lowest = INFINITY, highest = -INFINITY;
+    int k;
+    int64_t i;
+    for (k = 0; k < LANES; k++) {
+        sum[k] = probe[k] = 0.0;
+        low[k] = INFINITY;
+        high[k] = -INFINITY;
+    }
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) {
+            double v = x[i + k];
+            sum[k] += v;
+            probe[k] += v - v;
+            low[k] = v < low[k] ? v : low[k];
+            high[k] = v > high[k] ? v : high[k];
+        }
+    }
+    for (; i < m; i++) {
+        double v = x[i];
+        total += v;
+        check += v - v;
+        lowest = v < lowest ? v : lowest;
+        highest = v > highest ? v : highest;
+    }
+    for (k = 0; k < LANES; k++) {
+        total += sum[k];
+        check += probe[k];
+        lowest = low[k] < lowest ? low[k] : lowest;
+        highest = high[k] > highest ? high[k] : highest;
+    }
+    out[0] = total;
+    out[1] = check;
+    out[2] = lowest;
+    out[3] = highest;
+}
+
+/* One chunk of one side: counts, extremes and the chunk's mean, then its M2 around that mean (Chan's
+ * merge into the block's). x - x sums to 0 exactly when every value is finite, else the chunk is
+ * redone by the scalar loop above. */
+AF_INLINE void side_chunk(const double *x, int64_t m, af_side *s, int avx)
+{
+    double sweep[4], m2[LANES], mean, chunk_m2 = 0.0;
+    int k;
+    int64_t i;
+#if AF_X86_DISPATCH
+    if (avx)
+        side_sweep_avx2(x, m, sweep);
+    else
+#endif
+        side_sweep(x, m, sweep);
+    (void)avx;
+    if (sweep[1] != 0.0) {
+        side_chunk_nonfinite(x, m, s);
+        return;
+    }
+    s->min = sweep[2] < s->min ? sweep[2] : s->min;
+    s->max = sweep[3] > s->max ? sweep[3] : s->max;
+    mean = sweep[0] / (double)m;
+    for (k = 0; k < LANES; k++) m2[k] = 0.0;
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) {
+            double d = x[i + k] - mean;
+            m2[k] += d * d;
+        }
+    }
+    for (; i < m; i++) {
+        double d = x[i] - mean;
+        chunk_m2 += d * d;
+    }
+    for (k = 0; k < LANES; k++) chunk_m2 += m2[k];
+    side_combine(s, m, mean, chunk_m2);
+}
+
+/* The heatmap's cell arrays (HeatmapAccumulator's window), updated in place; order shared with view_kernel.py. */
+enum { CELL_ELEMENTS, CELL_SUM_F, CELL_SUM_O, CELL_NONFINITE_F, CELL_NONFINITE_O, CELL_WORST_KEY, CELL_WORST_FLAT,
+       CELL_WORST_F, CELL_WORST_O, CELL_ARRAYS };
+
+typedef struct {
+    int64_t *elements, *nonfinite_f, *nonfinite_o, *worst_flat;
+    double *sum_f, *sum_o, *worst_key, *worst_f, *worst_o;
+} af_cells;
+
+/* The run of consecutive elements in one cell being added: flushed to the cell when the cell changes. */
+typedef struct {
+    int64_t start; /* flat index of the block's first element */
+    int64_t cell, count, nonfinite_f, nonfinite_o, worst_at;
+    double sum_f, sum_o, worst, worst_f, worst_o;
+} af_run;
+
+static void run_flush(af_run *run, const af_cells *cells)
+{
+    int64_t c = run->cell;
+    if (c < 0) return;
+    cells->elements[c] += run->count;
+    cells->sum_f[c] += run->sum_f;
+    cells->sum_o[c] += run->sum_o;
+    cells->nonfinite_f[c] += run->nonfinite_f;
+    cells->nonfinite_o[c] += run->nonfinite_o;
+    if (run->worst_at >= 0) {
+        cells->worst_key[c] = run->worst;
+        cells->worst_flat[c] = run->start + run->worst_at;
+        cells->worst_f[c] = run->worst_f;
+        cells->worst_o[c] = run->worst_o;
+    }
+}
+
+typedef struct {
+    double max_abs, min_positive, threshold;
+    int64_t nonfinite, candidates;
+    int64_t *candidate; /* block positions whose key exceeds `threshold` (capacity: the block) */
+    double *keys;       /* every key, or NULL */
+} af_errors;
+
+/* Keys (|x - y|, NaN as +Inf), the error range, top-K candidates and the heatmap runs of one chunk.
+ * The state lives in scalar locals while the loop runs: in a struct whose address is taken, or behind
+ * a pointer that every candidate or cell store could alias, it would go through memory each time. */
+AF_INLINE void errors_chunk(const double *x, const double *y, const int64_t *ids, int64_t offset, int64_t m,
+                            const af_cells *cells, af_run *state, af_errors *errors)
+{
+    int64_t cell = state->cell, count = state->count, nonfinite_f = state->nonfinite_f;
+    int64_t nonfinite_o = state->nonfinite_o, worst_at = state->worst_at;
+    double sum_f = state->sum_f, sum_o = state->sum_o, worst = state->worst;
+    double worst_f = state->worst_f, worst_o = state->worst_o;
+    double max_abs = errors->max_abs, min_positive = errors->min_positive, threshold = errors->threshold;
+    int64_t nonfinite = errors->nonfinite, candidates = errors->candidates;
+    int64_t *candidate = errors->candidate;
+    double *keys = errors->keys;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t at = offset + i, next = ids[at];
+        double fx = x[i], fy = y[i];
+        double key = fabs(fx - fy);
+        if (key != key) key = INFINITY;
+        if (key < INFINITY) {
+            max_abs = key > max_abs ? key : max_abs;
+            double positive = key > 0.0 ? key : INFINITY; /* selects, not branches: zeros come at random */
+            min_positive = positive < min_positive ? positive : min_positive;
+        } else {
+            nonfinite++;
+        }
+        if (key > threshold) candidate[candidates++] = at;
+        if (keys) keys[at] = key;
+        if (next != cell) {
+            if (cell >= 0) {
+                cells->elements[cell] += count;
+                cells->sum_f[cell] += sum_f;
+                cells->sum_o[cell] += sum_o;
+                cells->nonfinite_f[cell] += nonfinite_f;
+                cells->nonfinite_o[cell] += nonfinite_o;
+                if (worst_at >= 0) {
+                    cells->worst_key[cell] = worst;
+                    cells->worst_flat[cell] = state->start + worst_at;
+                    cells->worst_f[cell] = worst_f;
+                    cells->worst_o[cell] = worst_o;
+                }
+            }
+            cell = next;
+            count = nonfinite_f = nonfinite_o = 0;
+            sum_f = sum_o = 0.0;
+            worst = cells->worst_key[cell];
+            worst_at = -1;
+        }
+        count++;
+        if ((fx - fx) == 0.0) sum_f += fx; else nonfinite_f++;
+        if ((fy - fy) == 0.0) sum_o += fy; else nonfinite_o++;
+        /* Strictly greater: the first element reaching a cell's maximum keeps it (the numpy tie rule). */
+        if (key > worst) {
+            worst = key;
+            worst_at = at;
+            worst_f = fx;
+            worst_o = fy;
+        }
+    }
+    state->cell = cell;
+    state->count = count;
+    state->nonfinite_f = nonfinite_f;
+    state->nonfinite_o = nonfinite_o;
+    state->worst_at = worst_at;
+    state->sum_f = sum_f;
+    state->sum_o = sum_o;
+    state->worst = worst;
+    state->worst_f = worst_f;
+    state->worst_o = worst_o;
+    errors->max_abs = max_abs;
+    errors->min_positive = min_positive;
+    errors->nonfinite = nonfinite;
+    errors->candidates = candidates;
+}
+
+#if AF_X86_DISPATCH
+/* chunk_keys in AVX2 (GCC does not vectorise its ternary min/max). */
+__attribute__((target("avx2"))) static int chunk_keys_avx2(const double *x, const double *y, int64_t m,
+                                                           af_errors *errors, double *keys)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), inf = _mm256_set1_pd(INFINITY), zero = _mm256_setzero_pd();
+    const __m256d threshold = _mm256_set1_pd(errors->threshold);
+    __m256d high = zero, low = inf;
+    double lanes[8];
+    int64_t nonfinite = 0, i = 0;
+    int above = 0;
+    for (; i + 4 <= m; i += 4) {
+        __m256d key = _mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i)));
+        __m256d infinite = _mm256_cmp_pd(key, inf, _CMP_EQ_OQ);
+        _mm256_storeu_pd(keys + i, key);
+        nonfinite += __builtin_popcount((unsigned)_mm256_movemask_pd(infinite));
+        above |= _mm256_movemask_pd(_mm256_cmp_pd(key, threshold, _CMP_GT_OQ));
+        high = _mm256_max_pd(_mm256_blendv_pd(key, zero, infinite), high);
+        low = _mm256_min_pd(_mm256_blendv_pd(inf, key, _mm256_cmp_pd(key, zero, _CMP_GT_OQ)), low);
+    }
+    _mm256_storeu_pd(lanes, high);
+    _mm256_storeu_pd(lanes + 4, low);
+    for (int k = 0; k < 4; k++) {
+        errors->max_abs = lanes[k] > errors->max_abs ? lanes[k] : errors->max_abs;
+        errors->min_positive = lanes[4 + k] < errors->min_positive ? lanes[4 + k] : errors->min_positive;
+    }
+    for (; i < m; i++) {
+        double key = fabs(x[i] - y[i]);
+        keys[i] = key;
+        if (key < INFINITY) {
+            errors->max_abs = key > errors->max_abs ? key : errors->max_abs;
+            if (key > 0.0 && key < errors->min_positive) errors->min_positive = key;
+        } else {
+            nonfinite++;
+        }
+        above |= key > errors->threshold;
+    }
+    errors->nonfinite += nonfinite;
+    return above != 0;
+}
+#endif
+
+/* Keys of a chunk whose values are all finite, with the error range; returns whether a key exceeds
+ * the top-K threshold. */
+AF_INLINE int chunk_keys(const double *x, const double *y, int64_t m, af_errors *errors, double *keys)
+{
+    double high[LANES], low[LANES], threshold = errors->threshold;
+    int64_t nonfinite = 0, above = 0, i;
+    int k;
+    for (k = 0; k < LANES; k++) {
+        high[k] = 0.0;
+        low[k] = INFINITY;
+    }
+#define AF_KEY(K, I) \
+    do { \
+        double key = fabs(x[I] - y[I]); /* finite values: +Inf on overflow, never NaN */ \
+        double finite = key < INFINITY ? key : 0.0; \
+        double positive = key > 0.0 ? key : INFINITY; \
+        keys[I] = key; \
+        nonfinite += key == INFINITY; \
+        above |= key > threshold; \
+        high[K] = finite > high[K] ? finite : high[K]; \
+        low[K] = positive < low[K] ? positive : low[K]; \
+    } while (0)
+    for (i = 0; i + LANES <= m; i += LANES) {
+        for (k = 0; k < LANES; k++) AF_KEY(k, i + k);
+    }
+    for (; i < m; i++) AF_KEY(0, i);
+#undef AF_KEY
+    for (k = 0; k < LANES; k++) {
+        errors->max_abs = high[k] > errors->max_abs ? high[k] : errors->max_abs;
+        errors->min_positive = low[k] < errors->min_positive ? low[k] : errors->min_positive;
+    }
+    errors->nonfinite += nonfinite;
+    return above != 0;
+}
+
+/* The heatmap cells of a chunk whose values are all finite, run by run: a run's sums and largest key
+ * are reductions the vectoriser can do, and only a run that beats its cell's worst is searched for the
+ * first element reaching its largest key (the numpy tie rule). */
+AF_INLINE void chunk_runs(const double *x, const double *y, const double *keys, const int64_t *ids, int64_t m,
+                          int64_t first, const af_cells *cells)
+{
+    int64_t i = 0;
+    while (i < m) {
+        int64_t cell = ids[i], j = i + 1, at;
+        double sum_f[4] = {0.0, 0.0, 0.0, 0.0}, sum_o[4] = {0.0, 0.0, 0.0, 0.0};
+        double top[4] = {-1.0, -1.0, -1.0, -1.0}, largest;
+        int k;
+        while (j < m && ids[j] == cell) j++;
+        for (at = i; at + 4 <= j; at += 4) {
+            for (k = 0; k < 4; k++) {
+                sum_f[k] += x[at + k];
+                sum_o[k] += y[at + k];
+                top[k] = keys[at + k] > top[k] ? keys[at + k] : top[k];
+            }
+        }
+        for (; at < j; at++) {
+            sum_f[0] += x[at];
+            sum_o[0] += y[at];
+            top[0] = keys[at] > top[0] ? keys[at] : top[0];
+        }
+        cells->elements[cell] += j - i;
+        cells->sum_f[cell] += (sum_f[0] + sum_f[1]) + (sum_f[2] + sum_f[3]);
+        cells->sum_o[cell] += (sum_o[0] + sum_o[1]) + (sum_o[2] + sum_o[3]);
+        largest = top[0];
+        for (k = 1; k < 4; k++) largest = top[k] > largest ? top[k] : largest;
+        if (largest > cells->worst_key[cell]) { /* strictly: on a tie the earlier element keeps the cell */
+            for (at = i; keys[at] != largest; at++) {}
+            cells->worst_key[cell] = largest;
+            cells->worst_flat[cell] = first + at;
+            cells->worst_f[cell] = x[at];
+            cells->worst_o[cell] = y[at];
+        }
+        i = j;
+    }
+}
+
+AF_INLINE void view_first(const void *f, int f_type, const void *o, int o_type, int64_t n, const int64_t *ids,
+                          const af_cells *cells, af_side *sides, af_errors *errors, af_run *run, int avx)
+{
+    double f_buffer[CHUNK], o_buffer[CHUNK], keys[CHUNK];
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
+        const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
+        int64_t nan_before = sides[0].nan + sides[1].nan, finite_before = sides[0].finite + sides[1].finite;
+        int above;
+        side_chunk(x, m, &sides[0], avx);
+        side_chunk(y, m, &sides[1], avx);
+        if (sides[0].finite + sides[1].finite - finite_before != 2 * m || sides[0].nan + sides[1].nan != nan_before) {
+            /* NaN or Inf in the chunk: the element-by-element loop. */
+            errors_chunk(x, y, ids, offset, m, cells, run, errors);
+            continue;
+        }
+        run_flush(run, cells); /* the element-by-element loop's last run */
+        run->cell = -1;
+#if AF_X86_DISPATCH
+        above = avx ? chunk_keys_avx2(x, y, m, errors, keys) : chunk_keys(x, y, m, errors, keys);
+#else
+        above = chunk_keys(x, y, m, errors, keys);
+#endif
+        if (above) {
+            for (int64_t i = 0; i < m; i++) {
+                if (keys[i] > errors->threshold) errors->candidate[errors->candidates++] = offset + i;
+            }
+        }
+        if (errors->keys) memcpy(errors->keys + offset, keys, (size_t)m * sizeof *keys);
+        chunk_runs(x, y, keys, ids + offset, m, run->start + offset, cells);
+    }
+}
+
+static void view_first_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
+                                const int64_t *ids, const af_cells *cells, af_side *sides, af_errors *errors,
+                                af_run *run)
+{
+    view_first(f, f_type, o, o_type, n, ids, cells, sides, errors, run, 0);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static void view_first_avx2(const void *f, int f_type, const void *o,
+                                                                  int o_type, int64_t n, const int64_t *ids,
+                                                                  const af_cells *cells, af_side *sides,
+                                                                  af_errors *errors, af_run *run)
+{
+    view_first(f, f_type, o, o_type, n, ids, cells, sides, errors, run, 1);
+}
+#endif
+
+/*
+ * The tensor view's first pass over f[0:n] and o[0:n] (flat indices start ..): `ids` are the elements'
+ * heatmap cells as indices into the `cells` arrays (CELL_* order), which are updated in place. Block
+ * positions whose key exceeds `threshold` go to `candidate` (room for n); `keys` (NULL or room for n)
+ * receives every key. out_doubles: per side min, max, mean, M2, then the largest finite key and the
+ * smallest positive one; out_counts: per side finite, NaN, then non-finite keys and candidates.
+ */
+AF_EXPORT int af_view_first(const void *f, int f_type, const void *o, int o_type, int64_t n, const int64_t *ids,
+                            void *const *cell_arrays, int64_t start, double threshold, int64_t *candidate,
+                            double *keys, double *out_doubles, int64_t *out_counts)
+{
+    af_side sides[2];
+    af_errors errors;
+    af_run run;
+    af_cells cells;
+    if (!f16_ready || f_type < AF_BOOL || f_type > AF_FLOAT64 || o_type < AF_BOOL || o_type > AF_FLOAT64)
+        return AF_UNSUPPORTED;
+    cells.elements = (int64_t *)cell_arrays[CELL_ELEMENTS];
+    cells.sum_f = (double *)cell_arrays[CELL_SUM_F];
+    cells.sum_o = (double *)cell_arrays[CELL_SUM_O];
+    cells.nonfinite_f = (int64_t *)cell_arrays[CELL_NONFINITE_F];
+    cells.nonfinite_o = (int64_t *)cell_arrays[CELL_NONFINITE_O];
+    cells.worst_key = (double *)cell_arrays[CELL_WORST_KEY];
+    cells.worst_flat = (int64_t *)cell_arrays[CELL_WORST_FLAT];
+    cells.worst_f = (double *)cell_arrays[CELL_WORST_F];
+    cells.worst_o = (double *)cell_arrays[CELL_WORST_O];
+    for (int side = 0; side < 2; side++) {
+        sides[side].finite = sides[side].nan = 0;
+        sides[side].min = INFINITY;
+        sides[side].max = -INFINITY;
+        sides[side].mean = sides[side].m2 = 0.0;
+    }
+    errors.max_abs = 0.0;
+    errors.min_positive = INFINITY;
+    errors.threshold = threshold;
+    errors.nonfinite = errors.candidates = 0;
+    errors.candidate = candidate;
+    errors.keys = keys;
+    run.start = start;
+    run.cell = -1;
+    run.worst_at = -1;
+#if AF_X86_DISPATCH
+    if (use_avx2)
+        view_first_avx2(f, f_type, o, o_type, n, ids, &cells, sides, &errors, &run);
+    else
+#endif
+        view_first_baseline(f, f_type, o, o_type, n, ids, &cells, sides, &errors, &run);
+    run_flush(&run, &cells);
+    for (int side = 0; side < 2; side++) {
+        out_doubles[4 * side] = sides[side].min;
+        out_doubles[4 * side + 1] = sides[side].max;
+        out_doubles[4 * side + 2] = sides[side].mean;
+        out_doubles[4 * side + 3] = sides[side].m2;
+        out_counts[2 * side] = sides[side].finite;
+        out_counts[2 * side + 1] = sides[side].nan;
+    }
+    out_doubles[8] = errors.max_abs;
+    out_doubles[9] = errors.min_positive;
+    out_counts[4] = errors.nonfinite;
+    out_counts[5] = errors.candidates;
+    return AF_OK;
+}
+
+/* One histogram's binning (HistogramAccumulator): position = (v - origin) * scale, or for log bins
+ * (log2(v) - origin) * scale + 1, clipped and truncated; `lower[k]` is the smallest value numpy's log2
+ * puts in log bin k or above, so log bins do not depend on how log2 is computed here. */
+typedef struct {
+    double origin, scale;
+    int64_t bins;
+    int64_t *counts;
+    const double *lower;
+} af_bins;
+
+/* The bins of a chunk's values and errors, written for the vectoriser (no branches, no int64 <-> double
+ * conversions, which AVX2 lacks). Linear bins are exact (numpy's operations); log bins are estimates
+ * from a log2 good to about 3e-5 (the exponent bits plus a least-squares polynomial of the mantissa),
+ * settled exactly by log_bin. Returns 0 when every value and error is finite, else 1: then the
+ * chunk takes the scalar loop, which uses only the log estimates. */
+AF_INLINE int chunk_bins(const double *x, const double *y, int64_t m, const double *bin, int32_t *out)
+{
+    const double two52 = 4503599627370496.0; /* 2**52: its mantissa holds a small integer exactly */
+    int32_t nonfinite = 0; /* an OR, not a float sum: the vectoriser may not reorder float sums */
+    for (int64_t i = 0; i < m; i++) {
+        double fx = x[i], fy = y[i], e = fx - fy, v = fabs(e), mantissa, exponent, p, pf, po, pe;
+        uint64_t bits, exponent_bits;
+        nonfinite |= ((fx - fx) != 0.0) | ((fy - fy) != 0.0) | ((e - e) != 0.0);
+        pf = (fx - bin[0]) * bin[1];
+        po = (fy - bin[3]) * bin[4];
+        pe = (e - bin[6]) * bin[7];
+        pf = pf > 0.0 ? pf : 0.0;
+        po = po > 0.0 ? po : 0.0;
+        pe = pe > 0.0 ? pe : 0.0;
+        out[i] = (int32_t)(pf < bin[2] ? pf : bin[2]);
+        out[CHUNK + i] = (int32_t)(po < bin[5] ? po : bin[5]);
+        out[2 * CHUNK + i] = (int32_t)(pe < bin[8] ? pe : bin[8]);
+        memcpy(&bits, &v, sizeof bits);
+        exponent_bits = (bits >> 52) | UINT64_C(0x4330000000000000);
+        memcpy(&exponent, &exponent_bits, sizeof exponent);
+        exponent -= two52 + 1023.0;
+        bits = (bits & UINT64_C(0x000fffffffffffff)) | UINT64_C(0x3ff0000000000000);
+        memcpy(&mantissa, &bits, sizeof mantissa);
+        mantissa -= 1.0;
+        p = exponent + mantissa * (1.4418258 + mantissa * (-0.7086821 + mantissa * (0.41542195 + mantissa
+            * (-0.19442267 + mantissa * 0.04588553))));
+        p = (p - bin[9]) * bin[10] + 1.0;
+        p = p > 1.0 ? p : 1.0;
+        p = p < bin[11] ? p : bin[11];
+        out[3 * CHUNK + i] = v > 0.0 ? (int32_t)p : 0; /* bin 0: the exact zeros (lower[0] = 0 <= 0 < lower[1]) */
+    }
+    return nonfinite;
+}
+
+/* The exact log bin of v >= 0 from its estimate k in [0, bins - 1]; lower[] has bins + 1 entries,
+ * lower[0] = 0 and lower[bins] = +Inf, so k + 1 is always readable. */
+AF_INLINE int64_t log_bin(const double *lower, double v, int64_t k)
+{
+    /* Both bounds of the estimated bin at once (independent loads); walking on is rare: the estimate is
+     * off only within about 3e-5 of a bound (or for subnormals). No branch on zeros: they come at random. */
+    if (v >= lower[k + 1]) {
+        do k++; while (v >= lower[k + 1]);
+    } else if (v < lower[k]) {
+        do k--; while (v < lower[k]);
+    }
+    return k;
+}
+
+AF_INLINE int64_t linear_index(double origin, double scale, double top, double v)
+{
+    double p = (v - origin) * scale;
+    p = p > 0.0 ? p : 0.0; /* NaN too (an overflowing scale): bin 0 */
+    p = p < top ? p : top;
+    return (int64_t)p;
+}
+
+AF_INLINE int view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const af_bins *bins,
+                        int64_t *nonfinite, int avx)
+{
+    double f_buffer[CHUNK], o_buffer[CHUNK], bin[12];
+    int32_t index[4 * CHUNK];
+    int64_t nonfinite_f = 0, nonfinite_o = 0, nonfinite_e = 0;
+    /* Locals, not the struct: a count's store could alias its fields. */
+    int64_t *fc = bins[0].counts, *oc = bins[1].counts, *ec = bins[2].counts, *lc = bins[3].counts;
+    const double *lower = bins[3].lower;
+    for (int h = 0; h < 4; h++) {
+        bin[3 * h] = bins[h].origin;
+        bin[3 * h + 1] = bins[h].scale;
+        bin[3 * h + 2] = (double)(bins[h].bins - 1);
+    }
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *x = to_double(f, f_type, offset, m, f_buffer, avx);
+        const double *y = to_double(o, o_type, offset, m, o_buffer, avx);
+        if (!chunk_bins(x, y, m, bin, index)) {
+            for (int64_t i = 0; i < m; i++) {
+                fc[index[i]]++;
+                oc[index[CHUNK + i]]++;
+                ec[index[2 * CHUNK + i]]++;
+                lc[log_bin(lower, fabs(x[i] - y[i]), index[3 * CHUNK + i])]++;
+            }
+            continue;
+        }
+        for (int64_t i = 0; i < m; i++) {
+            double fx = x[i], fy = y[i], e = fx - fy;
+            if ((fx - fx) == 0.0) fc[linear_index(bin[0], bin[1], bin[2], fx)]++; else nonfinite_f++;
+            if ((fy - fy) == 0.0) oc[linear_index(bin[3], bin[4], bin[5], fy)]++; else nonfinite_o++;
+            if ((e - e) == 0.0) {
+                ec[linear_index(bin[6], bin[7], bin[8], e)]++;
+                lc[log_bin(lower, fabs(e), index[3 * CHUNK + i])]++;
+            } else {
+                nonfinite_e++;
+            }
+        }
+    }
+    nonfinite[0] += nonfinite_f;
+    nonfinite[1] += nonfinite_o;
+    nonfinite[2] += nonfinite_e;
+    return AF_OK;
+}
+
+static int view_hist_baseline(const void *f, int f_type, const void *o, int o_type, int64_t n,
+                              const af_bins *bins, int64_t *nonfinite)
+{
+    return view_hist(f, f_type, o, o_type, n, bins, nonfinite, 0);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static int view_hist_avx2(const void *f, int f_type, const void *o,
+                                                                int o_type, int64_t n, const af_bins *bins,
+                                                                int64_t *nonfinite)
+{
+    return view_hist(f, f_type, o, o_type, n, bins, nonfinite, 1);
+}
+#endif
+
+/*
+ * The tensor view's histograms of f[0:n], o[0:n] and their difference: params holds origin and scale of
+ * the fused, origin, error and |error| (log) binnings, bins their bin counts, counts their int64 count
+ * arrays (added to in place), lower the log binning's lower bounds (bins[3] + 1 entries, the last +Inf). nonfinite gets the
+ * NaN/Inf counts of fused, origin and error added.
+ */
+AF_EXPORT int af_view_hist(const void *f, int f_type, const void *o, int o_type, int64_t n, const double *params,
+                           const int64_t *bins, int64_t *const *counts, const double *lower, int64_t *nonfinite)
+{
+    af_bins binning[4];
+    if (!f16_ready || f_type < AF_BOOL || f_type > AF_FLOAT64 || o_type < AF_BOOL || o_type > AF_FLOAT64)
+        return AF_UNSUPPORTED;
+    for (int h = 0; h < 4; h++) {
+        if (bins[h] < 1) return AF_UNSUPPORTED;
+        binning[h].origin = params[2 * h];
+        binning[h].scale = params[2 * h + 1];
+        binning[h].bins = bins[h];
+        binning[h].counts = counts[h];
+        binning[h].lower = lower;
+    }
+#if AF_X86_DISPATCH
+    if (use_avx2) return view_hist_avx2(f, f_type, o, o_type, n, binning, nonfinite);
+#endif
+    return view_hist_baseline(f, f_type, o, o_type, n, binning, nonfinite);
 }
 
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */

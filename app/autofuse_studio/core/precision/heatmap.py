@@ -232,6 +232,21 @@ class HeatmapAccumulator:
                 cells.nonfinite_counts()[side, at] += np.bincount(ids[~finite], minlength=block.width)
         self._update_worst(start, block, at, fused, origin, key, scratch)
 
+    def cell_arrays(self, start: int, count: int, scratch: Scratch) -> tuple[np.ndarray, list[np.ndarray]]:
+        """For the native kernel: a block's cell ids as indices into the window, and the window's arrays.
+
+        The arrays (elements, fused and origin sums, fused and origin non-finite counts, worst key,
+        worst flat index, worst fused and origin values) are the accumulator's own: the kernel adds the
+        block to them in place.
+        """
+        ids = self.mapper.cell_ids(start, count, scratch)
+        self._cover(*self.mapper.cell_range(start, start + count))
+        cells = self.cells
+        np.subtract(ids, cells.low, out=ids)
+        nonfinite = cells.nonfinite_counts()
+        return ids, [cells.elements, cells.sums[0], cells.sums[1], nonfinite[0], nonfinite[1], cells.worst_key,
+                     cells.worst_flat, cells.worst_values[0], cells.worst_values[1]]
+
     def _update_worst(self, start: int, block: _BlockCells, at: slice, fused: np.ndarray, origin: np.ndarray,
                       key: np.ndarray, scratch: Scratch) -> None:
         block_max = block.maxima(key)

@@ -1,8 +1,9 @@
-"""Segmented passes over a tensor pair on worker threads: element ranges, float64 blocks, shared progress, merging.
+"""Segmented passes over a tensor pair on worker threads: element ranges, blocks, shared progress, merging.
 
 A pass splits the pair into contiguous segments, a few per worker; each segment gets its own
 accumulators and they merge in segment order, so the result is the single-threaded one up to the
-summation order of means. Workers reuse float64 buffers of one block (numpy releases the GIL in the
+summation order of means. Blocks come as stored (the native kernel reads them so); the numpy path
+converts them into float64 buffers each worker reuses (numpy and the kernel release the GIL in the
 per-block work).
 """
 
@@ -121,25 +122,35 @@ class Segment:
 
 
 Block = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+RawBlock = tuple[int, np.ndarray, np.ndarray]
 
 
-def segment_blocks(pair: TensorPair, segment: Segment, scratch: Scratch) -> Iterator[Block]:
-    """(start, fused, origin, fused - origin) as float64 blocks in the scratch's reused buffers.
+def raw_blocks(pair: TensorPair, segment: Segment) -> Iterator[RawBlock]:
+    """(start, fused, origin) blocks of the segment as stored (decoded, layout converted; no float64 copy).
 
-    Call inside np.errstate(invalid="ignore", over="ignore"): Inf - Inf and float64 overflows are
-    expected. Progress is counted when the consumer asks for the next block, i.e. once it is done.
+    Checks the stop flags before each block; progress is counted when the consumer asks for the next
+    block, i.e. once it is done.
     """
     position = segment.start
     for fused_raw, origin_raw in aligned_range(pair, segment.start, segment.stop, segment.block_elements):
         segment.halt.check()
         count = fused_raw.size
-        fused, origin, error = (scratch.get(name, count) for name in ("fused", "origin", "error"))
-        np.copyto(fused, fused_raw, casting="unsafe")  # astype(np.float64) without a fresh array
-        np.copyto(origin, origin_raw, casting="unsafe")
-        np.subtract(fused, origin, out=error)
-        yield position, fused, origin, error
+        yield position, fused_raw, origin_raw
         position += count
         segment.progress.advance(count)
+
+
+def float64_block(start: int, fused_raw: np.ndarray, origin_raw: np.ndarray, scratch: Scratch) -> Block:
+    """(start, fused, origin, fused - origin) as float64 in the scratch's reused buffers.
+
+    Call inside np.errstate(invalid="ignore", over="ignore"): Inf - Inf and float64 overflows are expected.
+    """
+    count = fused_raw.size
+    fused, origin, error = (scratch.get(name, count) for name in ("fused", "origin", "error"))
+    np.copyto(fused, fused_raw.reshape(-1), casting="unsafe")  # astype(np.float64) without a fresh array
+    np.copyto(origin, origin_raw.reshape(-1), casting="unsafe")
+    np.subtract(fused, origin, out=error)
+    return start, fused, origin, error
 
 
 class Mergeable(Protocol):

@@ -88,6 +88,17 @@ class StatsAccumulator:
         block_m2 = float(np.square(deviations, out=deviations).sum())
         self._combine(finite_count, block_mean, block_m2)
 
+    def add_summary(self, elements: int, finite: int, nan: int, low: float, high: float, mean: float,
+                    m2: float) -> None:
+        """Add a block summarised elsewhere (the native kernel): its counts, finite extremes, mean and M2."""
+        self.elements += elements
+        self.nan += nan
+        self.inf += elements - finite - nan
+        if finite:
+            self.low = min(self.low, low)
+            self.high = max(self.high, high)
+            self._combine(finite, mean, m2)
+
     def merge(self, other: StatsAccumulator) -> None:
         """Add the statistics of another part of the same side (any order; exact up to rounding)."""
         self.elements += other.elements
@@ -156,6 +167,15 @@ def log_edges(min_positive: float, high: float, bins: int) -> FloatArray:
     return np.concatenate(([0.0], np.geomspace(min_positive, high, bins)))
 
 
+def log_position(values: FloatArray, out: FloatArray, origin: float, scale: float, bins: int) -> None:
+    """Log-bin positions of positive values (truncated: the bin), as HistogramAccumulator bins them."""
+    np.log2(values, out=out)
+    np.subtract(out, origin, out=out)
+    np.multiply(out, scale, out=out)
+    np.add(out, 1.0, out=out)
+    np.clip(out, 1, bins - 1, out=out)
+
+
 class HistogramAccumulator:
     """Counts float64 blocks into fixed edges (uniform, or zero + geometric when log_bins)."""
 
@@ -210,11 +230,7 @@ class HistogramAccumulator:
         np.clip(out, 0, self.bins - 1, out=out)
 
     def _log_position(self, values: FloatArray, out: FloatArray) -> None:
-        np.log2(values, out=out)
-        np.subtract(out, self._origin, out=out)
-        np.multiply(out, self._scale, out=out)
-        np.add(out, 1.0, out=out)
-        np.clip(out, 1, self.bins - 1, out=out)
+        log_position(values, out, self._origin, self._scale, self.bins)
 
     def result(self) -> Histogram:
         """The histogram so far."""
@@ -269,23 +285,40 @@ class TopKAccumulator:
         """Offer one block whose first element has flat index `start` (blocks in ascending flat order)."""
         if self.k <= 0:
             return
-        if self.keys.size >= self.k:
+        if self.full:
             # Only elements worse than the current K-th can enter (on a tie it has the smaller flat
             # index, blocks coming in order): usually very few, even when all errors are equal.
-            positions = np.flatnonzero(keys > self.keys[-1])
+            positions = np.flatnonzero(keys > self.threshold)
         else:
-            positions = self._candidates(keys, scratch or Scratch())
-        if positions.size == 0:
+            positions = self.candidates(keys, scratch or Scratch())
+        self.offer(start, positions, keys[positions], fused[positions], origin[positions])
+
+    @property
+    def full(self) -> bool:
+        """True once K elements are kept: then only keys above `threshold` can enter."""
+        return self.keys.size >= self.k
+
+    @property
+    def threshold(self) -> float:
+        """The key a later element must exceed to enter (+Inf for K = 0, -Inf while not full)."""
+        if self.k <= 0:
+            return math.inf
+        return float(self.keys[-1]) if self.full else -math.inf
+
+    def offer(self, start: int, positions: np.ndarray, keys: FloatArray, fused: FloatArray,
+              origin: FloatArray) -> None:
+        """Offer candidates of a block starting at flat index `start`: ascending positions, their keys and values."""
+        if positions.size == 0 or self.k <= 0:
             return
-        chosen = _largest(keys, positions, self.k)
+        chosen = _largest(keys, np.arange(positions.size), self.k)
         chosen_fused, chosen_origin = fused[chosen], origin[chosen]
         with np.errstate(invalid="ignore", over="ignore"):  # Inf - Inf is NaN here, as in the error
             block_values = np.stack((chosen_fused, chosen_origin, chosen_fused - chosen_origin), axis=1)
         self._keep(np.concatenate((self.keys, keys[chosen])),
-                   np.concatenate((self.flat, chosen.astype(np.int64) + start)),
+                   np.concatenate((self.flat, positions[chosen].astype(np.int64) + start)),
                    np.concatenate((self.values, block_values)))
 
-    def _candidates(self, keys: FloatArray, scratch: Scratch) -> np.ndarray:
+    def candidates(self, keys: FloatArray, scratch: Scratch) -> np.ndarray:
         """Positions of a block's keys at least as large as its K-th largest (all of them when fewer)."""
         if keys.size <= self.k:
             return np.arange(keys.size)

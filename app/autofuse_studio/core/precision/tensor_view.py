@@ -20,6 +20,7 @@ from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision import pair as pair_module
+from autofuse_studio.core.precision import view_kernel
 from autofuse_studio.core.precision.heatmap import (
     DEFAULT_MAX_CELLS,
     CellMapper,
@@ -30,7 +31,15 @@ from autofuse_studio.core.precision.heatmap import (
     default_axes,
 )
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.precision.segmented import Block, Plan, Segment, SharedProgress, default_jobs, segment_blocks
+from autofuse_studio.core.precision.segmented import (
+    Block,
+    Plan,
+    Segment,
+    SharedProgress,
+    default_jobs,
+    float64_block,
+    raw_blocks,
+)
 from autofuse_studio.core.precision.tensor_stats import (
     Histogram,
     HistogramAccumulator,
@@ -161,6 +170,12 @@ class _ErrorRange:
         # A reduction with `where` instead of a copy of the positive values.
         self.min_positive = min(self.min_positive, float(np.min(finite, where=finite > 0, initial=math.inf)))
 
+    def add(self, max_abs: float, min_positive: float, nonfinite: int) -> None:
+        """Widen to a block's range found elsewhere (the native kernel)."""
+        self.max_abs = max(self.max_abs, max_abs)
+        self.min_positive = min(self.min_positive, min_positive)
+        self.nonfinite += nonfinite
+
     def merge(self, other: _ErrorRange) -> None:
         """Widen to another part's range."""
         self.max_abs = max(self.max_abs, other.max_abs)
@@ -187,6 +202,30 @@ class _FirstPass:
         self.errors.update(key)  # finite exactly where |error| is
         self.top.update(start, key, fused, origin, scratch)
         self.heat.update(start, fused, origin, key, scratch)
+
+    def update_raw(self, start: int, fused: np.ndarray, origin: np.ndarray, scratch: Scratch) -> None:
+        """Add one block as stored: in the native kernel when it reads both dtypes, else as float64."""
+        codes = view_kernel.type_codes(fused, origin)
+        if codes is None:
+            self.update(float64_block(start, fused, origin, scratch), scratch)
+            return
+        ids, cell_arrays = self.heat.cell_arrays(start, fused.size, scratch)
+        top = self.top
+        # Until K are kept, the kernel hands back every key (the numpy partition picks the block's best)
+        # and no candidates; afterwards only the positions above the K-th key.
+        want_keys = top.k > 0 and not top.full
+        block = view_kernel.first_block(fused, origin, codes, start, ids, cell_arrays,
+                                        math.inf if want_keys else top.threshold, want_keys, scratch)
+        for stats, (finite, nan, low, high, mean, m2) in zip(self.stats, block.sides, strict=True):
+            stats.add_summary(fused.size, finite, nan, low, high, mean, m2)
+        self.errors.add(block.max_abs, block.min_positive, block.nonfinite)
+        positions = block.candidates if block.keys is None else top.candidates(block.keys, scratch)
+        if positions.size:
+            # The few candidates again as float64, exactly as the numpy path converts them.
+            chosen_fused, chosen_origin = fused[positions].astype(np.float64), origin[positions].astype(np.float64)
+            with np.errstate(invalid="ignore", over="ignore"):
+                keys = error_key(chosen_fused - chosen_origin)
+            top.offer(start, positions, keys, chosen_fused, chosen_origin)
 
     def merge(self, other: _FirstPass) -> None:
         """Pool a later segment into this one."""
@@ -216,6 +255,14 @@ class _SecondPass:
         error_hist.update(error, scratch, work=fused)
         abs_hist.update(np.abs(error, out=error), scratch, work=error)
 
+    def update_raw(self, start: int, fused: np.ndarray, origin: np.ndarray, scratch: Scratch) -> None:
+        """Add one block as stored: in the native kernel when it reads both dtypes, else as float64."""
+        codes = view_kernel.type_codes(fused, origin)
+        if codes is None:
+            self.update(float64_block(start, fused, origin, scratch), scratch)
+        else:
+            view_kernel.histogram_block(fused, origin, codes, self.histograms)
+
     def merge(self, other: _SecondPass) -> None:
         """Add a later segment's counts."""
         for mine, theirs in zip(self.histograms, other.histograms, strict=True):
@@ -233,8 +280,8 @@ def _first_pass(pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, top_k: 
     part = _FirstPass(pair, mapper, axes, top_k, _heat_span(segment))
     scratch = Scratch()
     with np.errstate(invalid="ignore", over="ignore"):  # per thread: each worker sets its own
-        for block in segment_blocks(pair, segment, scratch):
-            part.update(block, scratch)
+        for start, fused, origin in raw_blocks(pair, segment):
+            part.update_raw(start, fused, origin, scratch)
     return part
 
 
@@ -244,8 +291,8 @@ def _second_pass(pair: TensorPair, value_edges: np.ndarray, errors: _ErrorRange,
     part = _SecondPass(value_edges, errors, bins)
     scratch = Scratch()
     with np.errstate(invalid="ignore", over="ignore"):
-        for block in segment_blocks(pair, segment, scratch):
-            part.update(block, scratch)
+        for start, fused, origin in raw_blocks(pair, segment):
+            part.update_raw(start, fused, origin, scratch)
     return part
 
 
@@ -285,8 +332,15 @@ def _heatmap_pass(pair: TensorPair, mapper: CellMapper, axes: HeatmapAxes, segme
     heat = HeatmapAccumulator(pair.shape, axes, mapper=mapper, span=_heat_span(segment))
     scratch = Scratch()
     with np.errstate(invalid="ignore", over="ignore"):
-        for start, fused, origin, error in segment_blocks(pair, segment, scratch):
-            heat.update(start, fused, origin, error_key(error, out=error), scratch)
+        for start, fused_raw, origin_raw in raw_blocks(pair, segment):
+            codes = view_kernel.type_codes(fused_raw, origin_raw)
+            if codes is None:
+                _, fused, origin, error = float64_block(start, fused_raw, origin_raw, scratch)
+                heat.update(start, fused, origin, error_key(error, out=error), scratch)
+            else:  # the first pass's kernel, its statistics unused (no top-K candidates: threshold +Inf)
+                ids, cell_arrays = heat.cell_arrays(start, fused_raw.size, scratch)
+                view_kernel.first_block(fused_raw, origin_raw, codes, start, ids, cell_arrays, math.inf, False,
+                                        scratch)
     return heat
 
 
