@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
+from autofuse_studio.cli.nwa_host import add_host_options
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.dumps.npy import not_a_file_message
 from autofuse_studio.core.errors import InputError, UsageError
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     ours.add_argument("--thresholds", metavar="FILE.toml", help="limits from a TOML file ([default], [dtype.NAME])")
     ours.add_argument("--fail-on-divergence", action="store_true",
                       help=f"exit with {EXIT_DIVERGENCE} when a culprit (first divergence) exists")
+    add_host_options(parser)
     return parser
 
 
@@ -157,8 +159,13 @@ def run_mode1_cli(args: argparse.Namespace) -> int:
     print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
     print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
     result = run_mode1(request, progress=terminal_progress())
+    return print_mode1_result(args, result)
+
+
+def print_mode1_result(args: argparse.Namespace, result: PrecisionResult) -> int:
+    """Everything a mode-1 run prints and writes after comparing (also for `--host` runs); the exit code."""
     found = f"Found {result.output_mappings} fused operator output mappings"
-    if request.compare_input:
+    if result.compare_input:
         found += f", {result.input_mappings} fused operator input mappings"
     print(found + "\n")
     for line in _warning_lines(result):
@@ -213,5 +220,9 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio nwa`."""
     args = build_parser().parse_args(argv)
+    if args.host or args.emit_jsonl:  # the run happens on a host, or this is that run (cli/nwa_host.py)
+        from autofuse_studio.cli.nwa_host import main_host
+
+        return main_host(args)
     # fusion_precision_analyzer.py prints its ERROR: lines on stdout.
     return run_guarded(lambda: run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args), stdout=True)

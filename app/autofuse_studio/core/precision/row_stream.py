@@ -1,0 +1,149 @@
+"""Precision rows, notices and results as JSON records (one per line): exact round trips, NaN and None included.
+
+The remote `nwa --emit-jsonl` mode writes these lines and the local side rebuilds the very same PrecisionResult
+from them, so verdicts, the first divergence and every output file are identical to a local run. Any other
+front (a cluster client, a notebook) can reuse `row_to_record` / `row_from_record`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import fields
+from typing import Any
+
+from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.notices import Notice
+from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.thresholds import Limits, Thresholds, check_limit
+
+PROTOCOL = 1  # bump when a record changes meaning; the local side refuses other protocol numbers
+_METRIC_FIELDS = tuple((item.name, item.type in ("float", float)) for item in fields(Metrics))
+_ROW_FIELDS = tuple(item.name for item in fields(PrecisionRow))
+_SHAPES = ("fused_shape", "origin_shape")
+_LAYOUTS = ("fused_layout", "origin_layout")
+_NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+class StreamError(AppError):
+    """A line of the record stream is not what the protocol promises."""
+
+
+def _float(value: float) -> float | str:
+    """A float for JSON: non-finite values as the strings 'nan', 'inf', '-inf' (strict JSON has none)."""
+    number = float(value)
+    if math.isfinite(number):
+        return number
+    return "nan" if math.isnan(number) else ("inf" if number > 0 else "-inf")
+
+
+def _unfloat(value: Any) -> float:
+    if isinstance(value, str):
+        return _NON_FINITE[value]
+    return float(value)
+
+
+def metrics_to_record(metrics: Metrics) -> dict[str, Any]:
+    """Every Metrics field; floats exact (repr round trip), NaN/Inf as strings, counts as ints."""
+    return {name: _float(getattr(metrics, name)) if is_float else int(getattr(metrics, name))
+            for name, is_float in _METRIC_FIELDS}
+
+
+def metrics_from_record(record: dict[str, Any]) -> Metrics:
+    """The Metrics written by metrics_to_record."""
+    return Metrics(**{name: _unfloat(record[name]) if is_float else int(record[name])
+                      for name, is_float in _METRIC_FIELDS})
+
+
+def _layout(layout: LayoutInfo | None) -> dict[str, Any] | None:
+    if layout is None:
+        return None
+    shape = None if layout.origin_shape is None else list(layout.origin_shape)
+    return {"layout": layout.layout, "origin_format": layout.origin_format, "origin_shape": shape}
+
+
+def _unlayout(record: dict[str, Any] | None) -> LayoutInfo | None:
+    if record is None:
+        return None
+    shape = record["origin_shape"]
+    return LayoutInfo(record["layout"], record["origin_format"], None if shape is None else tuple(shape))
+
+
+def row_to_record(row: PrecisionRow) -> dict[str, Any]:
+    """Every field of a PrecisionRow as JSON-ready values (see row_from_record)."""
+    record: dict[str, Any] = {}
+    for name in _ROW_FIELDS:
+        value = getattr(row, name)
+        if name == "metrics":
+            value = None if value is None else metrics_to_record(value)
+        elif name in _SHAPES:
+            value = None if value is None else [int(dim) for dim in value]
+        elif name in _LAYOUTS:
+            value = _layout(value)
+        record[name] = value
+    return record
+
+
+def row_from_record(record: dict[str, Any]) -> PrecisionRow:
+    """The PrecisionRow written by row_to_record (equal to the original, repr included); StreamError if broken."""
+    try:
+        values = {name: record[name] for name in _ROW_FIELDS}
+        metrics = values["metrics"]
+        values["metrics"] = None if metrics is None else metrics_from_record(metrics)
+        for name in _SHAPES:
+            values[name] = None if values[name] is None else tuple(values[name])
+        for name in _LAYOUTS:
+            values[name] = _unlayout(values[name])
+        return PrecisionRow(**values)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StreamError(f"A streamed precision row is incomplete or malformed ({exc!r}).") from None
+
+
+def notice_to_record(notice: Notice) -> dict[str, Any]:
+    """A Notice as JSON (its --output form)."""
+    return notice.to_dict()
+
+
+def notice_from_record(record: dict[str, Any]) -> Notice:
+    """The Notice written by notice_to_record."""
+    return Notice(record["kind"], record["message"], record["count"], list(record["items"]), record["side"])
+
+
+def thresholds_to_record(thresholds: Thresholds) -> dict[str, Any]:
+    """Thresholds as JSON (floats exact)."""
+    return thresholds.as_dict()
+
+
+def _limits(record: Any, where: str) -> Limits:
+    if not isinstance(record, dict) or set(record) != {"cosine", "max_abs", "max_rel"}:
+        raise StreamError(f"The thresholds of {where} must hold exactly cosine, max_abs and max_rel.")
+    return Limits(**{key: None if value is None else check_limit(key, value, where) for key, value in record.items()})
+
+
+def thresholds_from_record(record: Any) -> Thresholds:
+    """Thresholds from thresholds_to_record, every limit checked again (finite, in range)."""
+    if not isinstance(record, dict) or not isinstance(record.get("per_dtype"), dict):
+        raise StreamError("The thresholds record must hold 'default' and 'per_dtype'.")
+    per_dtype = {str(name): _limits(limits, f"dtype {name}") for name, limits in record["per_dtype"].items()}
+    return Thresholds(_limits(record.get("default"), "the default limits"), per_dtype)
+
+
+def encode_record(record: dict[str, Any]) -> str:
+    """One record as one line of strict, ASCII-only JSON (no NaN tokens: non-finite floats are strings already).
+
+    ASCII, so no remote locale, console escaping or terminal can change a byte of it.
+    """
+    return json.dumps(record, ensure_ascii=True, allow_nan=False, separators=(",", ":")) + "\n"
+
+
+def decode_record(line: str) -> dict[str, Any]:
+    """One line back into a record; StreamError when it is not a JSON object with a 'type'."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        raise StreamError(f"A streamed line is not JSON: {line[:80]!r}.") from None
+    if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+        raise StreamError(f"A streamed line is not a record: {line[:80]!r}.")
+    return record

@@ -1,0 +1,167 @@
+"""`nwa --host`: the remote command line (every word checked and shell-quoted), the version check, the stream.
+
+ssh joins the remote words with spaces and hands them to the login shell, so each word is `shlex.quote`d
+here; paths are refused only for what no quoting makes safe (control bytes, a leading '-', empty, too long).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import unicodedata
+from dataclasses import dataclass, field
+
+from autofuse_studio import __version__
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record, thresholds_to_record
+from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.remote import grammar
+from autofuse_studio.core.remote.profiles import HostProfile
+from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_argv, ssh_failure
+
+DEFAULT_REMOTE_COMMAND = "autofuse-studio"
+MIN_REMOTE_VERSION = "0.1.0"  # the first version with `nwa --emit-jsonl` (stream protocol 1)
+VERSION_TIMEOUT_S = 60.0
+NOT_FOUND_CODES = (126, 127)  # what a POSIX shell exits with for a command it cannot run / cannot find
+_VERSION_RE = re.compile(r"Autofuse Studio\s+(\S+)")
+PATH_ROLES = (("af_open_graph", "--af-open-graph", "af-open graph"),
+              ("af_close_graph", "--af-close-graph", "af-close graph"),
+              ("af_open_data", "--af-open-data", "af-open dump folder"),
+              ("af_close_data", "--af-close-data", "af-close dump folder"))
+
+
+@dataclass
+class RemoteNwaRequest:
+    """A mode-1 run on a host: paths as the host sees them, and the options a local run would get."""
+
+    af_open_graph: str
+    af_close_graph: str
+    af_open_data: str
+    af_close_data: str
+    compare_input: bool = False
+    step: str | None = None
+    ranks: list[str] | None = None
+    jobs: int | None = None  # None: the host's own default (its number of cores)
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    remote_command: str = DEFAULT_REMOTE_COMMAND
+    producers: bool = False  # also stream the producer index (the GUI re-assigns verdicts with it)
+
+
+def word_problem(text: str) -> str | None:
+    """Why `text` cannot travel as one remote word (a path or --step value); None when it can."""
+    if not text:
+        return "it is empty"
+    if len(text) > grammar.MAX_PATH_CHARS:
+        return f"it is longer than {grammar.MAX_PATH_CHARS} characters"
+    if text.startswith("-"):
+        return "it starts with '-' (the remote program would read it as an option)"
+    for char in text:
+        if unicodedata.category(char).startswith("C"):  # control, format (bidi), surrogate, unassigned
+            return f"it contains the control character {char!r}"
+    return None
+
+
+def remote_command_problem(command: str) -> str | None:
+    """Why `command` is not a program name, an absolute path or a `~/…` path without shell characters."""
+    if command.startswith("~/"):
+        return grammar.path_problem(command, home_relative=True)
+    return grammar.command_problem(command)
+
+
+def check_request(request: RemoteNwaRequest, host: str) -> None:
+    """InputError naming the option when a value cannot be sent to the host."""
+    problem = remote_command_problem(request.remote_command)
+    if problem:
+        raise InputError(f"--remote-command {grammar.show(request.remote_command)} is refused: {problem}.")
+    for attribute, option, label in PATH_ROLES:
+        value = getattr(request, attribute)
+        problem = word_problem(value)
+        if problem:
+            raise InputError(f"The {label} path {grammar.show(value)} ({option}) cannot be sent to host "
+                             f"'{host}': {problem}.")
+    if request.step is not None and (problem := word_problem(request.step)):
+        raise InputError(f"--step {grammar.show(request.step)} cannot be sent to host '{host}': {problem}.")
+    for rank in request.ranks or []:
+        if not (rank.isascii() and rank.isdigit()):
+            raise InputError(f"--rank {grammar.show(rank)} is not a device id.")
+
+
+def _word(text: str) -> str:
+    """One remote word: quoted, with a leading ~/ left for the remote shell to expand."""
+    return remote_path(text)
+
+
+def nwa_words(request: RemoteNwaRequest) -> list[str]:
+    """The unquoted argv after the remote command (for tests and messages)."""
+    words = ["nwa", "--emit-jsonl", "--watch-stdin"]
+    for attribute, option, _label in PATH_ROLES:
+        words += [option, getattr(request, attribute)]
+    if request.compare_input:
+        words.append("--compare-input")
+    if request.step is not None:
+        words += ["--step", request.step]
+    if request.ranks:
+        words += ["--rank", ",".join(request.ranks)]
+    if request.jobs is not None:
+        words += ["--jobs", str(int(request.jobs))]
+    # The thresholds were read here (a --thresholds file is a local file): they travel as exact JSON.
+    words += ["--thresholds-json", encode_record(thresholds_to_record(request.thresholds)).strip()]
+    if request.producers:
+        words.append("--emit-producers")
+    return words
+
+
+def nwa_command_line(request: RemoteNwaRequest, host: str) -> str:
+    """The remote shell command: `exec CMD nwa --emit-jsonl …`, every word quoted (exec: one process to stop)."""
+    check_request(request, host)
+    return " ".join(["exec", _word(request.remote_command), *(_word(word) for word in nwa_words(request))])
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def _where(profile: HostProfile) -> str:
+    return f"host '{profile.name}' ({profile.describe()})"
+
+
+def check_remote_version(profile: HostProfile, command: str, connect_timeout: int = 10) -> str:
+    """Ask `CMD --version` on the host; RemoteError in one sentence when it is missing, foreign or too old."""
+    problem = remote_command_problem(command)
+    if problem:
+        raise InputError(f"--remote-command {grammar.show(command)} is refused: {problem}.")
+    argv = ssh_argv(profile, f"{_word(command)} --version", connect_timeout)
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=False,
+                              timeout=VERSION_TIMEOUT_S + connect_timeout)
+    except subprocess.TimeoutExpired:
+        raise ssh_failure(profile, 255, "timed out", connect_timeout) from None
+    stdout = done.stdout.decode("utf-8", "replace")
+    stderr = done.stderr.decode("utf-8", "replace")
+    if done.returncode in NOT_FOUND_CODES:
+        return _raise_missing(profile, command, done.returncode)
+    if done.returncode == 255:
+        raise ssh_failure(profile, 255, stderr, connect_timeout)
+    found = _VERSION_RE.search(stdout)
+    if done.returncode != 0 or found is None:
+        said = (stdout.strip() or stderr.strip() or f"exit code {done.returncode}").splitlines()[-1]
+        raise RemoteError(f"'{command} --version' on {_where(profile)} did not answer like Autofuse Studio "
+                          f"(it said {grammar.show(said)}); name the right program with --remote-command.")
+    version = found.group(1)
+    if _version_tuple(version) < _version_tuple(MIN_REMOTE_VERSION):
+        raise RemoteError(too_old(profile, command, version))
+    return version
+
+
+def _raise_missing(profile: HostProfile, command: str, code: int) -> str:
+    reason = "was not found" if code == 127 else "cannot be run (not executable)"
+    raise RemoteError(f"'{command}' {reason} on {_where(profile)}: install autofuse-studio there "
+                      f"(pip install autofuse-studio) or name it with --remote-command.")
+
+
+def too_old(profile: HostProfile, command: str, version: str) -> str:
+    """The sentence for a remote version without the stream this version needs."""
+    return (f"'{command}' on {_where(profile)} is Autofuse Studio {version}, older than the "
+            f"{MIN_REMOTE_VERSION} that --host needs (stream protocol {PROTOCOL}, this is {__version__}); "
+            "upgrade it there.")
