@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -125,6 +124,8 @@ def test_thresholds_travel_exactly_and_are_checked_again() -> None:
 
 @pytest.mark.parametrize("line", ["not json", "[1, 2]", '{"no": "type"}', '{"type": "rows", "rows": [{"id": 1}]}'])
 def test_broken_lines_are_stream_errors(line: str) -> None:
+    def feed() -> None:
+        ResultAssembler().add_rows(decode_record(line))
+
     with pytest.raises(StreamError):
-        record = decode_record(line)
-        ResultAssembler().add_rows(record)
+        feed()

@@ -21,6 +21,7 @@ from typing import Any
 from autofuse_studio.cli.console import unescaped
 from autofuse_studio.cli.guard import EXIT_INTERRUPTED, run_guarded
 from autofuse_studio.core.errors import AppError, InputError, UsageError
+from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, RemoteNwaRequest
 
 DEFAULT_CONNECT_TIMEOUT = 10
@@ -54,9 +55,23 @@ def remote_request(args: argparse.Namespace) -> RemoteNwaRequest:
         ("af_open_graph", "--af-open-graph"), ("af_close_graph", "--af-close-graph"),
         ("af_open_data", "--af-open-data"), ("af_close_data", "--af-close-data"))]
     jobs_given = args.jobs != nwa.build_parser().get_default("jobs")
-    return RemoteNwaRequest(*paths, compare_input=args.compare_input, step=args.step, ranks=nwa.parse_ranks(args.rank),
-                            jobs=max(1, args.jobs) if jobs_given else None, thresholds=nwa.thresholds_from_args(args),
+    return RemoteNwaRequest(paths[0], paths[1], paths[2], paths[3], compare_input=args.compare_input,
+                            step=args.step, ranks=nwa.parse_ranks(args.rank),
+                            jobs=max(1, args.jobs) if jobs_given else None, thresholds=_thresholds(args),
                             remote_command=args.remote_command, producers=args.emit_producers)
+
+
+def _thresholds(args: argparse.Namespace) -> Thresholds:
+    """--thresholds-json (what the GUI and the local side send) or the threshold options and file."""
+    from autofuse_studio.cli import nwa
+    from autofuse_studio.core.precision.row_stream import thresholds_from_record
+
+    if not args.thresholds_json:
+        return nwa.thresholds_from_args(args)
+    try:
+        return thresholds_from_record(json.loads(args.thresholds_json))
+    except ValueError:
+        raise InputError("--thresholds-json is not JSON.") from None
 
 
 def run_host_cli(args: argparse.Namespace) -> int:
@@ -98,7 +113,7 @@ def _exit_when_stdin_closes() -> None:
     """ssh forwards no signal without a tty: EOF on stdin (ssh gone, or cancel) ends this process at once."""
     def watch() -> None:
         try:
-            while sys.stdin.buffer.read1(65536):
+            while os.read(sys.stdin.fileno(), 65536):
                 pass
         except (OSError, ValueError):
             pass
@@ -114,7 +129,6 @@ def _error_record(error: AppError) -> dict[str, Any]:
 def emit_here(args: argparse.Namespace) -> int:
     """The host side: run mode 1 and write its records on stdout."""
     from autofuse_studio.cli import nwa
-    from autofuse_studio.core.precision.row_stream import thresholds_from_record
     from autofuse_studio.core.remote.nwa_emit import emit_mode1, hello_record
 
     if args.watch_stdin:
@@ -124,11 +138,7 @@ def emit_here(args: argparse.Namespace) -> int:
         if args.mode != 1:
             raise UsageError("--emit-jsonl streams mode 1 only.")
         request = nwa.mode1_request(args)
-        if args.thresholds_json:
-            try:
-                request.thresholds = thresholds_from_record(json.loads(args.thresholds_json))
-            except ValueError:
-                raise InputError("--thresholds-json is not JSON.") from None
+        request.thresholds = _thresholds(args)
     except AppError as error:
         write(hello_record())
         write(_error_record(error))

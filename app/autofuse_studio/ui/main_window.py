@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -34,6 +35,7 @@ from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
 from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.notices_panel import empty_result_text
+from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.runner.panel import RunnerPanel
@@ -69,6 +71,8 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.settings = AppSettings()
         self.runner = TaskRunner(self)
         self.analysis = AnalysisController(self.runner, self)
+        self.remote_analysis = RemoteAnalysisController(self)  # Run on: a host profile
+        self._remote_active = False  # which controller's signals count (the other may still be stopping)
         self.workbench = PrecisionWorkbench()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.workbench, "")
@@ -126,7 +130,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.export_picture_action = action(self._on_export_picture_triggered)
         self.quit_action = action(lambda: self.close(), QKeySequence.StandardKey.Quit)  # not the bound C++ method
         self.analyse_action = action(self.analyse, "F5")
-        self.cancel_action = action(self.analysis.cancel, "Esc")
+        self.cancel_action = action(lambda: self._cancel_analysis(), "Esc")
         self.first_action = action(self.workbench.go_to_first_divergence, "Ctrl+D")
         self.about_action = action(self._on_about_triggered)
         self.language_group = QActionGroup(self)
@@ -162,14 +166,15 @@ class MainWindow(Retranslating, FileMenuMixin):
 
     def _connect(self) -> None:
         self.case_panel.analyseRequested.connect(self.analyse)
-        self.case_panel.cancelRequested.connect(self.analysis.cancel)
+        self.case_panel.cancelRequested.connect(self._cancel_analysis)
         self.thresholds_editor.thresholdsChanged.connect(self._on_thresholds_changed)
-        self.analysis.rowsArrived.connect(self.workbench.append_rows)
-        self.analysis.indexed.connect(self._on_analysis_indexed)
-        self.analysis.progressed.connect(self._on_analysis_progressed)
-        self.analysis.finished.connect(self._on_analysis_finished)
-        self.analysis.failed.connect(self._on_analysis_failed)
-        self.analysis.cancelled.connect(self._on_analysis_cancelled)
+        for controller, remote in ((self.analysis, False), (self.remote_analysis, True)):
+            controller.rowsArrived.connect(self._if_current(remote, self.workbench.append_rows))
+            controller.indexed.connect(self._if_current(remote, self._on_analysis_indexed))
+            controller.progressed.connect(self._if_current(remote, self._on_analysis_progressed))
+            controller.finished.connect(self._if_current(remote, self._on_analysis_finished))
+            controller.failed.connect(self._if_current(remote, self._on_analysis_failed))
+            controller.cancelled.connect(self._if_current(remote, self._on_analysis_cancelled))
         # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
         self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
@@ -179,6 +184,13 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.att.statusMessage.connect(lambda text: self.tab_status.show(text, self.att, 15000))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.runner_panel.statusMessage.connect(lambda text: self.tab_status.show(text, self.runner_panel, 15000))
+
+    def _if_current(self, remote: bool, slot: Callable[..., object]) -> Callable[..., None]:
+        """`slot`, called only while its controller (local or remote) runs the current analysis."""
+        def call(*args: object) -> None:
+            if self._remote_active == remote:
+                slot(*args)
+        return call
 
     def retranslate(self) -> None:
         """Every window-level text in the current language."""
@@ -319,12 +331,40 @@ class MainWindow(Retranslating, FileMenuMixin):
     # --- analysis ------------------------------------------------------------------------------
     def analyse(self) -> None:
         """Analyse the case shown in the case panel, in the background."""
+        host = self.case_panel.host()
+        if host is not None:
+            self._analyse_on_host(host)
+            return
         case = self.current_case()
         try:
             self.analysis.start(case)
         except AppError as error:
             self.case_panel.show_error(str(error))
             return
+        self.remote_analysis.cancel()
+        self._remote_active = False
+        self._analysis_started()
+
+    def _analyse_on_host(self, host: str) -> None:
+        """Analyse the case on a host profile: the paths are the host's, the rows stream back."""
+        problems = self.case_panel.remote_problems()
+        if problems:
+            self.case_panel.show_error(" ".join(problems))
+            return
+        self.analysis.cancel()
+        self._remote_active = True
+        panel = self.case_panel
+        self.remote_analysis.start(host, panel.remote_paths(), compare_input=panel.compare_input.isChecked(),
+                                   step=panel.step_edit.text().strip() or None,
+                                   thresholds=self.thresholds_editor.thresholds(),
+                                   remote_command=panel.run_on.remote_command())
+        self._analysis_started()
+
+    def _cancel_analysis(self) -> None:
+        """Stop the run in progress, local or remote."""
+        (self.remote_analysis if self._remote_active else self.analysis).cancel()
+
+    def _analysis_started(self) -> None:
         self.workbench.clear()
         self.case_panel.set_dump_summary(None)
         self._files_indexed = 0

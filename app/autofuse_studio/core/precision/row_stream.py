@@ -53,8 +53,9 @@ def metrics_to_record(metrics: Metrics) -> dict[str, Any]:
 
 def metrics_from_record(record: dict[str, Any]) -> Metrics:
     """The Metrics written by metrics_to_record."""
-    return Metrics(**{name: _unfloat(record[name]) if is_float else int(record[name])
-                      for name, is_float in _METRIC_FIELDS})
+    values: dict[str, Any] = {name: _unfloat(record[name]) if is_float else int(record[name])
+                              for name, is_float in _METRIC_FIELDS}
+    return Metrics(**values)
 
 
 def _layout(layout: LayoutInfo | None) -> dict[str, Any] | None:

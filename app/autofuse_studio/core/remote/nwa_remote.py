@@ -7,7 +7,6 @@ here; paths are refused only for what no quoting makes safe (control bytes, a le
 from __future__ import annotations
 
 import re
-import shlex
 import subprocess
 import unicodedata
 from dataclasses import dataclass, field

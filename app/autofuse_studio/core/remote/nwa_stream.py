@@ -6,11 +6,12 @@ its stdin (`--watch-stdin`) and exits on EOF; ssh is then terminated, and killed
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,10 +52,8 @@ class RemoteOutcome:
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """EOF to the remote side first (it exits and ssh with it), then terminate and kill ssh."""
     if proc.stdin is not None and not proc.stdin.closed:
-        try:
+        with contextlib.suppress(OSError):
             proc.stdin.close()
-        except OSError:
-            pass
     for action in (None, proc.terminate, proc.kill):
         if action is not None:
             action()
@@ -80,7 +79,7 @@ def _drain(stream: Any, kept: bytearray) -> None:
         del kept[:-STDERR_KEPT]
 
 
-def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Iterator[str]:
+def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Generator[str, None, None]:
     """Start argv, yield its stdout line by line as it arrives; the process is stopped when the loop ends."""
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
@@ -158,7 +157,7 @@ class RemoteStream:
         """Why the stream ended without a result: ssh's own failure, an old version, or the last stderr line."""
         code = self.end.returncode if self.end.returncode is not None else -1
         text = self.end.stderr.decode("utf-8", "replace")
-        if code == 255 or code < 0 and not text.strip():
+        if code == 255 or (code < 0 and not text.strip()):
             return ssh_failure(self.profile, 255, text, self.connect_timeout)
         if code in nwa_remote.NOT_FOUND_CODES:
             return RemoteError(f"'{self.request.remote_command}' was not found on host '{self.profile.name}'; "
@@ -172,34 +171,60 @@ class RemoteStream:
 
 RowsSink = Callable[[list[PrecisionRow]], None]
 SidesSink = Callable[[SidesSummary], None]
+Event = tuple[str, Any]
+
+
+class RecordReader:
+    """Turns records into events — ("progress", (done, total, message)), ("rows", new rows), ("indexed", sides),
+    ("result", RemoteOutcome) — for a pulling reader (the CLI) and a pushed one (the GUI's process output)."""
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+        self.assembler = ResultAssembler()
+        self.files = 0
+        self.outcome: RemoteOutcome | None = None
+
+    def take(self, record: dict[str, Any]) -> Event | None:
+        """The event of one record (None for records that only feed the result); RemoteRunError for `error`."""
+        kind = record["type"]
+        if kind == "progress":
+            return kind, (int(record["done"]), int(record["total"]), str(record["message"]))
+        if kind == "rows":
+            new = self.assembler.add_rows(record)
+            return (kind, new) if new else None
+        if kind == "indexed":
+            sides = sides_from_record(record)
+            self.files = sides.files
+            return kind, sides
+        if kind == "producers":
+            self.assembler.add_producers(record)
+        elif kind == "error":
+            message = str(record.get("message", "the remote run failed"))
+            raise RemoteRunError(message if record.get("here") else f"{message} (on host '{self.host}')",
+                                 int(record.get("exit_code", 1)))
+        elif kind == "result":
+            self.outcome = RemoteOutcome(self.assembler.result(record), self.assembler.producers, self.files)
+            return kind, self.outcome
+        return None
 
 
 def collect(records: Iterator[dict[str, Any]], host: str, *, progress: Progress = no_progress,
             on_rows: RowsSink | None = None, on_indexed: SidesSink | None = None) -> RemoteOutcome:
     """Rebuild the run from its records: rows and progress passed on as they come, the result at the end."""
-    assembler = ResultAssembler()
-    files = 0
+    reader = RecordReader(host)
     for record in records:
-        kind = record["type"]
+        event = reader.take(record)
+        if event is None:
+            continue
+        kind, payload = event
         if kind == "progress":
-            progress(int(record["done"]), int(record["total"]), str(record["message"]))
-        elif kind == "rows":
-            new = assembler.add_rows(record)
-            if on_rows is not None and new:
-                on_rows(new)
-        elif kind == "indexed":
-            sides = sides_from_record(record)
-            files = sides.files
-            if on_indexed is not None:
-                on_indexed(sides)
-        elif kind == "producers":
-            assembler.add_producers(record)
-        elif kind == "error":
-            message = str(record.get("message", "the remote run failed"))
-            raise RemoteRunError(message if record.get("here") else f"{message} (on host '{host}')",
-                                 int(record.get("exit_code", 1)))
+            progress(*payload)
+        elif kind == "rows" and on_rows is not None:
+            on_rows(payload)
+        elif kind == "indexed" and on_indexed is not None:
+            on_indexed(payload)
         elif kind == "result":
-            return RemoteOutcome(assembler.result(record), assembler.producers, files)
+            return payload  # type: ignore[no-any-return]
     raise StreamError("The record stream ended without a result.")
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.precision.run_on import RunOnChooser
 from autofuse_studio.ui.widgets.path_edit import PathEdit
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 from autofuse_studio.ui.widgets.wrap_label import WrapLabel
@@ -49,6 +50,9 @@ class CasePanel(Retranslating, QWidget):
         self.notes.setObjectName("caseNotes")
         self.notes.hide()
         self.edits: dict[str, PathEdit] = {}
+        # Where the analysis runs; with a host the paths are the host's and are not checked here.
+        self.run_on = RunOnChooser()
+        self.run_on.changed.connect(self._on_run_on_changed)
         self.browse_buttons: dict[str, QToolButton] = {}
         self.mode1_box, mode1_form = QGroupBox(), QFormLayout()
         self.mode2_box, mode2_form = QGroupBox(), QFormLayout()
@@ -90,7 +94,7 @@ class CasePanel(Retranslating, QWidget):
         buttons.addWidget(self.analyse_button, 1)
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
-        for widget in (self.banner, self.notes, self.mode1_box, self.mode2_box):
+        for widget in (self.banner, self.notes, self.run_on, self.mode1_box, self.mode2_box):
             layout.addWidget(widget)
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
@@ -164,6 +168,23 @@ class CasePanel(Retranslating, QWidget):
         step = self.step_edit.text().strip() or None
         return replace(self._case, **paths, compare_input=self.compare_input.isChecked(), step=step)
 
+    def host(self) -> str | None:
+        """The host profile chosen under Run on, or None to analyse on this machine."""
+        return self.run_on.host()
+
+    def remote_paths(self) -> dict[str, str]:
+        """The mode-1 paths exactly as typed (host paths: no ~ expansion, no resolving here)."""
+        return {role: self.edits[role].text().strip() for role in PATH_ROLES if not role.startswith("npy")}
+
+    def remote_problems(self) -> list[str]:
+        """Why the case cannot be sent to the chosen host (empty when it can)."""
+        problems = [self.run_on.problem()] if self.run_on.problem() else []
+        for role, text in self.remote_paths().items():
+            problem = _remote_problem(text)
+            if problem:
+                problems.append(f"{self.role_labels[role].text()}: {problem}")
+        return problems
+
     def set_dump_summary(self, sides: SidesSummary | None) -> None:
         """Show what each dump folder holds; warn (orange) when their ranks or steps differ."""
         self._sides = sides
@@ -216,8 +237,15 @@ class CasePanel(Retranslating, QWidget):
                 return True
         return False
 
+    def _on_run_on_changed(self) -> None:
+        for role in PATH_ROLES:
+            self._validate(role)
+
     def _validate(self, role: str) -> None:
         text = self.edits[role].text().strip()
+        if self.run_on.host() is not None and not role.startswith("npy"):
+            self.edits[role].set_problem(_remote_problem(text) if text else "")
+            return
         self.edits[role].set_problem(self._path_problem(role, Path(text).expanduser()) if text else "")
 
     def _path_problem(self, role: str, path: Path) -> str:
@@ -247,6 +275,16 @@ class CasePanel(Retranslating, QWidget):
             chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), start, pattern)
         if chosen:
             self.edits[role].setText(chosen)
+
+
+def _remote_problem(text: str) -> str:
+    """What stops a path from travelling to the host ('' when nothing does); the host checks that it exists."""
+    from autofuse_studio.core.remote.nwa_remote import word_problem
+
+    problem = word_problem(text)
+    if not problem:
+        return ""
+    return QCoreApplication.translate("CasePanel", "This path cannot be sent to the host: %1.").replace("%1", problem)
 
 
 def _resolved(path: Path) -> Path:

@@ -1,0 +1,139 @@
+"""RemoteAnalysisController: a case compared on a host, through `autofuse-studio nwa --host … --emit-jsonl`.
+
+The child process (ProcessRunner, never the GUI thread) relays the host's record stream; rows reach the table
+in batches as they arrive, and cancel stops the child, its ssh and with them the run on the host.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.precision.row_stream import StreamError, decode_record, encode_record, thresholds_to_record
+from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, PATH_ROLES
+from autofuse_studio.core.remote.nwa_stream import RecordReader
+from autofuse_studio.ui.precision.analysis import FLUSH_INTERVAL_MS, Analysis
+from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, frozen_command
+
+STDERR_KEPT = 4000
+
+
+def remote_argv(host: str, paths: dict[str, str], *, compare_input: bool, step: str | None, thresholds: Thresholds,
+                remote_command: str = DEFAULT_REMOTE_COMMAND) -> list[str]:
+    """The local relay's command line; `--opt=value` so even a value starting with '-' reaches its check."""
+    words = ["nwa", "--host", host, "--emit-jsonl", "--emit-producers", f"--remote-command={remote_command}"]
+    words += [f"{option}={paths.get(role, '')}" for role, option, _label in PATH_ROLES]
+    if compare_input:
+        words.append("--compare-input")
+    if step:
+        words.append(f"--step={step}")
+    words.append("--thresholds-json=" + encode_record(thresholds_to_record(thresholds)).strip())
+    return frozen_command(words)
+
+
+class RemoteAnalysisController(QObject):
+    """One remote analysis at a time, with the AnalysisController's signals (the window treats both alike)."""
+
+    rowsArrived = Signal(object)  # list[PrecisionRow]
+    indexed = Signal(object)  # SidesSummary
+    progressed = Signal(int, int, str)
+    finished = Signal(object)  # Analysis (without a loaded case: the graphs stay on the host)
+    failed = Signal(object)  # AppError with the sentence
+    cancelled = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._process = ProcessRunner(self)
+        self._process.output.connect(self._on_process_output)
+        self._process.stderrOutput.connect(self._on_process_stderr)
+        self._process.finished.connect(self._on_process_finished)
+        self._reader: RecordReader | None = None
+        self._buffer = ""
+        self._stderr = ""
+        self._error: AppError | None = None
+        self._pending: list[PrecisionRow] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self._flush)
+
+    @property
+    def running(self) -> bool:
+        """True while a remote run is in progress."""
+        return self._process.is_running()
+
+    def start(self, host: str, paths: dict[str, str], *, compare_input: bool = False, step: str | None = None,
+              thresholds: Thresholds | None = None, remote_command: str = DEFAULT_REMOTE_COMMAND) -> None:
+        """Start comparing on `host`, with paths as the host sees them (nothing is checked as a local path)."""
+        if self._process.is_running():
+            self._process.kill_and_wait()
+        self._reader = RecordReader(host)
+        self._buffer, self._stderr, self._error = "", "", None
+        self._pending.clear()
+        argv = remote_argv(host, paths, compare_input=compare_input, step=step, thresholds=thresholds or Thresholds(),
+                           remote_command=remote_command)
+        self._process.start(argv, what="remote analysis", merge_channels=False)
+
+    def cancel(self) -> None:
+        """Stop the run (the relay, its ssh and the host's process); a cancelled signal follows."""
+        self._process.cancel()
+
+    def _flush(self) -> None:
+        self._flush_timer.stop()
+        rows, self._pending = self._pending, []
+        if rows:
+            self.rowsArrived.emit(rows)
+
+    def _on_process_output(self, text: str) -> None:
+        self._buffer += text
+        *lines, self._buffer = self._buffer.split("\n")
+        for line in lines:
+            if line.startswith("{") and self._error is None:
+                self._take(line)
+
+    def _take(self, line: str) -> None:
+        assert self._reader is not None
+        try:
+            event = self._reader.take(decode_record(line))
+        except AppError as error:  # an error record, or a broken line (StreamError)
+            self._error = error
+            return
+        if event is None:
+            return
+        kind, payload = event
+        if kind == "progress":
+            self.progressed.emit(*payload)
+        elif kind == "indexed":
+            self.indexed.emit(payload)
+        elif kind == "rows":
+            self._pending.extend(payload)
+            if not self._flush_timer.isActive():
+                self._flush_timer.start()
+
+    def _on_process_stderr(self, text: str) -> None:
+        self._stderr = (self._stderr + text)[-STDERR_KEPT:]
+
+    def _on_process_finished(self, outcome: ProcessOutcome) -> None:
+        reader, self._reader = self._reader, None
+        if outcome.cancelled:
+            self._pending.clear()
+            self._flush_timer.stop()
+            self.cancelled.emit()
+            return
+        if reader is not None and reader.outcome is not None:
+            self._flush()
+            done = reader.outcome
+            self.finished.emit(Analysis(done.result, done.producers or {}, done.files_indexed, None))
+            return
+        self._pending.clear()
+        self._flush_timer.stop()
+        self.failed.emit(self._error or _stopped(outcome, self._stderr))
+
+
+def _stopped(outcome: ProcessOutcome, stderr: str) -> AppError:
+    """The sentence for a relay that ended without a result or an error record."""
+    last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+    return StreamError(f"{outcome.message} {last}".strip())
+
