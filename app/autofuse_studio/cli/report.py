@@ -6,12 +6,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Protocol
 
 from autofuse_studio.cli.guard import run_guarded
 from autofuse_studio.cli.nwa import build_parser as build_nwa_parser
 from autofuse_studio.cli.nwa import mode1_request
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.errors import InputError, UsageError
+from autofuse_studio.core.ge.fusion import FusionMapping
+from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.precision.engine import LoadedCase, run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_row
@@ -55,7 +58,15 @@ def _ensure_headless() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def write_pictures(result: PrecisionResult, out_dir: Path, case: LoadedCase | None = None) -> list[Path]:
+class CaseGraphs(Protocol):
+    """What the graph pictures read of a case: both models and the fusion mapping (a LoadedCase has them)."""
+
+    af_open: Model
+    af_close: Model
+    mapping: FusionMapping
+
+
+def write_pictures(result: PrecisionResult, out_dir: Path, case: CaseGraphs | None = None) -> list[Path]:
     """PNG + SVG of the table (around the first divergence), of the tensor panel and graph around it."""
     _ensure_headless()
     from autofuse_studio.ui.app import make_application
@@ -128,4 +139,8 @@ def run_report(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio report`."""
     args = build_parser().parse_args(argv)
+    if args.host:  # compare where the dumps are, draw here (cli/report_host.py)
+        from autofuse_studio.cli.report_host import run_report_host
+
+        return run_guarded(lambda: run_report_host(args))
     return run_guarded(lambda: run_report(args))

@@ -1,0 +1,52 @@
+"""Copy one file from a host over ssh (`cat` of a quoted path, size-capped): graphs and NPYs for `report --host`."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
+from autofuse_studio.core.remote import grammar
+from autofuse_studio.core.remote.nwa_remote import word_problem
+from autofuse_studio.core.remote.profiles import HostProfile
+from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_argv, ssh_failure
+
+CHUNK = 1 << 20
+NOT_A_FILE_CODE = 96  # the remote test below: no regular file at that path
+
+
+class TooLarge(RemoteError):
+    """The remote file is larger than the caller wants to copy."""
+
+
+def fetch_file(profile: HostProfile, path: str, target: Path, max_bytes: int, connect_timeout: int = 10,
+               cancel: CancelToken = NEVER_CANCELLED) -> Path:
+    """Copy the regular file `path` on the host to `target`; TooLarge beyond max_bytes, RemoteError otherwise."""
+    problem = word_problem(path)
+    if problem:
+        raise InputError(f"The path {grammar.show(path)} cannot be sent to host '{profile.name}': {problem}.")
+    quoted = remote_path(path)
+    command = f"[ -f {quoted} ] || exit {NOT_A_FILE_CODE}; exec cat -- {quoted}"
+    argv = ssh_argv(profile, command, connect_timeout)
+    size = 0
+    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc, \
+            open(target, "wb") as out:
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            for chunk in iter(lambda: proc.stdout.read(CHUNK), b""):  # type: ignore[union-attr]
+                size += len(chunk)
+                if size > max_bytes:
+                    raise TooLarge(f"{path} on host '{profile.name}' is larger than {max_bytes >> 20} MB.")
+                cancel.check()
+                out.write(chunk)
+            code = proc.wait()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        stderr = proc.stderr.read().decode("utf-8", "replace")
+    if code == NOT_A_FILE_CODE:
+        raise RemoteError(f"There is no file {path} on host '{profile.name}'.")
+    if code != 0:
+        raise ssh_failure(profile, code, stderr, connect_timeout)
+    return target
