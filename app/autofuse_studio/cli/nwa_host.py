@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -78,7 +79,7 @@ def run_host_cli(args: argparse.Namespace) -> int:
     """Version check, run on the host with progress here, then the local run's console output and files."""
     from autofuse_studio.cli import nwa
     from autofuse_studio.cli.progress import terminal_progress
-    from autofuse_studio.core.remote.nwa_remote import check_remote_version, check_request
+    from autofuse_studio.core.remote.nwa_remote import check_request
     from autofuse_studio.core.remote.nwa_stream import RemoteStream, collect
     from autofuse_studio.core.remote.profiles import find_profile
 
@@ -86,12 +87,18 @@ def run_host_cli(args: argparse.Namespace) -> int:
     request = remote_request(args)
     check_request(request, profile.name)
     nwa.check_output_option(args.output)
-    check_remote_version(profile, request.remote_command, args.connect_timeout)
-    print(f"Parsing fusion-enabled dump graph: {Path(request.af_open_graph)}")
-    print(f"Parsing fusion-disabled dump graph: {Path(request.af_close_graph)}", flush=True)
     stream = RemoteStream(profile, request, args.connect_timeout)
-    outcome = collect(stream.records(), profile.name, progress=terminal_progress())
+    outcome = collect(_announced(stream.records(), request), profile.name, progress=terminal_progress())
     return nwa.print_mode1_result(args, outcome.result)
+
+
+def _announced(records: Iterator[dict[str, Any]], request: RemoteNwaRequest) -> Iterator[dict[str, Any]]:
+    """The records, with a local run's `Parsing …` lines printed once the host has started (after its hello)."""
+    for record in records:
+        if record["type"] == "hello":
+            print(f"Parsing fusion-enabled dump graph: {Path(request.af_open_graph)}")
+            print(f"Parsing fusion-disabled dump graph: {Path(request.af_close_graph)}", flush=True)
+        yield record
 
 
 def _record_writer() -> Any:
@@ -152,7 +159,7 @@ def _interrupt(_number: int, _frame: FrameType | None) -> None:
 
 def relay(args: argparse.Namespace) -> int:
     """Here, for the GUI: the host's records passed on line by line; every failure an `error` record."""
-    from autofuse_studio.core.remote.nwa_remote import check_remote_version, check_request
+    from autofuse_studio.core.remote.nwa_remote import check_request
     from autofuse_studio.core.remote.nwa_stream import RemoteStream
     from autofuse_studio.core.remote.profiles import find_profile
 
@@ -163,7 +170,6 @@ def relay(args: argparse.Namespace) -> int:
         request = remote_request(args)
         check_request(request, profile.name)
         write({"type": "progress", "done": 0, "total": 0, "message": f"connecting to host '{profile.name}'"})
-        check_remote_version(profile, request.remote_command, args.connect_timeout)
         for record in RemoteStream(profile, request, args.connect_timeout).records():
             write(record)
             if record["type"] == "error":

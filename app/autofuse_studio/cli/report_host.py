@@ -39,7 +39,7 @@ def run_report_host(args: argparse.Namespace) -> int:
     from autofuse_studio.cli.nwa_host import remote_request
     from autofuse_studio.cli.progress import terminal_progress
     from autofuse_studio.core.precision.table import describe_row
-    from autofuse_studio.core.remote.nwa_remote import check_remote_version, check_request
+    from autofuse_studio.core.remote.nwa_remote import check_request
     from autofuse_studio.core.remote.nwa_stream import RemoteStream, collect
     from autofuse_studio.core.remote.profiles import find_profile
     from autofuse_studio.core.reports.precision_files import write_xlsx
@@ -50,7 +50,6 @@ def run_report_host(args: argparse.Namespace) -> int:
     request = remote_request(args)
     check_request(request, profile.name)
     out_dir = report._prepare_out_dir(Path(args.out_dir), args.force)
-    check_remote_version(profile, request.remote_command, args.connect_timeout)
     result = collect(RemoteStream(profile, request, args.connect_timeout).records(), profile.name,
                      progress=terminal_progress()).result
     write_xlsx(result, out_dir / report.REPORT_FILE)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofuse_studio.core.errors import AppError, Cancelled
+from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.result_stream import ResultAssembler, sides_from_record
 from autofuse_studio.core.precision.row_stream import PROTOCOL, StreamError, decode_record
@@ -70,6 +70,13 @@ class ProcessEnd:
 
     returncode: int | None = None
     stderr: bytearray = field(default_factory=bytearray)
+    stdin: Any = None  # the process's stdin while it runs (see send)
+
+    def send(self, data: bytes) -> None:
+        """Write to the running process's stdin."""
+        if self.stdin is not None:
+            self.stdin.write(data)
+            self.stdin.flush()
 
 
 def _drain(stream: Any, kept: bytearray) -> None:
@@ -83,6 +90,7 @@ def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Gener
     """Start argv, yield its stdout line by line as it arrives; the process is stopped when the loop ends."""
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
+    end.stdin = proc.stdin
     reader = threading.Thread(target=_drain, args=(proc.stderr, end.stderr), daemon=True, name="ssh-stderr")
     reader.start()
     fd = proc.stdout.fileno()
@@ -111,6 +119,7 @@ def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Gener
         proc.stdout.close()
         proc.stderr.close()
         end.returncode = proc.returncode
+        end.stdin = None
 
 
 class RemoteStream:
@@ -121,15 +130,26 @@ class RemoteStream:
         self.request = request
         self.connect_timeout = connect_timeout
         self.end = ProcessEnd()
+        self.version: str | None = None  # the host's version, once its answer was read
 
     def records(self, cancel: CancelToken = NEVER_CANCELLED) -> Iterator[dict[str, Any]]:
         """Yield every record (hello included) until result or error; RemoteError when the stream breaks off."""
-        command = nwa_remote.nwa_command_line(self.request, self.profile.name)
+        command = nwa_remote.gated_command_line(self.request, self.profile.name)
         argv = ssh_argv(self.profile, command, self.connect_timeout)
         greeted = False
+        chatter: list[str] = []  # what came before the version line (a foreign program's answer)
         lines = stream_lines(argv, cancel, self.end)
         try:
             for line in lines:
+                if self.version is None:
+                    if not line.startswith(nwa_remote.VERSION_MARK):
+                        chatter = [*chatter[-20:], line]
+                        continue
+                    self.version = nwa_remote.check_version_answer(
+                        self.profile, self.request.remote_command, 0, line.removeprefix(nwa_remote.VERSION_MARK),
+                        "", self.connect_timeout)
+                    self.end.send(b"go\n")  # the version is good: now the host may run the comparison
+                    continue
                 if not line.startswith("{"):
                     continue  # a login script's chatter on stdout is no record
                 record = decode_record(line)
@@ -143,6 +163,11 @@ class RemoteStream:
                     return
         finally:
             lines.close()
+        if self.version is None:  # the version line never came: missing, unreachable or foreign
+            code = self.end.returncode
+            stderr = self.end.stderr.decode("utf-8", "replace")
+            nwa_remote.check_version_answer(self.profile, self.request.remote_command, code, "\n".join(chatter),
+                                            stderr, self.connect_timeout)
         raise self._broken_off()
 
     def _check_hello(self, record: dict[str, Any]) -> None:
@@ -233,9 +258,6 @@ def run_remote_mode1(profile: HostProfile, request: nwa_remote.RemoteNwaRequest,
                      on_rows: RowsSink | None = None, on_indexed: SidesSink | None = None) -> RemoteOutcome:
     """Check the remote version, run mode 1 there and rebuild its result here (identical to a local run's)."""
     nwa_remote.check_request(request, profile.name)
-    progress(0, 0, f"asking host '{profile.name}' for its version")
-    nwa_remote.check_remote_version(profile, request.remote_command, connect_timeout)
-    if cancel.cancelled:
-        raise Cancelled()
+    progress(0, 0, f"connecting to host '{profile.name}'")
     stream = RemoteStream(profile, request, connect_timeout)
     return collect(stream.records(cancel), profile.name, progress=progress, on_rows=on_rows, on_indexed=on_indexed)
