@@ -9,6 +9,7 @@ from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 from autofuse_studio.core.remote import grammar
 from autofuse_studio.core.remote.nwa_remote import word_problem
+from autofuse_studio.core.remote.nwa_stream import compressed
 from autofuse_studio.core.remote.profiles import HostProfile
 from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_argv, ssh_failure
 
@@ -28,7 +29,7 @@ def fetch_file(profile: HostProfile, path: str, target: Path, max_bytes: int, co
         raise InputError(f"The path {grammar.show(path)} cannot be sent to host '{profile.name}': {problem}.")
     quoted = remote_path(path)
     command = f"[ -f {quoted} ] || exit {NOT_A_FILE_CODE}; exec cat -- {quoted}"
-    argv = ssh_argv(profile, command, connect_timeout)
+    argv = compressed(ssh_argv(profile, command, connect_timeout))
     size = 0
     with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc, \
             open(target, "wb") as out:
