@@ -7,7 +7,6 @@ here; paths are refused only for what no quoting makes safe (control bytes, a le
 from __future__ import annotations
 
 import re
-import subprocess
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -17,11 +16,10 @@ from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record, t
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.remote import grammar
 from autofuse_studio.core.remote.profiles import HostProfile
-from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_argv, ssh_failure
+from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_failure
 
 DEFAULT_REMOTE_COMMAND = "autofuse-studio"
 MIN_REMOTE_VERSION = "0.1.0"  # the first version with `nwa --emit-jsonl` (stream protocol 1)
-VERSION_TIMEOUT_S = 60.0
 NOT_FOUND_CODES = (126, 127)  # what a POSIX shell exits with for a command it cannot run / cannot find
 _VERSION_RE = re.compile(r"Autofuse Studio\s+(\S+)")
 VERSION_MARK = "AFS-VERSION "  # the line of a gated session that carries the host's `--version` answer
@@ -153,22 +151,6 @@ def check_version_answer(profile: HostProfile, command: str, code: int | None, a
     if _version_tuple(version) < _version_tuple(MIN_REMOTE_VERSION):
         raise RemoteError(too_old(profile, command, version))
     return version
-
-
-def check_remote_version(profile: HostProfile, command: str, connect_timeout: int = 10) -> str:
-    """Ask `CMD --version` on the host in its own ssh session (see check_version_answer for the sentences)."""
-    problem = remote_command_problem(command)
-    if problem:
-        raise InputError(f"--remote-command {grammar.show(command)} is refused: {problem}.")
-    argv = ssh_argv(profile, f"{_word(command)} --version", connect_timeout)
-    try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=False,
-                              timeout=VERSION_TIMEOUT_S + connect_timeout)
-    except subprocess.TimeoutExpired:
-        raise ssh_failure(profile, 255, "timed out", connect_timeout) from None
-    stdout, stderr = done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
-    answer = stdout if done.returncode == 0 else ""
-    return check_version_answer(profile, command, done.returncode, answer or stdout, stderr, connect_timeout)
 
 
 def missing_command(profile: HostProfile, command: str, code: int) -> RemoteError:
