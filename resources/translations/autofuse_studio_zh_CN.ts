@@ -1289,27 +1289,27 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="345"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="347"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="352"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="354"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="356"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="365"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="390"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="392"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1346,12 +1346,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="444"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="446"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="449"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1734,20 +1734,25 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="90"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="107"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="181"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="252"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="253"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="313"/>
+        <source>The tensors of this row are on host %1; `autofuse-studio report --host %1 …` draws those of the first divergence.</source>
+        <translation>此行的张量位于远程主机 %1 上；`autofuse-studio report --host %1 …` 可绘制首个劣化点的张量。</translation>
     </message>
 </context>
 <context>

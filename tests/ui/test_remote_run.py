@@ -98,6 +98,10 @@ def test_window_runs_on_the_chosen_host_without_checking_local_paths(qtbot: QtBo
     assert window.workbench.model.rowCount() > 0
     assert window.workbench.result is not None and window.workbench.result.first_divergence is not None
     assert panel.analyse_button.isEnabled()
+    if window.workbench.has_tensor_panel:  # no attempt to open the host's files here: a sentence instead
+        window.workbench.go_to_first_divergence()
+        banner = window.workbench.tensor_panel.banner  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: "are on host testhost" in banner.text(), timeout=5000)
 
 
 def test_cancel_stops_the_host_process(qtbot: QtBot, sshd: LocalSshd, case: Case, tmp_path: Path) -> None:

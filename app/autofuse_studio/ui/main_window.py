@@ -344,6 +344,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.remote_analysis.cancel()
         self._remote_active = False
         self._analysis_started()
+        self.workbench.remote_host = None
 
     def _analyse_on_host(self, host: str) -> None:
         """Analyse the case on a host profile: the paths are the host's, the rows stream back."""
@@ -359,6 +360,7 @@ class MainWindow(Retranslating, FileMenuMixin):
                                    thresholds=self.thresholds_editor.thresholds(),
                                    remote_command=panel.run_on.remote_command())
         self._analysis_started()
+        self.workbench.remote_host = host
 
     def _cancel_analysis(self) -> None:
         """Stop the run in progress, local or remote."""

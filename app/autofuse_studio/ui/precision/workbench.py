@@ -46,6 +46,7 @@ class PrecisionWorkbench(QWidget):
         self.result: PrecisionResult | None = None
         self.producers: ProducerIndex = {}
         self.analysis: Analysis | None = None
+        self.remote_host: str | None = None  # the rows' files are on this host (Run on: a host profile)
         self._statuses: set[str] = set()
         self.model = PrecisionTableModel(self)
         self.proxy = PrecisionProxyModel(self)
@@ -305,7 +306,14 @@ class PrecisionWorkbench(QWidget):
 
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
         self._set_focus(row.rank, row.step)
-        if self.has_tensor_panel:
+        if self.has_tensor_panel and self.remote_host is not None:
+            from autofuse_studio.core.errors import InputError
+            from autofuse_studio.ui.errors import report_error
+
+            text = self.tr("The tensors of this row are on host %1; `autofuse-studio report --host %1 …` draws "
+                           "those of the first divergence.").replace("%1", self.remote_host)
+            report_error(self, InputError(text), self.tensor_panel.banner)  # type: ignore[attr-defined]
+        elif self.has_tensor_panel:
             try:
                 self.tensor_panel.show_row(row)  # type: ignore[attr-defined]
             except Exception as exc:  # noqa: BLE001 - report, keep the table usable
