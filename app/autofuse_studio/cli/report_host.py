@@ -55,8 +55,9 @@ def run_report_host(args: argparse.Namespace) -> int:
     write_xlsx(result, out_dir / report.REPORT_FILE)
     with tempfile.TemporaryDirectory(prefix="report-host-") as scratch:
         folder = Path(scratch)
-        graphs = GraphsHere(profile, request.af_open_graph, request.af_close_graph, folder, args.connect_timeout)
-        first = result.first_divergence
+        first = result.first_divergence  # without one there is no graph picture: nothing to copy
+        graphs = None if first is None else GraphsHere(profile, request.af_open_graph, request.af_close_graph,
+                                                         folder, args.connect_timeout)
         kept = None if first is None else (first.fused_file, first.origin_file)
         try:
             if first is not None:  # the tensor panel reads the two NPYs: local copies for the drawing only

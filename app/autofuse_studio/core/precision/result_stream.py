@@ -12,7 +12,6 @@ Records (one JSON object per line, see row_stream.encode_record):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
@@ -34,9 +33,13 @@ Write = Callable[[dict[str, Any]], None]
 _ROW_FIELDS = tuple(item.name for item in fields(PrecisionRow))
 
 
-def _content(record: dict[str, Any]) -> str:
-    """A row record without its verdict (verdicts travel in the result record), as comparable text."""
-    return json.dumps({key: value for key, value in record.items() if key != "verdict"}, sort_keys=True)
+# Every field but the verdict (verdicts travel in the result record). All field values are immutable (str,
+# int, tuples, frozen Metrics/LayoutInfo), so a tuple of them is an exact snapshot of what was sent.
+_SNAPSHOT_FIELDS = tuple(name for name in _ROW_FIELDS if name != "verdict")
+
+
+def _snapshot(row: PrecisionRow) -> tuple[Any, ...]:
+    return tuple(getattr(row, name) for name in _SNAPSHOT_FIELDS)
 
 
 class RowEmitter:
@@ -46,7 +49,7 @@ class RowEmitter:
         self._write = write
         self._ids: dict[int, int] = {}
         self._alive: list[PrecisionRow] = []  # keeps id(row) unique for the whole run
-        self._sent: dict[int, str] = {}
+        self._sent: dict[int, tuple[Any, ...]] = {}
 
     def _number(self, row: PrecisionRow) -> int:
         number = self._ids.get(id(row))
@@ -60,11 +63,10 @@ class RowEmitter:
         batch = []
         for row in rows:
             number = self._number(row)
-            record = row_to_record(row)
-            content = _content(record)
-            if self._sent.get(number) != content:
-                self._sent[number] = content
-                batch.append({"id": number, **record})
+            snapshot = _snapshot(row)
+            if self._sent.get(number) != snapshot:  # serialised only when new or changed
+                self._sent[number] = snapshot
+                batch.append({"id": number, **row_to_record(row)})
         if batch:
             self._write({"type": "rows", "rows": batch})
 
