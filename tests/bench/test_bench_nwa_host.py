@@ -1,7 +1,7 @@
 """`nwa --host` benchmark: the 8-rank case of test_bench_multi_rank through a local sshd vs the same CLI run locally.
 
 Both are whole `autofuse-studio nwa` processes (best of two); the host run adds one ssh handshake, the host's
-interpreter start and the record stream. Printed: both times, their ratio, and the bytes per row (JSON, and
+interpreter start and the record stream. Printed: both times, their ratio and difference, and the bytes per row (JSON, and
 after ssh's zlib). The console output must be the same.
 """
 
@@ -26,7 +26,9 @@ from tests.stub_sdk.sshd import LocalSshd, start_sshd
 pytestmark = pytest.mark.bench
 
 RANKS, FUSED, ELEMENTS = 8, 300, 65_536
-MAX_RATIO = 1.5  # one machine: the host path can only add cost; most of it is fixed (handshake, start)
+# One machine: the host path can only add cost, and most of it is fixed (one ssh handshake, the host's
+# interpreter start: about 0.45 s to the first record here), so the limit is on the added seconds.
+MAX_OVERHEAD_S = 2.0
 
 
 @pytest.fixture
@@ -60,7 +62,7 @@ def test_eight_ranks_on_a_host(sshd: LocalSshd, tmp_path: Path) -> None:
     rows = sum(line.count(b'"id":') for line in stream.splitlines() if line.startswith(b'{"type":"rows"'))
     ratio = host_time / local_time
     print(f"\nnwa --host: {RANKS} ranks, {rows} rows; local {local_time:.2f} s, --host {host_time:.2f} s, ratio "
-          f"{ratio:.2f} (target <= {MAX_RATIO}); stream {len(stream) / rows:.0f} B/row as JSON, "
+          f"{ratio:.2f}, overhead {host_time - local_time:.2f} s (target <= {MAX_OVERHEAD_S}); stream {len(stream) / rows:.0f} B/row as JSON, "
           f"{len(zlib.compress(stream, 6)) / rows:.0f} B/row compressed")
     assert host_out == local_out
-    assert ratio <= MAX_RATIO, f"nwa --host ratio {ratio:.2f} > {MAX_RATIO}"
+    assert host_time - local_time <= MAX_OVERHEAD_S, f"nwa --host adds {host_time - local_time:.2f} s"
