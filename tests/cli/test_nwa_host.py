@@ -217,7 +217,7 @@ def test_ctrl_c_stops_the_remote_process(host: str, ranks_case: Case, tmp_path: 
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         end = time.monotonic() + 60
-        while not [p for p in processes_with(token) if "--emit-jsonl" in p and "ssh" not in p.split()[1]]:
+        while not [p for p in processes_with(token) if "-m autofuse_studio nwa --emit-jsonl" in p]:  # the host's Python
             assert time.monotonic() < end, "the remote run never started"
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.1)
@@ -237,3 +237,34 @@ def test_ctrl_c_stops_the_remote_process(host: str, ranks_case: Case, tmp_path: 
 def test_mode_2_is_refused_with_host(host: str, capsys: pytest.CaptureFixture[str]) -> None:
     line = _one_sentence(*_run(capsys, ["nwa", "--host", host, "--mode", "2", "--npy-a", "a", "--npy-b", "b"]))
     assert "--host runs mode 1" in line
+
+
+def test_a_remote_process_killed_mid_run_is_one_sentence(host: str, ranks_case: Case, tmp_path: Path) -> None:
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import time\nfrom autofuse_studio.core.dumps import index\n_build = index.DumpIndex.build.__func__\n"
+        "def build(cls, *args, **kwargs):\n    time.sleep(300)\n    return _build(cls, *args, **kwargs)\n"
+        "index.DumpIndex.build = classmethod(build)\n")
+    slow = remote_command(tmp_path, "slow-studio", prelude=f"PYTHONPATH={hook} export PYTHONPATH\n")
+    root, manifest = ranks_case
+    token = str(tmp_path / "killed-dump")
+    os.symlink(root / manifest.data["af_open"], token)
+    args = case_args(root, manifest)
+    args[args.index("--af-open-data") + 1] = token
+    proc = subprocess.Popen([sys.executable, "-m", "autofuse_studio", "nwa", "--host", host, "--remote-command", slow,
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        # The host's Python itself (the login shell before it exec'd would be killed before the version came).
+        while not (remote := [p for p in processes_with(token) if "-m autofuse_studio nwa --emit-jsonl" in p]):
+            assert time.monotonic() < end and proc.poll() is None, "the remote run never started"
+            time.sleep(0.1)
+        os.kill(int(remote[0].split(":")[0]), signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 1 and "Traceback" not in out + err
+    assert "ERROR: The comparison on host 'testhost' ended before its result" in out

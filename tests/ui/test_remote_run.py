@@ -120,7 +120,7 @@ def test_cancel_stops_the_host_process(qtbot: QtBot, sshd: LocalSshd, case: Case
     paths["af_open_data"] = token
     controller = RemoteAnalysisController()
     controller.start("testhost", paths, remote_command=slow)
-    qtbot.waitUntil(lambda: any("--emit-jsonl" in p and "--watch-stdin" in p for p in processes_with(token)),
+    qtbot.waitUntil(lambda: any("-m autofuse_studio nwa --emit-jsonl" in p for p in processes_with(token)),
                     timeout=WAIT_MS)
     with qtbot.waitSignal(controller.cancelled, timeout=WAIT_MS):
         controller.cancel()

@@ -185,19 +185,20 @@ class RemoteStream:
                               f"{record['protocol']}, newer than this one's {PROTOCOL}; upgrade here too.")
 
     def _broken_off(self) -> RemoteError:
-        """Why the stream ended without a result: ssh's own failure, an old version, or the last stderr line."""
+        """Why the stream ended without a result: an old version, a lost connection or a killed run, a crash."""
         code = self.end.returncode if self.end.returncode is not None else -1
         text = self.end.stderr.decode("utf-8", "replace")
-        if code == 255 or (code < 0 and not text.strip()):
-            return ssh_failure(self.profile, 255, text, self.connect_timeout)
-        if code in nwa_remote.NOT_FOUND_CODES:
-            return RemoteError(f"'{self.request.remote_command}' was not found on host '{self.profile.name}'; "
-                               "install autofuse-studio there or name it with --remote-command.")
+        last = text.strip().splitlines()[-1] if text.strip() else ""
         if "unrecognized arguments" in text and "--emit-jsonl" in text:
             return RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, "(unknown)"))
-        last = text.strip().splitlines()[-1] if text.strip() else "no output"
+        if code == 255 or code < 0:  # ssh's own code: a connection problem it names, or the remote side vanished
+            failure = ssh_failure(self.profile, 255, text, self.connect_timeout)
+            if not str(failure).startswith("ssh to "):
+                return failure
+            return RemoteError(f"The comparison on host '{self.profile.name}' ended before its result: the remote "
+                               "process was killed or the connection was lost" + (f" ({last})." if last else "."))
         return RemoteError(f"The remote autofuse-studio on host '{self.profile.name}' stopped with exit code {code} "
-                           f"before its result: {last}")
+                           f"before its result: {last or 'no output'}")
 
 
 RowsSink = Callable[[list[PrecisionRow]], None]
