@@ -1152,164 +1152,171 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="201"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
+        <source>Looking at %n item(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="276"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="347"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="380"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="352"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="385"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="356"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="389"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="400"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="392"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="428"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1346,12 +1353,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="446"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="482"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="449"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="485"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1734,25 +1741,24 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="91"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="108"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="182"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="254"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="313"/>
         <source>The tensors of this row are on host %1; `autofuse-studio report --host %1 …` draws those of the first divergence.</source>
-        <translation>此行的张量位于远程主机 %1 上；`autofuse-studio report --host %1 …` 可绘制首个劣化点的张量。</translation>
+        <translation type="vanished">此行的张量位于远程主机 %1 上；`autofuse-studio report --host %1 …` 可绘制首个劣化点的张量。</translation>
     </message>
 </context>
 <context>

@@ -64,3 +64,20 @@ def test_fetch_file_refuses_what_it_cannot_copy(sshd: LocalSshd, tmp_path: Path)
         fetch_file(profile, str(source), tmp_path / "copy2", 4000)
     with pytest.raises(RemoteError, match="There is no file"):
         fetch_file(profile, str(tmp_path), tmp_path / "copy3", 1 << 20)
+
+
+def test_fetch_pair_copies_once_and_reuses_the_copies(sshd: LocalSshd, tmp_path: Path) -> None:
+    from autofuse_studio.core.remote.fetch import fetch_pair
+
+    save_profiles([sshd.profile()])
+    fused, origin = tmp_path / "f x.npy", tmp_path / "o;y.npy"
+    fused.write_bytes(b"a" * 100)
+    origin.write_bytes(b"b" * 200)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    first = fetch_pair("testhost", str(fused), str(origin), cache)
+    assert [Path(path).read_bytes() for path in first] == [fused.read_bytes(), origin.read_bytes()]
+    fused.write_bytes(b"changed")  # a second fetch is served from the cache, no ssh
+    assert fetch_pair("testhost", str(fused), str(origin), cache) == first
+    assert Path(first[0]).read_bytes() == b"a" * 100
+    assert sorted(path.suffix for path in cache.iterdir()) == [".npy", ".npy"]

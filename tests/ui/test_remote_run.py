@@ -98,10 +98,14 @@ def test_window_runs_on_the_chosen_host_without_checking_local_paths(qtbot: QtBo
     assert window.workbench.model.rowCount() > 0
     assert window.workbench.result is not None and window.workbench.result.first_divergence is not None
     assert panel.analyse_button.isEnabled()
-    if window.workbench.has_tensor_panel:  # no attempt to open the host's files here: a sentence instead
-        window.workbench.go_to_first_divergence()
-        banner = window.workbench.tensor_panel.banner  # type: ignore[attr-defined]
-        qtbot.waitUntil(lambda: "are on host testhost" in banner.text(), timeout=5000)
+    if window.workbench.has_tensor_panel:  # the first divergence's NPYs are copied from the host and shown
+        panel = window.workbench.tensor_panel
+        with qtbot.waitSignal(panel.viewReady, timeout=WAIT_MS) as shown:  # type: ignore[attr-defined]
+            window.workbench.go_to_first_divergence()
+        first = window.workbench.result.first_divergence
+        assert shown.args[0] is not None and panel.title.text().startswith(first.fused_op)  # type: ignore[attr-defined]
+        copies = sorted(path.name for path in window.remote_tensors.folder.iterdir())
+        assert len(copies) == 2 and all(name.endswith(".npy") for name in copies)
 
 
 def test_cancel_stops_the_host_process(qtbot: QtBot, sshd: LocalSshd, case: Case, tmp_path: Path) -> None:

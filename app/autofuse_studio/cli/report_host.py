@@ -12,11 +12,10 @@ import tempfile
 from pathlib import Path
 
 from autofuse_studio.core.errors import UsageError
-from autofuse_studio.core.remote.fetch import TooLarge, fetch_file
+from autofuse_studio.core.remote.fetch import MAX_TENSOR_BYTES, TooLarge, fetch_file
 from autofuse_studio.core.remote.profiles import HostProfile
 
 MAX_GRAPH_BYTES = 2 << 30
-MAX_TENSOR_BYTES = 1 << 30
 
 
 class GraphsHere:

@@ -36,6 +36,7 @@ from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
 from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.notices_panel import empty_result_text
 from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
+from autofuse_studio.ui.precision.remote_tensors import RemoteTensors
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.runner.panel import RunnerPanel
@@ -72,6 +73,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.runner = TaskRunner(self)
         self.analysis = AnalysisController(self.runner, self)
         self.remote_analysis = RemoteAnalysisController(self)  # Run on: a host profile
+        self.remote_tensors = RemoteTensors(self.runner, self)  # a remote row's NPYs, copied when selected
         self._remote_active = False  # which controller's signals count (the other may still be stopping)
         self.workbench = PrecisionWorkbench()
         self.tabs = QTabWidget()
@@ -177,6 +179,9 @@ class MainWindow(Retranslating, FileMenuMixin):
             controller.cancelled.connect(self._if_current(remote, self._on_analysis_cancelled))
         # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
         self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
+        self.workbench.remoteRowSelected.connect(lambda host, row: self.remote_tensors.fetch(host, row))
+        self.remote_tensors.ready.connect(lambda row: self.workbench.show_tensors(row))
+        self.remote_tensors.failed.connect(lambda error: self.workbench.show_tensor_error(error))
         self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
         self.graph.pictureExported.connect(

@@ -38,6 +38,7 @@ class PrecisionWorkbench(QWidget):
     """The precision tab: everything about one result; the window feeds it rows and thresholds."""
 
     rowSelected = Signal(object)  # PrecisionRow
+    remoteRowSelected = Signal(str, object)  # host, PrecisionRow of a remote run (its files are on that host)
     focusChanged = Signal(object, object)  # (rank, step) the graph should colour by; None, None: no result
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -307,17 +308,25 @@ class PrecisionWorkbench(QWidget):
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
         self._set_focus(row.rank, row.step)
         if self.has_tensor_panel and self.remote_host is not None:
-            from autofuse_studio.core.errors import InputError
+            self.remoteRowSelected.emit(self.remote_host, row)  # its files are on the host: the window copies them
+        else:
+            self.show_tensors(row)
+        self.rowSelected.emit(row)
+
+    def show_tensors(self, row: PrecisionRow) -> None:
+        """Show a row's pair in the tensor panel (errors in its banner; the table stays usable)."""
+        if not self.has_tensor_panel:
+            return
+        try:
+            self.tensor_panel.show_row(row)  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - report, keep the table usable
             from autofuse_studio.ui.errors import report_error
 
-            text = self.tr("The tensors of this row are on host %1; `autofuse-studio report --host %1 …` draws "
-                           "those of the first divergence.").replace("%1", self.remote_host)
-            report_error(self, InputError(text), self.tensor_panel.banner)  # type: ignore[attr-defined]
-        elif self.has_tensor_panel:
-            try:
-                self.tensor_panel.show_row(row)  # type: ignore[attr-defined]
-            except Exception as exc:  # noqa: BLE001 - report, keep the table usable
-                from autofuse_studio.ui.errors import report_error
+            report_error(self, exc)
 
-                report_error(self, exc)
-        self.rowSelected.emit(row)
+    def show_tensor_error(self, error: BaseException) -> None:
+        """Show why a row's tensors cannot be shown, in the tensor panel's banner."""
+        if self.has_tensor_panel:
+            from autofuse_studio.ui.errors import report_error
+
+            report_error(self, error, self.tensor_panel.banner)  # type: ignore[attr-defined]
