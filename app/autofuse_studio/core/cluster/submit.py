@@ -1,0 +1,195 @@
+"""Batches of pairs per (rank, step) and the workers that may run them; submitting, waiting, cancelling.
+
+A batch goes only to workers that see both files of each of its pairs. A worker that dies mid-run has its
+tasks moved by Dask to another allowed worker; when none is left, the batch's rows get WORKER_LOST at once
+(never a task waiting forever for a worker that cannot come back). Cancel and Ctrl-C cancel every future.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from autofuse_studio.core.cluster.address import require_distributed
+from autofuse_studio.core.cluster.tasks import Pair, compare_batch
+from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
+from autofuse_studio.core.precision.pair import PairResult, compare_pair
+from autofuse_studio.core.precision.plan import PlannedRow
+from autofuse_studio.core.precision.scheduler import LARGE_PAIR_BYTES, Delivery
+from autofuse_studio.core.progress import CancelToken, Progress
+
+if TYPE_CHECKING:
+    from autofuse_studio.core.cluster.run import ClusterOptions, ClusterStats
+    from autofuse_studio.core.cluster.scan import MergedSide
+
+# Statuses of rows the cluster could not compare (not compared: verdict UNKNOWN, like FILE_NOT_FOUND).
+NO_WORKER = "NO_WORKER"  # no worker sees both files of the pair
+WORKER_LOST = "WORKER_LOST"  # every worker that saw them left the cluster during the run
+CLUSTER_ERROR = "CLUSTER_ERROR"  # the task failed on the cluster (Dask's error in the message)
+CLUSTER_PROGRESS = "comparing on the cluster"  # progress message; done/total count tasks
+MAX_BATCH = 64
+_POLL_S = 0.2
+_WORKER_CHECK_S = 0.5
+
+
+@dataclass
+class Batch:
+    """Pairs of one (rank, step) compared by one task, the rows each pair fills, and where it may run."""
+
+    rank: str | None
+    step: str
+    workers: frozenset[str]
+    pairs: list[Pair] = field(default_factory=list)
+    rows: list[list[int]] = field(default_factory=list)  # plan positions filled by each pair
+
+
+def _names(addresses: frozenset[str], workers: dict[str, LiveWorker]) -> str:
+    named = sorted(workers[address].name if address in workers else address for address in addresses)
+    return ", ".join(named) or "no worker"
+
+
+def _no_worker(item: PlannedRow, seen: tuple[frozenset[str], frozenset[str]], workers: dict[str, LiveWorker]
+               ) -> PairResult:
+    where = f"rank {item.row.rank}" if item.row.rank is not None else "this pair"
+    return PairResult(NO_WORKER, message=f"No Dask worker sees both dump files of {where} (af-open seen by "
+                      f"{_names(seen[0], workers)}, af-close by {_names(seen[1], workers)}): {item.row.fused_op} "
+                      f"{item.row.kind} {item.row.fused_index}")
+
+
+def _batch_size(pairs: int, workers: dict[str, LiveWorker]) -> int:
+    # A few tasks per worker thread keep the load balanced; bigger tasks keep Dask's per-task cost small.
+    return max(1, min(MAX_BATCH, pairs // (4 * max(1, len(workers)))))
+
+
+def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: dict[str, LiveWorker]
+                 ) -> tuple[list[Batch], dict[int, PairResult]]:
+    """The batches to submit, and the outcomes known now (a missing file, no worker that sees a pair)."""
+    outcomes: dict[int, PairResult] = {}
+    groups: dict[tuple[str | None, str, frozenset[str]], dict[Pair, list[int]]] = {}
+    large: list[Batch] = []
+    for number, item in enumerate(planned):
+        if item.fused is None or item.origin is None:
+            continue
+        if item.fused.path is None or item.origin.path is None:
+            outcomes[number] = compare_pair(item.fused, item.origin)  # FILE_NOT_FOUND: nothing to read
+            continue
+        seen = (sides[0].folders.get(os.path.dirname(item.fused.path), frozenset()),
+                sides[1].folders.get(os.path.dirname(item.origin.path), frozenset()))
+        allowed = preferred(seen[0] & seen[1], item.row.rank, workers) & frozenset(workers)
+        if not allowed:
+            outcomes[number] = _no_worker(item, seen, workers)
+        elif item.size_bytes > LARGE_PAIR_BYTES:
+            large.append(Batch(item.row.rank, item.row.step, allowed, [(item.fused, item.origin)], [[number]]))
+        else:
+            group = groups.setdefault((item.row.rank, item.row.step, allowed), {})
+            group.setdefault((item.fused, item.origin), []).append(number)
+    size = _batch_size(sum(len(group) for group in groups.values()), workers)
+    batches = []
+    for (rank, step, allowed), group in groups.items():
+        entries = list(group.items())
+        for start in range(0, len(entries), size):
+            chunk = entries[start:start + size]
+            batches.append(Batch(rank, step, allowed, [pair for pair, _ in chunk], [rows for _, rows in chunk]))
+    return batches + large, outcomes
+
+
+class Submitter:
+    """Runs the batches on the cluster; every batch ends as results or as statuses on its rows."""
+
+    def __init__(self, client: Any, options: ClusterOptions, stats: ClusterStats) -> None:
+        self._client = client
+        self._options = options
+        self._stats = stats
+        self._token = uuid.uuid4().hex[:8]
+
+    def _submit(self, number: int, batch: Batch) -> Any:
+        rank = "-" if batch.rank is None else batch.rank
+        return self._client.submit(compare_batch, batch.pairs, self._options.path_map, workers=sorted(batch.workers),
+                                   allow_other_workers=False, retries=self._options.retries, pure=False,
+                                   key=f"af-compare-r{rank}-s{batch.step or '-'}-{self._token}-{number}")
+
+    def run(self, batches: list[Batch], planned: list[PlannedRow], progress: Progress, cancel: CancelToken,
+            deliver: Delivery | None) -> dict[int, PairResult]:
+        """Submit every batch, wait for all of them (progress in tasks), cancel them all on cancel or Ctrl-C."""
+        from autofuse_studio.core.cluster.run import result_bytes
+
+        futures = {self._submit(number, batch): batch for number, batch in enumerate(batches)}
+        self._stats.tasks = len(futures)
+        outcomes: dict[int, PairResult] = {}
+        pending = set(futures)
+        checked = time.monotonic()
+        try:
+            progress(0, len(futures), CLUSTER_PROGRESS)
+            while pending:
+                cancel.check()
+                done = _wait_some(pending)
+                pending -= done
+                for future in done:
+                    batch = futures[future]
+                    results = self._results(future, batch)
+                    if future.status == "finished":
+                        self._stats.result_bytes += result_bytes(results)
+                        self._stats.pairs += len(results)
+                    self._record(batch, results, planned, outcomes, deliver)
+                if time.monotonic() - checked > _WORKER_CHECK_S:
+                    checked = time.monotonic()
+                    pending -= self._drop_lost(pending, futures, planned, outcomes, deliver)
+                progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
+        finally:
+            if pending:  # cancelled, Ctrl-C or an error: nothing pending is wanted any more
+                self._client.cancel(list(pending))
+        return outcomes
+
+    def _results(self, future: Any, batch: Batch) -> list[PairResult]:
+        if future.status == "finished":
+            results: list[PairResult] = future.result()
+            return results
+        error = future.exception()
+        distributed = require_distributed()
+        if isinstance(error, distributed.KilledWorker):
+            status, text = WORKER_LOST, "the workers running this comparison died too often; Dask gave up"
+        else:
+            status, text = CLUSTER_ERROR, f"the task failed on the cluster ({type(error).__name__}: {error})"
+        return [PairResult(status, message=f"{text}: {fused.label}") for fused, _ in batch.pairs]
+
+    def _drop_lost(self, pending: set[Any], futures: dict[Any, Batch], planned: list[PlannedRow],
+                   outcomes: dict[int, PairResult], deliver: Delivery | None) -> set[Any]:
+        """Futures none of whose allowed workers is still in the cluster: cancelled, their rows WORKER_LOST."""
+        alive = frozenset(live_workers(self._client))
+        lost = {future for future in pending if not futures[future].workers & alive and not future.done()}
+        for future in lost:
+            batch = futures[future]
+            self._stats.lost_pairs += len(batch.pairs)
+            names = ", ".join(sorted(batch.workers))
+            results = [PairResult(WORKER_LOST, message=f"Every Dask worker that sees these dump files left the "
+                                  f"cluster during the run ({names}): {fused.label}") for fused, _ in batch.pairs]
+            self._record(batch, results, planned, outcomes, deliver)
+        if lost:
+            self._client.cancel(list(lost))
+        return lost
+
+    @staticmethod
+    def _record(batch: Batch, results: list[PairResult], planned: list[PlannedRow], outcomes: dict[int, PairResult],
+                deliver: Delivery | None) -> None:
+        group = [(number, planned[number], result) for rows, result in zip(batch.rows, results, strict=True)
+                 for number in rows]
+        outcomes.update((number, result) for number, _, result in group)
+        if deliver is not None:
+            deliver(group)
+
+
+def _wait_some(pending: set[Any]) -> set[Any]:
+    """The futures done now, after waiting at most _POLL_S for one (so cancel and lost workers are noticed).
+
+    distributed.wait() needs a default client, which the GUI's threads must not share; a future's done()
+    is a local check, so polling it costs nothing while the workers compute.
+    """
+    deadline = time.monotonic() + _POLL_S
+    while True:
+        done = {future for future in pending if future.done()}
+        if done or time.monotonic() >= deadline:
+            return done
+        time.sleep(0.01)
