@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 5.0
 
 
 def require_dask() -> None:
@@ -82,13 +83,12 @@ class LocalCluster:
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
     def stop(self) -> None:
-        """Terminate every process this cluster started (each by its own pid), killing laggards."""
-        for process in self.processes.values():
+        """Terminate every process this cluster started (each by its own pid), workers first, killing laggards."""
+        for name, process in reversed(self.processes.items()):  # the scheduler last: workers leave cleanly
             if process.poll() is None:
                 process.terminate()
-        for process in self.processes.values():
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+                try:
+                    process.wait(STOP_TIMEOUT_S if name != "scheduler" else 2 * STOP_TIMEOUT_S)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)

@@ -20,9 +20,10 @@ class LiveWorker:
     resources: frozenset[str]
 
 
-def connect(address: SchedulerAddress, timeout: float = CONNECT_TIMEOUT_S) -> Any:
+def connect(address: SchedulerAddress, timeout: float | None = None) -> Any:
     """A distributed.Client on the scheduler; an InputError sentence when it cannot be reached."""
     distributed = require_distributed()
+    timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
     try:
         return distributed.Client(str(address), timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError) as error:
