@@ -1,0 +1,98 @@
+"""The case dock's "Run on a Dask cluster": the table fills with the local run's rows; progress in tasks; cancel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.case import detect_roles
+from autofuse_studio.core.cluster import submit
+from autofuse_studio.core.cluster.tasks import DELAY_ENV
+from autofuse_studio.core.precision.engine import run_mode1
+from autofuse_studio.core.synth import CaseManifest
+from autofuse_studio.ui.main_window import MainWindow
+from autofuse_studio.ui.precision import cluster_run
+from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.cluster.test_cluster_rows import request_for, split_views  # noqa: F401  (fixture)
+
+WAIT_MS = 60_000
+
+
+def _window(qtbot: QtBot, root: Path) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.case_panel.set_case(detect_roles([root]).case)
+    return window
+
+
+def test_the_progress_message_is_the_core_one() -> None:
+    assert cluster_run.CLUSTER_PROGRESS == submit.CLUSTER_PROGRESS
+
+
+def test_a_cluster_run_fills_the_table_with_the_local_rows(qtbot: QtBot, case: tuple[Path, CaseManifest],
+                                                           cluster: LocalCluster, split_views: dict[str, Path],  # noqa: F811
+                                                           tmp_path: Path) -> None:
+    root, manifest = case
+    map_file = tmp_path / "paths.txt"
+    map_file.write_text("".join(f"{name}:{root}={view}\n" for name, view in split_views.items()), encoding="utf-8")
+    window = _window(qtbot, root)
+    window.case_panel.compare_input.setChecked(True)
+    choice = window.case_panel.cluster_run
+    assert not choice.isChecked() and not choice.address.isVisibleTo(choice)
+    choice.use_cluster(cluster.address, str(map_file))
+    assert choice.address.isVisibleTo(choice)
+    texts: list[str] = []
+    window.analysis.progressed.connect(lambda done, total, message: texts.append(window.case_panel.progress_label.text()))
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        started = time.monotonic()
+        window.analyse()
+        assert time.monotonic() - started < 0.5  # connecting and comparing happen off the GUI thread
+    local = run_mode1(request_for(root, manifest))
+    result = window.workbench.result
+    assert result is not None
+    assert [repr(row) for row in result.rows] == [repr(row) for row in local.rows]
+    assert any(text.startswith("Compared ") and text.endswith(" tasks on the cluster") for text in texts)
+    assert window.analysis.running is False and window.case_panel.analyse_button.isEnabled()
+
+
+def test_a_bad_address_is_shown_in_the_banner(qtbot: QtBot, case: tuple[Path, CaseManifest]) -> None:
+    root, _ = case
+    window = _window(qtbot, root)
+    window.case_panel.cluster_run.use_cluster("node1:8786")
+    window.analyse()
+    assert not window.analysis.running
+    assert "--scheduler takes a Dask scheduler address" in window.case_panel.banner.text()
+
+
+@pytest.fixture
+def slow_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """One worker whose tasks each take a second: a whole run would take far longer than the cancel."""
+    require_dask()
+    local = LocalCluster(tmp_path / "dask")
+    local.folder.mkdir()
+    try:
+        local.start_scheduler()
+        local.start_worker("slow", env={DELAY_ENV: "1.0"})
+        local.wait_for_workers(1)
+        yield local
+    finally:
+        local.stop()
+
+
+def test_cancel_cancels_the_cluster_run(qtbot: QtBot, case: tuple[Path, CaseManifest],
+                                        slow_cluster: LocalCluster) -> None:
+    root, _ = case
+    window = _window(qtbot, root)
+    window.case_panel.cluster_run.use_cluster(slow_cluster.address)
+    seen: list[str] = []
+    window.analysis.progressed.connect(lambda done, total, message: seen.append(message))
+    window.analyse()
+    qtbot.waitUntil(lambda: submit.CLUSTER_PROGRESS in seen, timeout=WAIT_MS)
+    with qtbot.waitSignal(window.analysis.cancelled, timeout=3000):
+        window.case_panel.cancel_button.click()
+    assert window.case_panel.analyse_button.isEnabled()
