@@ -131,139 +131,172 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="130"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="130"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="132"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="132"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="176"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="174"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="177"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="231"/>
         <source>This is a file; choose the dump folder that holds the NPYs.</source>
         <translation>这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="235"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="236"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="248"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="249"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="250"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterRunChoice</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="42"/>
+        <source>Run on a Dask cluster</source>
+        <translation>在 Dask 集群上运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
+        <source>Path map</source>
+        <translation>路径映射</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="46"/>
+        <source>optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines</source>
+        <translation>可选文件：每行 WORKER:CLIENT_PREFIX=LOCAL_PREFIX</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
+        <source>Compare where the dumps are: each pair on a Dask worker that sees its files; the rows are those of a run on this computer.</source>
+        <translation>在 dump 所在处比较：每对张量由能看到其文件的 Dask worker 比较；结果行与在本机运行完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="76"/>
+        <source>Compared %1 of %2 tasks on the cluster</source>
+        <translation>集群上已完成 %1 / %2 个任务</translation>
     </message>
 </context>
 <context>
@@ -1147,164 +1180,164 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="174"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="201"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="231"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="306"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="311"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="325"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="328"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="353"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1341,12 +1374,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="404"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="407"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="407"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="410"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>

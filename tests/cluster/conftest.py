@@ -48,3 +48,20 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         yield local
     finally:
         local.stop()
+
+
+@pytest.fixture
+def very_slow_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """One worker whose tasks each take a second first: a whole run takes far longer than a cancel."""
+    from autofuse_studio.core.cluster.tasks import DELAY_ENV
+
+    require_dask()
+    local = LocalCluster(tmp_path / "dask")
+    local.folder.mkdir()
+    try:
+        local.start_scheduler()
+        local.start_worker("slow", env={DELAY_ENV: "1.0"})
+        local.wait_for_workers(1)
+        yield local
+    finally:
+        local.stop()

@@ -71,6 +71,16 @@ class LocalCluster:
         with Client(self.address, timeout="30s", set_as_default=False) as client:
             client.wait_for_workers(count, timeout=START_TIMEOUT_S)
 
+    def task_keys(self, prefix: str) -> list[str]:
+        """The keys of the scheduler's tasks starting with prefix (what it still holds)."""
+        from distributed import Client
+
+        def keys(dask_scheduler: object) -> list[str]:
+            return [str(key) for key in dask_scheduler.tasks if str(key).startswith(prefix)]  # type: ignore[attr-defined]
+
+        with Client(self.address, timeout="30s", set_as_default=False) as client:
+            return list(client.run_on_scheduler(keys))
+
     def kill(self, name: str) -> None:
         """SIGKILL one process (a worker dying without saying goodbye)."""
         process = self.processes[name]

@@ -106,3 +106,31 @@ def test_without_dask_the_sentence_names_the_extra(case: tuple[Path, CaseManifes
     text = capsys.readouterr().out
     assert "install autofuse-studio[cluster]" in text
     assert main(_args(root, manifest)) == 0  # the local run never needs dask
+
+
+def test_ctrl_c_cancels_every_task(case: tuple[Path, CaseManifest], very_slow_cluster: LocalCluster) -> None:
+    """SIGINT while the tasks run: exit 130 with one line, and the scheduler drops every compare task."""
+    import signal
+    import subprocess
+    import time
+
+    root, manifest = case
+    process = subprocess.Popen([sys.executable, "-m", "autofuse_studio", *_args(root, manifest, "--scheduler",
+                                very_slow_cluster.address)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not very_slow_cluster.task_keys("af-compare") and time.monotonic() < deadline:
+            assert process.poll() is None
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+    assert process.returncode == 130, err
+    assert b"Interrupted." in err and b"Traceback" not in err
+    deadline = time.monotonic() + 10
+    while very_slow_cluster.task_keys("af-compare") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert very_slow_cluster.task_keys("af-compare") == []

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.case import detect_roles
 from autofuse_studio.core.cluster import submit
-from autofuse_studio.core.cluster.tasks import DELAY_ENV
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.synth import CaseManifest
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision import cluster_run
-from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.cluster.local_cluster import LocalCluster
 from tests.cluster.test_cluster_rows import request_for, split_views  # noqa: F401  (fixture)
 
 WAIT_MS = 60_000
@@ -69,26 +66,11 @@ def test_a_bad_address_is_shown_in_the_banner(qtbot: QtBot, case: tuple[Path, Ca
     assert "--scheduler takes a Dask scheduler address" in window.case_panel.banner.text()
 
 
-@pytest.fixture
-def slow_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    """One worker whose tasks each take a second: a whole run would take far longer than the cancel."""
-    require_dask()
-    local = LocalCluster(tmp_path / "dask")
-    local.folder.mkdir()
-    try:
-        local.start_scheduler()
-        local.start_worker("slow", env={DELAY_ENV: "1.0"})
-        local.wait_for_workers(1)
-        yield local
-    finally:
-        local.stop()
-
-
 def test_cancel_cancels_the_cluster_run(qtbot: QtBot, case: tuple[Path, CaseManifest],
-                                        slow_cluster: LocalCluster) -> None:
+                                        very_slow_cluster: LocalCluster) -> None:
     root, _ = case
     window = _window(qtbot, root)
-    window.case_panel.cluster_run.use_cluster(slow_cluster.address)
+    window.case_panel.cluster_run.use_cluster(very_slow_cluster.address)
     seen: list[str] = []
     window.analysis.progressed.connect(lambda done, total, message: seen.append(message))
     window.analyse()
