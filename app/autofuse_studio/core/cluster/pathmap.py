@@ -61,6 +61,10 @@ class PathMap:
     def _mine(self, worker: WorkerId) -> list[PathMapEntry]:
         return [entry for entry in self.entries if worker.matches(entry.worker)]
 
+    def for_worker(self, worker: WorkerId) -> PathMap:
+        """Only the entries that name this worker (the same translations, fewer entries to try)."""
+        return PathMap(tuple(self._mine(worker)))
+
     def to_local(self, path: str, worker: WorkerId) -> str:
         """The client's path as this worker sees it (unchanged when no entry applies)."""
         for entry in sorted(self._mine(worker), key=lambda entry: -len(entry.client_prefix)):

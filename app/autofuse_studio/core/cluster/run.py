@@ -19,7 +19,7 @@ from typing import Any
 
 from autofuse_studio.core.cluster.address import SchedulerAddress
 from autofuse_studio.core.cluster.pathmap import PathMap
-from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_sides
+from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
 from autofuse_studio.core.cluster.submit import Submitter, plan_batches
 from autofuse_studio.core.cluster.workers import connect, live_workers
 from autofuse_studio.core.dumps.index import TreeScan
@@ -107,11 +107,12 @@ def _check_versions(scans: list[WorkerScan]) -> None:
                              f"{__version__}: install the same version on every worker.")
 
 
-def _merged(request: Mode1Request, scans: list[WorkerScan], address: SchedulerAddress) -> list[MergedSide]:
+def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
+            address: SchedulerAddress) -> list[MergedSide]:
     sides = []
     for number, (root, what) in enumerate(zip((request.af_open_data, request.af_close_data), SIDES, strict=True)):
-        seen: list[tuple[str, TreeScan]] = [(scan.worker, side) for scan in scans
-                                            if (side := scan.sides[number]) is not None]
+        seen: list[tuple[frozenset[str], TreeScan]] = [(groups.get(scan.worker, frozenset({scan.worker})), side)
+                                                       for scan in scans if (side := scan.sides[number]) is not None]
         if not seen:
             problems = " ".join(problem for scan in scans for problem in scan.problems)
             raise InputError(f"No worker of the Dask cluster at {address} sees the {what} dump folder {root}"
@@ -129,9 +130,10 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
         raise InputError(f"The Dask scheduler at {options.scheduler} has no workers: start `dask worker "
                          f"{options.scheduler}` on each node that holds dumps.")
     token = uuid.uuid4().hex[:8]
+    groups = scan_groups({address: worker.name for address, worker in workers.items()}, roots, options.path_map)
     futures = {address: client.submit(scan_sides, roots, options.path_map, workers=[address],
                                       allow_other_workers=False, pure=False, key=f"af-scan-{token}-{number}")
-               for number, address in enumerate(sorted(workers))}
+               for number, address in enumerate(groups)}
     with gc_paused():
         progress(0, 3, "parsing the fusion-enabled graph")
         af_open = load_model(request.af_open_graph, cancel)
@@ -142,8 +144,8 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
         scans = _wait_scans(client, futures, cancel)
         _check_versions(scans)
         stats.notes += [problem for scan in scans for problem in scan.problems]
-        stats.workers = len(scans)
-        sides = _merged(request, scans, options.scheduler)
+        stats.workers = sum(len(groups[scan.worker]) for scan in scans)
+        sides = _merged(request, scans, groups, options.scheduler)
         gc.freeze()  # as the local engine does: the models live for the whole run
     progress(3, 3, "indexed")
     return LoadedCase(af_open, af_close, mapping, sides[0].index, sides[1].index), sides

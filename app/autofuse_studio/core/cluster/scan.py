@@ -33,8 +33,7 @@ def current_worker() -> WorkerId:
 
     worker = get_worker()
     address = str(worker.address)
-    host = address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
-    return WorkerId(address, str(worker.name), host)
+    return WorkerId(address, str(worker.name), host_of(address))
 
 
 def _to_client(scan: TreeScan, path_map: PathMap, worker: WorkerId) -> TreeScan:
@@ -75,14 +74,31 @@ class MergedSide:
     folders: dict[str, frozenset[str]]  # folder (client path) -> addresses of the workers that see it
 
 
-def merge_side(root: Path, scans: list[tuple[str, TreeScan]]) -> MergedSide:
+def host_of(address: str) -> str:
+    """'tcp://10.0.0.2:40001' -> '10.0.0.2'."""
+    return address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+
+
+def scan_groups(workers: dict[str, str], roots: list[str], path_map: PathMap) -> dict[str, frozenset[str]]:
+    """One scanning worker per (host, local folders): workers on one host that map the roots alike see the
+    same files, so one scan serves them all. {scanning worker: every worker it scans for}; workers: {address: name}.
+    """
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for address in sorted(workers):
+        worker = WorkerId(address, workers[address], host_of(address))
+        key = (worker.host, tuple(path_map.to_local(root, worker) for root in roots))
+        groups.setdefault(key, []).append(address)
+    return {members[0]: frozenset(members) for members in groups.values()}
+
+
+def merge_side(root: Path, scans: list[tuple[frozenset[str], TreeScan]]) -> MergedSide:
     """Merge the workers' scans of one side; a folder several workers see (shared storage) is taken once."""
     seen: dict[str, set[str]] = {}
-    owner: dict[str, str] = {}
-    for worker, scan in scans:
+    owner: dict[str, frozenset[str]] = {}
+    for workers, scan in scans:
         for folder in [*map(str, scan.found), *(os.path.dirname(path) for path in scan.ignored)]:
-            seen.setdefault(folder, set()).add(worker)
-            owner.setdefault(folder, worker)
+            seen.setdefault(folder, set()).update(workers)
+            owner.setdefault(folder, workers)
     merged = TreeScan({})
     unreadable: set[str] = set()
     links: set[str] = set()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from autofuse_studio.core.cluster.address import require_distributed
-from autofuse_studio.core.cluster.tasks import Pair, compare_batch
+from autofuse_studio.core.cluster.tasks import Pair, compare_batch, pack
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
 from autofuse_studio.core.precision.pair import PairResult, compare_pair
 from autofuse_studio.core.precision.plan import PlannedRow
@@ -105,18 +105,27 @@ class Submitter:
         self._stats = stats
         self._token = uuid.uuid4().hex[:8]
 
-    def _submit(self, number: int, batch: Batch) -> Any:
-        rank = "-" if batch.rank is None else batch.rank
-        return self._client.submit(compare_batch, batch.pairs, self._options.path_map, workers=sorted(batch.workers),
-                                   allow_other_workers=False, retries=self._options.retries, pure=False,
-                                   key=f"af-compare-r{rank}-s{batch.step or '-'}-{self._token}-{number}")
+    def _submit_all(self, batches: list[Batch]) -> dict[Any, Batch]:
+        """One client.map per set of allowed workers: one message to the scheduler instead of one per task."""
+        by_workers: dict[frozenset[str], list[tuple[int, Batch]]] = {}
+        for number, batch in enumerate(batches):
+            by_workers.setdefault(batch.workers, []).append((number, batch))
+        futures: dict[Any, Batch] = {}
+        for workers, group in by_workers.items():
+            keys = [f"af-compare-r{'-' if batch.rank is None else batch.rank}-s{batch.step or '-'}-{self._token}-"
+                    f"{number}" for number, batch in group]
+            mapped = self._client.map(compare_batch, [[pack(pair) for pair in batch.pairs] for _, batch in group],
+                                      [self._options.path_map] * len(group), key=keys, workers=sorted(workers),
+                                      allow_other_workers=False, retries=self._options.retries, pure=False)
+            futures.update(zip(mapped, (batch for _, batch in group), strict=True))
+        return futures
 
     def run(self, batches: list[Batch], planned: list[PlannedRow], progress: Progress, cancel: CancelToken,
             deliver: Delivery | None) -> dict[int, PairResult]:
         """Submit every batch, wait for all of them (progress in tasks), cancel them all on cancel or Ctrl-C."""
         from autofuse_studio.core.cluster.run import result_bytes
 
-        futures = {self._submit(number, batch): batch for number, batch in enumerate(batches)}
+        futures = self._submit_all(batches)
         self._stats.tasks = len(futures)
         outcomes: dict[int, PairResult] = {}
         pending = set(futures)
@@ -127,13 +136,14 @@ class Submitter:
                 cancel.check()
                 done = _wait_some(pending)
                 pending -= done
-                for future in done:
-                    batch = futures[future]
-                    results = self._results(future, batch)
-                    if future.status == "finished":
-                        self._stats.result_bytes += result_bytes(results)
-                        self._stats.pairs += len(results)
-                    self._record(batch, results, planned, outcomes, deliver)
+                finished = [future for future in done if future.status == "finished"]
+                # One gather for every finished task: each result() alone is a round trip to the client's loop.
+                for future, results in zip(finished, self._client.gather(finished), strict=True):
+                    self._stats.result_bytes += result_bytes(results)
+                    self._stats.pairs += len(results)
+                    self._record(futures[future], results, planned, outcomes, deliver)
+                for future in done.difference(finished):
+                    self._record(futures[future], self._failed(future, futures[future]), planned, outcomes, deliver)
                 if time.monotonic() - checked > _WORKER_CHECK_S:
                     checked = time.monotonic()
                     pending -= self._drop_lost(pending, futures, planned, outcomes, deliver)
@@ -143,10 +153,12 @@ class Submitter:
                 self._client.cancel(list(pending))
         return outcomes
 
-    def _results(self, future: Any, batch: Batch) -> list[PairResult]:
-        if future.status == "finished":
-            results: list[PairResult] = future.result()
-            return results
+    @staticmethod
+    def _failed(future: Any, batch: Batch) -> list[PairResult]:
+        """Statuses for the pairs of a task that failed (a cancelled one counts as lost)."""
+        if future.status == "cancelled":
+            return [PairResult(WORKER_LOST, message=f"the task was cancelled on the cluster: {fused.label}")
+                    for fused, _ in batch.pairs]
         error = future.exception()
         distributed = require_distributed()
         if isinstance(error, distributed.KilledWorker):
