@@ -21,13 +21,13 @@ from autofuse_studio.core.cluster.address import SchedulerAddress
 from autofuse_studio.core.cluster.pathmap import PathMap
 from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
 from autofuse_studio.core.cluster.submit import Submitter, plan_batches
-from autofuse_studio.core.cluster.workers import connect, live_workers
+from autofuse_studio.core.cluster.workers import LiveWorker, connect, live_workers
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.fusion import build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
-from autofuse_studio.core.precision.dump_pairs import pair_dumps
+from autofuse_studio.core.precision.dump_pairs import DumpPair, pair_dumps
 from autofuse_studio.core.precision.engine import (
     CaseSink,
     LoadedCase,
@@ -37,7 +37,9 @@ from autofuse_studio.core.precision.engine import (
     deliverer,
     input_notices,
 )
-from autofuse_studio.core.precision.plan import plan_rows
+from autofuse_studio.core.precision.occurrences import OccurrenceLog
+from autofuse_studio.core.precision.pair import PairResult
+from autofuse_studio.core.precision.plan import Plan, PlannedRow, plan_rows
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
@@ -163,18 +165,42 @@ def run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progre
             on_case(case)
         notices = input_notices(case)
         pairs = pair_dumps(case.open_index, case.close_index, request.step, request.ranks, notices)
-        plan = plan_rows(case, pairs, request.compare_input)
-        if on_rows is not None:
-            on_rows([item.row for item in plan.rows if item.fused is None])
-        batches, outcomes = plan_batches(plan.rows, sides, live_workers(client))
-        deliver = None if on_rows is None else deliverer(on_rows)
-        if deliver is not None and outcomes:
-            deliver([(number, plan.rows[number], result) for number, result in outcomes.items()])
-        submitter = Submitter(client, options, stats)
-        outcomes.update(submitter.run(batches, plan.rows, progress, cancel, deliver))
+        with Submitter(client, options, stats) as submitter:
+            plan, outcomes = _plan_and_submit(case, pairs, request.compare_input, sides, live_workers(client),
+                                              submitter)
+            if on_rows is not None:
+                on_rows([item.row for item in plan.rows if item.fused is None])
+            deliver = None if on_rows is None else deliverer(on_rows)
+            if deliver is not None and outcomes:
+                deliver([(number, plan.rows[number], result) for number, result in outcomes.items()])
+            outcomes.update(submitter.wait(plan.rows, progress, cancel, deliver))
     finally:
         _close(client)
     return ClusterRun(assemble_result(request, case, pairs, plan, notices, outcomes), stats)
+
+
+def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: bool, sides: list[MergedSide],
+                     workers: dict[str, LiveWorker], submitter: Submitter) -> tuple[Plan, dict[int, PairResult]]:
+    """The whole plan, drawn (rank, step) by (rank, step), each part's batches submitted as soon as it is drawn.
+
+    The planner has no state across (rank, step) pairs, so the parts joined are plan_rows() over all of them.
+    """
+    rows: list[PlannedRow] = []
+    log = OccurrenceLog()
+    outcomes: dict[int, PairResult] = {}
+    for pair in pairs:
+        part = plan_rows(case, [pair], compare_input)
+        # The batch size follows the whole run's pairs, estimated from the first part's.
+        expected = sum(item.fused is not None for item in part.rows) * len(pairs)
+        batches, known = plan_batches(part.rows, sides, workers, len(rows), expected)
+        submitter.submit(batches)
+        outcomes.update(known)
+        rows += part.rows
+        log.paired_items += part.occurrences.paired_items
+        log.newest_items += part.occurrences.newest_items
+    for position, item in enumerate(rows):
+        item.row.table_position = position
+    return Plan(rows, log), outcomes
 
 
 def _close(client: Any) -> None:

@@ -64,13 +64,17 @@ def _batch_size(pairs: int, workers: dict[str, LiveWorker]) -> int:
     return max(1, min(MAX_BATCH, pairs // (4 * max(1, len(workers)))))
 
 
-def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: dict[str, LiveWorker]
-                 ) -> tuple[list[Batch], dict[int, PairResult]]:
-    """The batches to submit, and the outcomes known now (a missing file, no worker that sees a pair)."""
+def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: dict[str, LiveWorker],
+                 offset: int = 0, expected_pairs: int | None = None) -> tuple[list[Batch], dict[int, PairResult]]:
+    """The batches to submit, and the outcomes known now (a missing file, no worker that sees a pair).
+
+    Rows are numbered from `offset` (a part of a bigger plan); `expected_pairs` is the whole run's pair count,
+    which sets the batch size (default: this part's).
+    """
     outcomes: dict[int, PairResult] = {}
     groups: dict[tuple[str | None, str, frozenset[str]], dict[Pair, list[int]]] = {}
     large: list[Batch] = []
-    for number, item in enumerate(planned):
+    for number, item in enumerate(planned, offset):
         if item.fused is None or item.origin is None:
             continue
         if item.fused.path is None or item.origin.path is None:
@@ -86,7 +90,8 @@ def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: di
         else:
             group = groups.setdefault((item.row.rank, item.row.step, allowed), {})
             group.setdefault((item.fused, item.origin), []).append(number)
-    size = _batch_size(sum(len(group) for group in groups.values()), workers)
+    pairs = sum(len(group) for group in groups.values())
+    size = _batch_size(pairs if expected_pairs is None else expected_pairs, workers)
     batches = []
     for (rank, step, allowed), group in groups.items():
         entries = list(group.items())
@@ -97,60 +102,69 @@ def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: di
 
 
 class Submitter:
-    """Runs the batches on the cluster; every batch ends as results or as statuses on its rows."""
+    """Runs batches on the cluster; every batch ends as results or as statuses on its rows.
+
+    submit() may be called while the plan is still being drawn (comparing starts with the first rank);
+    wait() collects everything. Leaving the `with` block on an error, cancel or Ctrl-C cancels every future.
+    """
 
     def __init__(self, client: Any, options: ClusterOptions, stats: ClusterStats) -> None:
         self._client = client
         self._options = options
         self._stats = stats
         self._token = uuid.uuid4().hex[:8]
+        self._futures: dict[Any, Batch] = {}
+        self._pending: set[Any] = set()
 
-    def _submit_all(self, batches: list[Batch]) -> dict[Any, Batch]:
+    def __enter__(self) -> Submitter:
+        return self
+
+    def __exit__(self, *error: object) -> None:
+        if self._pending:  # cancelled, Ctrl-C or an error: nothing pending is wanted any more
+            self._client.cancel(list(self._pending))
+            self._pending.clear()
+
+    def submit(self, batches: list[Batch]) -> None:
         """One client.map per set of allowed workers: one message to the scheduler instead of one per task."""
-        by_workers: dict[frozenset[str], list[tuple[int, Batch]]] = {}
-        for number, batch in enumerate(batches):
-            by_workers.setdefault(batch.workers, []).append((number, batch))
-        futures: dict[Any, Batch] = {}
+        by_workers: dict[frozenset[str], list[Batch]] = {}
+        for batch in batches:
+            by_workers.setdefault(batch.workers, []).append(batch)
         for workers, group in by_workers.items():
+            first = len(self._futures)
             keys = [f"af-compare-r{'-' if batch.rank is None else batch.rank}-s{batch.step or '-'}-{self._token}-"
-                    f"{number}" for number, batch in group]
-            mapped = self._client.map(compare_batch, [[pack(pair) for pair in batch.pairs] for _, batch in group],
+                    f"{first + number}" for number, batch in enumerate(group)]
+            mapped = self._client.map(compare_batch, [[pack(pair) for pair in batch.pairs] for batch in group],
                                       [self._options.path_map] * len(group), key=keys, workers=sorted(workers),
                                       allow_other_workers=False, retries=self._options.retries, pure=False)
-            futures.update(zip(mapped, (batch for _, batch in group), strict=True))
-        return futures
+            self._futures.update(zip(mapped, group, strict=True))
+            self._pending.update(mapped)
+        self._stats.tasks = len(self._futures)
 
-    def run(self, batches: list[Batch], planned: list[PlannedRow], progress: Progress, cancel: CancelToken,
-            deliver: Delivery | None) -> dict[int, PairResult]:
-        """Submit every batch, wait for all of them (progress in tasks), cancel them all on cancel or Ctrl-C."""
+    def wait(self, planned: list[PlannedRow], progress: Progress, cancel: CancelToken,
+             deliver: Delivery | None) -> dict[int, PairResult]:
+        """Every submitted batch's outcomes by plan position (progress in tasks)."""
         from autofuse_studio.core.cluster.run import result_bytes
 
-        futures = self._submit_all(batches)
-        self._stats.tasks = len(futures)
+        futures, pending = self._futures, self._pending
         outcomes: dict[int, PairResult] = {}
-        pending = set(futures)
         checked = time.monotonic()
-        try:
-            progress(0, len(futures), CLUSTER_PROGRESS)
-            while pending:
-                cancel.check()
-                done = _wait_some(pending)
-                pending -= done
-                finished = [future for future in done if future.status == "finished"]
-                # One gather for every finished task: each result() alone is a round trip to the client's loop.
-                for future, results in zip(finished, self._client.gather(finished), strict=True):
-                    self._stats.result_bytes += result_bytes(results)
-                    self._stats.pairs += len(results)
-                    self._record(futures[future], results, planned, outcomes, deliver)
-                for future in done.difference(finished):
-                    self._record(futures[future], self._failed(future, futures[future]), planned, outcomes, deliver)
-                if time.monotonic() - checked > _WORKER_CHECK_S:
-                    checked = time.monotonic()
-                    pending -= self._drop_lost(pending, futures, planned, outcomes, deliver)
-                progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
-        finally:
-            if pending:  # cancelled, Ctrl-C or an error: nothing pending is wanted any more
-                self._client.cancel(list(pending))
+        progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
+        while pending:
+            cancel.check()
+            done = _wait_some(pending)
+            pending -= done
+            finished = [future for future in done if future.status == "finished"]
+            # One gather for every finished task: each result() alone is a round trip to the client's loop.
+            for future, results in zip(finished, self._client.gather(finished), strict=True):
+                self._stats.result_bytes += result_bytes(results)
+                self._stats.pairs += len(results)
+                self._record(futures[future], results, planned, outcomes, deliver)
+            for future in done.difference(finished):
+                self._record(futures[future], self._failed(future, futures[future]), planned, outcomes, deliver)
+            if time.monotonic() - checked > _WORKER_CHECK_S:
+                checked = time.monotonic()
+                pending -= self._drop_lost(pending, futures, planned, outcomes, deliver)
+            progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
         return outcomes
 
     @staticmethod
