@@ -134,3 +134,25 @@ def test_ctrl_c_cancels_every_task(case: tuple[Path, CaseManifest], very_slow_cl
     while very_slow_cluster.task_keys("af-compare") and time.monotonic() < deadline:
         time.sleep(0.2)
     assert very_slow_cluster.task_keys("af-compare") == []
+
+
+def test_no_worker_sees_a_dump_folder(case: tuple[Path, CaseManifest], cluster: LocalCluster, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    root, manifest = case
+    assert main(_args(root, manifest, "--scheduler", cluster.address,
+                      f"--path-map=*:{root}={tmp_path / 'nothing'}")) == 1
+    text = capsys.readouterr().out
+    assert f"ERROR: No worker of the Dask cluster at {cluster.address} sees the af-open dump folder" in text
+    assert "--path-map" in text
+
+
+def test_another_version_on_the_workers_is_one_sentence(case: tuple[Path, CaseManifest], cluster: LocalCluster,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import autofuse_studio
+
+    monkeypatch.setattr(autofuse_studio, "__version__", "9.9.9")  # this client is "newer" than its workers
+    root, manifest = case
+    assert main(_args(root, manifest, "--scheduler", cluster.address)) == 1
+    text = capsys.readouterr().out
+    assert "runs autofuse-studio 0.1.0, this client 9.9.9: install the same version on every worker." in text

@@ -20,7 +20,7 @@ from typing import Any
 from autofuse_studio.core.cluster.address import SchedulerAddress
 from autofuse_studio.core.cluster.pathmap import PathMap
 from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
-from autofuse_studio.core.cluster.submit import Submitter, plan_batches
+from autofuse_studio.core.cluster.submit import GATHER_TIMEOUT_S, Submitter, plan_batches
 from autofuse_studio.core.cluster.workers import LiveWorker, connect, live_workers
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.errors import InputError
@@ -80,7 +80,7 @@ class ClusterRun:
     stats: ClusterStats
 
 
-def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken) -> list[WorkerScan]:
+def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken, stats: ClusterStats) -> list[WorkerScan]:
     """Every scan that finished; a worker that left or failed meanwhile is skipped (its folders are not seen)."""
     scans: list[WorkerScan] = []
     pending = dict(futures)
@@ -91,12 +91,21 @@ def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken) -> li
             if future.done():
                 del pending[address]
                 if future.status == "finished":
-                    scans.append(future.result())
+                    try:  # a result lives on its worker until fetched: it may die meanwhile
+                        scans.append(future.result(timeout=GATHER_TIMEOUT_S))
+                    except TimeoutError:
+                        stats.notes.append(f"The Dask worker {address} left the cluster with its dump scan.")
+                else:  # e.g. autofuse-studio is not installed there: say so rather than "sees nothing"
+                    error = future.exception()
+                    stats.notes.append(f"The Dask worker {address} could not scan the dump folders "
+                                       f"({type(error).__name__}: {error}); install autofuse-studio[cluster] "
+                                       "there, the same version as here.")
             elif address not in alive:
                 future.cancel()
                 del pending[address]
+                stats.notes.append(f"The Dask worker {address} left the cluster while scanning the dump folders.")
         if pending:
-            time.sleep(0.05)
+            time.sleep(0.02)
     return sorted(scans, key=lambda scan: scan.worker)
 
 
@@ -110,13 +119,13 @@ def _check_versions(scans: list[WorkerScan]) -> None:
 
 
 def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
-            address: SchedulerAddress) -> list[MergedSide]:
+            address: SchedulerAddress, notes: list[str]) -> list[MergedSide]:
     sides = []
     for number, (root, what) in enumerate(zip((request.af_open_data, request.af_close_data), SIDES, strict=True)):
         seen: list[tuple[frozenset[str], TreeScan]] = [(groups.get(scan.worker, frozenset({scan.worker})), side)
                                                        for scan in scans if (side := scan.sides[number]) is not None]
         if not seen:
-            problems = " ".join(problem for scan in scans for problem in scan.problems)
+            problems = " ".join(notes)
             raise InputError(f"No worker of the Dask cluster at {address} sees the {what} dump folder {root}"
                              f" (give each worker's local folder with --path-map). {problems}".strip(), root)
         sides.append(merge_side(Path(root), seen))
@@ -143,11 +152,11 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
         progress(1, 3, "parsing the fusion-disabled graph")
         af_close = load_model(request.af_close_graph, cancel)
         progress(2, 3, "indexing the dump folders on the workers")
-        scans = _wait_scans(client, futures, cancel)
+        scans = _wait_scans(client, futures, cancel, stats)
         _check_versions(scans)
         stats.notes += [problem for scan in scans for problem in scan.problems]
         stats.workers = sum(len(groups[scan.worker]) for scan in scans)
-        sides = _merged(request, scans, groups, options.scheduler)
+        sides = _merged(request, scans, groups, options.scheduler, stats.notes)
         gc.freeze()  # as the local engine does: the models live for the whole run
     progress(3, 3, "indexed")
     return LoadedCase(af_open, af_close, mapping, sides[0].index, sides[1].index), sides

@@ -33,6 +33,7 @@ CLUSTER_PROGRESS = "comparing on the cluster"  # progress message; done/total co
 MAX_BATCH = 64
 _POLL_S = 0.2
 _WORKER_CHECK_S = 0.5
+GATHER_TIMEOUT_S = 5.0
 
 
 @dataclass
@@ -154,8 +155,12 @@ class Submitter:
             done = _wait_some(pending)
             pending -= done
             finished = [future for future in done if future.status == "finished"]
-            # One gather for every finished task: each result() alone is a round trip to the client's loop.
-            for future, results in zip(finished, self._client.gather(finished), strict=True):
+            gathered = self._gather(finished)
+            if gathered is None:  # a result was lost with its worker: wait for Dask (or _drop_lost) to say so
+                pending.update(done)
+                done = set()
+                finished, gathered = [], []
+            for future, results in zip(finished, gathered, strict=True):
                 self._stats.result_bytes += result_bytes(results)
                 self._stats.pairs += len(results)
                 self._record(futures[future], results, planned, outcomes, deliver)
@@ -166,6 +171,22 @@ class Submitter:
                 pending -= self._drop_lost(pending, futures, planned, outcomes, deliver)
             progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
         return outcomes
+
+    def _gather(self, finished: list[Any]) -> list[list[PairResult]] | None:
+        """The results of finished tasks in one call (each result() alone is a round trip to the client's loop).
+
+        None when they did not all arrive within GATHER_TIMEOUT_S: a result lives on its worker until it is
+        fetched, and Client.gather() waits forever for one whose worker died meanwhile and that no other
+        allowed worker can recompute. WORKAROUND: Client.gather has no timeout; Client.sync gives _gather one.
+        """
+        if not finished:
+            return []
+        try:
+            results: list[list[PairResult]] = self._client.sync(self._client._gather, finished,
+                                                                callback_timeout=GATHER_TIMEOUT_S)
+        except TimeoutError:
+            return None
+        return results
 
     @staticmethod
     def _failed(future: Any, batch: Batch) -> list[PairResult]:
@@ -185,7 +206,8 @@ class Submitter:
                    outcomes: dict[int, PairResult], deliver: Delivery | None) -> set[Any]:
         """Futures none of whose allowed workers is still in the cluster: cancelled, their rows WORKER_LOST."""
         alive = frozenset(live_workers(self._client))
-        lost = {future for future in pending if not futures[future].workers & alive and not future.done()}
+        # Finished ones too: a result not yet fetched lives on its worker and is gone with it.
+        lost = {future for future in pending if not futures[future].workers & alive}
         for future in lost:
             batch = futures[future]
             self._stats.lost_pairs += len(batch.pairs)
