@@ -269,32 +269,32 @@
 <context>
     <name>ClusterRunChoice</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
         <source>Run on a Dask cluster</source>
         <translation>在 Dask 集群上运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="45"/>
         <source>Path map</source>
         <translation>路径映射</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
         <source>optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines</source>
         <translation>可选文件：每行 WORKER:CLIENT_PREFIX=LOCAL_PREFIX</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="48"/>
         <source>Compare where the dumps are: each pair on a Dask worker that sees its files; the rows are those of a run on this computer.</source>
         <translation>在 dump 所在处比较：每对张量由能看到其文件的 Dask worker 比较；结果行与在本机运行完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="77"/>
         <source>Compared %1 of %2 tasks on the cluster</source>
         <translation>集群上已完成 %1 / %2 个任务</translation>
     </message>
@@ -1180,164 +1180,171 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="175"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="179"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="186"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="190"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="192"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="201"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="202"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="201"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="235"/>
+        <source>Looking at %n item(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="260"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="306"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="334"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="311"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="339"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="343"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="328"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="356"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="353"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="384"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1374,12 +1381,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="407"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="438"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="410"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="441"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1762,18 +1769,18 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="89"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="106"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="180"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="250"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="252"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
@@ -1781,42 +1788,42 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RankStepModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="82"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="82"/>
         <source>no rank</source>
         <translation>无 rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="85"/>
         <source>step %1</source>
         <translation>step %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="85"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="100"/>
         <source>rank %1, step %2: %3 rows</source>
         <translation>rank %1，step %2：%3 行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="104"/>
         <source>min cosine %1</source>
         <translation>最小余弦 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="107"/>
         <source>first divergence: %1</source>
         <translation>首个偏差：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/precision/overview.py" line="109"/>
         <source>Click to show only this rank and step.</source>
         <translation>点击只显示此 rank 和 step。</translation>
     </message>

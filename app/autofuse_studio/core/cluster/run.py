@@ -166,6 +166,15 @@ def run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progre
                 cancel: CancelToken = NEVER_CANCELLED, on_rows: RowSink | None = None,
                 on_case: CaseSink | None = None) -> ClusterRun:
     """run_mode1 on a Dask cluster: the same rows, verdicts and first divergence, computed where the dumps are."""
+    # As run_mode1: no collection rescans the plan and rows while they are built; the result is frozen.
+    with gc_paused():
+        run = _run_cluster(request, options, progress, cancel, on_rows, on_case)
+        gc.freeze()
+    return run
+
+
+def _run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress, cancel: CancelToken,
+                 on_rows: RowSink | None, on_case: CaseSink | None) -> ClusterRun:
     stats = ClusterStats()
     client = connect(options.scheduler)
     try:

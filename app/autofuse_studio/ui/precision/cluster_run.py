@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
@@ -80,6 +81,7 @@ def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: A
                        cancel: CancelToken) -> Analysis:
     """analyse_mode1 on a Dask cluster (runs on the TaskRunner; cancel cancels every submitted task)."""
     from autofuse_studio.core.cluster.run import run_cluster
+    from autofuse_studio.core.gc_pause import gc_paused
     from autofuse_studio.core.precision.dump_pairs import summarise_sides
     from autofuse_studio.core.precision.engine import LoadedCase
     from autofuse_studio.core.precision.plan import producer_index
@@ -94,4 +96,7 @@ def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: A
     run = run_cluster(request, options, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
     case = loaded[0]
     files = case.open_index.files_indexed + case.close_index.files_indexed
-    return Analysis(run.result, producer_index(case.af_open), files, case)
+    with gc_paused():  # the producer index lives as long as the result: frozen too (see analyse_mode1)
+        producers = producer_index(case.af_open)
+        gc.freeze()
+    return Analysis(run.result, producers, files, case)
