@@ -156,3 +156,18 @@ def test_another_version_on_the_workers_is_one_sentence(case: tuple[Path, CaseMa
     assert main(_args(root, manifest, "--scheduler", cluster.address)) == 1
     text = capsys.readouterr().out
     assert "runs autofuse-studio 0.1.0, this client 9.9.9: install the same version on every worker." in text
+
+
+def test_dump_folders_need_not_exist_on_the_client(case: tuple[Path, CaseManifest], cluster: LocalCluster,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    root, manifest = case
+    remote = Path("/nodes-only/job42")
+    argv = ["nwa", "--af-open-graph", str(root / manifest.graphs["af_open"]),
+            "--af-close-graph", str(root / manifest.graphs["af_close"]),
+            "--af-open-data", str(remote / manifest.data["af_open"]),
+            "--af-close-data", str(remote / manifest.data["af_close"])]
+    assert main([*argv, "--scheduler", cluster.address, f"--path-map=*:{remote}={root}"]) == 0
+    out = capsys.readouterr().out
+    assert "First divergence: autofuse_3_Mul_Add output 0" in out and "rank 2" in out
+    assert main(argv) == 1  # locally they do not exist
+    assert "datadump 目录不存在" in capsys.readouterr().out

@@ -78,3 +78,26 @@ def test_cancel_cancels_the_cluster_run(qtbot: QtBot, case: tuple[Path, CaseMani
     with qtbot.waitSignal(window.analysis.cancelled, timeout=3000):
         window.case_panel.cancel_button.click()
     assert window.case_panel.analyse_button.isEnabled()
+
+
+def test_dump_folders_that_exist_only_on_the_workers(qtbot: QtBot, case: tuple[Path, CaseManifest],
+                                                     cluster: LocalCluster, tmp_path: Path) -> None:
+    """The dock takes dump folders named as the nodes name them; only the graphs are read here."""
+    from dataclasses import replace
+
+    root, manifest = case
+    remote = Path("/nodes-only/job42")  # no such folder on this machine
+    map_file = tmp_path / "paths.txt"
+    map_file.write_text(f"*:{remote}={root}\n", encoding="utf-8")
+    window = _window(qtbot, root)
+    case_files = replace(window.case_panel.case(), af_open_data=remote / manifest.data["af_open"],
+                         af_close_data=remote / manifest.data["af_close"])
+    window.case_panel.set_case(case_files)
+    window.case_panel.cluster_run.use_cluster(cluster.address, str(map_file))
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        window.analyse()
+    result = window.workbench.result
+    local = run_mode1(request_for(root, manifest, compare_input=False))
+    assert result is not None and len(result.rows) == len(local.rows)
+    assert [(row.status, row.verdict) for row in result.rows] == [(row.status, row.verdict) for row in local.rows]
+    assert all(str(row.fused_file).startswith(str(remote)) for row in result.rows if row.fused_file)

@@ -96,7 +96,7 @@ class AnalysisController(QObject):
 
     def start(self, case: CaseFiles, jobs: int | None = None, cluster: Any = None) -> None:
         """Start analysing `case` (on a Dask cluster with ClusterOptions); raises InputError for unusable inputs."""
-        request = case.request(jobs) if case.mode == 1 else None
+        request = case.request(jobs, data_elsewhere=cluster is not None) if case.mode == 1 else None
         if case.mode == 2 and (problems := case.problems()):
             from autofuse_studio.core.errors import InputError
 
