@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import pickle
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -208,7 +207,7 @@ def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: boo
     outcomes: dict[int, PairResult] = {}
     for pair in pairs:
         part = plan_rows(case, [pair], compare_input)
-        # The batch size follows the whole run's pairs, estimated from the first part's.
+        # The batch size follows the whole run's pair count, estimated from this part's.
         expected = sum(item.fused is not None for item in part.rows) * len(pairs)
         batches, known = plan_batches(part.rows, sides, workers, len(rows), expected)
         submitter.submit(batches)
@@ -224,9 +223,3 @@ def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: boo
 def _close(client: Any) -> None:
     with contextlib.suppress(OSError, TimeoutError):  # the scheduler is gone: nothing left to close
         client.close(timeout=5)
-
-
-def result_bytes(results: Any) -> int:
-    """Bytes of a task's results as sent back (pickled, as Dask sends them)."""
-    return len(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
-

@@ -8,6 +8,7 @@ tasks moved by Dask to another allowed worker; when none is left, the batch's ro
 from __future__ import annotations
 
 import os
+import pickle
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -144,8 +145,6 @@ class Submitter:
     def wait(self, planned: list[PlannedRow], progress: Progress, cancel: CancelToken,
              deliver: Delivery | None) -> dict[int, PairResult]:
         """Every submitted batch's outcomes by plan position (progress in tasks)."""
-        from autofuse_studio.core.cluster.run import result_bytes
-
         futures, pending = self._futures, self._pending
         outcomes: dict[int, PairResult] = {}
         checked = time.monotonic()
@@ -227,6 +226,11 @@ class Submitter:
         outcomes.update((number, result) for number, _, result in group)
         if deliver is not None:
             deliver(group)
+
+
+def result_bytes(results: Any) -> int:
+    """Bytes of a task's results as sent back (pickled, as Dask sends them)."""
+    return len(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _wait_some(pending: set[Any]) -> set[Any]:
