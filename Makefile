@@ -14,7 +14,8 @@ system-deps:
 $(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c | system-deps
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The cluster extra too: CI and `make test` run the Dask tests against a real local scheduler and workers.
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
 run: system-deps $(STAMP)

@@ -131,144 +131,177 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="150"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="152"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="197"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="198"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="256"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="259"/>
         <source>This is a file; choose the dump folder that holds the NPYs.</source>
         <translation>这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="257"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="260"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="263"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="261"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="264"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="271"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="274"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="273"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="276"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="274"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="277"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="275"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="278"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="287"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="290"/>
         <source>This path cannot be sent to the host: %1.</source>
         <translation>此路径无法发送到远程主机：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterRunChoice</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
+        <source>Run on a Dask cluster</source>
+        <translation>在 Dask 集群上运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="45"/>
+        <source>Path map</source>
+        <translation>路径映射</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
+        <source>optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines</source>
+        <translation>可选文件：每行 WORKER:CLIENT_PREFIX=LOCAL_PREFIX</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="48"/>
+        <source>Compare where the dumps are: each pair on a Dask worker that sees its files; the rows are those of a run on this computer.</source>
+        <translation>在 dump 所在处比较：每对张量由能看到其文件的 Dask worker 比较；结果行与在本机运行完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="77"/>
+        <source>Compared %1 of %2 tasks on the cluster</source>
+        <translation>集群上已完成 %1 / %2 个任务</translation>
     </message>
 </context>
 <context>
@@ -1152,171 +1185,171 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="188"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="222"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="226"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
         <source>Looking at %n item(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="276"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="277"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="380"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="381"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="385"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="386"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="389"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="390"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="400"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="403"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="428"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="431"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1353,12 +1386,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="482"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="485"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="485"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="488"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>

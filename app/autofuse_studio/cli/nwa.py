@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
+from autofuse_studio.cli.nwa_cluster import add_cluster_options, cluster_options, run_on_cluster
 from autofuse_studio.cli.nwa_host import add_host_options
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.dumps.npy import not_a_file_message
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     ours.add_argument("--fail-on-divergence", action="store_true",
                       help=f"exit with {EXIT_DIVERGENCE} when a culprit (first divergence) exists")
     add_host_options(parser)
+    add_cluster_options(parser)
     return parser
 
 
@@ -117,7 +119,8 @@ def mode1_request(args: argparse.Namespace) -> Mode1Request:
     for graph in (open_graph, close_graph):
         if not os.path.isfile(graph):
             raise InputError(f"ERROR: dump 图 JSON 文件不存在: {graph}", graph)
-    for folder in (open_data, close_data):
+    # On a cluster the dump folders are where the workers are; they need not exist here.
+    for folder in (open_data, close_data) if not getattr(args, "scheduler", None) else ():
         if not os.path.isdir(folder):
             raise InputError(f"ERROR: datadump 目录不存在: {folder}", folder)
     return Mode1Request(Path(open_graph), Path(close_graph), Path(open_data), Path(close_data),
@@ -156,9 +159,13 @@ def run_mode1_cli(args: argparse.Namespace) -> int:
     """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
     request = mode1_request(args)
     check_output_option(args.output)
+    cluster = cluster_options(args)
     print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
     print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
-    result = run_mode1(request, progress=terminal_progress())
+    if cluster is not None:
+        result = run_on_cluster(request, cluster)
+    else:
+        result = run_mode1(request, progress=terminal_progress())
     return print_mode1_result(args, result)
 
 
@@ -219,7 +226,10 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of `autofuse-studio nwa`."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.host and args.scheduler:
+        parser.error("--host runs the comparison on one host and --scheduler on a Dask cluster: choose one.")
     if args.host or args.emit_jsonl:  # the run happens on a host, or this is that run (cli/nwa_host.py)
         from autofuse_studio.cli.nwa_host import main_host
 

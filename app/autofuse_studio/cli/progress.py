@@ -21,7 +21,7 @@ class _TerminalProgress:
         if now - self._last < 0.1 and done < total:
             return
         self._last = now
-        end = "\n" if total and done >= total and message == "comparing" else ""
+        end = "\n" if total and done >= total and message.startswith("comparing") else ""
         # Our \r and erase-line escape must reach the terminal as they are; the message may hold file names.
         stream = unescaped(sys.stderr)
         stream.write(f"\r{escape_controls(message)} {done}/{total}\x1b[K{end}")

@@ -61,8 +61,11 @@ class CaseFiles:
         """The mode-1 roles (PATH_ROLES names) still unset, in case-panel order."""
         return [role for role in MODE1_ROLES if getattr(self, role) is None]
 
-    def problems(self) -> list[str]:
-        """Sentences naming every missing or unusable input; empty when the case can be analysed."""
+    def problems(self, data_elsewhere: bool = False) -> list[str]:
+        """Sentences naming every missing or unusable input; empty when the case can be analysed.
+
+        data_elsewhere: the dump folders are where a cluster's workers are, they need not exist here.
+        """
         roles = MODE1_ROLES if self.mode == 1 else ("npy_a", "npy_b")
         found: list[str] = []
         for role in roles:
@@ -71,15 +74,15 @@ class CaseFiles:
             want_dir = role.endswith("_data")
             if path is None:
                 found.append(f"The {label} is not set.")
-            elif want_dir and not path.is_dir():
+            elif want_dir and not data_elsewhere and not path.is_dir():
                 found.append(f"The {label} {path} does not exist or is not a folder.")
             elif not want_dir and not path.is_file():
                 found.append(f"The {label} {path} does not exist or is not a file.")
         return found
 
-    def request(self, jobs: int | None = None) -> Mode1Request:
+    def request(self, jobs: int | None = None, data_elsewhere: bool = False) -> Mode1Request:
         """The engine request for mode 1; raises InputError naming the first problem."""
-        problems = self.problems() if self.mode == 1 else ["This case holds two NPY files (mode 2)."]
+        problems = self.problems(data_elsewhere) if self.mode == 1 else ["This case holds two NPY files (mode 2)."]
         if problems:
             raise InputError(problems[0])
         assert self.af_open_graph and self.af_close_graph and self.af_open_data and self.af_close_data

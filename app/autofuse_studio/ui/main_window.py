@@ -34,6 +34,7 @@ from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
 from autofuse_studio.ui.precision.case_panel import CasePanel
+from autofuse_studio.ui.precision.cluster_run import CLUSTER_PROGRESS
 from autofuse_studio.ui.precision.notices_panel import empty_result_text
 from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.remote_tensors import RemoteTensors
@@ -342,7 +343,7 @@ class MainWindow(Retranslating, FileMenuMixin):
             return
         case = self.current_case()
         try:
-            self.analysis.start(case)
+            self.analysis.start(case, cluster=self.case_panel.cluster_run.options() if case.mode == 1 else None)
         except AppError as error:
             self.case_panel.show_error(str(error))
             return
@@ -389,6 +390,8 @@ class MainWindow(Retranslating, FileMenuMixin):
             text = self.tr("Indexed %1 files · compared %2 of %3 pairs")
             text = text.replace("%1", str(self._files_indexed)).replace("%2", str(done)).replace("%3", str(total))
             self.case_panel.set_progress(done, total, text)
+        elif message == CLUSTER_PROGRESS:
+            self.case_panel.set_progress(done, total, self.case_panel.cluster_run.progress_text(done, total))
         else:
             self.case_panel.set_progress(0, 0, message)
 

@@ -83,24 +83,35 @@ def _resolve_name(name: str, mapping: dict[str, str]) -> str:
 _Found = dict[Path, list[tuple[_Fields, str]]]
 
 
-def _scan(root: Path, progress: Progress, cancel: CancelToken, notices: list[Notice]) -> _Found:
+@dataclass
+class TreeScan:
+    """What one walk of a dump tree found, before any rank, step or run is decided (file names only).
+
+    A cluster builds it where the files are and sends it to the client, which merges the scans of its
+    workers and builds the index from them exactly as a local build would (DumpIndex.from_scan).
+    """
+
+    found: _Found
+    report: WalkReport = field(default_factory=WalkReport)
+    ignored: list[str] = field(default_factory=list)  # paths of .npy files not named like dump NPYs
+    notices: list[Notice] = field(default_factory=list)  # what reading mapping.csv files said
+
+
+def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> TreeScan:
     """Every dump NPY under root by folder: (name fields, file name)."""
-    report = WalkReport()
-    found: _Found = {}
-    ignored: list[str] = []
-    for folder, names in walk_contained(root, progress, cancel, report):
-        mapping = _read_mapping(folder / MAPPING_FILE, notices) if MAPPING_FILE in names else {}
+    scan = TreeScan({})
+    for folder, names in walk_contained(root, progress, cancel, scan.report):
+        mapping = _read_mapping(folder / MAPPING_FILE, scan.notices) if MAPPING_FILE in names else {}
         entries = []
         for name in names:
             fields = _name_fields(_resolve_name(name, mapping) if mapping else name)
             if fields is not None:
                 entries.append((fields, name))
             elif name.endswith(".npy"):
-                ignored.append(name)
+                scan.ignored.append(os.path.join(folder, name))
         if entries:
-            found[folder] = entries
-    notices.extend(_walk_notices(root, report, ignored))
-    return found
+            scan.found[folder] = entries
+    return scan
 
 
 def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[Notice]:
@@ -149,8 +160,14 @@ class DumpIndex:
             raise InputError(f"Dump folder {root} does not exist.", root)
         if not root.is_dir():
             raise InputError(f"Dump folder {root} is not a folder.", root)
-        notices: list[Notice] = []
-        found = _scan(root, progress, cancel, notices)
+        return cls.from_scan(root, scan_tree(root, progress, cancel))
+
+    @classmethod
+    def from_scan(cls, root: Path, scan: TreeScan) -> DumpIndex:
+        """The index of a scanned tree: ranks, steps and runs decided, older runs set aside."""
+        found = scan.found
+        ignored = [os.path.basename(path) for path in scan.ignored]
+        notices = [*scan.notices, *_walk_notices(root, scan.report, ignored)]
         places = place_folders(root, sorted(found))
         runs = choose_runs(root, {folder: (place, len(found[folder])) for folder, place in places.items()}, notices)
         kept = {folder: entries for folder, entries in found.items() if runs[places[folder].rank].keeps(places[folder])}

@@ -163,7 +163,7 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
             case, early = _load(request, progress, cancel, scheduler.submit, scheduler)
             if on_case is not None:
                 on_case(case)
-        notices = _input_notices(case)
+        notices = input_notices(case)
         pairs = pair_dumps(case.open_index, case.close_index, request.step, request.ranks, notices)
         if early is not None and early[0] == pairs:
             plan = finalize_plan(early[1], case.af_close)
@@ -172,10 +172,16 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
         planned = plan.rows
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
-        deliver = None if on_rows is None else _deliverer(on_rows)
+        deliver = None if on_rows is None else deliverer(on_rows)
         outcomes = scheduler.compare(planned, progress, deliver)
-    rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(planned)]
-    notices += plan.occurrences.notices() + row_notices(rows)
+    return assemble_result(request, case, pairs, plan, notices, outcomes)
+
+
+def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPair], plan: Plan,
+                    notices: list[Notice], outcomes: dict[int, PairResult]) -> PrecisionResult:
+    """The rows of a plan filled with their outcomes (by position), verdicts and the first divergence assigned."""
+    rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(plan.rows)]
+    notices = notices + plan.occurrences.notices() + row_notices(rows)
     first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))
     return PrecisionResult(
         rows=rows, thresholds=request.thresholds, first_divergence=first, notices=notices,
@@ -187,7 +193,7 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
     )
 
 
-def _input_notices(case: LoadedCase) -> list[Notice]:
+def input_notices(case: LoadedCase) -> list[Notice]:
     """What reading the graphs and indexing the dumps had to say, before any pairing."""
     empty = [Notice("no_dump_npys", f"The {side} dump folder {index.root} holds no dump NPYs "
                     "(files named like {type}.{name}.{task}.{stream}.{timestamp}.output.0.npy): nothing of it can "
@@ -215,7 +221,7 @@ def _mapping_notices(mapping: FusionMapping) -> list[Notice]:
     return [Notice("fusion_mapping", message, count, [{"message": text} for text in mapping.warnings])]
 
 
-def _deliverer(on_rows: RowSink) -> Delivery:
+def deliverer(on_rows: RowSink) -> Delivery:
     return lambda group: on_rows([_row_from(item, outcome) for _, item, outcome in group])
 
 

@@ -94,9 +94,9 @@ class AnalysisController(QObject):
         """True while a run is in progress."""
         return self._task_id is not None
 
-    def start(self, case: CaseFiles, jobs: int | None = None) -> None:
-        """Start analysing `case` (cancelling any run in progress); raises InputError for unusable inputs."""
-        request = case.request(jobs) if case.mode == 1 else None
+    def start(self, case: CaseFiles, jobs: int | None = None, cluster: Any = None) -> None:
+        """Start analysing `case` (on a Dask cluster with ClusterOptions); raises InputError for unusable inputs."""
+        request = case.request(jobs, data_elsewhere=cluster is not None) if case.mode == 1 else None
         if case.mode == 2 and (problems := case.problems()):
             from autofuse_studio.core.errors import InputError
 
@@ -108,7 +108,11 @@ class AnalysisController(QObject):
         def notify(kind: str, payload: Any) -> None:
             self._relay.emit((generation, kind, payload))
 
-        if request is not None:
+        if request is not None and cluster is not None:
+            from autofuse_studio.ui.precision.cluster_run import analyse_on_cluster
+
+            self._task_id = self._runner.submit(analyse_on_cluster, request, cluster, notify)
+        elif request is not None:
             self._task_id = self._runner.submit(analyse_mode1, request, notify)
         else:
             self._task_id = self._runner.submit(analyse_mode2, case)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
 from autofuse_studio.ui.widgets.path_edit import PathEdit
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -76,6 +77,8 @@ class CasePanel(Retranslating, QWidget):
         mode1_form.addRow(self.compare_input)
         self.step_label = QLabel()
         mode1_form.addRow(self.step_label, self.step_edit)
+        self.cluster_run = ClusterRunChoice()  # "Run on a Dask cluster" (docs/scale-out.md)
+        mode1_form.addRow(self.cluster_run)
         self.analyse_button = QPushButton()
         self.analyse_button.setObjectName("analyseButton")
         self.cancel_button = QPushButton()

@@ -1,0 +1,1 @@
+"""Compare on a Dask cluster where the dumps live: scheduler address, path maps, worker tasks, the client run."""

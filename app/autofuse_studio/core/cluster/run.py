@@ -1,0 +1,225 @@
+"""`nwa --scheduler`: plan on the client, compare on the workers that see the files, assign verdicts on the client.
+
+The graphs are parsed here while every worker scans its view of the dump folders (file names only); the
+merged scans give the same index, pairs and plan as a local run. Each (rank, step) is cut into batches of
+pairs sent to the workers that see both files of every pair; a task returns only PairResults (status,
+metrics, dtypes, shapes), so the rows, verdicts and first divergence are exactly the local run's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autofuse_studio.core.cluster.address import SchedulerAddress
+from autofuse_studio.core.cluster.pathmap import PathMap
+from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
+from autofuse_studio.core.cluster.submit import GATHER_TIMEOUT_S, Submitter, plan_batches
+from autofuse_studio.core.cluster.workers import LiveWorker, connect, live_workers
+from autofuse_studio.core.dumps.index import TreeScan
+from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.ge.fusion import build_fusion_mapping
+from autofuse_studio.core.ge.load import load_model
+from autofuse_studio.core.precision.dump_pairs import DumpPair, pair_dumps
+from autofuse_studio.core.precision.engine import (
+    CaseSink,
+    LoadedCase,
+    Mode1Request,
+    RowSink,
+    assemble_result,
+    deliverer,
+    input_notices,
+)
+from autofuse_studio.core.precision.occurrences import OccurrenceLog
+from autofuse_studio.core.precision.pair import PairResult
+from autofuse_studio.core.precision.plan import Plan, PlannedRow, plan_rows
+from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+
+SIDES = ("af-open", "af-close")
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """Where the scheduler is and how each worker sees the client's paths."""
+
+    scheduler: SchedulerAddress
+    path_map: PathMap = field(default_factory=PathMap)
+    retries: int = 1  # re-runs of a task that raised; a task on a dying worker is moved by Dask itself
+
+
+@dataclass
+class ClusterStats:
+    """What the cluster did: workers used, tasks, and the bytes the compare tasks sent back."""
+
+    workers: int = 0
+    tasks: int = 0
+    pairs: int = 0
+    result_bytes: int = 0
+    lost_pairs: int = 0
+    notes: list[str] = field(default_factory=list)  # sentences for stderr (a worker that could not scan, …)
+
+    @property
+    def bytes_per_pair(self) -> float:
+        """Result bytes per compared pair (a row's metrics, status, dtypes and shapes)."""
+        return self.result_bytes / self.pairs if self.pairs else 0.0
+
+
+@dataclass
+class ClusterRun:
+    """The result (identical to a local run's) and the cluster's figures."""
+
+    result: PrecisionResult
+    stats: ClusterStats
+
+
+def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken, stats: ClusterStats) -> list[WorkerScan]:
+    """Every scan that finished; a worker that left or failed meanwhile is skipped (its folders are not seen)."""
+    scans: list[WorkerScan] = []
+    pending = dict(futures)
+    while pending:
+        cancel.check()
+        alive = set(live_workers(client))
+        for address, future in list(pending.items()):
+            if future.done():
+                del pending[address]
+                if future.status == "finished":
+                    try:  # a result lives on its worker until fetched: it may die meanwhile
+                        scans.append(future.result(timeout=GATHER_TIMEOUT_S))
+                    except TimeoutError:
+                        stats.notes.append(f"The Dask worker {address} left the cluster with its dump scan.")
+                else:  # e.g. autofuse-studio is not installed there: say so rather than "sees nothing"
+                    error = future.exception()
+                    stats.notes.append(f"The Dask worker {address} could not scan the dump folders "
+                                       f"({type(error).__name__}: {error}); install autofuse-studio[cluster] "
+                                       "there, the same version as here.")
+            elif address not in alive:
+                future.cancel()
+                del pending[address]
+                stats.notes.append(f"The Dask worker {address} left the cluster while scanning the dump folders.")
+        if pending:
+            time.sleep(0.02)
+    return sorted(scans, key=lambda scan: scan.worker)
+
+
+def _check_versions(scans: list[WorkerScan]) -> None:
+    from autofuse_studio import __version__
+
+    for scan in scans:
+        if scan.version != __version__:
+            raise InputError(f"The Dask worker {scan.worker} runs autofuse-studio {scan.version}, this client "
+                             f"{__version__}: install the same version on every worker.")
+
+
+def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
+            address: SchedulerAddress, notes: list[str]) -> list[MergedSide]:
+    sides = []
+    for number, (root, what) in enumerate(zip((request.af_open_data, request.af_close_data), SIDES, strict=True)):
+        seen: list[tuple[frozenset[str], TreeScan]] = [(groups.get(scan.worker, frozenset({scan.worker})), side)
+                                                       for scan in scans if (side := scan.sides[number]) is not None]
+        if not seen:
+            problems = " ".join(notes)
+            raise InputError(f"No worker of the Dask cluster at {address} sees the {what} dump folder {root}"
+                             f" (give each worker's local folder with --path-map). {problems}".strip(), root)
+        sides.append(merge_side(Path(root), seen))
+    return sides
+
+
+def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress: Progress,
+          cancel: CancelToken, stats: ClusterStats) -> tuple[LoadedCase, list[MergedSide]]:
+    """Parse both graphs here while every worker scans its view of both dump folders."""
+    roots = [str(request.af_open_data), str(request.af_close_data)]
+    workers = live_workers(client)
+    if not workers:
+        raise InputError(f"The Dask scheduler at {options.scheduler} has no workers: start `dask worker "
+                         f"{options.scheduler}` on each node that holds dumps.")
+    token = uuid.uuid4().hex[:8]
+    groups = scan_groups({address: worker.name for address, worker in workers.items()}, roots, options.path_map)
+    futures = {address: client.submit(scan_sides, roots, options.path_map, workers=[address],
+                                      allow_other_workers=False, pure=False, key=f"af-scan-{token}-{number}")
+               for number, address in enumerate(groups)}
+    with gc_paused():
+        progress(0, 3, "parsing the fusion-enabled graph")
+        af_open = load_model(request.af_open_graph, cancel)
+        mapping = build_fusion_mapping(af_open)
+        progress(1, 3, "parsing the fusion-disabled graph")
+        af_close = load_model(request.af_close_graph, cancel)
+        progress(2, 3, "indexing the dump folders on the workers")
+        scans = _wait_scans(client, futures, cancel, stats)
+        _check_versions(scans)
+        stats.notes += [problem for scan in scans for problem in scan.problems]
+        stats.workers = sum(len(groups[scan.worker]) for scan in scans)
+        sides = _merged(request, scans, groups, options.scheduler, stats.notes)
+        gc.freeze()  # as the local engine does: the models live for the whole run
+    progress(3, 3, "indexed")
+    return LoadedCase(af_open, af_close, mapping, sides[0].index, sides[1].index), sides
+
+
+def run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress = no_progress,
+                cancel: CancelToken = NEVER_CANCELLED, on_rows: RowSink | None = None,
+                on_case: CaseSink | None = None) -> ClusterRun:
+    """run_mode1 on a Dask cluster: the same rows, verdicts and first divergence, computed where the dumps are."""
+    # As run_mode1: no collection rescans the plan and rows while they are built; the result is frozen.
+    with gc_paused():
+        run = _run_cluster(request, options, progress, cancel, on_rows, on_case)
+        gc.freeze()
+    return run
+
+
+def _run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress, cancel: CancelToken,
+                 on_rows: RowSink | None, on_case: CaseSink | None) -> ClusterRun:
+    stats = ClusterStats()
+    client = connect(options.scheduler)
+    try:
+        case, sides = _load(request, client, options, progress, cancel, stats)
+        if on_case is not None:
+            on_case(case)
+        notices = input_notices(case)
+        pairs = pair_dumps(case.open_index, case.close_index, request.step, request.ranks, notices)
+        with Submitter(client, options, stats) as submitter:
+            plan, outcomes = _plan_and_submit(case, pairs, request.compare_input, sides, live_workers(client),
+                                              submitter)
+            if on_rows is not None:
+                on_rows([item.row for item in plan.rows if item.fused is None])
+            deliver = None if on_rows is None else deliverer(on_rows)
+            if deliver is not None and outcomes:
+                deliver([(number, plan.rows[number], result) for number, result in outcomes.items()])
+            outcomes.update(submitter.wait(plan.rows, progress, cancel, deliver))
+    finally:
+        _close(client)
+    return ClusterRun(assemble_result(request, case, pairs, plan, notices, outcomes), stats)
+
+
+def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: bool, sides: list[MergedSide],
+                     workers: dict[str, LiveWorker], submitter: Submitter) -> tuple[Plan, dict[int, PairResult]]:
+    """The whole plan, drawn (rank, step) by (rank, step), each part's batches submitted as soon as it is drawn.
+
+    The planner has no state across (rank, step) pairs, so the parts joined are plan_rows() over all of them.
+    """
+    rows: list[PlannedRow] = []
+    log = OccurrenceLog()
+    outcomes: dict[int, PairResult] = {}
+    for pair in pairs:
+        part = plan_rows(case, [pair], compare_input)
+        # The batch size follows the whole run's pair count, estimated from this part's.
+        expected = sum(item.fused is not None for item in part.rows) * len(pairs)
+        batches, known = plan_batches(part.rows, sides, workers, len(rows), expected)
+        submitter.submit(batches)
+        outcomes.update(known)
+        rows += part.rows
+        log.paired_items += part.occurrences.paired_items
+        log.newest_items += part.occurrences.newest_items
+    for position, item in enumerate(rows):
+        item.row.table_position = position
+    return Plan(rows, log), outcomes
+
+
+def _close(client: Any) -> None:
+    with contextlib.suppress(OSError, TimeoutError):  # the scheduler is gone: nothing left to close
+        client.close(timeout=5)

@@ -1,0 +1,63 @@
+"""The worker task: compare a batch of pairs with the local engine code, where the NPYs are; return metrics only."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
+from autofuse_studio.core.cluster.scan import current_worker
+from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
+
+# Tests only: seconds each task sleeps before comparing, so a worker can be killed while tasks are running.
+DELAY_ENV = "AUTOFUSE_STUDIO_TEST_TASK_DELAY"
+
+Pair = tuple[PairSide, PairSide]
+# A side as plain values (path text, layout fields, label, graph dtype): a third of a pickled PairSide and
+# much cheaper to pickle (no Path or dataclass objects), through the client, the scheduler and the worker.
+PackedSide = tuple[str, tuple[str | None, str | None, tuple[int, ...] | None] | None, str, str | None]
+PackedPair = tuple[PackedSide, PackedSide]
+
+
+def pack(pair: Pair) -> PackedPair:
+    """A pair of sides (both with a file) as plain values for the task."""
+    return _pack(pair[0]), _pack(pair[1])
+
+
+def _pack(side: PairSide) -> PackedSide:
+    layout = side.layout
+    shape = None if layout is None else (layout.layout, layout.origin_format, layout.origin_shape)
+    return str(side.path), shape, side.label, side.graph_dtype
+
+
+def _unpack(side: PackedSide, path_map: PathMap, worker: WorkerId) -> PairSide:
+    path, layout, label, dtype = side
+    return PairSide(Path(path_map.to_local(path, worker)), None if layout is None else LayoutInfo(*layout), label,
+                    dtype)
+
+
+def _client_message(result: PairResult, path_map: PathMap, worker: WorkerId) -> PairResult:
+    """Messages name files as the client does (an NPY load error quotes the path it opened)."""
+    if not result.message:
+        return result
+    message = result.message
+    for local, client in path_map.local_texts(worker):
+        message = message.replace(local, client)
+    return replace(result, message=message) if message != result.message else result
+
+
+def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> list[PairResult]:
+    """Worker task: every pair of the batch compared on this worker, in order."""
+    delay = os.environ.get(DELAY_ENV)
+    if delay:
+        time.sleep(float(delay))
+    worker = current_worker()
+    path_map = path_map.for_worker(worker)  # the entries naming this worker, looked up once per batch
+    results = []
+    for fused, origin in pairs:
+        result = compare_pair(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker))
+        results.append(_client_message(result, path_map, worker))
+    return results

@@ -1,0 +1,102 @@
+"""ClusterRunChoice: the case dock's "Run on a Dask cluster" box (scheduler address, path map file)."""
+
+from __future__ import annotations
+
+import gc
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
+
+from autofuse_studio.core.precision.engine import Mode1Request
+from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.widgets.retranslate import Retranslating
+
+if TYPE_CHECKING:  # dask and the cluster modules load only when a cluster run starts
+    from autofuse_studio.core.cluster.run import ClusterOptions
+    from autofuse_studio.ui.precision.analysis import Analysis
+
+CLUSTER_PROGRESS = "comparing on the cluster"  # core.cluster.submit.CLUSTER_PROGRESS, without importing it
+
+
+class ClusterRunChoice(Retranslating, QGroupBox):
+    """A checkable box: when checked, Analyse compares on the cluster of the scheduler typed here."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("clusterRun")
+        self.setCheckable(True)
+        self.setChecked(False)
+        self.address = QLineEdit()
+        self.address.setObjectName("clusterScheduler")
+        self.path_map_file = QLineEdit()
+        self.path_map_file.setObjectName("clusterPathMap")
+        self.address_label, self.path_map_label = QLabel(), QLabel()
+        form = QFormLayout(self)
+        form.addRow(self.address_label, self.address)
+        form.addRow(self.path_map_label, self.path_map_file)
+        self.toggled.connect(self._on_toggled)
+        self._on_toggled(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Texts in the current language."""
+        self.setTitle(self.tr("Run on a Dask cluster"))
+        self.address_label.setText(self.tr("Scheduler"))
+        self.path_map_label.setText(self.tr("Path map"))
+        self.address.setPlaceholderText("tcp://HOST:8786")
+        self.path_map_file.setPlaceholderText(self.tr("optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines"))
+        self.setToolTip(self.tr("Compare where the dumps are: each pair on a Dask worker that sees its files; "
+                                "the rows are those of a run on this computer."))
+
+    def _on_toggled(self, checked: bool) -> None:
+        for widget in (self.address, self.path_map_file, self.address_label, self.path_map_label):
+            widget.setVisible(checked)
+
+    def use_cluster(self, address: str, path_map_file: str = "") -> None:
+        """Check the box with this scheduler (and path map file)."""
+        self.setChecked(True)
+        self.address.setText(address)
+        self.path_map_file.setText(path_map_file)
+
+    def options(self) -> ClusterOptions | None:
+        """The checked cluster options, or None for a local run; raises the AppError of a bad address or file."""
+        if not self.isChecked():
+            return None
+        from autofuse_studio.core.cluster.address import parse_scheduler_address
+        from autofuse_studio.core.cluster.pathmap import load_path_map
+        from autofuse_studio.core.cluster.run import ClusterOptions
+
+        address = parse_scheduler_address(self.address.text())
+        path_map = load_path_map([], self.path_map_file.text().strip() or None)
+        # dask itself is imported by the run, off the GUI thread (about a second); without it the run fails
+        # with the sentence naming the extra.
+        return ClusterOptions(address, path_map)
+
+    def progress_text(self, done: int, total: int) -> str:
+        """'Compared 3 of 48 tasks on the cluster'."""
+        return self.tr("Compared %1 of %2 tasks on the cluster").replace("%1", str(done)).replace("%2", str(total))
+
+
+def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: Any, *, progress: Progress,
+                       cancel: CancelToken) -> Analysis:
+    """analyse_mode1 on a Dask cluster (runs on the TaskRunner; cancel cancels every submitted task)."""
+    from autofuse_studio.core.cluster.run import run_cluster
+    from autofuse_studio.core.gc_pause import gc_paused
+    from autofuse_studio.core.precision.dump_pairs import summarise_sides
+    from autofuse_studio.core.precision.engine import LoadedCase
+    from autofuse_studio.core.precision.plan import producer_index
+    from autofuse_studio.ui.precision.analysis import INDEXED, Analysis
+
+    loaded: list[LoadedCase] = []
+
+    def on_case(case: LoadedCase) -> None:
+        loaded.append(case)
+        notify(INDEXED, summarise_sides(case.open_index, case.close_index))
+
+    run = run_cluster(request, options, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
+    case = loaded[0]
+    files = case.open_index.files_indexed + case.close_index.files_indexed
+    with gc_paused():  # the producer index lives as long as the result: frozen too (see analyse_mode1)
+        producers = producer_index(case.af_open)
+        gc.freeze()
+    return Analysis(run.result, producers, files, case)

@@ -1,0 +1,66 @@
+"""Cluster benchmark: the 8-rank case (8 x 300 fused ops x 65k fp16) on a local 2-worker Dask cluster vs locally.
+
+One machine, so the cluster can only add cost: the scheduler and two single-thread worker processes share
+the two cores with the client, every pair's sides are pickled there and its metrics back. Both runs parse,
+index (the cluster's on the workers, merged on the client), plan and compare everything; best of three runs
+each, alternated. Target: cluster <= 1.3x the local run (2 jobs). Also printed: the bytes the compare tasks
+send back per row. The rows must be the local run's.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from autofuse_studio.core.cluster.address import parse_scheduler_address
+from autofuse_studio.core.cluster.run import ClusterOptions, ClusterRun, run_cluster
+from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.synth import generate_case
+from autofuse_studio.core.synth.spec import multi_rank_spec
+from tests.cluster.local_cluster import LocalCluster, require_dask
+
+pytestmark = pytest.mark.bench
+
+RANKS, FUSED, ELEMENTS = 8, 300, 65_536
+
+
+def test_eight_ranks_on_a_local_cluster(tmp_path: Path) -> None:
+    require_dask()
+    spec = multi_rank_spec(ranks=RANKS, culprit_rank=5, n_fused=FUSED, elements=ELEMENTS, steps=1,
+                           chains=FUSED // 6, culprit=FUSED - 3 * (FUSED // 6))
+    manifest = generate_case(tmp_path / "case", spec)
+    root = tmp_path / "case"
+    request = Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+                           root / manifest.data["af_open"], root / manifest.data["af_close"], jobs=2)
+    cluster = LocalCluster(tmp_path / "dask")
+    cluster.folder.mkdir()
+    try:
+        cluster.start_scheduler()
+        for name in ("nodeA", "nodeB"):
+            cluster.start_worker(name)
+        cluster.wait_for_workers(2)
+        options = ClusterOptions(parse_scheduler_address(cluster.address))
+        local_times, cluster_times = [], []
+        local: PrecisionResult | None = None
+        run: ClusterRun | None = None
+        for _ in range(3):
+            start = time.perf_counter()
+            local = run_mode1(request)
+            local_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            run = run_cluster(request, options)
+            cluster_times.append(time.perf_counter() - start)
+    finally:
+        cluster.stop()
+    assert local is not None and run is not None
+    assert [repr(row) for row in run.result.rows] == [repr(row) for row in local.rows]
+    stats = run.stats
+    ratio = min(cluster_times) / min(local_times)
+    print(f"\ncluster: {RANKS} ranks, {len(local.rows)} rows, {stats.tasks} tasks on {stats.workers} local workers; "
+          f"local (2 jobs) {min(local_times):.2f} s, cluster {min(cluster_times):.2f} s (runs: local "
+          f"{', '.join(f'{t:.2f}' for t in local_times)}; cluster {', '.join(f'{t:.2f}' for t in cluster_times)}); "
+          f"overhead ratio {ratio:.2f} (target <= 1.3); results sent back {stats.result_bytes / 1024:.0f} KiB, "
+          f"{stats.bytes_per_pair:.0f} bytes per row")
