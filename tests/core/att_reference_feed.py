@@ -48,7 +48,7 @@ def _has_line(lines: list[tuple[int, int]], start: int) -> bool:
     return index < len(lines) and lines[index][0] == start
 
 
-def reference_feed_block(self, block: bytes, first_line: int) -> int:  # type: ignore[no-untyped-def]
+def reference_feed_block(self, block: bytes, first_line: int, ascii_block: bool = False) -> int:  # type: ignore[no-untyped-def]
     """_FileScanner.feed_block before the fast path (every marked line decoded and parsed as text)."""
     line_no, counted_to = first_line, 0
     path = self.scan.path
