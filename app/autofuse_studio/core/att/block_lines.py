@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from autofuse_studio.core.att.lines import PROF_VALUE_PATTERN, case_key
+from autofuse_studio.core.att.lines import OBJECTIVE_BODY, PROF_TAG, VALUE_BODY, case_key
 from autofuse_studio.core.att.model import CaseKey
 
 MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
@@ -35,8 +35,10 @@ _BRACKET_MARKERS = re.compile(
 # faster than sre's byte-by-byte search for "[" (whose every hit is a match attempt).
 _RARE_MARKERS = tuple(m for m in MARKERS if m.startswith(b"[") and m != b"[PROF]")
 _OTHER_MARKERS = tuple(m for m in MARKERS if not m.startswith(b"["))
-# `[op] [PROF]The value of <name> is <num> in <label>` matched at the op tag's "[" (see prof_value_at).
-HOT_VALUE = re.compile(ascii_twin(PROF_VALUE_PATTERN))
+# `[op] [PROF]The value of <name> is <num> in <label>` (groups 1-7) or `[op] [PROF]The objective value
+# of the tiling data is <num> in <label>` (groups 1, 8-12), matched at the op tag's "[" (prof_record_at).
+HOT_RECORD = re.compile(ascii_twin(PROF_TAG + "(?:" + VALUE_BODY + "|" + OBJECTIVE_BODY + ")"))
+VALUE_GROUPS, OBJECTIVE_GROUPS = 7, 12  # lastindex of a HOT_RECORD match of either kind
 _NO_LINE = (1 << 62, 0)
 
 
@@ -90,16 +92,17 @@ def marked_lines(block: bytes) -> list[tuple[int, int]]:
     return [(start, end) for start, end, _ in marked_events(block)]
 
 
-def prof_value_at(block: bytes, start: int, end: int, marker: int) -> re.Match[bytes] | None:
-    """The value record of the [PROF] at `marker` (the line's first marker), matched from its op tag.
+def prof_record_at(block: bytes, start: int, end: int, marker: int) -> re.Match[bytes] | None:
+    """The value or objective record of the [PROF] at `marker` (the line's first marker), matched from its op tag.
 
     The tag is the last `[...]` before the marker; the match fails (None) when that is no tag followed
-    by spaces and this [PROF], or when no value follows. No other [PROF] precedes in the line and a
-    later one's tag starts after this marker, so a match here is the text grammar's leftmost one.
+    by spaces and this [PROF], or when no record follows. No other [PROF] precedes in the line and a
+    later one's tag starts after this marker, so a value matched here is the text grammar's leftmost
+    one (an objective is that only when no later [PROF] could hold a value: the caller checks).
     """
     close = block.rfind(b"]", start, marker)
     opening = block.rfind(b"[", start, close) if close > start else -1
-    return HOT_VALUE.match(block, opening, end) if opening >= 0 else None
+    return HOT_RECORD.match(block, opening, end) if opening >= 0 else None
 
 
 def _other_marked_lines(block: bytes) -> Iterator[tuple[int, int]]:

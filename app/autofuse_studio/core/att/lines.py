@@ -34,13 +34,15 @@ _TEMPLATE = re.compile(
     r"Among the templates,\s*tiling case\s+R?(\d+)\s+of\s+graph(\d+)_result(\d+)_g(-?\d+)(?:_R?\d+)?"
     r"\s+is the best choice"
 )
-_VALUE = re.compile(rf"The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}")
+VALUE_BODY = rf"The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}"
+_VALUE = re.compile(VALUE_BODY)
 # The most frequent line kind in one regex call (tag, [PROF], value): the scanner's hot path (the
 # scanner also reads it from bytes, through block_lines' twin of the body).
-PROF_VALUE_BODY = rf"\s*The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}"  # what follows [PROF]
-PROF_VALUE_PATTERN = r"\[([^\[\]]+)\]\s*\[PROF\]" + PROF_VALUE_BODY
+PROF_TAG = r"\[([^\[\]]+)\]\s*\[PROF\]\s*"
+PROF_VALUE_PATTERN = PROF_TAG + VALUE_BODY
 _PROF_VALUE = re.compile(PROF_VALUE_PATTERN)
-_OBJECTIVE = re.compile(rf"The objective value of the tiling data is\s+({NUMBER})\s+in\s+{_KEY}")
+OBJECTIVE_BODY = rf"The objective value of the tiling data is\s+({NUMBER})\s+in\s+{_KEY}"
+_OBJECTIVE = re.compile(OBJECTIVE_BODY)
 _RESULT_PERF = re.compile(
     rf"\[([^\[\]]+)\]\s*(?:\[PROF\]\s*)?The value of\s+graph(\d+)_result(\d+)\s+is\s+({NUMBER})"
 )

@@ -16,7 +16,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from autofuse_studio.core.att.block_lines import MARKERS, AsciiNames, marked_events, marked_lines, prof_value_at
+from autofuse_studio.core.att.block_lines import (
+    MARKERS,
+    VALUE_GROUPS,
+    AsciiNames,
+    marked_events,
+    marked_lines,
+    prof_record_at,
+)
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
@@ -179,25 +186,29 @@ class _FileScanner:
         """
         line_no, counted_to = first_line, 0
         path = self.scan.path
-        count = block.count
-        names, keys = self.names.name, self.names.key
+        count, find = block.count, block.find
+        name_of, key_of = self.names.name, self.names.key
         for start, end, prof in marked_events(block):
             line_no += count(b"\n", counted_to, start)
             counted_to = start
             # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
             source = tuple.__new__(SourceRef, (path, line_no))
             try:
-                # The text path's first choice, read from the bytes: the value after the op tag of the
-                # line's first marker, a [PROF] with no [PERF] in the line (ASCII only: in text, \s and \d
-                # match more than their ASCII selves).
+                # What the text path would store, read from the bytes: a value or objective after the op
+                # tag of the line's first marker, a [PROF] with no [PERF] in the line (ASCII only: in text,
+                # \s and \d match more than their ASCII selves). An objective only when no later [PROF]
+                # could hold a value, which the text path would take instead.
                 if prof >= 0 and (ascii_block or block[start:end].isascii()):
-                    hot = prof_value_at(block, start, end, prof)
-                    if hot is not None:
-                        tag, name, number, *label = hot.groups()
-                        operator = names(tag)
-                        if operator not in NOT_OPERATORS:
-                            self._store_value(TilingValue(operator, keys(tuple(label)), names(name), float(number),
-                                                          source))
+                    hot = prof_record_at(block, start, end, prof)
+                    if hot is not None and (operator := name_of(hot.group(1))) not in NOT_OPERATORS:
+                        if hot.lastindex == VALUE_GROUPS:
+                            _, name, number, *label = hot.groups()[:VALUE_GROUPS]
+                            self._store_value(TilingValue(operator, key_of(tuple(label)), name_of(name),
+                                                          float(number), source))
+                            continue
+                        if find(b"[PROF]", prof + 6, end) < 0:
+                            number, *label = hot.groups()[VALUE_GROUPS:]
+                            self._store(Objective(operator, key_of(tuple(label)), float(number), source))
                             continue
                 line = block[start:end].decode("utf-8", "replace").rstrip("\r")
                 record = parse_prof_value(line, source) if "[PERF]" not in line else None
