@@ -188,7 +188,7 @@ class _FileScanner:
         path = self.scan.path
         count, find = block.count, block.find
         name_of, key_of = self.names.name, self.names.key
-        for start, end, prof in marked_events(block):
+        for start, end, marker in marked_events(block):
             line_no += count(b"\n", counted_to, start)
             counted_to = start
             # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
@@ -198,15 +198,16 @@ class _FileScanner:
                 # tag of the line's first marker, a [PROF] with no [PERF] in the line (ASCII only: in text,
                 # \s and \d match more than their ASCII selves). An objective only when no later [PROF]
                 # could hold a value, which the text path would take instead.
-                if prof >= 0 and (ascii_block or block[start:end].isascii()):
-                    hot = prof_record_at(block, start, end, prof)
+                if (marker >= 0 and block.startswith(b"[PROF]", marker) and find(b"[PERF]", marker, end) < 0
+                        and (ascii_block or block[start:end].isascii())):
+                    hot = prof_record_at(block, start, end, marker)
                     if hot is not None and (operator := name_of(hot.group(1))) not in NOT_OPERATORS:
                         if hot.lastindex == VALUE_GROUPS:
                             _, name, number, *label = hot.groups()[:VALUE_GROUPS]
                             self._store_value(TilingValue(operator, key_of(tuple(label)), name_of(name),
                                                           float(number), source))
                             continue
-                        if find(b"[PROF]", prof + 6, end) < 0:
+                        if find(b"[PROF]", marker + 6, end) < 0:
                             number, *label = hot.groups()[VALUE_GROUPS:]
                             self._store(Objective(operator, key_of(tuple(label)), float(number), source))
                             continue
