@@ -1,7 +1,7 @@
-"""The scanner's per-line block feed as it was before the bytes fast path: the oracle of the equivalence tests.
+"""The scanner's per-line block feed, frozen: the oracle of the equivalence tests.
 
-A frozen copy (marked_lines + feed_block of core/att/scanner.py at df04f2b); tests swap it in for
-_FileScanner.feed_block and compare every output with the fast path's.
+A copy of marked_lines + feed_block of core/att/scanner.py at df04f2b; tests swap it in for
+_FileScanner.feed_block and compare every output with the current feed's.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _has_line(lines: list[tuple[int, int]], start: int) -> bool:
 
 
 def reference_feed_block(self, block: bytes, first_line: int, ascii_block: bool = False) -> int:  # type: ignore[no-untyped-def]
-    """_FileScanner.feed_block before the fast path (every marked line decoded and parsed as text)."""
+    """_FileScanner.feed_block as of df04f2b (every marked line decoded and parsed as text)."""
     line_no, counted_to = first_line, 0
     path = self.scan.path
     count = block.count

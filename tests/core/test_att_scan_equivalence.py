@@ -1,8 +1,9 @@
-"""The scanner's bytes fast path against the per-line reference: same scans, same output of every subcommand.
+"""The scanner's block feed against a frozen per-line reference: same scans, same output of every subcommand.
 
-Random logs of many shapes (att_random_logs) are scanned by the new feed and by the frozen copy of the
-old one (att_reference_feed), with blocks from a few bytes to MBs, cut lines, CRLF, gz, a truncated last
-line and invalid UTF-8; then every subcommand that reads logs is run both ways on some of them.
+Random logs of many shapes (att_random_logs) are scanned by the current feed and by the frozen copy
+(att_reference_feed), with blocks from a few bytes to MBs, cut lines, CRLF, gz, a truncated last line
+and invalid UTF-8; then every subcommand that reads logs is run both ways on some of them. Any faster
+scanner path must keep these passing.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from tests.core.att_random_logs import write_random_log
 from tests.core.att_reference_feed import reference_feed_block
 
-NEW_FEED = scanner._FileScanner.feed_block
+CURRENT_FEED = scanner._FileScanner.feed_block
 BLOCK_SIZES = (1, 2, 7, 64, 300, 4096, 65536, 1 << 20)
 LINE_CAPS = (48, 200, 1 << 20)
 # Keys whose values are the time of the run, not the content.
@@ -34,7 +35,7 @@ TIMESTAMP_KEYS = ("generated_at_utc", "created")
 def _scan_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     monkeypatch.setattr(scanner._FileScanner, "feed_block", reference_feed_block)
     expected = repr(scanner.scan_file(path))
-    monkeypatch.setattr(scanner._FileScanner, "feed_block", NEW_FEED)
+    monkeypatch.setattr(scanner._FileScanner, "feed_block", CURRENT_FEED)
     return repr(scanner.scan_file(path)), expected
 
 
@@ -120,7 +121,7 @@ def _run_all(logs: Path, run_root: Path, out: Path) -> list[object]:
 def _both_ways(logs: Path, run_root: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
     outputs = []
     feed: Callable[..., int]
-    for feed in (reference_feed_block, NEW_FEED):
+    for feed in (reference_feed_block, CURRENT_FEED):
         monkeypatch.setattr(scanner._FileScanner, "feed_block", feed)
         out.mkdir()
         outputs.append(_run_all(logs, run_root, out))

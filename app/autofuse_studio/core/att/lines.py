@@ -34,15 +34,10 @@ _TEMPLATE = re.compile(
     r"Among the templates,\s*tiling case\s+R?(\d+)\s+of\s+graph(\d+)_result(\d+)_g(-?\d+)(?:_R?\d+)?"
     r"\s+is the best choice"
 )
-VALUE_BODY = rf"The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}"
-_VALUE = re.compile(VALUE_BODY)
-# The most frequent line kind in one regex call (tag, [PROF], value): the scanner's hot path (the
-# scanner also reads it from bytes, through block_lines' twin of the body).
-PROF_TAG = r"\[([^\[\]]+)\]\s*\[PROF\]\s*"
-PROF_VALUE_PATTERN = PROF_TAG + VALUE_BODY
-_PROF_VALUE = re.compile(PROF_VALUE_PATTERN)
-OBJECTIVE_BODY = rf"The objective value of the tiling data is\s+({NUMBER})\s+in\s+{_KEY}"
-_OBJECTIVE = re.compile(OBJECTIVE_BODY)
+_VALUE = re.compile(rf"The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}")
+# The most frequent line kind in one regex call (tag, [PROF], value): the scanner's hot path.
+_PROF_VALUE = re.compile(rf"\[([^\[\]]+)\]\s*\[PROF\]\s*The value of\s+(\S+)\s+is\s+({NUMBER})\s+in\s+{_KEY}")
+_OBJECTIVE = re.compile(rf"The objective value of the tiling data is\s+({NUMBER})\s+in\s+{_KEY}")
 _RESULT_PERF = re.compile(
     rf"\[([^\[\]]+)\]\s*(?:\[PROF\]\s*)?The value of\s+graph(\d+)_result(\d+)\s+is\s+({NUMBER})"
 )
@@ -66,7 +61,7 @@ CASE_LABEL = re.compile(_KEY)
 MAX_PERF_TERMS = 100
 # Digits an id (graph, result, group, case) may have: int() refuses 4300+, and no real id has 20.
 MAX_ID_DIGITS = 19
-NOT_OPERATORS = frozenset({"PROF", "PERF", "DFX", "ATT"})
+_NOT_OPERATORS = frozenset({"PROF", "PERF", "DFX", "ATT"})
 
 ProfRecord = TilingValue | Objective | TemplateSelection | BestResult | ResultPerf
 
@@ -100,11 +95,6 @@ def _id(text: str) -> int:
     return int(text)
 
 
-def case_key(groups: tuple[str | Any, ...]) -> CaseKey:
-    """The CaseKey of the (graph, result, group, case) texts of a label; IdTooLong beyond MAX_ID_DIGITS."""
-    return _key(groups)
-
-
 def _key(groups: tuple[str | Any, ...]) -> CaseKey:
     # Each label repeats on many lines: caching the parsed key saves four int() calls per line.
     key = _KEY_CACHE.get(groups)
@@ -122,7 +112,7 @@ def parse_prof_value(text: str, source: SourceRef) -> TilingValue | None:
     if value is None:
         return None
     groups = value.groups()  # one call instead of one group() call per field
-    if groups[0] in NOT_OPERATORS:
+    if groups[0] in _NOT_OPERATORS:
         return None
     return TilingValue(groups[0], _key(groups[3:]), groups[1], float(groups[2]), source)
 
@@ -133,7 +123,7 @@ def parse_prof(text: str, source: SourceRef) -> ProfRecord | None:
     if value is not None:
         return value
     match = _PROF.search(text)
-    if match and match.group(1) not in NOT_OPERATORS:
+    if match and match.group(1) not in _NOT_OPERATORS:
         record = _parse_prof_body(match.group(1), text, match.end(), source)
         if record is not None:
             return record
@@ -161,7 +151,7 @@ def _parse_prof_body(op: str, text: str, start: int, source: SourceRef) -> ProfR
 def parse_result_perf(text: str, source: SourceRef) -> ResultPerf | None:
     """Parse `[op] [PROF]? The value of graph<G>_result<R> is <num>` (any prefixes)."""
     match = _RESULT_PERF.search(text)
-    if not match or match.group(1) in NOT_OPERATORS:
+    if not match or match.group(1) in _NOT_OPERATORS:
         return None
     return ResultPerf(match.group(1), _id(match.group(2)), _id(match.group(3)), float(match.group(4)),
                       source)
@@ -175,7 +165,7 @@ def parse_perf(text: str, source: SourceRef) -> PerfNode | None:
 def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, int]:
     """parse_perf, and how many terms beyond MAX_PERF_TERMS were left out of the node (but not its total)."""
     tag = _PERF.search(text)
-    if not tag or tag.group(1) in NOT_OPERATORS:
+    if not tag or tag.group(1) in _NOT_OPERATORS:
         return None, 0
     body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
     if not body:

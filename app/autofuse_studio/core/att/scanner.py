@@ -1,9 +1,8 @@
 """One streaming pass over ATT logs (files, folders, .gz) producing a LogScan.
 
 Logs are read in blocks of about 1 MB of whole lines; the marked lines of a block are located by one
-bytes regex plus one bytes.find (noise lines are never split, decoded or looked at from Python).
-The hot [PROF] value lines are parsed from the block's bytes (block_lines); only the other marked
-lines are decoded and parsed by the text grammars.
+bytes regex plus one bytes.find (noise lines are never split, decoded or looked at from Python),
+and only lines holding a marker are decoded by the line grammars.
 Memory depends on the number of records, not on the size of the logs.
 """
 
@@ -11,23 +10,16 @@ from __future__ import annotations
 
 import gzip
 import logging
+import re
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from autofuse_studio.core.att.block_lines import (
-    MARKERS,
-    VALUE_GROUPS,
-    AsciiNames,
-    marked_events,
-    marked_lines,
-    prof_record_at,
-)
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
-    NOT_OPERATORS,
     UnreadableNumber,
     parse_dfx,
     parse_perf_counted,
@@ -51,7 +43,6 @@ from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 log = logging.getLogger(__name__)
-__all__ = ["MARKERS", "marked_lines"]  # re-exported: sniffing and tests look for the markers here
 
 # Each block is passed over several times in C (UTF-8 check, marker regex, newline counts): 1 MB
 # stays in a core's L2 cache between those passes (measured ~10% faster overall than 4 MB).
@@ -59,7 +50,15 @@ BLOCK_SIZE = 1 << 20
 # What one line may hold: the rest of a longer line is skipped with a warning (file:line), so memory stays a
 # few MB whatever the log holds (one 1 GB line in a .gz used 2.3 GB).
 MAX_LINE_BYTES = 1 << 20
+MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
 MAX_LISTED_DECODE_ISSUES = 100
+# The markers that start with "[" in one regex, with the rest of their line: its literal prefix "["
+# lets sre skip noise in C, which costs far less than one bytes.find pass over the block per marker,
+# and the match ends at the end of the line, so no further match in that line is reported.
+_BRACKET_MARKERS = re.compile(
+    b"\\[(?:" + b"|".join(re.escape(m[1:]) for m in MARKERS if m.startswith(b"[")) + b")[^\\n]*")
+_OTHER_MARKERS = tuple(m for m in MARKERS if not m.startswith(b"["))
+
 
 def find_logs(path: str | Path) -> list[Path]:
     """A file as is, or every `*.log` / `*.log.gz` under a folder (recursive, sorted)."""
@@ -170,48 +169,61 @@ def decode_block(block: bytes, path: str, first_line: int, scan: FileScan) -> st
     return block.decode("utf-8", errors="replace")
 
 
+def marked_lines(block: bytes) -> list[tuple[int, int]]:
+    """(start, end) offsets of the lines of `block` that contain any marker, in order (end excludes '\\n')."""
+    rfind = block.rfind
+    lines = [(rfind(b"\n", 0, m.start()) + 1, m.end()) for m in _BRACKET_MARKERS.finditer(block)]
+    extra = {start: end for start, end in _other_marked_lines(block) if not _has_line(lines, start)}
+    if extra:
+        lines += extra.items()
+        lines.sort()  # two sorted runs: timsort merges them in linear time
+    return lines
+
+
+def _other_marked_lines(block: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of the lines holding a marker that does not start with "[" (a line may repeat)."""
+    for marker in _OTHER_MARKERS:
+        pos = block.find(marker)
+        while pos >= 0:
+            start = block.rfind(b"\n", 0, pos) + 1
+            end = block.find(b"\n", pos)
+            if end < 0:
+                yield start, len(block)
+                break
+            yield start, end
+            pos = block.find(marker, end)
+
+
+def _has_line(lines: list[tuple[int, int]], start: int) -> bool:
+    """True when the sorted `lines` already hold the line starting at `start`."""
+    index = bisect_left(lines, (start,))
+    return index < len(lines) and lines[index][0] == start
+
+
 class _FileScanner:
     """Turns the marked lines of one file into records of a FileScan."""
 
     def __init__(self, path: str) -> None:
         self.scan = FileScan(path=path)
         self.final = FinalTilingCollector()
-        self.names = AsciiNames()
 
-    def feed_block(self, block: bytes, first_line: int, ascii_block: bool = False) -> int:
+    def feed_block(self, block: bytes, first_line: int) -> int:
         """Handle one block starting at `first_line`; returns the number of lines in it.
 
-        An ASCII hot value line is read from the block's bytes; every other marked line is sliced and
-        decoded (errors replaced; check_utf8 counted the bad ones) and parsed as text.
+        Only marked lines are sliced and decoded (errors replaced; check_utf8 counted the bad ones).
         """
         line_no, counted_to = first_line, 0
         path = self.scan.path
-        count, find = block.count, block.find
-        name_of, key_of = self.names.name, self.names.key
-        for start, end, marker in marked_events(block):
+        count = block.count
+        for start, end in marked_lines(block):
             line_no += count(b"\n", counted_to, start)
             counted_to = start
+            line = block[start:end].decode("utf-8", "replace").rstrip("\r")
             # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
             source = tuple.__new__(SourceRef, (path, line_no))
             try:
-                # What the text path would store, read from the bytes: a value or objective after the op
-                # tag of the line's first marker, a [PROF] with no [PERF] in the line (ASCII only: in text,
-                # \s and \d match more than their ASCII selves). An objective only when no later [PROF]
-                # could hold a value, which the text path would take instead.
-                if (marker >= 0 and block.startswith(b"[PROF]", marker) and find(b"[PERF]", marker, end) < 0
-                        and (ascii_block or block[start:end].isascii())):
-                    hot = prof_record_at(block, start, end, marker)
-                    if hot is not None and (operator := name_of(hot.group(1))) not in NOT_OPERATORS:
-                        if hot.lastindex == VALUE_GROUPS:
-                            _, name, number, *label = hot.groups()[:VALUE_GROUPS]
-                            self._store_value(TilingValue(operator, key_of(tuple(label)), name_of(name),
-                                                          float(number), source))
-                            continue
-                        if find(b"[PROF]", marker + 6, end) < 0:
-                            number, *label = hot.groups()[VALUE_GROUPS:]
-                            self._store(Objective(operator, key_of(tuple(label)), float(number), source))
-                            continue
-                line = block[start:end].decode("utf-8", "replace").rstrip("\r")
+                # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this
+                # is exactly the record feed_line's first branch would store, minus its dispatch.
                 record = parse_prof_value(line, source) if "[PERF]" not in line else None
                 if record is None:
                     self.feed_line(line, source)
@@ -308,10 +320,8 @@ def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
     with gc_paused():
         for block in iter_blocks(path, cuts.append):
             cancel.check()
-            ascii_block = block.isascii()
-            if not ascii_block:
-                check_utf8(block, scanner.scan.path, line_no, scanner.scan)
-            line_no += scanner.feed_block(block, line_no, ascii_block)
+            check_utf8(block, scanner.scan.path, line_no, scanner.scan)
+            line_no += scanner.feed_block(block, line_no)
             if cuts:  # the block's last line was cut
                 scanner.scan.warn(long_line_warning(str(path), line_no - 1, cuts.pop()))
             if on_block is not None:
