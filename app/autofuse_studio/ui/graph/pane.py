@@ -36,30 +36,59 @@ class FilterSpec:
     direction: str = BOTH
 
 
+SYNC_STYLE_NODES = 5000  # up to this many nodes a restyle runs on the GUI thread (~10 ms), beyond on a worker
+
+
+@dataclass(frozen=True)
+class StyleSpec:
+    """What node colours depend on: the fusion index (mapping + rows), the pane's side and the colour mode."""
+
+    index: FusionIndex
+    fused_side: bool
+    colour_by: str
+
+    def style(self, graph: DisplayGraph) -> NodeStyle:
+        """The node style of `graph` under this spec."""
+        return style_nodes(graph, self.index, self.fused_side, self.colour_by)
+
+
 @dataclass
 class Prepared:
-    """What the worker hands back: the unfiltered graph, the shown graph and its layout."""
+    """What the worker hands back: the unfiltered graph, the shown graph, its layout and its node style."""
 
     full: DisplayGraph
     graph: DisplayGraph
     layout: Layout
+    style: NodeStyle | None = None
+    style_spec: StyleSpec | None = None
+
+
+def restyle(graph: DisplayGraph, spec: StyleSpec, *, progress: Progress, cancel: CancelToken) -> NodeStyle:
+    """style_nodes() for a big graph on a worker thread (the pane's restyle task)."""
+    return spec.style(graph)
 
 
 def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
-            *, progress: Progress, cancel: CancelToken) -> Prepared:
-    """Build (unless `full` is the graph of these options), filter and lay out a graph (on a worker thread).
+            style_spec: StyleSpec | None = None, *, progress: Progress, cancel: CancelToken) -> Prepared:
+    """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).
 
     A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
+    Everything of size O(graph) happens here, so the GUI thread only wraps the result in one item.
     """
     if full is None:
         full = build_display_graph(model, options)
+        model.consumers("")  # builds the model's consumer index here: the details panel reads it next
     cancel.check()
     graph = full
     if filter_spec is not None:
         seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
         if seeds:
             graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
-    return Prepared(full, graph, compute_layout(graph, progress, cancel))
+    layout = compute_layout(graph, progress, cancel)
+    if style_spec is None:
+        return Prepared(full, graph, layout)
+    style_spec.index.warm()  # the look-ups the GUI thread makes next (selection, details) are ready then
+    return Prepared(full, graph, layout, style_spec.style(graph), style_spec)
 
 
 class GraphPane(QWidget):
@@ -86,6 +115,7 @@ class GraphPane(QWidget):
         self.dim_others = False
         self._pending_reveal: str | None = None
         self._task: TaskHandle | None = None
+        self._style_task: TaskHandle | None = None
         self._focus_next = True
         self._full_options: ViewOptions | None = None  # the options self.full was built with
         self.title = QLabel(title)
@@ -159,6 +189,7 @@ class GraphPane(QWidget):
             self._task.failed.disconnect(self._on_task_failed)
             self._task.cancel()
             self._task = None
+        self._drop_style_task()  # the layout task colours its own graph
         if self.model is None:
             self.full = self.graph = self.graph_layout = None
             self.view.set_item(None)
@@ -166,7 +197,7 @@ class GraphPane(QWidget):
             return
         full = self.full if self._full_options == self.options else None  # filters re-use the built graph
         self._full_options = self.options
-        self._task = self.runner.start(prepare, self.model, self.options, self.filter, full)
+        self._task = self.runner.start(prepare, self.model, self.options, self.filter, full, self._style_spec())
         self._task.finished.connect(self._on_task_finished)
         self._task.failed.connect(self._on_task_failed)
 
@@ -177,7 +208,9 @@ class GraphPane(QWidget):
     def _on_task_finished(self, prepared: Prepared) -> None:
         self._task = None
         self.full, self.graph, self.graph_layout = prepared.full, prepared.graph, prepared.layout
-        self.view.set_item(GraphItem(prepared.graph, prepared.layout, self._style()))
+        fresh = prepared.style is not None and prepared.style_spec == self._style_spec()
+        style = prepared.style if fresh and prepared.style is not None else self._style()
+        self.view.set_item(GraphItem(prepared.graph, prepared.layout, style))
         self._apply_emphasis()
         self.minimap.rebuild()
         pending, self._pending_reveal = self._pending_reveal, None
@@ -192,13 +225,39 @@ class GraphPane(QWidget):
         self._task = None
         report_error(self, exc)
 
+    def _style_spec(self) -> StyleSpec:
+        return StyleSpec(self.index, self.fused_side, self.colour_by)
+
     def _style(self) -> NodeStyle:
         assert self.graph is not None
-        return style_nodes(self.graph, self.index, self.fused_side, self.colour_by)
+        return self._style_spec().style(self.graph)
+
+    def _drop_style_task(self) -> None:
+        if self._style_task is not None:
+            self._style_task.finished.disconnect(self._on_style_task_finished)
+            self._style_task.cancel()
+            self._style_task = None
 
     def _restyle(self) -> None:
-        if self.view.item is not None and self.graph is not None:
-            self.view.item.set_style(self._style())
+        """New colours for the shown graph: at once when it is small, from a worker when it is big."""
+        self._drop_style_task()
+        if self.view.item is None or self.graph is None:
+            return
+        if len(self.graph.nodes) <= SYNC_STYLE_NODES:
+            self._apply_style(self._style())
+            return
+        graph = self.graph
+        self._style_task = self.runner.start(restyle, graph, self._style_spec())
+        self._style_task.finished.connect(self._on_style_task_finished)
+        self._style_task.failed.connect(lambda exc: report_error(self, exc))
+
+    def _on_style_task_finished(self, style: NodeStyle) -> None:
+        self._style_task = None  # a relayout drops this task, so the style is for the graph shown
+        self._apply_style(style)
+
+    def _apply_style(self, style: NodeStyle) -> None:
+        if self.view.item is not None:
+            self.view.item.set_style(style)
             self.minimap.rebuild()
 
     def node_style(self) -> NodeStyle | None:
