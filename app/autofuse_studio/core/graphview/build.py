@@ -168,13 +168,15 @@ class _Builder:
                 if ref is None:
                     continue
                 src_op = ops_here.get(ref.source) or model.op(ref.source)
+                if src_op is None:
+                    continue
                 # The common case inline (both ends drawn as themselves): one look-up, one Edge.
-                src = node_of.get(ref.source) if src_op is not None else None
+                src = node_of.get(ref.source)
                 if src is not None and dst is not None:
                     if src != dst:
                         edges.append(Edge(src, dst, ref.source, ref.port, name, index, False, src_op.output_descs,
                                           op.input_descs))
-                elif src_op is not None:
+                else:
                     self._add_edge(edges, op, index, src_op, ref.port, False)
             if control:
                 for source in op.control_inputs:

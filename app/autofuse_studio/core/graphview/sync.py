@@ -70,7 +70,8 @@ class FusionIndex:
 
     def __init__(self, mapping: FusionMapping | None, result: PrecisionResult | None = None,
                  reuse: FusionIndex | None = None) -> None:
-        self._links = reuse._links if reuse is not None and reuse._links.mapping is mapping else _Links(mapping)
+        self._links: _Links = (reuse._links if reuse is not None and reuse._links.mapping is mapping
+                               else _Links(mapping))
         self.result = result
         self._by_row: tuple[dict[str, list[PrecisionRow]], dict[str, list[PrecisionRow]]] | None = None
         self._lock = threading.Lock()
