@@ -4,91 +4,35 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from autofuse_studio.core.ge.model import FUSED_TYPES, Model
-from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
-from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, neighbourhood_graph
+from autofuse_studio.core.graphview.build import ViewOptions
 from autofuse_studio.core.graphview.graph import NODE_FUSION, NODE_SCOPE, DisplayGraph
-from autofuse_studio.core.graphview.layout import Layout, compute_layout
-from autofuse_studio.core.graphview.style import BY_VERDICT, NodeStyle, style_nodes
+from autofuse_studio.core.graphview.layout import Layout
+from autofuse_studio.core.graphview.raster import Overview
+from autofuse_studio.core.graphview.style import BY_VERDICT, NO_ROWS_FILL, NodeStyle
 from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.graph.item import GraphItem
 from autofuse_studio.ui.graph.minimap import Minimap
+from autofuse_studio.ui.graph.prepare import (
+    SYNC_STYLE_NODES,
+    FilterSpec,
+    Prepared,
+    StyleSpec,
+    prepare,
+    restyle,
+)
 from autofuse_studio.ui.graph.view import GraphView
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class FilterSpec:
-    """Keep only the neighbourhood of these ops: `hops` steps (None: unlimited) up, down or both."""
-
-    seed_ops: tuple[str, ...]
-    hops: int | None = AROUND_HOPS
-    direction: str = BOTH
-
-
-SYNC_STYLE_NODES = 5000  # up to this many nodes a restyle runs on the GUI thread (~10 ms), beyond on a worker
-
-
-@dataclass(frozen=True)
-class StyleSpec:
-    """What node colours depend on: the fusion index (mapping + rows), the pane's side and the colour mode."""
-
-    index: FusionIndex
-    fused_side: bool
-    colour_by: str
-
-    def style(self, graph: DisplayGraph) -> NodeStyle:
-        """The node style of `graph` under this spec."""
-        return style_nodes(graph, self.index, self.fused_side, self.colour_by)
-
-
-@dataclass
-class Prepared:
-    """What the worker hands back: the unfiltered graph, the shown graph, its layout and its node style."""
-
-    full: DisplayGraph
-    graph: DisplayGraph
-    layout: Layout
-    style: NodeStyle | None = None
-    style_spec: StyleSpec | None = None
-
-
-def restyle(graph: DisplayGraph, spec: StyleSpec, *, progress: Progress, cancel: CancelToken) -> NodeStyle:
-    """style_nodes() for a big graph on a worker thread (the pane's restyle task)."""
-    return spec.style(graph)
-
-
-def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
-            style_spec: StyleSpec | None = None, *, progress: Progress, cancel: CancelToken) -> Prepared:
-    """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).
-
-    A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
-    Everything of size O(graph) happens here, so the GUI thread only wraps the result in one item.
-    """
-    if full is None:
-        full = build_display_graph(model, options)
-        model.consumers("")  # builds the model's consumer index here: the details panel reads it next
-    cancel.check()
-    graph = full
-    if filter_spec is not None:
-        seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
-        if seeds:
-            graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
-    layout = compute_layout(graph, progress, cancel)
-    if style_spec is None:
-        return Prepared(full, graph, layout)
-    style_spec.index.warm()  # the look-ups the GUI thread makes next (selection, details) are ready then
-    return Prepared(full, graph, layout, style_spec.style(graph), style_spec)
+__all__ = ["SYNC_STYLE_NODES", "FilterSpec", "GraphPane", "Prepared", "StyleSpec", "prepare", "restyle"]
 
 
 class GraphPane(QWidget):
@@ -209,8 +153,14 @@ class GraphPane(QWidget):
         self._task = None
         self.full, self.graph, self.graph_layout = prepared.full, prepared.graph, prepared.layout
         fresh = prepared.style is not None and prepared.style_spec == self._style_spec()
-        style = prepared.style if fresh and prepared.style is not None else self._style()
-        self.view.set_item(GraphItem(prepared.graph, prepared.layout, style))
+        if fresh and prepared.style is not None:
+            item = GraphItem(prepared.graph, prepared.layout, prepared.style, prepared.edges, prepared.overview)
+        else:  # the colours changed while it was laid out: restyled now (in the background if big)
+            item = GraphItem(prepared.graph, prepared.layout, prepared.style or self._small_style(prepared.graph),
+                             prepared.edges)
+        self.view.set_item(item)
+        if not fresh:
+            self._restyle()
         self._apply_emphasis()
         self.minimap.rebuild()
         pending, self._pending_reveal = self._pending_reveal, None
@@ -244,21 +194,27 @@ class GraphPane(QWidget):
         if self.view.item is None or self.graph is None:
             return
         if len(self.graph.nodes) <= SYNC_STYLE_NODES:
-            self._apply_style(self._style())
+            self._apply_style((self._style(), None))
             return
-        graph = self.graph
-        self._style_task = self.runner.start(restyle, graph, self._style_spec())
+        item = self.view.item
+        self._style_task = self.runner.start(restyle, item.graph, item.layout, item.edge_index(), self._style_spec())
         self._style_task.finished.connect(self._on_style_task_finished)
         self._style_task.failed.connect(lambda exc: report_error(self, exc))
 
-    def _on_style_task_finished(self, style: NodeStyle) -> None:
+    def _on_style_task_finished(self, styled: tuple[NodeStyle, Overview | None]) -> None:
         self._style_task = None  # a relayout drops this task, so the style is for the graph shown
-        self._apply_style(style)
+        self._apply_style(styled)
 
-    def _apply_style(self, style: NodeStyle) -> None:
+    def _apply_style(self, styled: tuple[NodeStyle, Overview | None]) -> None:
         if self.view.item is not None:
-            self.view.item.set_style(style)
+            self.view.item.set_style(*styled)
             self.minimap.rebuild()
+
+    def _small_style(self, graph: DisplayGraph) -> NodeStyle:
+        """Colours now for a small graph; a big one starts grey (every node 'not compared') until restyled."""
+        if len(graph.nodes) <= SYNC_STYLE_NODES:
+            return self._style_spec().style(graph)
+        return NodeStyle([NO_ROWS_FILL] * len(graph.nodes))
 
     def node_style(self) -> NodeStyle | None:
         """The current node style (fills, legend, first divergence), None before the first layout."""

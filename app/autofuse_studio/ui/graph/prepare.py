@@ -1,0 +1,100 @@
+"""What a graph pane's worker does: build, filter, lay out and colour a graph, index its edges, draw its overview.
+
+Everything of size O(graph) happens here, off the GUI thread, so the GUI thread only wraps the result
+in one item (a 100k-op graph: seconds of work, the longest GUI-thread block tens of milliseconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autofuse_studio.core.ge.model import Model
+from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
+from autofuse_studio.core.graphview.edge_index import EdgeIndex, graph_overview
+from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, neighbourhood_graph
+from autofuse_studio.core.graphview.graph import DisplayGraph
+from autofuse_studio.core.graphview.layout import Layout, compute_layout
+from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview
+from autofuse_studio.core.graphview.style import NodeStyle, style_nodes
+from autofuse_studio.core.graphview.sync import FusionIndex
+from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.graph.item import EDGE
+
+__all__ = ["SYNC_STYLE_NODES", "FilterSpec", "Prepared", "StyleSpec", "prepare", "restyle"]
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """Keep only the neighbourhood of these ops: `hops` steps (None: unlimited) up, down or both."""
+
+    seed_ops: tuple[str, ...]
+    hops: int | None = AROUND_HOPS
+    direction: str = BOTH
+
+
+SYNC_STYLE_NODES = 5000  # up to this many nodes a restyle runs on the GUI thread (~10 ms), beyond on a worker
+
+
+@dataclass(frozen=True)
+class StyleSpec:
+    """What node colours depend on: the fusion index (mapping + rows), the pane's side and the colour mode."""
+
+    index: FusionIndex
+    fused_side: bool
+    colour_by: str
+
+    def style(self, graph: DisplayGraph) -> NodeStyle:
+        """The node style of `graph` under this spec."""
+        return style_nodes(graph, self.index, self.fused_side, self.colour_by)
+
+
+@dataclass
+class Prepared:
+    """What the worker hands back: the unfiltered graph, the shown graph, its layout and its node style."""
+
+    full: DisplayGraph
+    graph: DisplayGraph
+    layout: Layout
+    style: NodeStyle | None = None
+    style_spec: StyleSpec | None = None
+    edges: EdgeIndex | None = None
+    overview: Overview | None = None
+
+
+def _overview(layout: Layout, edges: EdgeIndex, style: NodeStyle) -> Overview | None:
+    """The far-zoom picture of a big graph (None for a small one: Qt draws it fast enough)."""
+    if len(layout.x) <= OVERVIEW_NODES:
+        return None
+    return graph_overview(layout, edges, style.fills, (EDGE.red(), EDGE.green(), EDGE.blue(), 255))
+
+
+def restyle(graph: DisplayGraph, layout: Layout, edges: EdgeIndex, spec: StyleSpec, *, progress: Progress,
+            cancel: CancelToken) -> tuple[NodeStyle, Overview | None]:
+    """style_nodes() and the overview for a big graph on a worker thread (the pane's restyle task)."""
+    style = spec.style(graph)
+    return style, _overview(layout, edges, style)
+
+
+def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
+            style_spec: StyleSpec | None = None, *, progress: Progress, cancel: CancelToken) -> Prepared:
+    """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).
+
+    A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
+    Everything of size O(graph) happens here, so the GUI thread only wraps the result in one item.
+    """
+    if full is None:
+        full = build_display_graph(model, options)
+        model.consumers("")  # builds the model's consumer index here: the details panel reads it next
+    cancel.check()
+    graph = full
+    if filter_spec is not None:
+        seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
+        if seeds:
+            graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
+    layout = compute_layout(graph, progress, cancel)
+    edges = EdgeIndex(layout.points, layout.offsets)
+    if style_spec is None:
+        return Prepared(full, graph, layout, edges=edges)
+    style_spec.index.warm()  # the look-ups the GUI thread makes next (selection, details) are ready then
+    style = style_spec.style(graph)
+    return Prepared(full, graph, layout, style, style_spec, edges, _overview(layout, edges, style))
