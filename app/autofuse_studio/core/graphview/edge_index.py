@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from autofuse_studio.core.graphview.layout import Layout
-from autofuse_studio.core.graphview.raster import Overview, fill_codes, overview
+from autofuse_studio.core.graphview.raster import Overview, overview
 from autofuse_studio.core.render.svg import ARROW_HALF_WIDTH, ARROW_LENGTH
 
 __all__ = ["EdgeIndex", "graph_overview"]
@@ -114,9 +114,10 @@ def _arrow_heads(points: FloatArray, offsets: IntArray) -> FloatArray:
     return corners
 
 
-def graph_overview(layout: Layout, index: EdgeIndex, fills: list[str], edge: tuple[int, int, int, int]) -> Overview:
+def graph_overview(layout: Layout, index: EdgeIndex, palette: tuple[IntArray, NDArray[np.uint8]],
+                   edge: tuple[int, int, int, int]) -> Overview:
     """The whole laid-out graph as one picture (node fills over grey edges), for far zooms of big graphs."""
-    codes, colours = fill_codes(fills, len(layout.x))
+    codes, colours = palette
     half_w, half_h = layout.width / 2, layout.height / 2
     return overview(layout.x - half_w, layout.y - half_h, layout.x + half_w, layout.y + half_h, codes, colours,
                     (index.start, index.end), layout.size, edge)

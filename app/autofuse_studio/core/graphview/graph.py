@@ -81,6 +81,7 @@ class DisplayGraph:
     _by_key: dict[str, int] = field(default_factory=dict, repr=False)
     _by_op: dict[str, int] = field(default_factory=dict, repr=False)
     _pairs: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None = field(default=None, repr=False)
+    _collapsed: NDArray[np.int64] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # Built in reverse so that the first node of a key (or op) wins, as setdefault would: dict() over
@@ -89,6 +90,13 @@ class DisplayGraph:
         self._by_key = dict(zip([node.key for node in reversed(self.nodes)], range(count - 1, -1, -1), strict=True))
         ops = [(op, number) for number, node in enumerate(self.nodes) for op in node.ops]
         self._by_op = dict(reversed(ops))
+
+    def collapsed_nodes(self) -> NDArray[np.int64]:
+        """Ids of the collapsed group and scope nodes (drawn with a second border), worked out once."""
+        if self._collapsed is None:
+            self._collapsed = np.asarray([number for number, node in enumerate(self.nodes)
+                                          if node.kind in (NODE_FUSION, NODE_SCOPE)], dtype=np.int64)
+        return self._collapsed
 
     def __len__(self) -> int:
         return len(self.nodes)

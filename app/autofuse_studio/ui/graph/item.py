@@ -9,9 +9,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from autofuse_studio.core.graphview.edge_index import EdgeIndex
-from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, NODE_SCOPE, DisplayGraph
+from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, DisplayGraph
 from autofuse_studio.core.graphview.layout import Layout
-from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview, fill_codes
+from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview
 from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.ui.graph.far import paint_far
 from autofuse_studio.ui.graph.paths import polygons_path, segments_path
@@ -53,9 +53,7 @@ class GraphItem(QGraphicsItem):
         self._edges = edges if edges is not None else EdgeIndex(layout.points, layout.offsets)
         self._overview: tuple[Overview, QImage] | None = None
         self._set_overview(overview)
-        self._codes: tuple[list[str], NDArray[np.int64], NDArray[np.uint8]] | None = None  # palette of the fills
-        kinds = [number for number, node in enumerate(graph.nodes) if node.kind in (NODE_FUSION, NODE_SCOPE)]
-        self._collapsed = np.asarray(kinds, dtype=np.int64)
+        self._collapsed = graph.collapsed_nodes()
         self._font = _pixel_font(NAME_PX)
         self._small = _pixel_font(TYPE_PX)
         self._name_fonts: dict[int, QFont] = {}
@@ -154,9 +152,7 @@ class GraphItem(QGraphicsItem):
 
     def _paint_far(self, painter: QPainter, exposed: QRectF, ids: NDArray[np.int64]) -> None:
         """Far out with many nodes in view: one numpy picture instead of a rectangle per node."""
-        if self._codes is None or self._codes[0] is not self.style.fills:
-            self._codes = (self.style.fills, *fill_codes(self.style.fills, len(self.graph.nodes)))
-        _, codes, colours = self._codes
+        codes, colours = self.style.palette()
         if self.dim_others:
             colours = colours.copy()
             colours[:, :3] = (colours[:, :3].astype(np.uint16) * 70 // 255).astype(np.uint8)

@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from autofuse_studio.core.graphview.raster import fill_codes, raster_boxes
+from autofuse_studio.core.graphview.raster import raster_boxes
 from autofuse_studio.ui.graph.view import GraphView
 
 MAX_WIDTH, MAX_HEIGHT = 120, 80  # the thumbnail takes the graph's shape inside this box (it covers nodes)
@@ -67,7 +67,7 @@ class Minimap(QWidget):
         self._scale = min((MAX_WIDTH - 2) / max(width, 1.0), (MAX_HEIGHT - 2) / max(height, 1.0))
         lay, scale = item.layout, self._scale
         size = (max(int(width * scale), 1), max(int(height * scale), 1))
-        codes, colours = fill_codes(item.style.fills, len(lay.x))
+        codes, colours = item.style.palette()
         # Numpy, not one drawRect per node: a 100k-node thumbnail took a second of the GUI thread.
         pixels = raster_boxes((lay.x - lay.width / 2) * scale, (lay.y - lay.height / 2) * scale,
                               (lay.x + lay.width / 2) * scale, (lay.y + lay.height / 2) * scale, codes, colours,

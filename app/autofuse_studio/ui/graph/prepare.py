@@ -63,9 +63,10 @@ class Prepared:
 
 def _overview(layout: Layout, edges: EdgeIndex, style: NodeStyle) -> Overview | None:
     """The far-zoom picture of a big graph (None for a small one: Qt draws it fast enough)."""
+    style.palette()  # the minimap and far views read it on the GUI thread
     if len(layout.x) <= OVERVIEW_NODES:
         return None
-    return graph_overview(layout, edges, style.fills, (EDGE.red(), EDGE.green(), EDGE.blue(), 255))
+    return graph_overview(layout, edges, style.palette(), (EDGE.red(), EDGE.green(), EDGE.blue(), 255))
 
 
 def restyle(graph: DisplayGraph, layout: Layout, edges: EdgeIndex, spec: StyleSpec, *, progress: Progress,
@@ -93,6 +94,7 @@ def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, 
             graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
     layout = compute_layout(graph, progress, cancel)
     edges = EdgeIndex(layout.points, layout.offsets)
+    graph.collapsed_nodes()  # read by every repaint
     if style_spec is None:
         return Prepared(full, graph, layout, edges=edges)
     style_spec.index.warm()  # the look-ups the GUI thread makes next (selection, details) are ready then
