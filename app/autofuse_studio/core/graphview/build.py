@@ -224,13 +224,18 @@ class _Builder:
                 yield from graph.ops
 
 
-def build_display_graph(model: Model, options: ViewOptions | None = None) -> DisplayGraph:
-    """The nodes, edges and clusters for `model` under `options` (deterministic, O(ops + edges))."""
+def build_display_graph(model: Model, options: ViewOptions | None = None,
+                        only: frozenset[str] | None = None) -> DisplayGraph:
+    """The nodes, edges and clusters for `model` under `options` (deterministic, O(ops + edges)).
+
+    `only`: draw just these ops (and the edges between them), for options that draw every op as itself.
+    """
     builder = _Builder(model, options or ViewOptions())
     # Millions of small acyclic objects: without the pause every GC pass rescans the whole model.
     with gc_paused():
         for op, cluster in list(builder.visible_ops(model.root.name, -1)):
-            builder.add_op(op, cluster)
+            if only is None or op.name in only:
+                builder.add_op(op, cluster)
         graph = DisplayGraph(builder.nodes, builder.edges(), builder.clusters)
         # The graph lives as long as its pane shows it. Unfrozen, the first young collection after the pause
         # scans all of it and later full ones rescan it, each holding the GIL: 0.5-0.9 s GUI stalls per pass

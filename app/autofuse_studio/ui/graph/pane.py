@@ -120,7 +120,9 @@ class GraphPane(QWidget):
 
     def shows_any(self, ops: Iterable[str]) -> bool:
         """True when the whole graph (before any filter) has a node for one of these ops."""
-        return self.full is None or any(self.full.node_of_op(op) is not None for op in ops)
+        if self.full is None:  # not built (a neighbourhood was built alone, or a layout is pending): the model
+            return self.model is None or any(self.model.op(op) is not None for op in ops)
+        return any(self.full.node_of_op(op) is not None for op in ops)
 
     def set_index(self, index: FusionIndex) -> None:
         """New precision rows or mapping: recolour without relayout."""

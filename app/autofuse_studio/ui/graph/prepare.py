@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from autofuse_studio.core.ge.model import Model
+from autofuse_studio.core.graphview.around import around_graph
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
 from autofuse_studio.core.graphview.edge_index import EdgeIndex, graph_overview
 from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, neighbourhood_graph
@@ -50,9 +51,9 @@ class StyleSpec:
 
 @dataclass
 class Prepared:
-    """What the worker hands back: the unfiltered graph, the shown graph, its layout and its node style."""
+    """What the worker hands back: the unfiltered graph (None when not built), the shown graph, layout, style."""
 
-    full: DisplayGraph
+    full: DisplayGraph | None
     graph: DisplayGraph
     layout: Layout
     style: NodeStyle | None = None
@@ -81,17 +82,23 @@ def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, 
     """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).
 
     A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
+    A neighbourhood of a graph whose ops are all drawn as themselves is built alone (around_graph).
     Everything of size O(graph) happens here, so the GUI thread only wraps the result in one item.
     """
-    if full is None:
-        full = build_display_graph(model, options)
-        model.consumers("")  # builds the model's consumer index here: the details panel reads it next
-    cancel.check()
-    graph = full
-    if filter_spec is not None:
-        seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
-        if seeds:
-            graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
+    model.consumers("")  # builds the model's consumer index here (once): the details panel reads it next
+    shown = None
+    if full is None and filter_spec is not None:  # the tab's first view: no need for the whole graph
+        shown = around_graph(model, options, filter_spec.seed_ops, filter_spec.hops, filter_spec.direction)
+    if shown is None:
+        if full is None:
+            full = build_display_graph(model, options)
+        cancel.check()
+        shown = full
+        if filter_spec is not None:
+            seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
+            if seeds:
+                shown = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
+    graph = shown
     layout = compute_layout(graph, progress, cancel)
     edges = EdgeIndex(layout.points, layout.offsets)
     graph.collapsed_nodes()  # read by every repaint
