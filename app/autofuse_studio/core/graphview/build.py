@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from autofuse_studio.core.gc_pause import gc_paused
@@ -61,9 +61,10 @@ def expandable_ops(model: Model) -> list[str]:
 class _Builder:
     """One build: visible ops, the node each op is drawn as, then edges through the redirections."""
 
-    def __init__(self, model: Model, options: ViewOptions) -> None:
+    def __init__(self, model: Model, options: ViewOptions, local: bool = True) -> None:
         self.model = model
         self.options = options
+        self.local = local  # per-graph name look-ups for the edges: worth building for a whole graph only
         self.nodes: list[Node] = []
         self.clusters: list[Cluster] = []
         self.node_of: dict[str, int] = {}  # visible op name -> node id
@@ -157,7 +158,8 @@ class _Builder:
         edges: list[Edge] = []
         model, node_of, control = self.model, self.node_of, self.options.show_control
         # Per-graph name look-ups as Model.op does them (the first op of a name wins), without its call per edge.
-        local = {graph.name: {op.name: op for op in reversed(graph.ops)} for graph in model.graphs}
+        local = {graph.name: {op.name: op for op in reversed(graph.ops)} for graph in model.graphs} if self.local \
+            else {}
         for name in [*self.node_of, *self.calls]:
             op = model.op(name)
             if op is None:
@@ -225,17 +227,17 @@ class _Builder:
 
 
 def build_display_graph(model: Model, options: ViewOptions | None = None,
-                        only: frozenset[str] | None = None) -> DisplayGraph:
+                        only: Sequence[Op] | None = None) -> DisplayGraph:
     """The nodes, edges and clusters for `model` under `options` (deterministic, O(ops + edges)).
 
-    `only`: draw just these ops (and the edges between them), for options that draw every op as itself.
+    `only`: draw just these root-graph ops, in this order, and the edges between them (around.py: for a
+    model and options that draw every op as itself, so the result is the whole graph's subgraph).
     """
-    builder = _Builder(model, options or ViewOptions())
+    builder = _Builder(model, options or ViewOptions(), local=only is None)
     # Millions of small acyclic objects: without the pause every GC pass rescans the whole model.
     with gc_paused():
-        for op, cluster in list(builder.visible_ops(model.root.name, -1)):
-            if only is None or op.name in only:
-                builder.add_op(op, cluster)
+        for op, cluster in list(builder.visible_ops(model.root.name, -1)) if only is None else [(o, -1) for o in only]:
+            builder.add_op(op, cluster)
         graph = DisplayGraph(builder.nodes, builder.edges(), builder.clusters)
         # The graph lives as long as its pane shows it. Unfrozen, the first young collection after the pause
         # scans all of it and later full ones rescan it, each holding the GIL: 0.5-0.9 s GUI stalls per pass

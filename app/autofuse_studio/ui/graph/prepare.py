@@ -6,8 +6,11 @@ in one item (a 100k-op graph: seconds of work, the longest GUI-thread block tens
 
 from __future__ import annotations
 
+import gc
+import weakref
 from dataclasses import dataclass
 
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.around import around_graph
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
@@ -77,6 +80,25 @@ def restyle(graph: DisplayGraph, layout: Layout, edges: EdgeIndex, spec: StyleSp
     return style, _overview(layout, edges, style)
 
 
+INLINE_CONSUMERS_OPS = 20000  # a neighbourhood of a bigger model leaves the consumer index to a later task
+_WARM: weakref.WeakSet[Model] = weakref.WeakSet()
+
+
+def warm_consumers(model: Model, *, progress: Progress | None = None, cancel: CancelToken | None = None) -> None:
+    """Build the model's consumer index here (once): the details panel reads it next, on the GUI thread."""
+    if model in _WARM:
+        return
+    with gc_paused():
+        model.consumers("")
+        gc.freeze()  # it lives as long as the model: collections need not rescan it (nor stall the GUI)
+    _WARM.add(model)
+
+
+def consumers_ready(model: Model) -> bool:
+    """True once warm_consumers(model) has run."""
+    return model in _WARM
+
+
 def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
             style_spec: StyleSpec | None = None, *, progress: Progress, cancel: CancelToken) -> Prepared:
     """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).
@@ -85,13 +107,15 @@ def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, 
     A neighbourhood of a graph whose ops are all drawn as themselves is built alone (around_graph).
     Everything of size O(graph) happens here, so the GUI thread only wraps the result in one item.
     """
-    model.consumers("")  # builds the model's consumer index here (once): the details panel reads it next
     shown = None
     if full is None and filter_spec is not None:  # the tab's first view: no need for the whole graph
         shown = around_graph(model, options, filter_spec.seed_ops, filter_spec.hops, filter_spec.direction)
+    if shown is not None and len(model.root.ops) <= INLINE_CONSUMERS_OPS:
+        warm_consumers(model)  # cheap here: the details are ready with the layout, as for a whole graph
     if shown is None:
         if full is None:
             full = build_display_graph(model, options)
+            warm_consumers(model)  # a whole graph takes longer anyway; big neighbourhoods are warmed later
         cancel.check()
         shown = full
         if filter_spec is not None:
