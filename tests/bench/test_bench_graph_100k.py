@@ -45,7 +45,10 @@ Case = tuple[Model, Model, FusionMapping, PrecisionResult]
 
 @pytest.fixture(scope="module")
 def big_case(tmp_path_factory: pytest.TempPathFactory) -> Case:
-    """(af-open, af-close, mapping, mode-1 result) of the big model, loaded as the app loads it."""
+    """(af-open, af-close, mapping, mode-1 result) of the big model, loaded as the app loads it.
+
+    Each call of `reload` (the `case_root` attribute) gives fresh models: nothing cached from a run before.
+    """
     given = os.environ.get("GRAPH_BENCH_CASE")
     root = Path(given) if given else tmp_path_factory.mktemp("graph100k") / "case"
     if not (root / "manifest.json").is_file():
@@ -59,7 +62,21 @@ def big_case(tmp_path_factory: pytest.TempPathFactory) -> Case:
     mapping = build_fusion_mapping(af_open)
     gc.collect()
     gc.freeze()  # as the analysis does after loading: later collections skip the models
+    _ROOTS[id(result)] = root
     return af_open, af_close, mapping, result
+
+
+_ROOTS: dict[int, Path] = {}
+
+
+def _fresh(case: Case) -> Case:
+    """The same case with freshly loaded models (no look-ups or indexes left from an earlier run)."""
+    root = _ROOTS[id(case[3])]
+    manifest = load_manifest(root)
+    af_open, af_close = load_model(root / manifest["graphs"]["af_open"]), load_model(root / manifest["graphs"]["af_close"])
+    gc.collect()
+    gc.freeze()
+    return af_open, af_close, build_fusion_mapping(af_open), case[3]
 
 
 def _plain_pass(model: Model) -> int:
@@ -149,16 +166,19 @@ def test_graph_tab_100k(qtbot: QtBot, tab: tuple[QTabWidget, GraphWorkbench], bi
     hidden_blocks, switch_blocks, paints, works = [], [], [], []
     for _ in range(RUNS):
         tabs.setCurrentIndex(0)  # the analysis finishes while the Precision tab is shown
+        case = _fresh(big_case)
         qtbot.wait(200)
         beat.longest()
-        works.append(_open_case(qtbot, bench, big_case))
+        works.append(_open_case(qtbot, bench, case))
         qtbot.wait(300)
         hidden_blocks.append(beat.longest())
         tabs.setCurrentIndex(1)
         qtbot.wait(500)
         switch_blocks.append(beat.longest())
+        case = _fresh(big_case)
+        qtbot.wait(200)
         start = time.perf_counter()  # first paint: the case opened while the tab is shown
-        _open_case(qtbot, bench, big_case)
+        _open_case(qtbot, bench, case)
         bench.open_pane.view.viewport().repaint()
         bench.close_pane.view.viewport().repaint()
         paints.append(time.perf_counter() - start)
@@ -201,6 +221,11 @@ def test_all_nodes_100k(qtbot: QtBot, tab: tuple[QTabWidget, GraphWorkbench], bi
         node = step * (len(graph.nodes) - 1) // 19
         view.centerOn(QPointF(float(layout.x[node]), float(layout.y[node])))
         pans.append(_repaint_ms(bench))
+    drags = []
+    for step in range(40):  # drag: the view moves 40 px a frame, as a hand drag or the arrow keys move it
+        bar = view.horizontalScrollBar() if step % 10 else view.verticalScrollBar()
+        bar.setValue(bar.value() + 40)
+        drags.append(_repaint_ms(bench))
     zooms = []
     for _ in range(14):  # zoom out step by step to far beyond the whole graph, then back in
         view.zoom(0.5)
@@ -208,10 +233,11 @@ def test_all_nodes_100k(qtbot: QtBot, tab: tuple[QTabWidget, GraphWorkbench], bi
     for _ in range(14):
         view.zoom(2.0)
         zooms.append(_repaint_ms(bench))
-    moves = pans + zooms
+    moves = drags + pans + zooms
     print(f"\nAll nodes of the 100k case ({len(graph.nodes)} nodes): ready in {ready:.2f} s, longest GUI block "
           f"{block:.0f} ms (ratio {block / 1000 / ready:.3f} of the wait); repaint median {statistics.median(moves):.1f} "
-          f"ms over {len(moves)} pans and zooms (pans {statistics.median(pans):.1f}, worst {max(pans):.0f}; zooms "
-          f"{statistics.median(zooms):.1f}, worst {max(zooms):.0f}) (targets: 100 ms, 16 ms)")
+          f"ms over {len(moves)} moves: drags {statistics.median(drags):.1f} (worst {max(drags):.0f}), jumps to nodes "
+          f"{statistics.median(pans):.1f} (worst {max(pans):.0f}), zooms {statistics.median(zooms):.1f} (worst "
+          f"{max(zooms):.0f}) (targets: 100 ms, 16 ms)")
     beat.stop()
     assert block <= 100 and statistics.median(moves) <= 16
