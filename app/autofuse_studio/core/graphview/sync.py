@@ -65,7 +65,7 @@ class _Links:
 class FusionIndex:
     """Which original ops each fused op replaced (names attribute + output mappings) and the reverse.
 
-    `reuse`: an earlier index of the same mapping whose fused <-> original links are kept (new rows only).
+    `reuse`: an earlier index whose fused <-> original links (same mapping) and row groups (same result) are kept.
     """
 
     def __init__(self, mapping: FusionMapping | None, result: PrecisionResult | None = None,
@@ -74,6 +74,9 @@ class FusionIndex:
                                else _Links(mapping))
         self.result = result
         self._by_row: tuple[dict[str, list[PrecisionRow]], dict[str, list[PrecisionRow]]] | None = None
+        self._row_count: int = len(result.rows) if result is not None else 0
+        if reuse is not None and result is not None and reuse.result is result and reuse._row_count == len(result.rows):
+            self._by_row = reuse._by_row  # the same rows (verdicts may change in place, their ops do not)
         self._lock = threading.Lock()
 
     def _rows(self) -> tuple[dict[str, list[PrecisionRow]], dict[str, list[PrecisionRow]]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Iterable
 from dataclasses import replace
@@ -18,7 +17,6 @@ from autofuse_studio.core.graphview.layout import Layout
 from autofuse_studio.core.graphview.raster import Overview
 from autofuse_studio.core.graphview.style import BY_VERDICT, NO_ROWS_FILL, NodeStyle
 from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.graph.item import GraphItem
 from autofuse_studio.ui.graph.minimap import Minimap
@@ -28,6 +26,7 @@ from autofuse_studio.ui.graph.prepare import (
     Prepared,
     StyleSpec,
     prepare,
+    release_later,
     restyle,
 )
 from autofuse_studio.ui.graph.view import GraphView
@@ -35,10 +34,6 @@ from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 __all__ = ["SYNC_STYLE_NODES", "FilterSpec", "GraphPane", "Prepared", "StyleSpec", "prepare", "restyle"]
-
-
-def _release(dropped: list[object], *, progress: Progress, cancel: CancelToken) -> None:
-    """A task that only holds `dropped`: its last references die on the worker thread when it ends."""
 
 
 class GraphPane(QWidget):
@@ -95,14 +90,15 @@ class GraphPane(QWidget):
     def set_model(self, model: Model | None, options: ViewOptions | None = None,
                   filter_spec: FilterSpec | None = None) -> None:
         """Show a model (None clears), optionally only a neighbourhood; layoutReady follows the background layout."""
+        dropped = (self.full, self.model if self.model is not model else None)
         self.model = model
         self.options = options or ViewOptions()
         self.filter = filter_spec
-        self._discard(self.full)
         self.full = None
         self._full_options = None
         self._focus_next = True
         self.relayout()
+        self._discard(*dropped)  # queued after the layout: freeing the old graph must not delay the new one
 
     def set_options(self, **changes: Any) -> None:
         """Change some ViewOptions fields (collapsed groups, scopes, subgraphs ...) and lay out again."""
@@ -124,10 +120,15 @@ class GraphPane(QWidget):
             return self.model is None or any(self.model.op(op) is not None for op in ops)
         return any(self.full.node_of_op(op) is not None for op in ops)
 
-    def set_index(self, index: FusionIndex) -> None:
-        """New precision rows or mapping: recolour without relayout."""
+    def set_index(self, index: FusionIndex, restyle: bool = True) -> None:
+        """New precision rows or mapping: recolour without relayout (restyle=False: a relayout follows).
+
+        While a layout is in flight nothing is recoloured now: the layout's own colours are checked
+        against the index when it arrives (the old graph is about to go anyway).
+        """
         self.index = index
-        self._restyle()
+        if restyle and not self.busy():
+            self._restyle()
 
     def set_colour_by(self, colour_by: str) -> None:
         """Colour nodes by verdict or by one metric."""
@@ -155,17 +156,15 @@ class GraphPane(QWidget):
         self._task.failed.connect(self._on_task_failed)
 
     def _discard(self, *dropped: object) -> None:
-        """Let a worker free what a pane stops showing: 100k nodes take 0.1-0.3 s to deallocate.
+        """Let a worker free what a pane stops showing (release_later).
 
         A replaced item keeps only its (Qt) self: its graph, layout and indexes go to the worker too.
         """
-        heavy: list[object] = [thing for thing in dropped if thing is not None and not isinstance(thing, GraphItem)]
+        heavy: list[object] = [thing for thing in dropped if not isinstance(thing, GraphItem)]
         for item in (thing for thing in dropped if isinstance(thing, GraphItem)):
             heavy.append(dict(vars(item)))
             vars(item).clear()  # the item leaves the scene right after: nothing reads these any more
-        if heavy:
-            with contextlib.suppress(RuntimeError):  # a runner already shut down: freed here then
-                self.runner.submit(_release, heavy)
+        release_later(self.runner, *heavy)
 
     def busy(self) -> bool:
         """True while a layout is being computed."""

@@ -26,7 +26,7 @@ from autofuse_studio.ui.graph.export import write_picture, write_widget_png
 from autofuse_studio.ui.graph.following import SelectionFollowing
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import GraphPane
-from autofuse_studio.ui.graph.prepare import consumers_ready, warm_consumers
+from autofuse_studio.ui.graph.prepare import consumers_ready, release_later, warm_consumers
 from autofuse_studio.ui.graph.toolbar import (
     FILTER_NONE,
     FILTER_SELECTION,
@@ -146,13 +146,16 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         the first op of a plain graph (all nodes, at a readable zoom). Each pane emits layoutReady.
         """
         self.loader.cancel()  # an analysed case supersedes graphs still being parsed for browsing
+        kept = (af_open, af_close, mapping)  # by identity: comparing two mappings would compare every fused op
+        dropped = [old for old in (self.af_open, self.af_close, self.mapping, self.index)
+                   if all(old is not new for new in kept)]
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
         if result is not None:
             self.result = result
         self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus),
                                  reuse=self.index)
         for pane in (self.open_pane, self.close_pane):
-            pane.set_index(self.index)
+            pane.set_index(self.index, restyle=False)  # set_model lays out next
         self.details.show_sections([])
         self.open_pane.select(None, set())
         self.close_pane.select(None, set())
@@ -165,6 +168,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._update_visibility()
         self.retranslate()
         self._update_legend()
+        release_later(self.runner, *dropped)  # after the panes' layouts, which must not wait for it
 
     def set_precision(self, result: PrecisionResult | None) -> None:
         """Colour both panes by this run's rows and mark its first divergence (None removes colours).
