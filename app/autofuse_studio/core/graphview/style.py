@@ -69,6 +69,8 @@ def _node_rows(graph: DisplayGraph, index: FusionIndex, node: int, fused_side: b
     item = graph.nodes[node]
     if item.kind == NODE_FUSION:
         return index.rows_of_fused(item.ops[0])  # a collapsed group: ops[0] is the fused op itself
+    if len(item.ops) == 1 and not index.may_have_rows(item.ops[0], fused_side):
+        return []  # most ops of a big graph: two dict look-ups instead of building empty lists
     return index.rows_of_ops(item.ops, fused_side)
 
 

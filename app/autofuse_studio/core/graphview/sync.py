@@ -119,6 +119,13 @@ class FusionIndex:
         """Precision rows of one fused op (every step, outputs and inputs)."""
         return list(self._rows()[0].get(fused_op, ()))
 
+    def may_have_rows(self, op: str, fused_side: bool) -> bool:
+        """False when `op` certainly has no rows on that side (a quick test before rows_of_ops)."""
+        by_fused, by_origin = self._rows()
+        if fused_side:
+            return op in by_fused
+        return op in by_origin or op in by_fused or op in self._links.fused_of()
+
     def rows_of_original(self, original_op: str) -> list[PrecisionRow]:
         """Rows comparing against `original_op`, plus the rows of every fused op that replaced it."""
         by_fused, by_origin = self._rows()
