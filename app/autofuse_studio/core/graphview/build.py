@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.attrs import attr_value
-from autofuse_studio.core.ge.model import FUSED_TYPES, Model, Op, TensorDesc
+from autofuse_studio.core.ge.model import FUSED_TYPES, Model, Op
 from autofuse_studio.core.graphview.graph import (
     CLUSTER_FUSION,
     CLUSTER_SUBGRAPH,
@@ -60,9 +61,10 @@ def expandable_ops(model: Model) -> list[str]:
 class _Builder:
     """One build: visible ops, the node each op is drawn as, then edges through the redirections."""
 
-    def __init__(self, model: Model, options: ViewOptions) -> None:
+    def __init__(self, model: Model, options: ViewOptions, local: bool = True) -> None:
         self.model = model
         self.options = options
+        self.local = local  # per-graph name look-ups for the edges: worth building for a whole graph only
         self.nodes: list[Node] = []
         self.clusters: list[Cluster] = []
         self.node_of: dict[str, int] = {}  # visible op name -> node id
@@ -154,30 +156,47 @@ class _Builder:
 
     def edges(self) -> list[Edge]:
         edges: list[Edge] = []
+        model, node_of, control = self.model, self.node_of, self.options.show_control
+        # Per-graph name look-ups as Model.op does them (the first op of a name wins), without its call per edge.
+        local = {graph.name: {op.name: op for op in reversed(graph.ops)} for graph in model.graphs} if self.local \
+            else {}
         for name in [*self.node_of, *self.calls]:
-            op = self.model.op(name)
+            op = model.op(name)
             if op is None:
                 continue
+            ops_here = local.get(op.graph, {})
+            dst = node_of.get(name)
             for index, ref in enumerate(op.inputs):
-                if ref is not None:
-                    self._add_edge(edges, op, index, ref.source, ref.port, False)
-            if self.options.show_control:
+                if ref is None:
+                    continue
+                src_op = ops_here.get(ref.source) or model.op(ref.source)
+                if src_op is None:
+                    continue
+                # The common case inline (both ends drawn as themselves): one look-up, one Edge.
+                src = node_of.get(ref.source)
+                if src is not None and dst is not None:
+                    if src != dst:
+                        edges.append(Edge(src, dst, ref.source, ref.port, name, index, False, src_op.output_descs,
+                                          op.input_descs))
+                else:
+                    self._add_edge(edges, op, index, src_op, ref.port, False)
+            if control:
                 for source in op.control_inputs:
-                    self._add_edge(edges, op, -1, source, -1, True)
+                    src_op = ops_here.get(source) or model.op(source)
+                    if src_op is not None:
+                        self._add_edge(edges, op, -1, src_op, -1, True)
         return edges
 
-    def _add_edge(self, edges: list[Edge], op: Op, index: int, source: str, port: int, control: bool) -> None:
-        src_op = self.model.op(source, op.graph)
-        if src_op is None:
-            return
+    def _add_edge(self, edges: list[Edge], op: Op, index: int, src_op: Op, port: int, control: bool) -> None:
+        """Edges from output `port` of `src_op` to input `index` of `op`, through expanded subgraphs."""
         starts = self._outputs_of(src_op, port)
         ends = self._inputs_of(op, index)
-        desc = _desc(src_op.output_descs, port) or _desc(op.input_descs, index)
         for start in starts:
             for end in ends:
                 src, dst = self.node_of.get(start), self.node_of.get(end)
                 if src is not None and dst is not None and src != dst:
-                    edges.append(Edge(src, dst, src_op.name, port, op.name, index, desc, control))
+                    edges.append(Edge(src, dst, src_op.name, port, op.name, index, control, src_op.output_descs,
+                                      op.input_descs))
 
     def _outputs_of(self, op: Op, port: int) -> list[str]:
         """Ops drawing output `port` of `op`: itself, or the NetOutput of each subgraph when expanded."""
@@ -207,15 +226,21 @@ class _Builder:
                 yield from graph.ops
 
 
-def _desc(descs: Sequence[TensorDesc], index: int) -> TensorDesc | None:
-    return descs[index] if 0 <= index < len(descs) else None
+def build_display_graph(model: Model, options: ViewOptions | None = None,
+                        only: Sequence[Op] | None = None) -> DisplayGraph:
+    """The nodes, edges and clusters for `model` under `options` (deterministic, O(ops + edges)).
 
-
-def build_display_graph(model: Model, options: ViewOptions | None = None) -> DisplayGraph:
-    """The nodes, edges and clusters for `model` under `options` (deterministic, O(ops + edges))."""
-    builder = _Builder(model, options or ViewOptions())
+    `only`: draw just these root-graph ops, in this order, and the edges between them (around.py: for a
+    model and options that draw every op as itself, so the result is the whole graph's subgraph).
+    """
+    builder = _Builder(model, options or ViewOptions(), local=only is None)
     # Millions of small acyclic objects: without the pause every GC pass rescans the whole model.
     with gc_paused():
-        for op, cluster in list(builder.visible_ops(model.root.name, -1)):
+        for op, cluster in list(builder.visible_ops(model.root.name, -1)) if only is None else [(o, -1) for o in only]:
             builder.add_op(op, cluster)
-        return DisplayGraph(builder.nodes, builder.edges(), builder.clusters)
+        graph = DisplayGraph(builder.nodes, builder.edges(), builder.clusters)
+        # The graph lives as long as its pane shows it. Unfrozen, the first young collection after the pause
+        # scans all of it and later full ones rescan it, each holding the GIL: 0.5-0.9 s GUI stalls per pass
+        # at 100k ops. Frozen objects stay refcounted (a graph holds no cycles), so a dropped graph is freed.
+        gc.freeze()
+        return graph

@@ -18,7 +18,7 @@ from autofuse_studio.core.graphview.compound import (
 from autofuse_studio.core.graphview.graph import DisplayGraph
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
-__all__ = ["NODE_HEIGHT", "Layout", "compute_layout", "node_width"]
+__all__ = ["NODE_HEIGHT", "Layout", "compute_layout", "node_width", "node_widths"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -35,6 +35,14 @@ def node_width(label: str, type_name: str) -> float:
     """Box width for a node showing `label` over `type_name`."""
     chars = max(len(label), len(type_name))
     return float(min(max(chars * CHAR_WIDTH + 16, MIN_WIDTH), MAX_WIDTH))
+
+
+def node_widths(graph: DisplayGraph) -> FloatArray:
+    """node_width() of every node, vectorised (a call per node costs 0.1 s at 100k nodes)."""
+    chars = np.fromiter((max(len(node.label), len(node.type)) for node in graph.nodes), dtype=np.float64,
+                        count=len(graph.nodes))
+    widths: FloatArray = np.minimum(np.maximum(chars * CHAR_WIDTH + 16, MIN_WIDTH), MAX_WIDTH)
+    return widths
 
 
 @dataclass
@@ -71,7 +79,7 @@ def compute_layout(graph: DisplayGraph, progress: Progress = no_progress,
     src, dst, _ = graph.pairs()
     progress(0, 3, "layering")
     tree = build_hierarchy(graph, src, dst)
-    widths = np.asarray([node_width(node.label, node.type) for node in graph.nodes], dtype=np.float64)
+    widths = node_widths(graph)
     placed = place_compound(graph, tree, widths, cancel)
     cancel.check()
     progress(1, 3, "placing")

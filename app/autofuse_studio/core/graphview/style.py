@@ -5,7 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+from numpy.typing import NDArray
+
 from autofuse_studio.core.graphview.graph import NODE_FUSION, DisplayGraph
+from autofuse_studio.core.graphview.raster import fill_codes
 from autofuse_studio.core.graphview.sync import FusionIndex, worst_verdict
 from autofuse_studio.core.precision.rows import (
     VERDICT_CULPRIT,
@@ -29,6 +33,7 @@ VERDICT_FILLS = {
 NO_ROWS_FILL = "#f7f7f7"  # ops the precision run did not compare (or no run yet)
 METRICS = ("cosine", "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean")
 HIGHER_IS_BETTER = frozenset({"cosine"})
+IntArray = NDArray[np.int64]
 # Good -> bad, a colour-blind-safe diverging scale (ColorBrewer RdYlBu reversed).
 SCALE = ("#4575b4", "#91bfdb", "#e0f3f8", "#fee090", "#fc8d59", "#d73027")
 
@@ -41,6 +46,13 @@ class NodeStyle:
     first_divergence: set[int] = field(default_factory=set)
     legend: list[tuple[str, str]] = field(default_factory=list)
     title: str = ""
+    _palette: tuple[IntArray, NDArray[np.uint8]] | None = field(default=None, repr=False, compare=False)
+
+    def palette(self) -> tuple[IntArray, NDArray[np.uint8]]:
+        """(palette index per node, RGBA per palette entry), worked out once (a pane's worker does it)."""
+        if self._palette is None:
+            self._palette = fill_codes(self.fills, len(self.fills))
+        return self._palette
 
 
 def scale_colour(t: float) -> str:
@@ -57,6 +69,8 @@ def _node_rows(graph: DisplayGraph, index: FusionIndex, node: int, fused_side: b
     item = graph.nodes[node]
     if item.kind == NODE_FUSION:
         return index.rows_of_fused(item.ops[0])  # a collapsed group: ops[0] is the fused op itself
+    if len(item.ops) == 1 and not index.may_have_rows(item.ops[0], fused_side):
+        return []  # most ops of a big graph: two dict look-ups instead of building empty lists
     return index.rows_of_ops(item.ops, fused_side)
 
 

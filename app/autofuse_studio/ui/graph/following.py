@@ -33,6 +33,7 @@ class SelectionFollowing:
         af_close: Model | None
         mapping: FusionMapping | None
         _auto_start: bool
+        _pending_describe: tuple[str, bool] | None
         fusedOpSelected: SignalInstance
         originalOpSelected: SignalInstance
         rowsSelected: SignalInstance
@@ -52,6 +53,7 @@ class SelectionFollowing:
         self.open_pane.select(None, set(self.index.fused_of(name)))
 
     def _describe(self, name: str, fused_side: bool) -> None:
+        self._pending_describe = None  # a pick made before the start's layout was ready wins
         model = self.af_open if fused_side else self.af_close
         if model is not None:
             self.details.show_sections(describe_op(model, name, self.mapping if fused_side else None, self.index,

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, NODE_SCOPE, DisplayGraph
+from autofuse_studio.core.graphview.edge_index import EdgeIndex
+from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, DisplayGraph
 from autofuse_studio.core.graphview.layout import Layout
+from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview
 from autofuse_studio.core.graphview.style import NodeStyle
-from autofuse_studio.core.render.svg import arrow_head
+from autofuse_studio.ui.graph.far import paint_far
+from autofuse_studio.ui.graph.paths import polygons_path, segments_path
 
-EDGES_PER_CHUNK = 400  # one cached QPainterPath per chunk: few paths, each cheap to cull
 NAME_PX, TYPE_PX = 11, 8  # label font sizes in scene pixels (the layout sizes boxes for 11 px names)
 MIN_LEGIBLE_PX = 6.5  # on-screen text smaller than this is a smudge, not a label
 LABEL_LOD = 0.65  # from here the name (11 px) and type (8 px) lines are both legible
 NAME_LOD = 0.3  # from here to LABEL_LOD the name alone is drawn, in a font as tall as the box allows
 NAME_BOX_SHARE = 0.6  # of the node height, for that enlarged name
 DETAIL_LOD = 0.12  # below this nodes are plain rectangles without borders
+SMOOTH_SEGMENTS = 1500  # up to this many edge segments in view are antialiased
+RASTER_NODES = OVERVIEW_NODES  # below DETAIL_LOD, more nodes in view are drawn as one numpy picture
 SELECTED = QColor("#1f6fd1")
 HIGHLIGHT = QColor("#ff8c00")
 FIRST = QColor("#000000")
@@ -29,21 +31,12 @@ EDGE = QColor("#8a8a8a")
 BACK_EDGE = QColor("#b07aa1")
 
 
-@dataclass
-class _Chunk:
-    """A batch of edges drawn with one path (lines) and one filled path (arrow heads)."""
-
-    first: int
-    last: int
-    box: QRectF
-    lines: QPainterPath | None = None
-    arrows: QPainterPath | None = None
-
-
 class GraphItem(QGraphicsItem):
     """Paints only what intersects the exposed rectangle; hit tests nodes, edges and cluster headers."""
 
-    def __init__(self, graph: DisplayGraph, layout: Layout, style: NodeStyle) -> None:
+    def __init__(self, graph: DisplayGraph, layout: Layout, style: NodeStyle, edges: EdgeIndex | None = None,
+                 overview: Overview | None = None) -> None:
+        """`edges` and `overview` (for big graphs) are made on the pane's worker; without them, made here."""
         super().__init__()
         self.graph = graph
         self.layout = layout
@@ -57,7 +50,10 @@ class GraphItem(QGraphicsItem):
         self._y_sorted = self._y0[self._by_y]
         self._max_h = float(h.max(initial=0.0))
         self._brushes: dict[str, QBrush] = {}
-        self._chunks = self._make_chunks()
+        self._edges = edges if edges is not None else EdgeIndex(layout.points, layout.offsets)
+        self._overview: tuple[Overview, QImage] | None = None
+        self._set_overview(overview)
+        self._collapsed = graph.collapsed_nodes()
         self._font = _pixel_font(NAME_PX)
         self._small = _pixel_font(TYPE_PX)
         self._name_fonts: dict[int, QFont] = {}
@@ -67,10 +63,23 @@ class GraphItem(QGraphicsItem):
         """The whole canvas."""
         return QRectF(0, 0, self.layout.size[0], self.layout.size[1])
 
-    def set_style(self, style: NodeStyle) -> None:
-        """New fills (colour mode or precision changed) without relayout."""
+    def set_style(self, style: NodeStyle, overview: Overview | None = None) -> None:
+        """New fills (colour mode or precision changed) without relayout, and the overview in those colours."""
         self.style = style
+        self._set_overview(overview)
         self.update()
+
+    def _set_overview(self, overview: Overview | None) -> None:
+        if overview is None:
+            self._overview = None
+            return
+        height, width = overview.pixels.shape[:2]
+        image = QImage(overview.pixels.data, width, height, width * 4, QImage.Format.Format_RGBA8888_Premultiplied)
+        self._overview = (overview, image)  # the image reads the overview's pixels: both are kept together
+
+    def edge_index(self) -> EdgeIndex:
+        """The segment index of the edges (the pane's restyle task draws the overview from it)."""
+        return self._edges
 
     def set_emphasis(self, selected: int | None, highlighted: set[int], dim_others: bool = False) -> None:
         """Selected node (blue), highlighted nodes (orange) and whether the rest is faded."""
@@ -107,63 +116,61 @@ class GraphItem(QGraphicsItem):
 
     def edge_at(self, point: QPointF, tolerance: float) -> int | None:
         """The unique edge (layout pair index) passing within tolerance of the point, or None."""
-        best, best_distance = None, tolerance
-        pts, offsets = self.layout.points, self.layout.offsets
-        for chunk in self._chunks:
-            if not chunk.box.adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(point):
-                continue
-            for edge in range(chunk.first, chunk.last):
-                run = pts[offsets[edge]:offsets[edge + 1]]
-                distance = _distance_to_polyline(run, point.x(), point.y())
-                if distance < best_distance:
-                    best, best_distance = edge, distance
-        return best
+        return self._edges.nearest(point.x(), point.y(), tolerance)
 
     # --- painting --------------------------------------------------------------------------------
-    def _make_chunks(self) -> list[_Chunk]:
-        chunks = []
-        pts, offsets = self.layout.points, self.layout.offsets
-        count = len(self.layout.edge_src)
-        for first in range(0, count, EDGES_PER_CHUNK):
-            last = min(first + EDGES_PER_CHUNK, count)
-            run = pts[offsets[first]:offsets[last]]
-            x0, y0 = run.min(axis=0)
-            x1, y1 = run.max(axis=0)
-            chunks.append(_Chunk(first, last, QRectF(float(x0), float(y0), float(x1 - x0) + 1, float(y1 - y0) + 1)))
-        return chunks
-
-    def _chunk_paths(self, chunk: _Chunk) -> tuple[QPainterPath, QPainterPath]:
-        if chunk.lines is None or chunk.arrows is None:
-            lines, arrows = QPainterPath(), QPainterPath()
-            pts, offsets = self.layout.points, self.layout.offsets
-            for edge in range(chunk.first, chunk.last):
-                run = pts[offsets[edge]:offsets[edge + 1]].tolist()
-                lines.addPolygon(QPolygonF([QPointF(px, py) for px, py in run]))
-                head = arrow_head(tuple((float(px), float(py)) for px, py in run[-2:]))
-                arrows.addPolygon(QPolygonF([QPointF(px, py) for px, py in (*head, head[0])]))
-            chunk.lines, chunk.arrows = lines, arrows
-        return chunk.lines, chunk.arrows
-
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         """Clusters, batched edges, nodes by colour, then labels and emphasis when zoomed in enough."""
         exposed = option.exposedRect
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, lod > DETAIL_LOD)
         self._paint_clusters(painter, exposed, lod)
-        self._paint_edges(painter, exposed, lod)
+        if self._overview is not None and lod <= self._overview[0].scale:
+            self._paint_overview(painter)
+            self._paint_emphasis(painter, self.nodes_in(exposed))
+            return
         ids = self.nodes_in(exposed)
+        if lod <= DETAIL_LOD and len(ids) > RASTER_NODES:
+            self._paint_far(painter, exposed, ids)
+            self._paint_emphasis(painter, ids)
+            return
+        self._paint_edges(painter, exposed, lod)
         self._paint_nodes(painter, ids, lod)
         if lod >= LABEL_LOD:
             self._paint_labels(painter, ids)
         elif lod >= NAME_LOD:
             self._paint_names(painter, ids, lod)
 
+    def _paint_overview(self, painter: QPainter) -> None:
+        """Farther out than the overview's own resolution: it is the picture, scaled down by Qt."""
+        assert self._overview is not None
+        overview, image = self._overview
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.drawImage(QRectF(0, 0, image.width() / overview.scale, image.height() / overview.scale), image)
+        painter.restore()
+
+    def _paint_far(self, painter: QPainter, exposed: QRectF, ids: NDArray[np.int64]) -> None:
+        """Far out with many nodes in view: one numpy picture instead of a rectangle per node."""
+        codes, colours = self.style.palette()
+        if self.dim_others:
+            colours = colours.copy()
+            colours[:, :3] = (colours[:, :3].astype(np.uint16) * 70 // 255).astype(np.uint8)
+            colours[:, 3] = 70
+        edges = self._edges
+        segments = edges.segments_in(exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
+        paint_far(painter, exposed, (self._x0[ids], self._y0[ids], self._x1[ids], self._y1[ids]), codes[ids], colours,
+                  (edges.start[segments], edges.end[segments]), EDGE)
+
     def _paint_clusters(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        for number, cluster in enumerate(self.graph.clusters):
-            x0, y0, x1, y1 = (float(v) for v in self.layout.cluster_box[number])
+        boxes = self.layout.cluster_box
+        shown = np.flatnonzero((boxes[:, 2] > boxes[:, 0]) & (boxes[:, 0] <= exposed.right())
+                               & (boxes[:, 2] >= exposed.left()) & (boxes[:, 1] <= exposed.bottom())
+                               & (boxes[:, 3] >= exposed.top()))
+        for number in shown.tolist():
+            cluster = self.graph.clusters[number]
+            x0, y0, x1, y1 = (float(v) for v in boxes[number])
             rect = QRectF(x0, y0, x1 - x0, y1 - y0)
-            if x1 <= x0 or not rect.intersects(exposed):
-                continue
             fusion = cluster.kind == CLUSTER_FUSION
             painter.setPen(QPen(QColor("#c08a00" if fusion else "#8c8c8c"), 1.2, Qt.PenStyle.DashLine))
             painter.setBrush(QColor("#fff4d6" if fusion else "#eef3fb"))
@@ -176,20 +183,31 @@ class GraphItem(QGraphicsItem):
                                  ("▾ " if fusion else "") + cluster.label)
 
     def _paint_edges(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+        """The segments crossing the exposed rectangle as one path, then their arrow heads as another."""
+        edges = self._edges
+        box = (exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
         pen = QPen(EDGE, 1.0)
         pen.setCosmetic(lod < 1)  # stay one pixel wide when zoomed out instead of vanishing
-        for chunk in self._chunks:
-            if not chunk.box.intersects(exposed):
-                continue
-            lines, arrows = self._chunk_paths(chunk)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        margin = 4 / max(lod, 1e-9)  # a few pixels beyond the exposed part: line caps stay outside it
+        clip = (box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
+        start, end = edges.clipped(edges.segments_in(*box), *clip)
+        hairball = len(start) > SMOOTH_SEGMENTS
+        if hairball:
+            # A view crossed by thousands of long edges (a hairball where single lines cannot be told apart):
+            # antialiased strokes cost ~8 us a segment, so they are drawn aliased, one pixel wide, and the
+            # segments that fall on the same pixels are drawn once (4-5x fewer in the 100k-op model).
+            start, end = _pixel_unique(painter, start, end)
+            pen.setCosmetic(True)
             painter.setPen(pen)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(lines)
-            if lod > DETAIL_LOD:
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(EDGE)
-                painter.drawPath(arrows)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, lod > DETAIL_LOD and not hairball)
+        painter.drawPath(segments_path(start, end))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, lod > DETAIL_LOD)
+        if lod > DETAIL_LOD:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(EDGE)
+            painter.drawPath(polygons_path(edges.arrows[edges.arrows_in(*box)]))
 
     def _brush(self, fill: str) -> QBrush:
         brush = self._brushes.get(fill)
@@ -220,9 +238,17 @@ class GraphItem(QGraphicsItem):
                       float(self.layout.height[node]))
 
     def _paint_emphasis(self, painter: QPainter, ids: NDArray[np.int64]) -> None:
-        visible = set(ids.tolist())
+        """Highlights, the first divergence, the selection and collapsed markers of the nodes in view."""
+        in_view = np.zeros(len(self.graph.nodes), dtype=bool)  # a mask: 100k ids are in view at far zoom
+        in_view[ids] = True
+
+        def shown(nodes: set[int] | NDArray[np.int64]) -> list[int]:
+            wanted = np.fromiter(nodes, dtype=np.int64, count=len(nodes)) if isinstance(nodes, set) else nodes
+            wanted = wanted[(wanted >= 0) & (wanted < len(in_view))]
+            found: list[int] = np.unique(wanted[in_view[wanted]]).tolist()
+            return found
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for node in visible & self.highlighted:
+        for node in shown(self.highlighted):
             if self.dim_others:
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(self._brush(self.style.fills[node]))
@@ -230,17 +256,16 @@ class GraphItem(QGraphicsItem):
                 painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(HIGHLIGHT, 3))
             painter.drawRect(self._node_rect(node).adjusted(-2, -2, 2, 2))
-        for node in visible & self.style.first_divergence:
+        for node in shown(self.style.first_divergence):
             painter.setPen(QPen(FIRST, 3, Qt.PenStyle.SolidLine))
             painter.drawRect(self._node_rect(node).adjusted(-4, -4, 4, 4))
-        if self.selected is not None and self.selected in visible:
+        if self.selected is not None and shown({self.selected}):
             painter.setPen(QPen(SELECTED, 3))
             painter.drawRect(self._node_rect(self.selected).adjusted(-3, -3, 3, 3))
-        for node in visible:
-            kind = self.graph.nodes[node].kind
-            if kind in (NODE_FUSION, NODE_SCOPE):  # collapsed: a second border says "double-click to open"
-                painter.setPen(QPen(QColor("#c08a00" if kind == NODE_FUSION else "#555555"), 1.5))
-                painter.drawRect(self._node_rect(node).adjusted(3, 3, -3, -3))
+        for node in shown(self._collapsed):
+            kind = self.graph.nodes[node].kind  # collapsed: a second border says "double-click to open"
+            painter.setPen(QPen(QColor("#c08a00" if kind == NODE_FUSION else "#555555"), 1.5))
+            painter.drawRect(self._node_rect(node).adjusted(3, 3, -3, -3))
 
     def _paint_labels(self, painter: QPainter, ids: NDArray[np.int64]) -> None:
         painter.setPen(QColor("#111111"))
@@ -288,19 +313,19 @@ class GraphItem(QGraphicsItem):
             painter.drawText(inner, Qt.AlignmentFlag.AlignCenter, text)
 
 
+def _pixel_unique(painter: QPainter, start: NDArray[np.float64],
+                  end: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Segments snapped to whole device pixels, each distinct one once (scene coordinates again)."""
+    transform = painter.worldTransform()
+    scale = np.array([transform.m11(), transform.m22()])
+    shift = np.array([transform.dx(), transform.dy()])
+    pixels = np.unique(np.round(np.column_stack(((start * scale + shift), (end * scale + shift)))), axis=0)
+    return (pixels[:, :2] - shift) / scale, (pixels[:, 2:] - shift) / scale
+
+
 def _pixel_font(pixels: int) -> QFont:
     """A monospace font of a size in scene pixels (point sizes would depend on the screen's DPI)."""
     font = QFont("monospace")
     font.setStyleHint(QFont.StyleHint.TypeWriter)
     font.setPixelSize(pixels)
     return font
-
-
-def _distance_to_polyline(run: NDArray[np.float64], px: float, py: float) -> float:
-    """Smallest distance from (px, py) to the segments of a polyline."""
-    a, b = run[:-1], run[1:]
-    d = b - a
-    length2 = np.maximum((d * d).sum(axis=1), 1e-9)
-    t = np.clip(((px - a[:, 0]) * d[:, 0] + (py - a[:, 1]) * d[:, 1]) / length2, 0, 1)
-    cx, cy = a[:, 0] + t * d[:, 0], a[:, 1] + t * d[:, 1]
-    return float(np.sqrt((cx - px) ** 2 + (cy - py) ** 2).min(initial=np.inf))

@@ -4,62 +4,36 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from autofuse_studio.core.ge.model import FUSED_TYPES, Model
-from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
-from autofuse_studio.core.graphview.filters import AROUND_HOPS, BOTH, neighbourhood_graph
+from autofuse_studio.core.graphview.build import ViewOptions
 from autofuse_studio.core.graphview.graph import NODE_FUSION, NODE_SCOPE, DisplayGraph
-from autofuse_studio.core.graphview.layout import Layout, compute_layout
-from autofuse_studio.core.graphview.style import BY_VERDICT, NodeStyle, style_nodes
+from autofuse_studio.core.graphview.layout import Layout
+from autofuse_studio.core.graphview.raster import Overview
+from autofuse_studio.core.graphview.style import BY_VERDICT, NO_ROWS_FILL, NodeStyle
 from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.graph.item import GraphItem
 from autofuse_studio.ui.graph.minimap import Minimap
+from autofuse_studio.ui.graph.prepare import (
+    SYNC_STYLE_NODES,
+    FilterSpec,
+    Prepared,
+    StyleSpec,
+    prepare,
+    release_later,
+    restyle,
+)
 from autofuse_studio.ui.graph.view import GraphView
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class FilterSpec:
-    """Keep only the neighbourhood of these ops: `hops` steps (None: unlimited) up, down or both."""
-
-    seed_ops: tuple[str, ...]
-    hops: int | None = AROUND_HOPS
-    direction: str = BOTH
-
-
-@dataclass
-class Prepared:
-    """What the worker hands back: the unfiltered graph, the shown graph and its layout."""
-
-    full: DisplayGraph
-    graph: DisplayGraph
-    layout: Layout
-
-
-def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
-            *, progress: Progress, cancel: CancelToken) -> Prepared:
-    """Build (unless `full` is the graph of these options), filter and lay out a graph (on a worker thread).
-
-    A filter none of whose seeds is in the graph keeps the whole graph: an empty pane would say nothing.
-    """
-    if full is None:
-        full = build_display_graph(model, options)
-    cancel.check()
-    graph = full
-    if filter_spec is not None:
-        seeds = [n for n in (full.node_of_op(op) for op in filter_spec.seed_ops) if n is not None]
-        if seeds:
-            graph = neighbourhood_graph(full, seeds, filter_spec.hops, filter_spec.direction)
-    return Prepared(full, graph, compute_layout(graph, progress, cancel))
+__all__ = ["SYNC_STYLE_NODES", "FilterSpec", "GraphPane", "Prepared", "StyleSpec", "prepare", "restyle"]
 
 
 class GraphPane(QWidget):
@@ -86,6 +60,7 @@ class GraphPane(QWidget):
         self.dim_others = False
         self._pending_reveal: str | None = None
         self._task: TaskHandle | None = None
+        self._style_task: TaskHandle | None = None
         self._focus_next = True
         self._full_options: ViewOptions | None = None  # the options self.full was built with
         self.title = QLabel(title)
@@ -115,6 +90,7 @@ class GraphPane(QWidget):
     def set_model(self, model: Model | None, options: ViewOptions | None = None,
                   filter_spec: FilterSpec | None = None) -> None:
         """Show a model (None clears), optionally only a neighbourhood; layoutReady follows the background layout."""
+        dropped = (self.full, self.model if self.model is not model else None)
         self.model = model
         self.options = options or ViewOptions()
         self.filter = filter_spec
@@ -122,6 +98,7 @@ class GraphPane(QWidget):
         self._full_options = None
         self._focus_next = True
         self.relayout()
+        self._discard(*dropped)  # queued after the layout: freeing the old graph must not delay the new one
 
     def set_options(self, **changes: Any) -> None:
         """Change some ViewOptions fields (collapsed groups, scopes, subgraphs ...) and lay out again."""
@@ -139,12 +116,19 @@ class GraphPane(QWidget):
 
     def shows_any(self, ops: Iterable[str]) -> bool:
         """True when the whole graph (before any filter) has a node for one of these ops."""
-        return self.full is None or any(self.full.node_of_op(op) is not None for op in ops)
+        if self.full is None:  # not built (a neighbourhood was built alone, or a layout is pending): the model
+            return self.model is None or any(self.model.op(op) is not None for op in ops)
+        return any(self.full.node_of_op(op) is not None for op in ops)
 
-    def set_index(self, index: FusionIndex) -> None:
-        """New precision rows or mapping: recolour without relayout."""
+    def set_index(self, index: FusionIndex, restyle: bool = True) -> None:
+        """New precision rows or mapping: recolour without relayout (restyle=False: a relayout follows).
+
+        While a layout is in flight nothing is recoloured now: the layout's own colours are checked
+        against the index when it arrives (the old graph is about to go anyway).
+        """
         self.index = index
-        self._restyle()
+        if restyle and not self.busy():
+            self._restyle()
 
     def set_colour_by(self, colour_by: str) -> None:
         """Colour nodes by verdict or by one metric."""
@@ -159,6 +143,7 @@ class GraphPane(QWidget):
             self._task.failed.disconnect(self._on_task_failed)
             self._task.cancel()
             self._task = None
+        self._drop_style_task()  # the layout task colours its own graph
         if self.model is None:
             self.full = self.graph = self.graph_layout = None
             self.view.set_item(None)
@@ -166,9 +151,20 @@ class GraphPane(QWidget):
             return
         full = self.full if self._full_options == self.options else None  # filters re-use the built graph
         self._full_options = self.options
-        self._task = self.runner.start(prepare, self.model, self.options, self.filter, full)
+        self._task = self.runner.start(prepare, self.model, self.options, self.filter, full, self._style_spec())
         self._task.finished.connect(self._on_task_finished)
         self._task.failed.connect(self._on_task_failed)
+
+    def _discard(self, *dropped: object) -> None:
+        """Let a worker free what a pane stops showing (release_later).
+
+        A replaced item keeps only its (Qt) self: its graph, layout and indexes go to the worker too.
+        """
+        heavy: list[object] = [thing for thing in dropped if not isinstance(thing, GraphItem)]
+        for item in (thing for thing in dropped if isinstance(thing, GraphItem)):
+            heavy.append(dict(vars(item)))
+            vars(item).clear()  # the item leaves the scene right after: nothing reads these any more
+        release_later(self.runner, *heavy)
 
     def busy(self) -> bool:
         """True while a layout is being computed."""
@@ -176,8 +172,17 @@ class GraphPane(QWidget):
 
     def _on_task_finished(self, prepared: Prepared) -> None:
         self._task = None
+        self._discard(self.full, self.graph, self.graph_layout, self.view.item)
         self.full, self.graph, self.graph_layout = prepared.full, prepared.graph, prepared.layout
-        self.view.set_item(GraphItem(prepared.graph, prepared.layout, self._style()))
+        fresh = prepared.style is not None and prepared.style_spec == self._style_spec()
+        if fresh and prepared.style is not None:
+            item = GraphItem(prepared.graph, prepared.layout, prepared.style, prepared.edges, prepared.overview)
+        else:  # the colours changed while it was laid out: restyled now (in the background if big)
+            item = GraphItem(prepared.graph, prepared.layout, prepared.style or self._small_style(prepared.graph),
+                             prepared.edges)
+        self.view.set_item(item)
+        if not fresh:
+            self._restyle()
         self._apply_emphasis()
         self.minimap.rebuild()
         pending, self._pending_reveal = self._pending_reveal, None
@@ -192,14 +197,46 @@ class GraphPane(QWidget):
         self._task = None
         report_error(self, exc)
 
+    def _style_spec(self) -> StyleSpec:
+        return StyleSpec(self.index, self.fused_side, self.colour_by)
+
     def _style(self) -> NodeStyle:
         assert self.graph is not None
-        return style_nodes(self.graph, self.index, self.fused_side, self.colour_by)
+        return self._style_spec().style(self.graph)
+
+    def _drop_style_task(self) -> None:
+        if self._style_task is not None:
+            self._style_task.finished.disconnect(self._on_style_task_finished)
+            self._style_task.cancel()
+            self._style_task = None
 
     def _restyle(self) -> None:
-        if self.view.item is not None and self.graph is not None:
-            self.view.item.set_style(self._style())
+        """New colours for the shown graph: at once when it is small, from a worker when it is big."""
+        self._drop_style_task()
+        if self.view.item is None or self.graph is None:
+            return
+        if len(self.graph.nodes) <= SYNC_STYLE_NODES:
+            self._apply_style((self._style(), None))
+            return
+        item = self.view.item
+        self._style_task = self.runner.start(restyle, item.graph, item.layout, item.edge_index(), self._style_spec())
+        self._style_task.finished.connect(self._on_style_task_finished)
+        self._style_task.failed.connect(lambda exc: report_error(self, exc))
+
+    def _on_style_task_finished(self, styled: tuple[NodeStyle, Overview | None]) -> None:
+        self._style_task = None  # a relayout drops this task, so the style is for the graph shown
+        self._apply_style(styled)
+
+    def _apply_style(self, styled: tuple[NodeStyle, Overview | None]) -> None:
+        if self.view.item is not None:
+            self.view.item.set_style(*styled)
             self.minimap.rebuild()
+
+    def _small_style(self, graph: DisplayGraph) -> NodeStyle:
+        """Colours now for a small graph; a big one starts grey (every node 'not compared') until restyled."""
+        if len(graph.nodes) <= SYNC_STYLE_NODES:
+            return self._style_spec().style(graph)
+        return NodeStyle([NO_ROWS_FILL] * len(graph.nodes))
 
     def node_style(self) -> NodeStyle | None:
         """The current node style (fills, legend, first divergence), None before the first layout."""

@@ -26,6 +26,7 @@ from autofuse_studio.ui.graph.export import write_picture, write_widget_png
 from autofuse_studio.ui.graph.following import SelectionFollowing
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import GraphPane
+from autofuse_studio.ui.graph.prepare import consumers_ready, release_later, warm_consumers
 from autofuse_studio.ui.graph.toolbar import (
     FILTER_NONE,
     FILTER_SELECTION,
@@ -62,6 +63,8 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self.focus: tuple[str | None, str | None] = (None, None)  # the rank and step the colours show
         self.start: tuple[str, bool] | None = None  # (op, fused side) the tab opened on
         self._auto_start = False  # True until the user picks something: a later result may move the start
+        self._pending_describe: tuple[str, bool] | None = None  # the start op, described after its layout
+        self._warming: dict[int, TaskHandle] = {}  # id(model) -> the task building its consumer index
         self.index = FusionIndex(None)
         self.toolbar = GraphToolbar()
         self.legend = LegendBar()
@@ -127,6 +130,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._search_timer.timeout.connect(self._on_search_timer)
         for pane in (self.open_pane, self.close_pane):
             pane.layoutReady.connect(self._update_legend)
+            pane.layoutReady.connect(self._describe_pending)
             pane.nodeToggled.connect(pane.toggle)
         self.open_pane.opClicked.connect(self._on_open_pane_clicked)
         self.loader.loaded.connect(self._on_loader_loaded)
@@ -142,12 +146,16 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         the first op of a plain graph (all nodes, at a readable zoom). Each pane emits layoutReady.
         """
         self.loader.cancel()  # an analysed case supersedes graphs still being parsed for browsing
+        kept = (af_open, af_close, mapping)  # by identity: comparing two mappings would compare every fused op
+        dropped = [old for old in (self.af_open, self.af_close, self.mapping, self.index)
+                   if all(old is not new for new in kept)]
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
         if result is not None:
             self.result = result
-        self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus))
+        self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus),
+                                 reuse=self.index)
         for pane in (self.open_pane, self.close_pane):
-            pane.set_index(self.index)
+            pane.set_index(self.index, restyle=False)  # set_model lays out next
         self.details.show_sections([])
         self.open_pane.select(None, set())
         self.close_pane.select(None, set())
@@ -160,6 +168,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._update_visibility()
         self.retranslate()
         self._update_legend()
+        release_later(self.runner, *dropped)  # after the panes' layouts, which must not wait for it
 
     def set_precision(self, result: PrecisionResult | None) -> None:
         """Colour both panes by this run's rows and mark its first divergence (None removes colours).
@@ -204,7 +213,31 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
             self._mark_fused(name)
         else:
             self._mark_original(name)
-        self._describe(name, fused_side)
+        # Its description reads the model's consumer index (~0.2 s to build at 100k ops): a worker builds it
+        # after the pane's layout, and the details follow instead of stalling the GUI now.
+        self._pending_describe = (name, fused_side)
+        pane = self.open_pane if fused_side else self.close_pane
+        if not pane.busy() and pane.model is (self.af_open if fused_side else self.af_close):
+            self._describe_pending()
+
+    def _describe_pending(self) -> None:
+        """Describe the start op once its model's consumer index is built (by a worker, not here)."""
+        for model in (self.af_open, self.af_close):  # the details of any later pick read them too
+            key = id(model)
+            if model is not None and not consumers_ready(model) and key not in self._warming:
+                handle = self._warming[key] = self.runner.start(warm_consumers, model)
+                handle.finished.connect(lambda _result, key=key: self._on_warming_finished(key))
+                handle.failed.connect(lambda error: report_error(self, error))
+        if self._pending_describe is None:
+            return
+        name, fused_side = self._pending_describe
+        model = self.af_open if fused_side else self.af_close
+        if model is None or consumers_ready(model):
+            self._describe(name, fused_side)
+
+    def _on_warming_finished(self, key: int) -> None:
+        self._warming.pop(key, None)
+        self._describe_pending()
 
     def _update_visibility(self) -> None:
         """Side by side shows both panes; overlay only the af-close one; a graph alone only its own."""
@@ -233,7 +266,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
 
     def _reindex(self) -> None:
         shown = None if self.result is None else focus_result(self.result, *self.focus)
-        self.index = FusionIndex(self.mapping, shown)
+        self.index = FusionIndex(self.mapping, shown, reuse=self.index)  # same mapping: only the rows are new
         for pane in (self.open_pane, self.close_pane):
             pane.set_index(self.index)
         self._update_legend()
