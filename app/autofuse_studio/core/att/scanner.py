@@ -259,7 +259,7 @@ class _FileScanner:
         flat = iter(items)
         for before, line in zip(flat, flat, strict=True):
             feed(line, path, first_line + before)
-        return newlines + (0 if block.endswith(b"\n") else 1)
+        return int(newlines) + (0 if block.endswith(b"\n") else 1)
 
     def _feed_marked(self, line: str, path: str, line_no: int) -> None:
         """Store the record of one decoded marked line (its '\r's stripped), or warn why it is skipped."""
