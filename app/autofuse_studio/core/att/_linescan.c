@@ -2,10 +2,13 @@
  * The marked lines of one block of an ATT log (see scanner.py, _native_feed): plain C99 over the bytes,
  * with the GIL released while scanning.
  *
- * marked_lines(block) -> (items, newlines)
- *   items: a flat list [newlines before the line, line text, ...] for every line of the block that
- *          contains one of scanner.MARKERS, in order, each once; the text is the line without its
- *          '\n' and trailing '\r's, decoded as UTF-8 with errors replaced (what the Python path does).
+ * marked_lines(block, values=False) -> (items, newlines)
+ *   items: a flat list [newlines before the line, line, ...] for every line of the block that
+ *          contains one of scanner.MARKERS, in order, each once; the line is its text without the
+ *          '\n' and trailing '\r's, decoded as UTF-8 with errors replaced (what the Python path does),
+ *          or, with `values` true and when the line is a plain value record (see parse_value), the
+ *          tuple (operator, name, value, (graph, result, group, case)) that lines.parse_prof_value
+ *          would read from it: a float and strings, the ids as written.
  *   newlines: the number of '\n' in the whole block.
  *
  * The Python path locates the same lines with a regex and counts newlines with bytes.count: each costs
@@ -143,7 +146,152 @@ static int merge_lines(const char *s, const vec *a, const vec *b, vec *merged, P
     return 0;
 }
 
-static PyObject *build_items(const char *s, const vec *merged)
+
+/* Python's str \s on ASCII: \t \n \v \f \r, the separators 0x1c-0x1f and the space. */
+static int is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+typedef struct {
+    Py_ssize_t start, end;
+} span;
+
+static Py_ssize_t find(const char *s, Py_ssize_t from, Py_ssize_t n, const char *what, Py_ssize_t len)
+{
+    while (n - from >= len) {
+        const char *hit = (const char *)memchr(s + from, what[0], (size_t)(n - from - len + 1));
+        if (hit == NULL) return -1;
+        if (memcmp(hit, what, (size_t)len) == 0) return (Py_ssize_t)(hit - s);
+        from = (Py_ssize_t)(hit - s) + 1;
+    }
+    return -1;
+}
+
+static int expect(const char *s, Py_ssize_t *p, Py_ssize_t n, const char *what)
+{
+    Py_ssize_t len = (Py_ssize_t)strlen(what);
+    if (n - *p < len || memcmp(s + *p, what, (size_t)len) != 0) return 0;
+    *p += len;
+    return 1;
+}
+
+/* Skip \s* (at_least 0) or \s+ (at_least 1). */
+static int spaces(const char *s, Py_ssize_t *p, Py_ssize_t n, int at_least)
+{
+    Py_ssize_t start = *p;
+    while (*p < n && is_space((unsigned char)s[*p])) (*p)++;
+    return *p - start >= at_least;
+}
+
+static Py_ssize_t digits(const char *s, Py_ssize_t p, Py_ssize_t n)
+{
+    Py_ssize_t start = p;
+    while (p < n && is_digit((unsigned char)s[p])) p++;
+    return p - start;
+}
+
+/* An id (\d+, or -?\d+ for the group) of at most 19 digits (lines.MAX_ID_DIGITS; longer ones are
+ * left to Python, which warns). */
+static int id(const char *s, Py_ssize_t *p, Py_ssize_t n, int sign, span *out)
+{
+    out->start = *p;
+    if (sign && *p < n && s[*p] == '-') (*p)++;
+    Py_ssize_t count = digits(s, *p, n);
+    if (count == 0 || count > 19) return 0;
+    *p += count;
+    out->end = *p;
+    return 1;
+}
+
+/* True when s[a:b] is all of lines.NUMBER: [-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)? */
+static int is_number(const char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    if (a < b && (s[a] == '-' || s[a] == '+')) a++;
+    Py_ssize_t whole = digits(s, a, b);
+    a += whole;
+    if (a < b && s[a] == '.') {
+        a++;
+        Py_ssize_t fraction = digits(s, a, b);
+        if (whole == 0 && fraction == 0) return 0;
+        a += fraction;
+    } else if (whole == 0) {
+        return 0;
+    }
+    if (a < b && (s[a] == 'e' || s[a] == 'E')) {
+        a++;
+        if (a < b && (s[a] == '-' || s[a] == '+')) a++;
+        Py_ssize_t exponent = digits(s, a, b);
+        if (exponent == 0) return 0;
+        a += exponent;
+    }
+    return a == b;
+}
+
+/*
+ * The fields of an ASCII line that lines.parse_prof_value reads as a TilingValue, in f[0..6]: operator,
+ * name, number, graph, result, group, case. 0 when the line is anything else or anything unusual
+ * (non-ASCII, "[PERF]", no match right at the tag of the first "[PROF]", an operator named like a
+ * marker, a long id): the Python path then reads its text. The grammar is _PROF_VALUE's,
+ *   \[([^\[\]]+)\]\s*\[PROF\]\s*The value of\s+(\S+)\s+is\s+(NUMBER)\s+in\s+graph(\d+)_result(\d+)_g(-?\d+)_R?(\d+)
+ * matched at the last "[" before the first "[PROF]": a tag holds no brackets, so no match can start
+ * earlier, and every field ends where its character class does, so the match there has one split.
+ */
+static int parse_value(const char *s, Py_ssize_t n, span f[7])
+{
+    unsigned char any = 0;
+    for (Py_ssize_t k = 0; k < n; k++) any |= (unsigned char)s[k];
+    if (any & 0x80) return 0;
+    if (find(s, 0, n, "[PERF]", 6) >= 0) return 0;
+    Py_ssize_t marker = find(s, 0, n, "[PROF]", 6), p = marker - 1;
+    if (marker < 0) return 0;
+    while (p >= 0 && s[p] != '[') p--;
+    if (p < 0) return 0;
+    f[0].start = ++p;
+    while (p < n && s[p] != ']' && s[p] != '[') p++;
+    if (p == f[0].start || p >= n || s[p] != ']') return 0;
+    f[0].end = p++;
+    static const char *const NOT_OPERATORS[] = {"PROF", "PERF", "DFX", "ATT"};
+    for (size_t k = 0; k < 4; k++) {
+        size_t len = strlen(NOT_OPERATORS[k]);
+        if ((size_t)(f[0].end - f[0].start) == len && memcmp(s + f[0].start, NOT_OPERATORS[k], len) == 0) return 0;
+    }
+    spaces(s, &p, n, 0);
+    if (!expect(s, &p, n, "[PROF]")) return 0;
+    spaces(s, &p, n, 0);
+    if (!expect(s, &p, n, "The value of") || !spaces(s, &p, n, 1)) return 0;
+    for (int k = 1; k <= 2; k++) { /* name, then number: \S+ up to the next space */
+        f[k].start = p;
+        while (p < n && !is_space((unsigned char)s[p])) p++;
+        f[k].end = p;
+        if (p == f[k].start || !spaces(s, &p, n, 1)) return 0;
+        if (k == 1 && (!expect(s, &p, n, "is") || !spaces(s, &p, n, 1))) return 0;
+    }
+    if (!is_number(s, f[2].start, f[2].end)) return 0;
+    if (!expect(s, &p, n, "in") || !spaces(s, &p, n, 1) || !expect(s, &p, n, "graph")) return 0;
+    if (!id(s, &p, n, 0, &f[3]) || !expect(s, &p, n, "_result") || !id(s, &p, n, 0, &f[4])) return 0;
+    if (!expect(s, &p, n, "_g") || !id(s, &p, n, 1, &f[5]) || !expect(s, &p, n, "_")) return 0;
+    if (p < n && s[p] == 'R') p++;
+    return id(s, &p, n, 0, &f[6]);
+}
+
+static PyObject *text(const char *s, span f) { return PyUnicode_DecodeASCII(s + f.start, f.end - f.start, NULL); }
+
+/* (operator, name, value, (graph, result, group, case)) of a line parse_value read. */
+static PyObject *value_record(const char *s, const span f[7])
+{
+    PyObject *number = text(s, f[2]);
+    if (number == NULL) return NULL;
+    PyObject *value = PyFloat_FromString(number); /* exactly float(str) */
+    Py_DECREF(number);
+    if (value == NULL) return NULL;
+    PyObject *key = Py_BuildValue("(NNNN)", text(s, f[3]), text(s, f[4]), text(s, f[5]), text(s, f[6]));
+    if (key == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNN)", text(s, f[0]), text(s, f[1]), value, key);
+}
+
+static PyObject *build_items(const char *s, const vec *merged, int values)
 {
     Py_ssize_t count = merged->size / 4;
     PyObject *items = PyList_New(2 * count);
@@ -153,7 +301,12 @@ static PyObject *build_items(const char *s, const vec *merged)
         Py_ssize_t start = entry[1], end = entry[2];
         while (end > start && s[end - 1] == '\r') end--; /* '\r' never ends a UTF-8 sequence: same as rstrip */
         PyObject *before = PyLong_FromSsize_t(entry[0]);
-        PyObject *text = PyUnicode_DecodeUTF8(s + start, end - start, "replace");
+        span fields[7];
+        PyObject *text;
+        if (values && parse_value(s + start, end - start, fields))
+            text = value_record(s + start, fields);
+        else
+            text = PyUnicode_DecodeUTF8(s + start, end - start, "replace");
         if (before == NULL || text == NULL) {
             Py_XDECREF(before);
             Py_XDECREF(text);
@@ -166,9 +319,12 @@ static PyObject *build_items(const char *s, const vec *merged)
     return items;
 }
 
-static PyObject *marked_lines(PyObject *self, PyObject *arg)
+static PyObject *marked_lines(PyObject *self, PyObject *args)
 {
     (void)self;
+    PyObject *arg;
+    int values = 0;
+    if (!PyArg_ParseTuple(args, "O|p:marked_lines", &arg, &values)) return NULL;
     if (!PyBytes_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "marked_lines() takes bytes");
         return NULL;
@@ -189,7 +345,7 @@ static PyObject *marked_lines(PyObject *self, PyObject *arg)
     if (status != 0) {
         PyErr_NoMemory();
     } else {
-        PyObject *items = build_items(s, &merged);
+        PyObject *items = build_items(s, &merged, values);
         if (items != NULL) result = Py_BuildValue("(Nn)", items, newlines);
     }
     free(merged.data);
@@ -197,7 +353,8 @@ static PyObject *marked_lines(PyObject *self, PyObject *arg)
 }
 
 static PyMethodDef linescan_methods[] = {
-    {"marked_lines", marked_lines, METH_O, "(flat [newlines before, text, ...], newlines) of a block's marked lines."},
+    {"marked_lines", marked_lines, METH_VARARGS,
+     "(flat [newlines before, text or value record, ...], newlines) of a block's marked lines."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,6 +25,7 @@ from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
     UnreadableNumber,
+    case_key,
     parse_dfx,
     parse_perf_counted,
     parse_prof,
@@ -253,12 +254,19 @@ class _FileScanner:
 
     def _feed_native(self, block: bytes, first_line: int, native: ModuleType) -> int:
         """feed_block through the C scanner: it hands back each marked line decoded, with its newline count."""
-        items, newlines = native.marked_lines(block)
+        # With values=True the C scanner also reads plain value records (the bulk) into tuples: the
+        # TilingValue parse_prof_value would make from the line, without decoding it or running sre.
+        items, newlines = native.marked_lines(block, True)
         path = self.scan.path
-        feed = self._feed_marked
+        feed, store = self._feed_marked, self._store_value
         flat = iter(items)
         for before, line in zip(flat, flat, strict=True):
-            feed(line, path, first_line + before)
+            if line.__class__ is tuple:
+                operator, name, value, key = line
+                source = tuple.__new__(SourceRef, (path, first_line + before))
+                store(TilingValue(operator, case_key(key), name, value, source))
+            else:
+                feed(line, path, first_line + before)
         return int(newlines) + (0 if block.endswith(b"\n") else 1)
 
     def _feed_marked(self, line: str, path: str, line_no: int) -> None:
