@@ -7,6 +7,8 @@ import random
 import pytest
 
 from autofuse_studio.core.att import scanner
+from autofuse_studio.core.att.lines import case_key, parse_prof_value
+from autofuse_studio.core.att.model import SourceRef
 
 NATIVE = scanner._LINESCAN
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C line scanner (_linescan) is not built")
@@ -57,3 +59,42 @@ def test_bytes_only() -> None:
     assert NATIVE is not None
     with pytest.raises(TypeError):
         NATIVE.marked_lines("text")
+
+
+VALUE_PIECES = ["[Op1]", "[Op 2]", "[PROF]", "[PERF]", "[ATT]", "[INFO] GE(1,python):ts [f.cc:3]4 ", " ", "\t", "\x1c",
+                "  ", "The value of", "The value of ", "s0t_size", "is", " is ", "in", " in ", "0.5", "-1e3", "+.5",
+                "1.", ".", "1e", "1e+", "7E-2", "12", "graph", "graph0", "_result", "_result1", "_g", "_g-1", "_",
+                "_R", "R3", "3", "12345678901234567890", "é", "x", "]", "[", "graph0_result1_g2_3", "2e999"]
+
+
+def _value_line(rng: random.Random) -> str:
+    """A value record, often bent by random pieces."""
+    words = ["[INFO] GE(9,python):ts [a.cc:1]2 " if rng.random() < 0.5 else "", "[Op1] [PROF]The value of ",
+             "ub_size", " is ", rng.choice(("1.5", "-2e3", "+.5", "7", "1e999")), " in ", "graph0_result1_g",
+             rng.choice(("2", "-1")), rng.choice(("_", "_R")), "3", rng.choice(("", ".", " tail"))]
+    for _ in range(rng.randint(0, 3)):
+        words.insert(rng.randrange(len(words) + 1), rng.choice(VALUE_PIECES))
+    return "".join(words)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_value_records_match_parse_prof_value(seed: int) -> None:
+    rng = random.Random(seed)
+    lines = [_value_line(rng) for _ in range(200)]
+    block = ("\n".join(lines) + "\n").encode()
+    assert NATIVE is not None
+    items, _ = NATIVE.marked_lines(block, True)
+    texts, _ = NATIVE.marked_lines(block)
+    assert items[::2] == texts[::2]
+    fast = 0
+    for item, text in zip(items[1::2], texts[1::2], strict=True):
+        if isinstance(item, tuple):
+            fast += 1
+            record = parse_prof_value(text, SourceRef("x", 1)) if "[PERF]" not in text else None
+            assert record is not None, text
+            operator, name, value, key = item
+            assert (operator, name, case_key(key)) == (record.operator, record.name, record.key), text
+            assert value == record.value or value != value and record.value != record.value, text
+        else:
+            assert item == text
+    assert fast > 20  # most lines are plain records
