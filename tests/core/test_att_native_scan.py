@@ -94,7 +94,7 @@ def test_value_records_match_parse_prof_value(seed: int) -> None:
             assert record is not None, text
             operator, name, value, key = item
             assert (operator, name, case_key(key)) == (record.operator, record.name, record.key), text
-            assert value == record.value or value != value and record.value != record.value, text
+            assert value == record.value or (value != value and record.value != record.value), text
         else:
             assert item == text
     assert fast > 20  # most lines are plain records
