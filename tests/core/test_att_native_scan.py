@@ -7,8 +7,8 @@ import random
 import pytest
 
 from autofuse_studio.core.att import scanner
-from autofuse_studio.core.att.lines import case_key, parse_prof_value
-from autofuse_studio.core.att.model import SourceRef
+from autofuse_studio.core.att.lines import case_key, parse_prof, parse_prof_value
+from autofuse_studio.core.att.model import Objective, SourceRef, TilingValue
 
 NATIVE = scanner._LINESCAN
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C line scanner (_linescan) is not built")
@@ -61,7 +61,7 @@ def test_bytes_only() -> None:
         NATIVE.marked_lines("text")
 
 
-VALUE_PIECES = ["[Op1]", "[Op 2]", "[PROF]", "[PERF]", "[ATT]", "[INFO] GE(1,python):ts [f.cc:3]4 ", " ", "\t", "\x1c",
+VALUE_PIECES = ["[Op1]", "[Op1] [PROF]The value of x is 1 in graph0_result0_g0_0", "The objective value", "[Op 2]", "[PROF]", "[PERF]", "[ATT]", "[INFO] GE(1,python):ts [f.cc:3]4 ", " ", "\t", "\x1c",
                 "  ", "The value of", "The value of ", "s0t_size", "is", " is ", "in", " in ", "0.5", "-1e3", "+.5",
                 "1.", ".", "1e", "1e+", "7E-2", "12", "graph", "graph0", "_result", "_result1", "_g", "_g-1", "_",
                 "_R", "R3", "3", "12345678901234567890", "é", "x", "]", "[", "graph0_result1_g2_3", "2e999"]
@@ -69,8 +69,9 @@ VALUE_PIECES = ["[Op1]", "[Op 2]", "[PROF]", "[PERF]", "[ATT]", "[INFO] GE(1,pyt
 
 def _value_line(rng: random.Random) -> str:
     """A value record, often bent by random pieces."""
-    words = ["[INFO] GE(9,python):ts [a.cc:1]2 " if rng.random() < 0.5 else "", "[Op1] [PROF]The value of ",
-             "ub_size", " is ", rng.choice(("1.5", "-2e3", "+.5", "7", "1e999")), " in ", "graph0_result1_g",
+    body = ("The value of ", "ub_size", " is ") if rng.random() < 0.7 else (
+        "The objective value of the tiling data is", "", rng.choice((" ", "  ", "")))
+    words = ["[INFO] GE(9,python):ts [a.cc:1]2 " if rng.random() < 0.5 else "", "[Op1] [PROF]", *body, rng.choice(("1.5", "-2e3", "+.5", "7", "1e999")), " in ", "graph0_result1_g",
              rng.choice(("2", "-1")), rng.choice(("_", "_R")), "3", rng.choice(("", ".", " tail"))]
     for _ in range(rng.randint(0, 3)):
         words.insert(rng.randrange(len(words) + 1), rng.choice(VALUE_PIECES))
@@ -90,11 +91,20 @@ def test_value_records_match_parse_prof_value(seed: int) -> None:
     for item, text in zip(items[1::2], texts[1::2], strict=True):
         if isinstance(item, tuple):
             fast += 1
-            record = parse_prof_value(text, SourceRef("x", 1)) if "[PERF]" not in text else None
-            assert record is not None, text
-            operator, name, value, key = item
-            assert (operator, name, case_key(key)) == (record.operator, record.name, record.key), text
-            assert value == record.value or (value != value and record.value != record.value), text
+            assert "[PERF]" not in text
+            value_record = parse_prof_value(text, SourceRef("x", 1))
+            record = parse_prof(text, SourceRef("x", 1))
+            if len(item) == 4:
+                assert isinstance(value_record, TilingValue), text
+                operator, name, value, key = item
+                assert (operator, name, case_key(key)) == (value_record.operator, value_record.name,
+                                                           value_record.key), text
+                assert value == value_record.value, text
+            else:
+                assert value_record is None and isinstance(record, Objective), text
+                operator, value, key = item
+                assert (operator, case_key(key), value) == (record.operator, record.key, record.value), text
         else:
             assert item == text
     assert fast > 20  # most lines are plain records
+    assert any(isinstance(item, tuple) and len(item) == 3 for item in items[1::2])

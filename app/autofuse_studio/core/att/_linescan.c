@@ -8,7 +8,8 @@
  *          '\n' and trailing '\r's, decoded as UTF-8 with errors replaced (what the Python path does),
  *          or, with `values` true and when the line is a plain value record (see parse_value), the
  *          tuple (operator, name, value, (graph, result, group, case)) that lines.parse_prof_value
- *          would read from it: a float and strings, the ids as written.
+ *          would read from it: a float and strings, the ids as written; for a plain objective record
+ *          (operator, value, (graph, result, group, case)).
  *   newlines: the number of '\n' in the whole block.
  *
  * The Python path locates the same lines with a regex and counts newlines with bytes.count: each costs
@@ -227,14 +228,18 @@ static int is_number(const char *s, Py_ssize_t a, Py_ssize_t b)
 }
 
 /*
- * The fields of an ASCII line that lines.parse_prof_value reads as a TilingValue, in f[0..6]: operator,
- * name, number, graph, result, group, case. 0 when the line is anything else or anything unusual
+ * The fields of an ASCII line that lines.parse_prof_value reads as a TilingValue (VALUE), or that
+ * lines.parse_prof reads as an Objective when it holds a single "[PROF]" (OBJECTIVE: _OBJECTIVE's grammar
+ * after the tag, no name), in f[0..6]: operator, name, number, graph, result, group, case. 0 when the
+ * line is anything else or anything unusual
  * (non-ASCII, "[PERF]", no match right at the tag of the first "[PROF]", an operator named like a
  * marker, a long id): the Python path then reads its text. The grammar is _PROF_VALUE's,
  *   \[([^\[\]]+)\]\s*\[PROF\]\s*The value of\s+(\S+)\s+is\s+(NUMBER)\s+in\s+graph(\d+)_result(\d+)_g(-?\d+)_R?(\d+)
  * matched at the last "[" before the first "[PROF]": a tag holds no brackets, so no match can start
  * earlier, and every field ends where its character class does, so the match there has one split.
  */
+enum { VALUE = 1, OBJECTIVE = 2 };
+
 static int parse_value(const char *s, Py_ssize_t n, span f[7])
 {
     unsigned char any = 0;
@@ -257,8 +262,17 @@ static int parse_value(const char *s, Py_ssize_t n, span f[7])
     spaces(s, &p, n, 0);
     if (!expect(s, &p, n, "[PROF]")) return 0;
     spaces(s, &p, n, 0);
-    if (!expect(s, &p, n, "The value of") || !spaces(s, &p, n, 1)) return 0;
-    for (int k = 1; k <= 2; k++) { /* name, then number: \S+ up to the next space */
+    int kind = VALUE;
+    if (expect(s, &p, n, "The objective value of the tiling data is")) {
+        /* parse_prof_value must find nothing in the line: with one "[PROF]" it cannot. */
+        if (find(s, marker + 1, n, "[PROF]", 6) >= 0) return 0;
+        kind = OBJECTIVE;
+        f[1] = f[0]; /* no name */
+    } else if (!expect(s, &p, n, "The value of")) {
+        return 0;
+    }
+    if (!spaces(s, &p, n, 1)) return 0;
+    for (int k = kind == VALUE ? 1 : 2; k <= 2; k++) { /* name, then number: \S+ up to the next space */
         f[k].start = p;
         while (p < n && !is_space((unsigned char)s[p])) p++;
         f[k].end = p;
@@ -270,13 +284,14 @@ static int parse_value(const char *s, Py_ssize_t n, span f[7])
     if (!id(s, &p, n, 0, &f[3]) || !expect(s, &p, n, "_result") || !id(s, &p, n, 0, &f[4])) return 0;
     if (!expect(s, &p, n, "_g") || !id(s, &p, n, 1, &f[5]) || !expect(s, &p, n, "_")) return 0;
     if (p < n && s[p] == 'R') p++;
-    return id(s, &p, n, 0, &f[6]);
+    return id(s, &p, n, 0, &f[6]) ? kind : 0;
 }
 
 static PyObject *text(const char *s, span f) { return PyUnicode_DecodeASCII(s + f.start, f.end - f.start, NULL); }
 
-/* (operator, name, value, (graph, result, group, case)) of a line parse_value read. */
-static PyObject *value_record(const char *s, const span f[7])
+/* (operator, name, value, (graph, result, group, case)) of a value line parse_value read, or
+ * (operator, value, (graph, result, group, case)) of an objective line. */
+static PyObject *value_record(const char *s, const span f[7], int kind)
 {
     PyObject *number = text(s, f[2]);
     if (number == NULL) return NULL;
@@ -288,6 +303,7 @@ static PyObject *value_record(const char *s, const span f[7])
         Py_DECREF(value);
         return NULL;
     }
+    if (kind == OBJECTIVE) return Py_BuildValue("(NNN)", text(s, f[0]), value, key);
     return Py_BuildValue("(NNNN)", text(s, f[0]), text(s, f[1]), value, key);
 }
 
@@ -303,8 +319,9 @@ static PyObject *build_items(const char *s, const vec *merged, int values)
         PyObject *before = PyLong_FromSsize_t(entry[0]);
         span fields[7];
         PyObject *text;
-        if (values && parse_value(s + start, end - start, fields))
-            text = value_record(s + start, fields);
+        int kind = values ? parse_value(s + start, end - start, fields) : 0;
+        if (kind)
+            text = value_record(s + start, fields, kind);
         else
             text = PyUnicode_DecodeUTF8(s + start, end - start, "replace");
         if (before == NULL || text == NULL) {

@@ -254,17 +254,21 @@ class _FileScanner:
 
     def _feed_native(self, block: bytes, first_line: int, native: ModuleType) -> int:
         """feed_block through the C scanner: it hands back each marked line decoded, with its newline count."""
-        # With values=True the C scanner also reads plain value records (the bulk) into tuples: the
-        # TilingValue parse_prof_value would make from the line, without decoding it or running sre.
+        # With values=True the C scanner also reads plain value and objective records (the bulk) into
+        # tuples: the record the Python grammar would make from the line, without decoding it or running sre.
         items, newlines = native.marked_lines(block, True)
         path = self.scan.path
         feed, store = self._feed_marked, self._store_value
         flat = iter(items)
         for before, line in zip(flat, flat, strict=True):
             if line.__class__ is tuple:
-                operator, name, value, key = line
                 source = tuple.__new__(SourceRef, (path, first_line + before))
-                store(TilingValue(operator, case_key(key), name, value, source))
+                if len(line) == 4:
+                    operator, name, value, key = line
+                    store(TilingValue(operator, case_key(key), name, value, source))
+                else:  # (operator, value, key) of an objective line
+                    operator, value, key = line
+                    self._store(Objective(operator, case_key(key), value, source))
             else:
                 feed(line, path, first_line + before)
         return int(newlines) + (0 if block.endswith(b"\n") else 1)
