@@ -20,6 +20,13 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
             # Without a compiler the install still succeeds and metrics.py uses its numpy path.
             optional=True,
-        )
+        ),
+        Extension(
+            "autofuse_studio.core.att._linescan",
+            ["app/autofuse_studio/core/att/_linescan.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+            # Optional too: without it the ATT scanner keeps its regex path (scanner.py).
+            optional=True,
+        ),
     ],
 )

@@ -2,8 +2,9 @@
 
 Random logs of many shapes (att_random_logs) are scanned by the current feed and by the frozen copy
 (att_reference_feed), with blocks from a few bytes to MBs, cut lines, CRLF, gz, a truncated last line
-and invalid UTF-8; then every subcommand that reads logs is run both ways on some of them. Any faster
-scanner path must keep these passing.
+and invalid UTF-8; then every subcommand that reads logs is run both ways on some of them. Every test
+runs on both scanner paths (the C line scanner and the regex fallback). Any faster scanner path must
+keep these passing.
 """
 
 from __future__ import annotations
@@ -30,6 +31,18 @@ BLOCK_SIZES = (1, 2, 7, 64, 300, 4096, 65536, 1 << 20)
 LINE_CAPS = (48, 200, 1 << 20)
 # Keys whose values are the time of the run, not the content.
 TIMESTAMP_KEYS = ("generated_at_utc", "created")
+
+
+@pytest.fixture(autouse=True, params=["native", "regex"])
+def scan_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run each test on the C line scanner and on the regex fallback."""
+    if request.param == "native":
+        if scanner._LINESCAN is None:
+            pytest.skip("the C line scanner (_linescan) is not built")
+        monkeypatch.delenv(scanner.NATIVE_DISABLE_ENV, raising=False)
+    else:
+        monkeypatch.setattr(scanner, "_LINESCAN", None)
+    return str(request.param)
 
 
 def _scan_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:

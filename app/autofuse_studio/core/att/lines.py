@@ -95,6 +95,11 @@ def _id(text: str) -> int:
     return int(text)
 
 
+def case_key(ids: tuple[str, str, str, str]) -> CaseKey:
+    """The CaseKey of (graph, result, group, case) as written in a line (cached; IdTooLong if too long)."""
+    return _key(ids)
+
+
 def _key(groups: tuple[str | Any, ...]) -> CaseKey:
     # Each label repeats on many lines: caching the parsed key saves four int() calls per line.
     key = _KEY_CACHE.get(groups)

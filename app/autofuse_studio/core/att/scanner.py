@@ -1,26 +1,31 @@
 """One streaming pass over ATT logs (files, folders, .gz) producing a LogScan.
 
-Logs are read in blocks of about 1 MB of whole lines; the marked lines of a block are located by one
-bytes regex plus one bytes.find (noise lines are never split, decoded or looked at from Python),
-and only lines holding a marker are decoded by the line grammars.
+Logs are read in blocks of about 1 MB of whole lines; the marked lines of a block are located, counted
+and decoded by the small C module _linescan (memchr, GIL released) or, when it is not built or
+AUTOFUSE_STUDIO_NO_NATIVE=1, by one bytes regex plus one bytes.find (noise lines are never split,
+decoded or looked at from Python); only lines holding a marker reach the line grammars.
 Memory depends on the number of records, not on the size of the logs.
 """
 
 from __future__ import annotations
 
 import gzip
+import importlib
 import logging
+import os
 import re
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import BinaryIO, cast
 
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
     UnreadableNumber,
+    case_key,
     parse_dfx,
     parse_perf_counted,
     parse_prof,
@@ -58,6 +63,27 @@ MAX_LISTED_DECODE_ISSUES = 100
 _BRACKET_MARKERS = re.compile(
     b"\\[(?:" + b"|".join(re.escape(m[1:]) for m in MARKERS if m.startswith(b"[")) + b")[^\\n]*")
 _OTHER_MARKERS = tuple(m for m in MARKERS if not m.startswith(b"["))
+# The same switch as the precision kernel's (core/precision/native.py), without importing numpy here.
+NATIVE_DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
+
+
+def _load_linescan() -> ModuleType | None:
+    """The C line scanner (_linescan.c), or None when it was not built."""
+    try:
+        return importlib.import_module("autofuse_studio.core.att._linescan")
+    except ImportError as exc:
+        log.info("native ATT line scanner unavailable, using the regex path: %s", exc)
+        return None
+
+
+_LINESCAN = _load_linescan()
+
+
+def native_scanner() -> ModuleType | None:
+    """The C line scanner when it is built and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1, else None."""
+    if os.environ.get(NATIVE_DISABLE_ENV, "") in ("1", "true", "yes"):
+        return None
+    return _LINESCAN
 
 
 def find_logs(path: str | Path) -> list[Path]:
@@ -203,37 +229,64 @@ def _has_line(lines: list[tuple[int, int]], start: int) -> bool:
 class _FileScanner:
     """Turns the marked lines of one file into records of a FileScan."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, native: ModuleType | None = None) -> None:
         self.scan = FileScan(path=path)
         self.final = FinalTilingCollector()
+        self._native = native
 
     def feed_block(self, block: bytes, first_line: int) -> int:
         """Handle one block starting at `first_line`; returns the number of lines in it.
 
         Only marked lines are sliced and decoded (errors replaced; check_utf8 counted the bad ones).
         """
+        if self._native is not None:
+            return self._feed_native(block, first_line, self._native)
         line_no, counted_to = first_line, 0
         path = self.scan.path
         count = block.count
         for start, end in marked_lines(block):
             line_no += count(b"\n", counted_to, start)
             counted_to = start
-            line = block[start:end].decode("utf-8", "replace").rstrip("\r")
-            # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
-            source = tuple.__new__(SourceRef, (path, line_no))
-            try:
-                # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this
-                # is exactly the record feed_line's first branch would store, minus its dispatch.
-                record = parse_prof_value(line, source) if "[PERF]" not in line else None
-                if record is None:
-                    self.feed_line(line, source)
-                else:
-                    self._store_value(record)
-            except UnreadableNumber as exc:
-                self.scan.warn(f"{path}:{line_no}: {exc}; the line is skipped.")
+            self._feed_marked(block[start:end].decode("utf-8", "replace").rstrip("\r"), path, line_no)
         # Newlines before counted_to were counted line by line above: only the tail is left to count.
         lines = line_no - first_line + count(b"\n", counted_to)
         return lines + (0 if block.endswith(b"\n") else 1)
+
+    def _feed_native(self, block: bytes, first_line: int, native: ModuleType) -> int:
+        """feed_block through the C scanner: it hands back each marked line decoded, with its newline count."""
+        # With values=True the C scanner also reads plain value and objective records (the bulk) into
+        # tuples: the record the Python grammar would make from the line, without decoding it or running sre.
+        items, newlines = native.marked_lines(block, True)
+        path = self.scan.path
+        feed, store = self._feed_marked, self._store_value
+        flat = iter(items)
+        for before, line in zip(flat, flat, strict=True):
+            if line.__class__ is tuple:
+                source = tuple.__new__(SourceRef, (path, first_line + before))
+                if len(line) == 4:
+                    operator, name, value, key = line
+                    store(TilingValue(operator, case_key(key), name, value, source))
+                else:  # (operator, value, key) of an objective line
+                    operator, value, key = line
+                    self._store(Objective(operator, case_key(key), value, source))
+            else:
+                feed(line, path, first_line + before)
+        return int(newlines) + (0 if block.endswith(b"\n") else 1)
+
+    def _feed_marked(self, line: str, path: str, line_no: int) -> None:
+        """Store the record of one decoded marked line (its '\r's stripped), or warn why it is skipped."""
+        # tuple.__new__ builds the NamedTuple without running its Python-level __new__.
+        source = tuple.__new__(SourceRef, (path, line_no))
+        try:
+            # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this
+            # is exactly the record feed_line's first branch would store, minus its dispatch.
+            record = parse_prof_value(line, source) if "[PERF]" not in line else None
+            if record is None:
+                self.feed_line(line, source)
+            else:
+                self._store_value(record)
+        except UnreadableNumber as exc:
+            self.scan.warn(f"{path}:{line_no}: {exc}; the line is skipped.")
 
     def feed_line(self, line: str, source: SourceRef) -> None:
         """Classify one marked line and store its record."""
@@ -312,7 +365,7 @@ class _FileScanner:
 def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
               on_block: Callable[[int], None] | None = None) -> FileScan:
     """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read."""
-    scanner = _FileScanner(str(path))
+    scanner = _FileScanner(str(path), native_scanner())
     line_no = 1
     cuts: list[int] = []
     # Every marked line leaves a few acyclic objects (record, source, key): collections during the
