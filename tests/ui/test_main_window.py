@@ -155,3 +155,19 @@ def test_the_app_lets_the_gui_thread_take_the_gil_quickly(qtbot: QtBot, capsys: 
         assert GUI_SWITCH_INTERVAL <= 0.001
     finally:
         sys.setswitchinterval(default)
+
+
+def test_drops_are_sorted_in_the_background_and_a_newer_drop_wins(qtbot: QtBot, demo_root: Path,
+                                                                   tmp_path: Path) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    # open_paths returns before the roles are known: the dock says it is looking.
+    window.open_paths([str(tmp_path / "older")])
+    assert "Looking at 1 item" in window.case_panel.progress_label.text()
+    assert not window.case_panel.case().af_open_graph
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        window.open_paths([str(demo_root)])  # replaces the first drop before it was applied
+    case = window.case_panel.case()
+    assert case.af_open_graph is not None and demo_root in Path(case.af_open_graph).parents
+    assert "older" not in window.case_panel.banner.text()
