@@ -8,20 +8,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.precision.dump_pairs import summarise_sides
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
-from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.precision.row_batches import RowBatches
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
 
 INDEXED = "indexed"
-FLUSH_INTERVAL_MS = 100
 
 
 @dataclass
@@ -87,11 +87,8 @@ class AnalysisController(QObject):
         runner.taskEvent.connect(self._on_task_event)
         # The engine delivers rows one by one; the table gets them in batches (one model insert per
         # tick), so 100k streamed rows cost 100s of inserts rather than 100k.
-        self._pending: list[PrecisionRow] = []
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
-        self._flush_timer.timeout.connect(self._flush)
+        self._batches = RowBatches(self)
+        self._batches.ready.connect(self.rowsArrived)
 
     @property
     def running(self) -> bool:
@@ -106,7 +103,7 @@ class AnalysisController(QObject):
 
             raise InputError(problems[0])
         self.cancel()
-        self._pending.clear()
+        self._batches.clear()
         generation = self._current = next(self._generation)
 
         def notify(kind: str, payload: Any) -> None:
@@ -126,20 +123,13 @@ class AnalysisController(QObject):
         if self._task_id is not None:
             self._runner.cancel(self._task_id)
 
-    def _flush(self) -> None:
-        self._flush_timer.stop()
-        rows, self._pending = self._pending, []
-        if rows:
-            self.rowsArrived.emit(rows)
 
     def _on_relay(self, message: tuple[int, str, Any]) -> None:
         generation, kind, payload = message
         if generation != self._current:
             return  # a run the user already replaced
         if kind == "rows":
-            self._pending.extend(payload)
-            if not self._flush_timer.isActive():
-                self._flush_timer.start()
+            self._batches.add(payload)
         elif kind == INDEXED:
             self.indexed.emit(payload)
 
@@ -152,10 +142,9 @@ class AnalysisController(QObject):
             return
         self._task_id = None
         if event.kind == "done":
-            self._flush()
+            self._batches.flush()
         else:
-            self._pending.clear()
-            self._flush_timer.stop()
+            self._batches.clear()
         if event.kind == "done":
             self.finished.emit(event.payload)
         elif event.kind == "failed":

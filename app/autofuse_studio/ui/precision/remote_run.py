@@ -6,15 +6,15 @@ in batches as they arrive, and cancel stops the child, its ssh and with them the
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.row_stream import StreamError, decode_record, encode_record, thresholds_to_record
-from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, PATH_ROLES
 from autofuse_studio.core.remote.nwa_stream import RecordReader
-from autofuse_studio.ui.precision.analysis import FLUSH_INTERVAL_MS, Analysis
+from autofuse_studio.ui.precision.analysis import Analysis
+from autofuse_studio.ui.precision.row_batches import RowBatches
 from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, frozen_command
 
 STDERR_KEPT = 4000
@@ -53,11 +53,8 @@ class RemoteAnalysisController(QObject):
         self._buffer = ""
         self._stderr = ""
         self._error: AppError | None = None
-        self._pending: list[PrecisionRow] = []
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
-        self._flush_timer.timeout.connect(self._flush)
+        self._batches = RowBatches(self)
+        self._batches.ready.connect(self.rowsArrived)
 
     @property
     def running(self) -> bool:
@@ -71,7 +68,7 @@ class RemoteAnalysisController(QObject):
             self._process.kill_and_wait()
         self._reader = RecordReader(host)
         self._buffer, self._stderr, self._error = "", "", None
-        self._pending.clear()
+        self._batches.clear()
         argv = remote_argv(host, paths, compare_input=compare_input, step=step, thresholds=thresholds or Thresholds(),
                            remote_command=remote_command)
         self._process.start(argv, what="remote analysis", merge_channels=False)
@@ -80,11 +77,6 @@ class RemoteAnalysisController(QObject):
         """Stop the run (the relay, its ssh and the host's process); a cancelled signal follows."""
         self._process.cancel()
 
-    def _flush(self) -> None:
-        self._flush_timer.stop()
-        rows, self._pending = self._pending, []
-        if rows:
-            self.rowsArrived.emit(rows)
 
     def _on_process_output(self, text: str) -> None:
         self._buffer += text
@@ -108,9 +100,7 @@ class RemoteAnalysisController(QObject):
         elif kind == "indexed":
             self.indexed.emit(payload)
         elif kind == "rows":
-            self._pending.extend(payload)
-            if not self._flush_timer.isActive():
-                self._flush_timer.start()
+            self._batches.add(payload)
 
     def _on_process_stderr(self, text: str) -> None:
         self._stderr = (self._stderr + text)[-STDERR_KEPT:]
@@ -118,17 +108,15 @@ class RemoteAnalysisController(QObject):
     def _on_process_finished(self, outcome: ProcessOutcome) -> None:
         reader, self._reader = self._reader, None
         if outcome.cancelled:
-            self._pending.clear()
-            self._flush_timer.stop()
+            self._batches.clear()
             self.cancelled.emit()
             return
         if reader is not None and reader.outcome is not None:
-            self._flush()
+            self._batches.flush()
             done = reader.outcome
             self.finished.emit(Analysis(done.result, done.producers or {}, done.files_indexed, None))
             return
-        self._pending.clear()
-        self._flush_timer.stop()
+        self._batches.clear()
         self.failed.emit(self._error or _stopped(outcome, self._stderr))
 
 
