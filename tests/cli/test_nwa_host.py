@@ -20,7 +20,7 @@ from autofuse_studio.core.remote.nwa_stream import run_remote_mode1
 from autofuse_studio.core.remote.profiles import save_profiles
 from autofuse_studio.core.synth import CaseManifest, full_coverage_spec, generate_case
 from autofuse_studio.core.synth.spec import multi_rank_spec
-from tests.stub_sdk.remote_nwa import case_args, fake_command, processes_with, remote_command
+from tests.stub_sdk.remote_nwa import case_args, fake_command, processes_with, remote_command, stalling_remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
 
 Case = tuple[Path, CaseManifest]
@@ -200,14 +200,7 @@ def test_hostile_words_run_nothing_on_the_host(host: str, command: str, ranks_ca
 
 
 def test_ctrl_c_stops_the_remote_process(host: str, ranks_case: Case, tmp_path: Path) -> None:
-    # The remote run sleeps inside indexing (a sitecustomize hook), so it is surely running when we interrupt.
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import time\nfrom autofuse_studio.core.dumps import index\n_build = index.DumpIndex.build.__func__\n"
-        "def build(cls, *args, **kwargs):\n    time.sleep(300)\n    return _build(cls, *args, **kwargs)\n"
-        "index.DumpIndex.build = classmethod(build)\n")
-    slow = remote_command(tmp_path, "slow-studio", prelude=f"PYTHONPATH={hook} export PYTHONPATH\n")
+    slow = stalling_remote_command(tmp_path)
     root, manifest = ranks_case
     token = str(tmp_path / "token-dump")
     os.symlink(root / manifest.data["af_open"], token)  # a path only this run's command line holds
@@ -240,13 +233,7 @@ def test_mode_2_is_refused_with_host(host: str, capsys: pytest.CaptureFixture[st
 
 
 def test_a_remote_process_killed_mid_run_is_one_sentence(host: str, ranks_case: Case, tmp_path: Path) -> None:
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import time\nfrom autofuse_studio.core.dumps import index\n_build = index.DumpIndex.build.__func__\n"
-        "def build(cls, *args, **kwargs):\n    time.sleep(300)\n    return _build(cls, *args, **kwargs)\n"
-        "index.DumpIndex.build = classmethod(build)\n")
-    slow = remote_command(tmp_path, "slow-studio", prelude=f"PYTHONPATH={hook} export PYTHONPATH\n")
+    slow = stalling_remote_command(tmp_path)
     root, manifest = ranks_case
     token = str(tmp_path / "killed-dump")
     os.symlink(root / manifest.data["af_open"], token)

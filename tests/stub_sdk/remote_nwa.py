@@ -25,6 +25,20 @@ def fake_command(folder: Path, name: str, body: str) -> str:
     return str(script)
 
 
+_STALL_IN_INDEXING = (
+    "import time\nfrom autofuse_studio.core.dumps import index\n_build = index.DumpIndex.build.__func__\n"
+    "def build(cls, *args, **kwargs):\n    time.sleep(300)\n    return _build(cls, *args, **kwargs)\n"
+    "index.DumpIndex.build = classmethod(build)\n")
+
+
+def stalling_remote_command(folder: Path) -> str:
+    """A remote command whose run sleeps inside dump indexing (a sitecustomize hook): surely running when hit."""
+    hook = folder / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_STALL_IN_INDEXING)
+    return remote_command(folder, "slow-studio", prelude=f"PYTHONPATH={hook} export PYTHONPATH\n")
+
+
 def case_args(root: Path, manifest: CaseManifest, *extra: str) -> list[str]:
     """The four mode-1 path options of a generated case, plus `extra`."""
     return ["--af-open-graph", str(root / manifest.graphs["af_open"]),

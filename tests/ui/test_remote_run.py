@@ -16,7 +16,7 @@ from autofuse_studio.core.synth.spec import multi_rank_spec
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
-from tests.stub_sdk.remote_nwa import processes_with, remote_command
+from tests.stub_sdk.remote_nwa import processes_with, remote_command, stalling_remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
 
 WAIT_MS = 90_000
@@ -109,13 +109,7 @@ def test_window_runs_on_the_chosen_host_without_checking_local_paths(qtbot: QtBo
 
 
 def test_cancel_stops_the_host_process(qtbot: QtBot, sshd: LocalSshd, case: Case, tmp_path: Path) -> None:
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import time\nfrom autofuse_studio.core.dumps import index\n_build = index.DumpIndex.build.__func__\n"
-        "def build(cls, *args, **kwargs):\n    time.sleep(300)\n    return _build(cls, *args, **kwargs)\n"
-        "index.DumpIndex.build = classmethod(build)\n")
-    slow = remote_command(tmp_path, "slow-studio", prelude=f"PYTHONPATH={hook} export PYTHONPATH\n")
+    slow = stalling_remote_command(tmp_path)
     save_profiles([sshd.profile()])
     root, manifest = case
     paths = _paths(root, manifest)
