@@ -68,7 +68,7 @@ def _window() -> object:
 
 def _open_case(window: object, paths: list[str]) -> None:
     window.open_paths(paths)  # type: ignore[attr-defined]
-    _wait(window.analysis.finished)  # type: ignore[attr-defined]
+    _wait(window.resultShown)  # type: ignore[attr-defined]
 
 
 def _open_logs(window: object, paths: list[Path]) -> None:

@@ -56,7 +56,7 @@ def test_bench_export_blocks(qtbot: QtBot, tmp_path: Path) -> None:
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(root)])
     panel = window.workbench.tensor_panel
     qtbot.waitUntil(lambda: panel.view is not None and not panel.busy, timeout=WAIT_MS)

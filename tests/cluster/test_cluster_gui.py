@@ -45,7 +45,7 @@ def test_a_cluster_run_fills_the_table_with_the_local_rows(qtbot: QtBot, case: t
     assert choice.address.isVisibleTo(choice)
     texts: list[str] = []
     window.analysis.progressed.connect(lambda done, total, message: texts.append(window.case_panel.progress_label.text()))
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         started = time.monotonic()
         window.analyse()
         assert time.monotonic() - started < 0.5  # connecting and comparing happen off the GUI thread
@@ -94,7 +94,7 @@ def test_dump_folders_that_exist_only_on_the_workers(qtbot: QtBot, case: tuple[P
                          af_close_data=remote / manifest.data["af_close"])
     window.case_panel.set_case(case_files)
     window.case_panel.cluster_run.use_cluster(cluster.address, str(map_file))
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.analyse()
     result = window.workbench.result
     local = run_mode1(request_for(root, manifest, compare_input=False))

@@ -54,7 +54,7 @@ def drop(window: MainWindow, paths: list[Path]) -> bool:
 def test_dropping_a_run_folder_fills_roles_and_analyses(qtbot: QtBot, demo_case: tuple[Path, CaseManifest]) -> None:
     root, manifest = demo_case
     window = _window(qtbot)
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         assert drop(window, [root])
     edits = window.case_panel.edits
     assert Path(edits["af_open_graph"].text()) == (root / manifest.graphs["af_open"]).resolve()
@@ -71,7 +71,7 @@ def test_rows_stream_in_before_the_run_finishes(qtbot: QtBot, demo_case: tuple[P
     events: list[str] = []
     window.analysis.rowsArrived.connect(lambda rows: events.append(f"rows {len(rows)}"))
     window.analysis.finished.connect(lambda _analysis: events.append("finished"))
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(root)])
     assert events[-1] == "finished"
     assert sum(int(event.split()[1]) for event in events[:-1]) == window.workbench.model.rowCount()
@@ -85,7 +85,7 @@ def test_dropping_parts_one_by_one_completes_the_case(qtbot: QtBot, demo_case: t
     # Graphs without dumps are browsed in the Graph tab; the Precision tab says what is missing.
     assert not window.case_panel.banner.isVisible()
     assert "dump folder" in window.workbench.notices.model.notices[0].message
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         drop(window, [root / manifest.data["af_open"], root / manifest.data["af_close"]])
     assert window.workbench.model.rowCount() > 0
 
@@ -96,7 +96,7 @@ def test_missing_folder_is_a_sentence_and_the_rest_still_loads(
     copy = tmp_path / "copy"
     shutil.copytree(root, copy)
     window = _window(qtbot)
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(copy)])
     shutil.rmtree(copy / manifest.data["af_close"])
     window.analyse()
@@ -160,7 +160,7 @@ def test_case_file_save_and_reopen_restores_view(qtbot: QtBot, tmp_path: Path,
                                                  demo_case: tuple[Path, CaseManifest]) -> None:
     root, _ = demo_case
     window = _window(qtbot)
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(root)])
     window.thresholds_editor.edits["cosine"].setText("0.995")
     window.thresholds_editor.edits["cosine"].editingFinished.emit()
@@ -171,7 +171,7 @@ def test_case_file_save_and_reopen_restores_view(qtbot: QtBot, tmp_path: Path,
     path = save_case(window.current_case(), tmp_path / "saved.afcase")
     assert load_case_file(path).thresholds.default.cosine == 0.995
     other = _window(qtbot)
-    with qtbot.waitSignal(other.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(other.resultShown, timeout=WAIT_MS):
         drop(other, [path])
     assert other.thresholds_editor.edits["cosine"].text() == "0.995"
     assert other.workbench.filter_bar.search.text() == "Mul"

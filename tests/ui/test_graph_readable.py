@@ -189,7 +189,7 @@ def test_main_window_graph_tab_first_view(qtbot: QtBot, demo_root: Path, tmp_pat
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=30_000):
+    with qtbot.waitSignal(window.resultShown, timeout=30_000):
         window.open_paths([str(demo_root)])
     graph = window.graph
     wait_idle(qtbot, graph.open_pane, graph.close_pane)

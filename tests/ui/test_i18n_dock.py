@@ -58,6 +58,6 @@ def test_the_empty_run_sentence_is_chinese(window: MainWindow, qtbot: QtBot, tmp
                        ("af_open_data", root / manifest.data["af_open"]),
                        ("af_close_data", root / manifest.data["af_close"])):
         edits[role].setText(str(path))
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.analyse()
     assert window.statusBar().currentMessage().startswith("0 行：af-open 图中没有融合算子")

@@ -32,7 +32,7 @@ def analysed(qtbot: QtBot, demo_root: Path) -> MainWindow:
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(demo_root)])
     return window
 
@@ -166,7 +166,7 @@ def test_drops_are_sorted_in_the_background_and_a_newer_drop_wins(qtbot: QtBot, 
     window.open_paths([str(tmp_path / "older")])
     assert "Looking at 1 item" in window.case_panel.progress_label.text()
     assert not window.case_panel.case().af_open_graph
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(demo_root)])  # replaces the first drop before it was applied
     case = window.case_panel.case()
     assert case.af_open_graph is not None and demo_root in Path(case.af_open_graph).parents

@@ -81,7 +81,7 @@ def test_a_graph_without_fused_ops_explains_the_empty_run(qtbot: QtBot, demo_cas
     edits["af_close_graph"].setText(str(root / manifest.graphs["af_close"]))
     edits["af_open_data"].setText(str(root / manifest.data["af_open"]))
     edits["af_close_data"].setText(str(root / manifest.data["af_close"]))
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.analyse()
     panel = window.workbench.notices
     assert panel.isVisible() and panel.body.isVisible()  # 0 rows: opened at once
@@ -100,7 +100,7 @@ def test_a_normal_run_keeps_the_warnings_collapsed(qtbot: QtBot, demo_case: tupl
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(root)])
     panel = window.workbench.notices
     result = window.workbench.result

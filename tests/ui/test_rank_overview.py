@@ -136,7 +136,7 @@ def test_main_window_dock_summary_and_graph_colours_per_rank(qtbot: QtBot,
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(root)])
     summary = window.case_panel.dump_summary
     assert summary.isVisible()
@@ -162,7 +162,7 @@ def test_single_device_demo_keeps_its_look(qtbot: QtBot, tmp_path: Path) -> None
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(tmp_path)])
     assert window.workbench.view.isColumnHidden(COLUMN_KEYS.index("rank"))
     assert "differ" not in window.case_panel.dump_summary.text()

@@ -92,7 +92,7 @@ def test_window_runs_on_the_chosen_host_without_checking_local_paths(qtbot: QtBo
     for role, path in _paths(root, manifest).items():
         panel.edits[role].setText(path)
     panel.run_on.command_edit.setText(command)
-    with qtbot.waitSignal(window.remote_analysis.finished, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         panel.analyse_button.click()
         assert not panel.analyse_button.isEnabled()
     assert window.workbench.model.rowCount() > 0

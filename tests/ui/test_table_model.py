@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelRoleData, Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
@@ -14,7 +14,7 @@ from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
-from autofuse_studio.ui.precision.table_model import ROW_ROLE, PrecisionTableModel, verdict_colour
+from autofuse_studio.ui.precision.table_model import ROW_ROLE, SORT_ROLE, PrecisionTableModel, verdict_colour
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 
 COSINE = COLUMN_KEYS.index("cosine")
@@ -146,3 +146,48 @@ def test_streamed_rows_respect_the_filter(qtbot: QtBot) -> None:
         model.append_rows(make_rows(14))
     assert proxy.rowCount() == 12
     assert all(row.status == "OK" for row in proxy.visible_rows())
+
+
+PAINT_ROLES = [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
+               Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.DisplayRole,
+               Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole, SORT_ROLE]
+
+
+def test_multi_data_gives_what_data_gives_and_clears_stale_roles(qtbot: QtBot) -> None:
+    rows = make_rows(40)
+    rows[5].message = "a message for the tooltip"
+    assign_verdicts(rows, Thresholds(), {})
+    model, proxy = _models(rows)
+    proxy.sort(COSINE, Qt.SortOrder.DescendingOrder)
+    proxy.set_filter(RowFilter(text="op1"))
+    for tested in (model, proxy):
+        entries = [QModelRoleData(role) for role in PAINT_ROLES]  # reused for every cell, as a delegate does
+        for row in range(tested.rowCount()):
+            for column in range(tested.columnCount()):
+                index = tested.index(row, column)
+                for entry in entries:
+                    tested.multiData(index, entry)
+                got = {entry.role(): entry.data() for entry in entries}
+                assert got == {role: tested.data(index, role) for role in PAINT_ROLES}, (row, column)
+    display = QModelRoleData(Qt.ItemDataRole.DisplayRole)
+    proxy.multiData(proxy.index(0, FUSED_OP), display)
+    assert display.data()
+    proxy.multiData(proxy.index(proxy.rowCount() + 5, FUSED_OP), display)  # invalid: nothing left over
+    assert display.data() is None
+
+
+def test_table_paints_cells_through_multi_data(qtbot: QtBot) -> None:
+    rows = make_rows(30)
+    workbench = PrecisionWorkbench()
+    qtbot.addWidget(workbench)
+    workbench.resize(1200, 700)
+    workbench.set_result(PrecisionResult(rows, Thresholds()), {})
+    with qtbot.waitExposed(workbench):
+        workbench.show()
+    calls = []
+    original = workbench.model.fill_roles
+    workbench.model.fill_roles = lambda *args: (calls.append(args[:2]), original(*args))[1]  # type: ignore[method-assign]
+    workbench.view.viewport().repaint()
+    painted = {position for position, _column in calls}
+    assert painted and painted <= set(range(len(rows)))
+    assert len(calls) >= len(painted) * 5  # every shown column of every painted row, one call per cell

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,7 @@ from autofuse_studio.core.dropped import Dropped, sort_dropped
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.explain import CasePaths, empty_reason
+from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
@@ -40,6 +40,7 @@ from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.remote_tensors import RemoteTensors
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.result_steps import ResultSteps
 from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
@@ -63,6 +64,7 @@ class MainWindow(Retranslating, FileMenuMixin):
     """Top-level window: open a case (drop, File menu, recent, *.afcase), analyse it, explore the table."""
 
     pathsOpened = Signal()  # open_paths() has applied what the paths are (an analysis may follow)
+    resultShown = Signal(object)  # a finished Analysis is shown: table, selection, tensors, graph
 
     def __init__(self) -> None:
         super().__init__()
@@ -81,6 +83,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.tabs.addTab(self.workbench, "")
         self.graph = GraphWorkbench(self.runner)
         self.tabs.addTab(_scrollable(self.graph), "")
+        self.result_steps = ResultSteps(self.workbench, self.graph, self)
         self.att = AttWorkbench(runner=self.runner)
         self.tabs.addTab(_scrollable(self.att), "")
         self.runner_panel = RunnerPanel(self)
@@ -179,7 +182,8 @@ class MainWindow(Retranslating, FileMenuMixin):
             controller.failed.connect(self._if_current(remote, self._on_analysis_failed))
             controller.cancelled.connect(self._if_current(remote, self._on_analysis_cancelled))
         # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
-        self.workbench.rowSelected.connect(lambda row: self.graph.select_row(row))
+        self.workbench.rowSelected.connect(self._on_row_selected)
+        self.result_steps.shown.connect(self.resultShown)
         self.workbench.remoteRowSelected.connect(lambda host, row: self.remote_tensors.fetch(host, row))
         self.remote_tensors.ready.connect(lambda row: self.workbench.show_tensors(row))
         self.remote_tensors.failed.connect(lambda error: self.workbench.show_tensor_error(error))
@@ -373,6 +377,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         (self.remote_analysis if self._remote_active else self.analysis).cancel()
 
     def _analysis_started(self) -> None:
+        self.result_steps.cancel()
         self.workbench.clear()
         self.case_panel.set_dump_summary(None)
         self._files_indexed = 0
@@ -406,19 +411,13 @@ class MainWindow(Retranslating, FileMenuMixin):
             summary = empty_result_text(reason)  # say why, not just "0 rows"
         self.case_panel.set_progress(1, 1, summary)
         self.tab_status.show(summary, self.workbench)
-        if analysis.case is not None:
-            case = analysis.case
-            self.graph.set_case(case.af_open, case.af_close, case.mapping, result)  # one layout
-            self.graph.set_precision(result)
-        if self._pending_view:
-            self.workbench.restore_view_state(self._pending_view)
-            self._pending_view = {}
-        elif not self.workbench.view.selectionModel().hasSelection():
-            # What the user opened the case for: show the culprit and its tensors straight away.
-            self.workbench.go_to_first_divergence()
-        # The views of a big result are 100k+ long-lived objects: without this the next collections
-        # rescan them all while holding the GIL (80-200 ms each, the window frozen).
-        gc.freeze()
+        # The selection, its tensors and the graph follow in steps, the window repainting in between.
+        self.result_steps.start(analysis, self._pending_view)
+        self._pending_view = {}
+
+    def _on_row_selected(self, row: PrecisionRow) -> None:
+        if not self.result_steps.graph_pending:  # else the graph selects it once it shows the new case
+            self.graph.select_row(row)
 
     def _on_analysis_failed(self, error: BaseException) -> None:
         self.case_panel.set_running(False)
@@ -444,6 +443,8 @@ class MainWindow(Retranslating, FileMenuMixin):
                 self.tab_status.show(summary, self.workbench)
 
     def _on_tabs_current_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.tabs.widget(1):
+            self.result_steps.hurry()  # the graph of a just finished run, without waiting for its tensors
         # The case and thresholds docks belong to the precision case (table and graph); the ATT and
         # runner tabs get the whole width, and the docks come back as they were.
         case_tab = self.tabs.widget(index) in (self.workbench, self.tabs.widget(1))

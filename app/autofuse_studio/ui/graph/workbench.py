@@ -139,11 +139,12 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
 
     # --- public API ------------------------------------------------------------------------------
     def set_case(self, af_open: Model | None, af_close: Model | None, mapping: FusionMapping | None,
-                 result: PrecisionResult | None = None) -> None:
+                 result: PrecisionResult | None = None, warm_index: FusionIndex | None = None) -> None:
         """Show a case's graphs (either may be None), opened on its start op; layouts run in the background.
 
         The start is the first divergence, else the first fused op ("Around selection", both panes), else
         the first op of a plain graph (all nodes, at a readable zoom). Each pane emits layoutReady.
+        `warm_index`: look-ups of this mapping and result already worked out (by the analysis worker).
         """
         self.loader.cancel()  # an analysed case supersedes graphs still being parsed for browsing
         kept = (af_open, af_close, mapping)  # by identity: comparing two mappings would compare every fused op
@@ -153,7 +154,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         if result is not None:
             self.result = result
         self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus),
-                                 reuse=self.index)
+                                 reuse=self.index if warm_index is None else warm_index)
         for pane in (self.open_pane, self.close_pane):
             pane.set_index(self.index, restyle=False)  # set_model lays out next
         self.details.show_sections([])

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
 from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.precision.dump_pairs import summarise_sides
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
@@ -32,6 +33,7 @@ class Analysis:
     producers: ProducerIndex
     files_indexed: int = 0
     case: LoadedCase | None = None
+    fusion_index: FusionIndex | None = None  # the graph's look-ups of this case and result, worked out
 
 
 def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
@@ -45,16 +47,25 @@ def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, 
 
     # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
     result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
-    case = loaded[0]
+    return finished_analysis(result, loaded[0])
+
+
+def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
+    """The Analysis of a finished run, with every look-up the window needs to show it worked out here.
+
+    Each of them costs 50-300 ms of Python at 100k ops; on the GUI thread that is a frozen window.
+    """
     files = case.open_index.files_indexed + case.close_index.files_indexed
-    with gc_paused():  # the producer index lives as long as the result: freeze it too (see run_mode1)
+    with gc_paused():  # these live as long as the result: freeze them too (see run_mode1)
         producers = producer_index(case.af_open)
-        # The details panel asks for consumers when the first divergence is selected: build both models'
-        # consumer indexes here (100k ops: ~0.3 s that would otherwise freeze the window).
+        # The details panel asks for consumers when the first divergence is selected.
         case.af_open.consumers("")
         case.af_close.consumers("")
+        # The graph view's fused op <-> rows look-ups, read when the first divergence is selected.
+        fusion_index = FusionIndex(case.mapping, result)
+        fusion_index.warm()
         gc.freeze()
-    return Analysis(result, producers, files, case)
+    return Analysis(result, producers, files, case, fusion_index)
 
 
 def analyse_mode2(case: CaseFiles, *, progress: Progress, cancel: CancelToken) -> Analysis:
@@ -122,6 +133,9 @@ class AnalysisController(QObject):
         """Stop the current run silently (a cancelled signal follows)."""
         if self._task_id is not None:
             self._runner.cancel(self._task_id)
+        elif self._batches.draining:  # done, its last rows still going to the table: finished never comes
+            self._batches.clear()
+            self.cancelled.emit()
 
 
     def _on_relay(self, message: tuple[int, str, Any]) -> None:
@@ -142,12 +156,11 @@ class AnalysisController(QObject):
             return
         self._task_id = None
         if event.kind == "done":
-            self._batches.flush()
-        else:
-            self._batches.clear()
-        if event.kind == "done":
-            self.finished.emit(event.payload)
-        elif event.kind == "failed":
+            # Every streamed row reaches the table before finished, in slices the window can repaint between.
+            self._batches.drain(lambda: self.finished.emit(event.payload))
+            return
+        self._batches.clear()
+        if event.kind == "failed":
             self.failed.emit(event.payload)
         else:
             self.cancelled.emit()

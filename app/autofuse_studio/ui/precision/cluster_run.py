@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
@@ -81,11 +80,9 @@ def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: A
                        cancel: CancelToken) -> Analysis:
     """analyse_mode1 on a Dask cluster (runs on the TaskRunner; cancel cancels every submitted task)."""
     from autofuse_studio.core.cluster.run import run_cluster
-    from autofuse_studio.core.gc_pause import gc_paused
     from autofuse_studio.core.precision.dump_pairs import summarise_sides
     from autofuse_studio.core.precision.engine import LoadedCase
-    from autofuse_studio.core.precision.plan import producer_index
-    from autofuse_studio.ui.precision.analysis import INDEXED, Analysis
+    from autofuse_studio.ui.precision.analysis import INDEXED, finished_analysis
 
     loaded: list[LoadedCase] = []
 
@@ -94,9 +91,4 @@ def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: A
         notify(INDEXED, summarise_sides(case.open_index, case.close_index))
 
     run = run_cluster(request, options, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
-    case = loaded[0]
-    files = case.open_index.files_indexed + case.close_index.files_indexed
-    with gc_paused():  # the producer index lives as long as the result: frozen too (see analyse_mode1)
-        producers = producer_index(case.af_open)
-        gc.freeze()
-    return Analysis(run.result, producers, files, case)
+    return finished_analysis(run.result, loaded[0])

@@ -11,11 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QAbstractProxyModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractProxyModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.columns import COLUMNS, VERDICT_COLUMN, sort_order
-from autofuse_studio.ui.precision.table_model import PrecisionTableModel
+from autofuse_studio.ui.precision.table_model import PrecisionTableModel, RoleSpan, clear_roles
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -68,6 +74,7 @@ class PrecisionProxyModel(QAbstractProxyModel):
         self._filter = RowFilter()
         self._sort_column = -1
         self._descending = False
+        self._source: PrecisionTableModel | None = None  # sourceModel() without a call into Qt per cell
 
     # --- QAbstractProxyModel -------------------------------------------------------------------
     def setSourceModel(self, source: QAbstractItemModel) -> None:
@@ -75,6 +82,7 @@ class PrecisionProxyModel(QAbstractProxyModel):
         assert isinstance(source, PrecisionTableModel)
         self.beginResetModel()
         super().setSourceModel(source)
+        self._source = source
         source.rowsInserted.connect(self._on_source_rows_inserted)
         source.modelAboutToBeReset.connect(self._on_source_about_to_reset)
         source.modelReset.connect(self._on_source_reset)
@@ -86,9 +94,8 @@ class PrecisionProxyModel(QAbstractProxyModel):
 
     def source(self) -> PrecisionTableModel:
         """The source model."""
-        model = self.sourceModel()
-        assert isinstance(model, PrecisionTableModel)
-        return model
+        assert self._source is not None
+        return self._source
 
     def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
         """Index of a visible cell."""
@@ -127,7 +134,19 @@ class PrecisionProxyModel(QAbstractProxyModel):
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """The source's data for the mapped cell."""
-        return self.source().data(self.mapToSource(index), role) if index.isValid() else None
+        if not self._shows(index):
+            return None
+        return self.source().value(self._order[index.row()], index.column(), role)
+
+    def multiData(self, index: AnyIndex, roleDataSpan: RoleSpan) -> None:
+        """Every role of the mapped cell in one call, without making a source index (a call back into Qt)."""
+        if self._shows(index):
+            self.source().fill_roles(self._order[index.row()], index.column(), roleDataSpan)
+        else:
+            clear_roles(roleDataSpan)
+
+    def _shows(self, index: AnyIndex) -> bool:
+        return self._source is not None and index.isValid() and index.row() < len(self._order)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         """Selectable, enabled cells."""

@@ -75,6 +75,10 @@ class RemoteAnalysisController(QObject):
 
     def cancel(self) -> None:
         """Stop the run (the relay, its ssh and the host's process); a cancelled signal follows."""
+        if self._batches.draining:  # the host finished, its last rows still going to the table
+            self._batches.clear()
+            self.cancelled.emit()
+            return
         self._process.cancel()
 
 
@@ -112,9 +116,9 @@ class RemoteAnalysisController(QObject):
             self.cancelled.emit()
             return
         if reader is not None and reader.outcome is not None:
-            self._batches.flush()
             done = reader.outcome
-            self.finished.emit(Analysis(done.result, done.producers or {}, done.files_indexed, None))
+            analysis = Analysis(done.result, done.producers or {}, done.files_indexed, None)
+            self._batches.drain(lambda: self.finished.emit(analysis))  # the streamed rows first, in slices
             return
         self._batches.clear()
         self.failed.emit(self._error or _stopped(outcome, self._stderr))

@@ -1,0 +1,106 @@
+"""A finished analysis is shown in event-loop steps: table, then the first divergence, then the graph."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.synth import demo_spec, generate_case
+from autofuse_studio.ui.main_window import MainWindow
+from autofuse_studio.ui.precision.analysis import Analysis
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated demo case (read-only)."""
+    root = tmp_path_factory.mktemp("steps") / "demo"
+    generate_case(root, demo_spec())
+    return root
+
+
+def test_the_table_comes_first_then_the_selection_and_the_graph(qtbot: QtBot, demo_root: Path) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    seen: dict[str, object] = {}
+
+    def on_finished(analysis: Analysis) -> None:  # connected after the window's own handler: the table is set
+        seen["rows at finish"] = window.workbench.model.rowCount()
+        seen["selected at finish"] = window.workbench.view.selected_rows()
+        seen["graph at finish"] = window.graph.af_open
+
+    window.analysis.finished.connect(on_finished)
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS) as shown:
+        window.open_paths([str(demo_root)])
+    analysis = shown.args[0]
+    assert seen["rows at finish"] == len(analysis.result.rows) > 0
+    assert seen["selected at finish"] == [] and seen["graph at finish"] is None
+    first = analysis.result.first_divergence
+    assert window.workbench.view.selected_rows() == [first]
+    assert window.graph.af_open is analysis.case.af_open
+    assert first in window.graph.index.rows_of_fused(first.fused_op)
+
+
+def test_a_new_run_drops_the_steps_of_the_old_one(qtbot: QtBot, demo_root: Path) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS) as shown:
+        window.open_paths([str(demo_root)])
+    analysis = shown.args[0]
+    window.workbench.view.clearSelection()
+    window.result_steps.start(analysis, {})
+    window.result_steps.cancel()  # what starting another analysis does
+    with qtbot.assertNotEmitted(window.resultShown, wait=300):
+        pass
+    assert window.workbench.view.selected_rows() == []  # the dropped selection step never ran
+    shown_again: list[object] = []
+    window.resultShown.connect(shown_again.append)
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
+        window.analyse()
+    assert len(shown_again) == 1
+    assert window.workbench.view.selected_rows() == [window.workbench.result.first_divergence]
+
+
+def test_the_graph_waits_for_the_tensors_unless_its_tab_is_opened(qtbot: QtBot, demo_root: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from autofuse_studio.ui.precision import tensor_panel
+
+    release = threading.Event()
+
+    def slow_view_files(*args: object, **kwargs: object) -> object:
+        release.wait(10)  # the tensors of the selected row take their time
+        return view_files(*args, **kwargs)
+
+    view_files = tensor_panel.view_files
+    monkeypatch.setattr(tensor_panel, "view_files", slow_view_files)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.analysis.finished, timeout=WAIT_MS):
+        window.open_paths([str(demo_root)])
+    qtbot.waitUntil(lambda: window.workbench.view.selected_rows() != [])  # the selection step ran
+    qtbot.wait(100)
+    assert window.graph.af_open is None  # its layout would slow the tensor plots' first paint down
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
+        window.tabs.setCurrentIndex(1)  # the Graph tab: no more waiting
+    assert window.graph.af_open is not None and window.workbench.tensor_panel.busy
+    release.set()
+    qtbot.waitUntil(lambda: not window.workbench.tensor_panel.busy, timeout=WAIT_MS)
+
+
+def test_the_graph_follows_once_the_tensors_are_shown(qtbot: QtBot, demo_root: Path) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    order: list[str] = []
+    window.workbench.tensor_panel.viewReady.connect(lambda _view: order.append("tensors"))
+    window.resultShown.connect(lambda _analysis: order.append("graph"))
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
+        window.open_paths([str(demo_root)])
+    assert order == ["tensors", "graph"]

@@ -1,0 +1,80 @@
+"""Streamed rows reach the table in slices the window can repaint between, all of them before finished."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.case import detect_roles
+from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
+from autofuse_studio.core.synth import demo_spec, generate_case
+from autofuse_studio.ui.precision.analysis import AnalysisController
+from autofuse_studio.ui.precision.row_batches import ROWS_PER_TICK, RowBatches
+from autofuse_studio.ui.tasks import TaskRunner
+
+WAIT_MS = 30_000
+
+
+def _rows(count: int, start: int = 0) -> list[PrecisionRow]:
+    return [PrecisionRow(OUTPUT, f"op{number}", 0, f"origin{number}", 0, "OK") for number in range(start, start + count)]
+
+
+@pytest.mark.parametrize("count", [1, ROWS_PER_TICK, ROWS_PER_TICK + 1, 3 * ROWS_PER_TICK + 17])
+def test_a_burst_goes_out_in_order_in_slices(qtbot: QtBot, count: int) -> None:
+    batches = RowBatches()
+    slices: list[list[PrecisionRow]] = []
+    batches.ready.connect(slices.append)
+    rows = _rows(count)
+    batches.add(rows[: count // 2])
+    batches.add(rows[count // 2:])
+    qtbot.waitUntil(lambda: sum(map(len, slices)) == count, timeout=5000)
+    assert [row for part in slices for row in part] == rows
+    assert all(0 < len(part) <= ROWS_PER_TICK for part in slices)
+    assert len(slices) == -(-count // ROWS_PER_TICK)
+
+
+def test_drain_calls_back_after_the_last_slice_and_clear_forgets_it(qtbot: QtBot) -> None:
+    batches = RowBatches()
+    events: list[str] = []
+    batches.ready.connect(lambda rows: events.append(f"rows {len(rows)}"))
+    batches.add(_rows(2 * ROWS_PER_TICK + 1))
+    batches.drain(lambda: events.append("then"))
+    assert batches.draining
+    qtbot.waitUntil(lambda: "then" in events, timeout=5000)
+    assert events == [f"rows {ROWS_PER_TICK}", f"rows {ROWS_PER_TICK}", "rows 1", "then"]
+    assert not batches.draining
+    batches.add(_rows(ROWS_PER_TICK + 1))
+    batches.drain(lambda: events.append("then again"))
+    batches.clear()
+    qtbot.wait(200)
+    assert "then again" not in events and events.count("then") == 1
+
+
+def test_flush_sends_everything_at_once(qtbot: QtBot) -> None:
+    batches = RowBatches()
+    slices: list[list[PrecisionRow]] = []
+    batches.ready.connect(slices.append)
+    batches.add(_rows(3 * ROWS_PER_TICK))
+    batches.flush()
+    assert [len(part) for part in slices] == [3 * ROWS_PER_TICK]
+
+
+def test_cancel_while_the_last_rows_drain_means_no_finished(qtbot: QtBot, tmp_path: Path) -> None:
+    root = tmp_path / "demo"
+    generate_case(root, demo_spec())
+    runner = TaskRunner()
+    controller = AnalysisController(runner)
+    cancelled_in_drain: list[bool] = []
+
+    def on_rows(_rows: object) -> None:
+        if not controller.running and not cancelled_in_drain:  # the run is done: these rows are its last
+            cancelled_in_drain.append(True)
+            controller.cancel()
+
+    controller.rowsArrived.connect(on_rows)
+    with qtbot.assertNotEmitted(controller.finished, wait=300), qtbot.waitSignal(controller.cancelled, timeout=WAIT_MS):
+        controller.start(detect_roles([str(root)]).case)
+    assert cancelled_in_drain == [True]
+    runner.shutdown(wait=True)
