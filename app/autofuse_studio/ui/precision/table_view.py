@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.columns import COLUMNS, visual_order
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
+from autofuse_studio.ui.precision.row_header import PaintingHeader, RowNumberHeader
 
 _WIDE_COLUMNS = {"fused_op": 240, "origin_op": 240}
 
@@ -27,6 +28,8 @@ class PrecisionTableView(QTableView):
         self.setWordWrap(False)
         self.setCornerButtonEnabled(False)
         # Uniform row heights: the view never measures rows, so 100k rows scroll as fast as 100.
+        self.setVerticalHeader(RowNumberHeader(self))
+        self.setHorizontalHeader(PaintingHeader(Qt.Orientation.Horizontal, self))
         vertical = self.verticalHeader()
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 6)
