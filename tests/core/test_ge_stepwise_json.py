@@ -81,6 +81,7 @@ def _dump(rng: random.Random, document: Any) -> bytes:
 @pytest.fixture(params=[5, 64, 4096, 1 << 22])
 def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", request.param)
+    monkeypatch.setattr(stepwise_json, "GATHER_CHUNK", max(1, request.param // 4))  # gathers in steps too
     return int(request.param)
 
 
