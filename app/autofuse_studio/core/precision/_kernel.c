@@ -1183,7 +1183,12 @@ AF_EXPORT int64_t af_read_files(const char *const *paths, int64_t count, int64_t
             status[i] = AF_READ_OPEN_FAILED;
             continue;
         }
-        if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        if (fstat(fd, &info) != 0) {
+            close(fd);
+            status[i] = AF_READ_FAILED;
+            continue;
+        }
+        if (!S_ISREG(info.st_mode)) {
             close(fd);
             status[i] = AF_READ_NOT_REGULAR;
             continue;
@@ -1192,7 +1197,7 @@ AF_EXPORT int64_t af_read_files(const char *const *paths, int64_t count, int64_t
         start = (int64_t)((((uintptr_t)buffer + (uintptr_t)used + AF_FILE_ALIGN - 1)
                            & ~(uintptr_t)(AF_FILE_ALIGN - 1)) - (uintptr_t)buffer);
         if (size > 0 && size <= max_size && start + size > capacity && used > 0) {
-            close(fd); /* it fits an empty buffer: the caller comes back for it */
+            close(fd); /* the caller comes back with an empty buffer (where it is refused if it still does not fit) */
             return i;
         }
         if (size == 0 || size > max_size || start + size > capacity) {

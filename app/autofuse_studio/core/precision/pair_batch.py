@@ -52,7 +52,8 @@ def _reader() -> Any:
         function.restype = ctypes.c_int64
         function.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
                              ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-    return function
+    # Reading no files answers AF_UNSUPPORTED (-1) where the kernel has no POSIX I/O (Windows).
+    return function if function(None, 0, 0, None, 0, None, None, None) == 0 else None
 
 
 class _Buffer(threading.local):
@@ -79,7 +80,7 @@ def _encoded(path: Path | None) -> bytes:
 
 
 def _read_files(paths: list[bytes], buffer: np.ndarray) -> list[tuple[int, int] | None]:
-    """(offset, size) in `buffer` of the leading files that were read whole, None for those that were not."""
+    """Read the leading files that fit in `buffer`: the (offset, size) of each, None where compare_pair must open it."""
     reader = _reader()
     assert reader is not None
     count = len(paths)
@@ -90,8 +91,7 @@ def _read_files(paths: list[bytes], buffer: np.ndarray) -> list[tuple[int, int] 
     limit = min(largest_read(pair.READ_BELOW_BYTES), buffer.size // 2 - 64)
     done = reader((ctypes.c_char_p * count)(*paths), count, limit, native._address(buffer), buffer.size,
                   native._address(offsets), native._address(sizes), native._address(statuses))
-    if done < 0:
-        return [None] * count  # no POSIX I/O here (Windows): compare_pair opens every file
+    assert done >= 0, "af_read_files is unsupported here: _reader() returns None then"
     return [(offset, size) if status == _READ_OK else None
             for offset, size, status in zip(offsets[:done].tolist(), sizes[:done].tolist(), statuses[:done].tolist(),
                                             strict=True)]
@@ -109,9 +109,9 @@ def _single_blocks(prepared: PreparedPair) -> tuple[np.ndarray, np.ndarray] | No
 
 
 def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], fallback: PairComparer) -> int:
-    """Compare the leading pairs of `keys` whose files fit in the buffer; returns how many were compared."""
+    """Compare the leading pairs of `keys` whose files fit in the buffer (at least one); returns how many."""
     buffer = _BUFFER.get()
-    spans = _read_files([_encoded(side.path) for key in keys[:ROUND_PAIRS] for side in key], buffer)
+    spans = _read_files([_encoded(side.path) for key in keys for side in key], buffer)
     contents = buffer.data.toreadonly()
     measured: list[tuple[PairKey, PreparedPair, tuple[np.ndarray, np.ndarray]]] = []
     for number in range(len(spans) // 2):
@@ -153,8 +153,8 @@ def compare_pairs(keys: Sequence[PairKey], cancel: CancelToken = NEVER_CANCELLED
             results[key] = fallback(*key)
         return results
     limit_blas_threads()  # as compare_tensors does, for the pairs that take the numpy route
-    todo = list(keys)
-    while todo:
+    start = 0
+    while start < len(keys):
         cancel.check()
-        todo = todo[_compare_round(todo, results, fallback):]
+        start += _compare_round(keys[start:start + ROUND_PAIRS], results, fallback)
     return results
