@@ -13,18 +13,20 @@ from typing import BinaryIO
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import LazyTensor, decode_bf16
-from autofuse_studio.core.dumps.npy_header import read_header
+from autofuse_studio.core.dumps.npy_header import MAX_HEADER_BYTES, read_header
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.printable import EXCERPT_CHARS, short_repr
 
 # Room for the header when deciding whether a file is small enough to read whole (np.save pads to 64 bytes).
 _HEADER_ROOM = 4096
+# read_header reads the magic and version (8 bytes), the length field (at most 4) and at most this much text.
+_HEADER_PREFIX_BYTES = 12 + MAX_HEADER_BYTES
 
 
 _Layout = tuple[np.dtype[np.generic], tuple[int, ...], bool, int]  # dtype, shape, fortran order, data offset
 
 
-def _view(buffer: bytes | mmap.mmap, layout: _Layout) -> np.ndarray:
+def _view(buffer: bytes | memoryview | mmap.mmap, layout: _Layout) -> np.ndarray:
     """The data as a read-only array over `buffer` (a plain empty array when there is nothing to map)."""
     dtype, shape, fortran, offset = layout
     count = math.prod(shape)
@@ -100,6 +102,11 @@ def _read_all(fd: int, size: int) -> bytes:
     return contents
 
 
+def largest_read(read_below: int) -> int:
+    """The size of the biggest file open_npy(read_below=...) reads whole; bigger ones are mapped (-1: all are)."""
+    return read_below + _HEADER_ROOM if read_below > 0 else -1
+
+
 def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
     """Open an NPY file as a memory-mapped LazyTensor; NpyLoadError for anything unsafe or broken.
 
@@ -111,7 +118,7 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
         try:
             if size == 0:
                 raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
-            if read_below <= 0 or size > read_below + _HEADER_ROOM:
+            if size > largest_read(read_below):
                 with os.fdopen(os.dup(fd), "rb") as handle:
                     layout, is_bf16 = _read_layout(handle, size, path)
                     try:
@@ -122,13 +129,25 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
                 # One read() of a small file beats mapping it when threads open many of them: every
                 # munmap in a threaded process interrupts the other cores to flush their TLBs. A big
                 # model opens tens of thousands of them: no file object, one system call to read.
-                contents = _read_all(fd, size)
-                layout, is_bf16 = _read_layout(io.BytesIO(contents), len(contents), path)
-                array = _view(contents, layout)
+                return tensor_from_contents(_read_all(fd, size), path)
         finally:
             os.close(fd)
     except OSError as exc:
         raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
+    return _tensor(array, is_bf16)
+
+
+def tensor_from_contents(contents: bytes | memoryview, path: Path) -> LazyTensor:
+    """The tensor of a whole NPY file already read into memory, checked as open_npy checks it; NpyLoadError if unusable.
+
+    The array is a view of `contents` (read-only when they are): they must outlive it.
+    """
+    # The header is read from a copy of at most its longest possible prefix, never of the data.
+    layout, is_bf16 = _read_layout(io.BytesIO(contents[:_HEADER_PREFIX_BYTES]), len(contents), path)
+    return _tensor(_view(contents, layout), is_bf16)
+
+
+def _tensor(array: np.ndarray, is_bf16: bool) -> LazyTensor:
     if is_bf16:
         return LazyTensor.plain(array, decode=decode_bf16, logical_dtype="bfloat16")
     return LazyTensor.plain(array)

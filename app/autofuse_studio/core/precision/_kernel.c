@@ -9,6 +9,10 @@
  * operation, so max values and pass counts are bit-identical; only the summation order of the sums
  * differs (lane-wise per chunk, like BLAS), which changes them by a few ulps. Blocks whose sums of
  * squares could overflow are handed back to the numpy path, which rescales them (status AF_FALLBACK).
+ *
+ * For the many small pairs of a run there are also a batched af_pair_stats and a reader of whole small
+ * files (both used by pair_batch.py), so a worker releases the GIL twice per batch instead of several
+ * times per pair.
  */
 
 /* Python.h must come before the standard headers; only the module init below uses it. */
@@ -19,6 +23,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#if !defined(_WIN32)
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define AF_X86_DISPATCH 1
@@ -402,6 +414,22 @@ AF_EXPORT int af_pair_stats(const void *a, int a_type, const void *b, int b_type
     out_counts[OUT_NAN_B] = rare.nan_b;
     out_counts[OUT_INF_B] = rare.inf_b;
     out_counts[OUT_MISMATCH] = rare.mismatch;
+    return AF_OK;
+}
+
+/*
+ * af_pair_stats for k pairs in one call (pair_batch.py): one GIL release for a whole batch of small pairs
+ * instead of one per pair, which on two threads turned every pair into a GIL handoff. Pair i reads a[i],
+ * b[i] (n[i] elements of a_types[i], b_types[i]) and writes 7 doubles at out_doubles + 7 i, 7 counts at
+ * out_counts + 7 i and af_pair_stats' return code in status[i]; the results are af_pair_stats' own.
+ */
+AF_EXPORT int af_pair_stats_batch(int64_t k, const void *const *a, const int32_t *a_types, const void *const *b,
+                                  const int32_t *b_types, const int64_t *n, double t1, double t2, double eps,
+                                  double *out_doubles, int64_t *out_counts, int32_t *status)
+{
+    for (int64_t i = 0; i < k; i++)
+        status[i] = af_pair_stats(a[i], a_types[i], b[i], b_types[i], n[i], t1, t2, eps,
+                                  out_doubles + OUT_DOUBLES * i, out_counts + OUT_COUNTS * i);
     return AF_OK;
 }
 
@@ -1084,6 +1112,116 @@ AF_EXPORT int af_view_hist(const void *f, int f_type, const void *o, int o_type,
     if (use_avx2) return view_hist_avx2(f, f_type, o, o_type, n, binning, nonfinite);
 #endif
     return view_hist_baseline(f, f_type, o, o_type, n, binning, nonfinite);
+}
+
+/*
+ * Whole small files into one caller-provided buffer (pair_batch.py): open, fstat, read and close a batch
+ * of NPY files in one call, so a worker thread releases the GIL once per batch rather than four times
+ * per file. Only the I/O is done here: every check of the contents stays in Python (npy.py), and a file
+ * with any status but AF_READ_OK is left to Python's own open_npy, which words its error.
+ */
+enum { AF_READ_OK = 0, AF_READ_OPEN_FAILED, AF_READ_NOT_REGULAR, AF_READ_EMPTY, AF_READ_TOO_BIG, AF_READ_FAILED };
+
+/* Each file starts on a cache line, so the data after a 64-byte-padded np.save header is aligned. */
+#define AF_FILE_ALIGN 64
+
+#if defined(_WIN32)
+#define AF_POSIX_IO 0
+#else
+#define AF_POSIX_IO 1
+#endif
+
+#if AF_POSIX_IO
+/* open_npy's flags (npy.py _OPEN_FLAGS): O_NONBLOCK so opening a FIFO cannot wait for a writer. */
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0
+#endif
+#define AF_OPEN_FLAGS (O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+
+/* Up to `size` bytes from fd into dst, retrying short reads and EINTR; -1 on an error, else the count
+ * (less than size when the file shrank: open_npy's _read_all keeps what it got too). */
+static int64_t read_whole(int fd, uint8_t *dst, int64_t size)
+{
+    int64_t got = 0;
+    while (got < size) {
+        ssize_t part = read(fd, dst + got, (size_t)(size - got));
+        if (part < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (part == 0) break;
+        got += part;
+    }
+    return got;
+}
+#endif
+
+/*
+ * Files paths[0:count] read whole, one after the other, into buffer[0:capacity]: file i gets status[i]
+ * and, when AF_READ_OK, its bytes at buffer + offsets[i], sizes[i] of them. Not regular files, empty
+ * ones and those over max_size bytes are not read. Returns how many files were handled: fewer than
+ * count when the next one does not fit in the rest of the buffer (use the data, then call again with
+ * the remaining paths), or AF_UNSUPPORTED without POSIX I/O (Python then opens every file itself).
+ */
+AF_EXPORT int64_t af_read_files(const char *const *paths, int64_t count, int64_t max_size, uint8_t *buffer,
+                                int64_t capacity, int64_t *offsets, int64_t *sizes, int32_t *status)
+{
+#if AF_POSIX_IO
+    int64_t used = 0;
+    for (int64_t i = 0; i < count; i++) {
+        struct stat info;
+        int64_t start, size, got;
+        int fd;
+        offsets[i] = sizes[i] = 0;
+        do {
+            fd = open(paths[i], AF_OPEN_FLAGS);
+        } while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            status[i] = AF_READ_OPEN_FAILED;
+            continue;
+        }
+        if (fstat(fd, &info) != 0) {
+            close(fd);
+            status[i] = AF_READ_FAILED;
+            continue;
+        }
+        if (!S_ISREG(info.st_mode)) {
+            close(fd);
+            status[i] = AF_READ_NOT_REGULAR;
+            continue;
+        }
+        size = (int64_t)info.st_size;
+        start = (int64_t)((((uintptr_t)buffer + (uintptr_t)used + AF_FILE_ALIGN - 1)
+                           & ~(uintptr_t)(AF_FILE_ALIGN - 1)) - (uintptr_t)buffer);
+        if (size > 0 && size <= max_size && start + size > capacity && used > 0) {
+            close(fd); /* the caller comes back with an empty buffer (where it is refused if it still does not fit) */
+            return i;
+        }
+        if (size == 0 || size > max_size || start + size > capacity) {
+            close(fd);
+            status[i] = size == 0 ? AF_READ_EMPTY : AF_READ_TOO_BIG;
+            continue;
+        }
+        got = read_whole(fd, buffer + start, size);
+        close(fd);
+        if (got < 0) {
+            status[i] = AF_READ_FAILED;
+            continue;
+        }
+        status[i] = AF_READ_OK;
+        offsets[i] = start;
+        sizes[i] = got;
+        used = start + got;
+    }
+    return count;
+#else
+    (void)paths, (void)count, (void)max_size, (void)buffer, (void)capacity, (void)offsets, (void)sizes;
+    (void)status;
+    return AF_UNSUPPORTED;
+#endif
 }
 
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */

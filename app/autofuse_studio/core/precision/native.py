@@ -1,4 +1,4 @@
-"""ctypes bridge to the optional native kernel (_kernel.c) that computes a block's partial sums in one pass."""
+"""ctypes bridge to the optional native kernel (_kernel.c): partial sums in one pass, of a block or of a batch."""
 
 from __future__ import annotations
 
@@ -54,6 +54,12 @@ def _library() -> ctypes.CDLL | None:
         ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
         ctypes.c_double, ctypes.c_double, ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p,
     ]
+    if hasattr(library, "af_pair_stats_batch"):  # a kernel built from older sources has only af_pair_stats
+        library.af_pair_stats_batch.restype = ctypes.c_int
+        library.af_pair_stats_batch.argtypes = [
+            ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+            ctypes.c_double, ctypes.c_double, ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+        ]
     # functools.cache may run this twice when two threads race; the lock keeps af_init single.
     with _INIT_LOCK:
         avx2 = library.af_init()
@@ -100,12 +106,66 @@ def native_partial(
     )
     if status != _OK:
         return None
+    return _partial(int(a.size), doubles[:], counts[:])
+
+
+def _partial(count: int, doubles: list[float], counts: list[int]) -> _Partial:
+    """The _Partial of a block from the kernel's 7 doubles and 7 counts."""
     from autofuse_studio.core.precision.metrics import _Partial  # metrics imports this module
 
-    dot_ab, sum_aa, sum_bb, sum_dd, sum_abs, max_abs, max_rel = doubles[:]
-    pass1, pass2, nan_a, inf_a, nan_b, inf_b, mismatch = counts[:]
+    dot_ab, sum_aa, sum_bb, sum_dd, sum_abs, max_abs, max_rel = doubles
+    pass1, pass2, nan_a, inf_a, nan_b, inf_b, mismatch = counts
     return _Partial(
-        count=int(a.size), dot_ab=dot_ab, sum_aa=sum_aa, sum_bb=sum_bb, sum_dd=sum_dd, max_abs=max_abs,
+        count=count, dot_ab=dot_ab, sum_aa=sum_aa, sum_bb=sum_bb, sum_dd=sum_dd, max_abs=max_abs,
         max_rel=max_rel, sum_abs=sum_abs, passes=[pass1, pass2], nan_a=nan_a, inf_a=inf_a, nan_b=nan_b,
         inf_b=inf_b, nonfinite_mismatch=mismatch,
     )
+
+
+def batch_enabled() -> bool:
+    """True when native_partials can work: the kernel is enabled and has af_pair_stats_batch."""
+    return enabled() and hasattr(_library(), "af_pair_stats_batch")
+
+
+def _address(array: np.ndarray) -> int:
+    address: int = array.__array_interface__["data"][0]  # a fraction of the cost of array.ctypes
+    return address
+
+
+def native_partials(
+    blocks: list[tuple[np.ndarray, np.ndarray]], limits: tuple[float, float], epsilon: float
+) -> list[_Partial | None]:
+    """native_partial of every pair of blocks, computed in one kernel call (one GIL release for all of them)."""
+    if not batch_enabled():
+        return [None] * len(blocks)
+    library = _library()
+    assert library is not None
+    results: list[_Partial | None] = [None] * len(blocks)
+    numbers, a_blocks, b_blocks, a_codes, b_codes = [], [], [], [], []
+    for number, (a_block, b_block) in enumerate(blocks):
+        a_code, b_code = _TYPE_CODES.get(a_block.dtype), _TYPE_CODES.get(b_block.dtype)
+        if a_code is None or b_code is None or a_block.size != b_block.size:
+            continue  # native_partial declines these too
+        numbers.append(number)
+        # Kept in these lists until the call returns: the kernel reads their memory.
+        a_blocks.append(np.ascontiguousarray(a_block.reshape(-1)))
+        b_blocks.append(np.ascontiguousarray(b_block.reshape(-1)))
+        a_codes.append(a_code)
+        b_codes.append(b_code)
+    if not numbers:
+        return results
+    k = len(numbers)
+    inputs: list[np.ndarray] = [
+        np.array([_address(block) for block in a_blocks], dtype=np.uintp), np.array(a_codes, dtype=np.int32),
+        np.array([_address(block) for block in b_blocks], dtype=np.uintp), np.array(b_codes, dtype=np.int32),
+        np.array([block.size for block in a_blocks], dtype=np.int64),
+    ]
+    doubles, counts = np.empty((k, _DOUBLES), dtype=np.float64), np.empty((k, _COUNTS), dtype=np.int64)
+    statuses = np.empty(k, dtype=np.int32)
+    library.af_pair_stats_batch(k, *map(_address, inputs), limits[0], limits[1], epsilon, _address(doubles),
+                                _address(counts), _address(statuses))
+    for number, block, status, block_doubles, block_counts in zip(
+            numbers, a_blocks, statuses.tolist(), doubles.tolist(), counts.tolist(), strict=True):
+        if status == _OK:
+            results[number] = _partial(int(block.size), block_doubles, block_counts)
+    return results

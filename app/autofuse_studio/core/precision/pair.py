@@ -149,11 +149,19 @@ def _layout_name(side: PairSide) -> str | None:
     return side.layout.layout if side.layout is not None else None
 
 
-def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor | None = None) -> PairResult:
-    """Run the reference's comparison pipeline on two NPY files, with our fixes."""
+def missing_file(fused_side: PairSide, origin_side: PairSide) -> PairResult | None:
+    """The FILE_NOT_FOUND result when a side has no file, else None."""
     for side, which in ((fused_side, "Fused-side"), (origin_side, "Original-side")):
         if side.path is None:
             return PairResult(FILE_NOT_FOUND, message=f"{which} NPY not found: {side.label}")
+    return None
+
+
+def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor | None = None) -> PairResult:
+    """Run the reference's comparison pipeline on two NPY files, with our fixes."""
+    missing = missing_file(fused_side, origin_side)
+    if missing is not None:
+        return missing
     assert fused_side.path is not None and origin_side.path is not None
     try:
         fused = open_npy(fused_side.path, read_below=READ_BELOW_BYTES)
@@ -161,6 +169,43 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
     except NpyLoadError as error:
         message = f"NPY Load failed - {fused_side.label} / {origin_side.label}: {error}"
         return PairResult(NPY_LOAD_ERROR, message=message)
+    prepared = prepare_pair(fused_side, origin_side, fused, origin)
+    if isinstance(prepared, PairResult):
+        return prepared
+    return prepared.measure(executor)
+
+
+@dataclass(frozen=True)
+class PreparedPair:
+    """Two loaded tensors brought to the same layout, and what their result says besides the metrics."""
+
+    fused_side: PairSide
+    origin_side: PairSide
+    fused: LazyTensor
+    origin: LazyTensor
+    status: str
+    fused_dtype: str
+    origin_dtype: str
+
+    def result(self, metrics: Metrics) -> PairResult:
+        """The pair's result given its metrics."""
+        return PairResult(self.status, metrics, "", self.fused_dtype, self.origin_dtype, self.fused.shape,
+                          self.origin.shape)
+
+    def measure(self, executor: Executor | None = None) -> PairResult:
+        """Compute the metrics (on `executor`'s threads for big pairs): the result, or COMPUTE_ERROR."""
+        try:
+            metrics = compare_tensors(self.fused, self.origin, executor=executor)
+        except (ValueError, OSError, MemoryError) as error:
+            message = f"Metric calculation failed - {self.fused_side.label} / {self.origin_side.label}: {error}"
+            return PairResult(COMPUTE_ERROR, None, message, self.fused_dtype, self.origin_dtype, self.fused.shape,
+                              self.origin.shape)
+        return self.result(metrics)
+
+
+def prepare_pair(fused_side: PairSide, origin_side: PairSide, fused: LazyTensor, origin: LazyTensor
+                 ) -> PreparedPair | PairResult:
+    """Convert layouts and check dtypes and shapes of two loaded tensors: ready to measure, or the failed result."""
     fused_dtype, origin_dtype = _dtype_name(fused, fused_side), _dtype_name(origin, origin_side)
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
@@ -171,7 +216,6 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
     except FormatConversionError as error:
         message = f"Format conversion failed - {fused_side.label} / {origin_side.label}: {error}"
         return PairResult(FORMAT_CONVERSION_ERROR, None, message, fused_dtype, origin_dtype)
-    sides = (fused_dtype, origin_dtype, fused.shape, origin.shape)
     parts = [FORMAT_CONVERTED] if converted else []
     if fused_dtype != origin_dtype:
         parts.append(DTYPE_CAST)
@@ -179,11 +223,7 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         if fused.size != origin.size:
             message = (f"Shape mismatch with different element counts - {fused_side.label}: {fused.shape}"
                        f" vs {origin_side.label}: {origin.shape}")
-            return PairResult(SHAPE_MISMATCH, None, message, *sides)
+            return PairResult(SHAPE_MISMATCH, None, message, fused_dtype, origin_dtype, fused.shape, origin.shape)
         parts.append(SHAPE_FLATTENED)
-    try:
-        metrics = compare_tensors(fused, origin, executor=executor)
-    except (ValueError, OSError, MemoryError) as error:
-        message = f"Metric calculation failed - {fused_side.label} / {origin_side.label}: {error}"
-        return PairResult(COMPUTE_ERROR, None, message, *sides)
-    return PairResult("_".join(parts) if parts else OK, metrics, "", *sides)
+    status = "_".join(parts) if parts else OK
+    return PreparedPair(fused_side, origin_side, fused, origin, status, fused_dtype, origin_dtype)

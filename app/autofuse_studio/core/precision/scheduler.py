@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
+from autofuse_studio.core.precision.pair_batch import compare_pairs
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.progress import CancelToken, Progress
 
@@ -28,11 +29,9 @@ def _key(item: PlannedRow) -> PairKey | None:
 
 
 def _compare_keys(keys: list[PairKey], cancel: CancelToken) -> Outcomes:
-    outcomes: Outcomes = {}
-    for fused, origin in keys:
-        cancel.check()
-        outcomes[(fused, origin)] = compare_pair(fused, origin)
-    return outcomes
+    # In batches (two GIL releases for all of them, see pair_batch); what the batch cannot take goes to
+    # compare_pair, looked up here at call time.
+    return compare_pairs(keys, cancel, compare_pair)
 
 
 class PairScheduler:
