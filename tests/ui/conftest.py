@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
+from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
@@ -44,3 +46,11 @@ def demo_bench(qtbot: QtBot) -> Iterator[GraphWorkbench]:
         widget.set_case(af_open, af_close, mapping, result)
     yield widget
     widget.shutdown()
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated demo case (read-only), one per test module."""
+    root = tmp_path_factory.mktemp("window") / "demo"
+    generate_case(root, demo_spec())
+    return root

@@ -11,19 +11,10 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio import __version__
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.table_model import verdict_colour
 
 WAIT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A generated demo case (read-only)."""
-    root = tmp_path_factory.mktemp("window") / "demo"
-    generate_case(root, demo_spec())
-    return root
 
 
 @pytest.fixture

@@ -8,19 +8,10 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.analysis import Analysis
 
 WAIT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A generated demo case (read-only)."""
-    root = tmp_path_factory.mktemp("steps") / "demo"
-    generate_case(root, demo_spec())
-    return root
 
 
 def test_the_table_comes_first_then_the_selection_and_the_graph(qtbot: QtBot, demo_root: Path) -> None:
