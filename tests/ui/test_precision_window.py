@@ -11,7 +11,7 @@ from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from tests.ui.svg_bounds import read_svg
 from tests.ui.table_checks import elided_columns
-from tests.ui.test_main_window import analysed, demo_root  # noqa: F401 - fixtures
+from tests.ui.test_main_window import analysed  # noqa: F401 - fixture (demo_root is in conftest)
 
 
 def test_invalid_threshold_keeps_the_check_and_the_status_follows_thresholds(
