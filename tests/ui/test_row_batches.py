@@ -52,15 +52,6 @@ def test_drain_calls_back_after_the_last_slice_and_clear_forgets_it(qtbot: QtBot
     assert "then again" not in events and events.count("then") == 1
 
 
-def test_flush_sends_everything_at_once(qtbot: QtBot) -> None:
-    batches = RowBatches()
-    slices: list[list[PrecisionRow]] = []
-    batches.ready.connect(slices.append)
-    batches.add(_rows(3 * ROWS_PER_TICK))
-    batches.flush()
-    assert [len(part) for part in slices] == [3 * ROWS_PER_TICK]
-
-
 def test_cancel_while_the_last_rows_drain_means_no_finished(qtbot: QtBot, tmp_path: Path) -> None:
     root = tmp_path / "demo"
     generate_case(root, demo_spec())

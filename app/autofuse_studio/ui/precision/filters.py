@@ -11,13 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QAbstractProxyModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QAbstractItemModel, QAbstractProxyModel, QModelIndex, QPersistentModelIndex, Qt
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.columns import COLUMNS, VERDICT_COLUMN, sort_order

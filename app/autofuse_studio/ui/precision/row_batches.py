@@ -34,13 +34,6 @@ class RowBatches(QObject):
         if not self._timer.isActive():
             self._timer.start()
 
-    def flush(self) -> None:
-        """Emit everything queued now, in one batch (nothing when empty)."""
-        self._timer.stop()
-        rows, self._pending = self._pending, []
-        if rows:
-            self.ready.emit(rows)
-
     @property
     def draining(self) -> bool:
         """True between drain() and the call of its `then`."""

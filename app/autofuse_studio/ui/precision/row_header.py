@@ -39,10 +39,10 @@ class RowNumberHeader(PaintingHeader):
 
     def sizeHint(self) -> QSize:
         """The largest size any of the measured sections asks for (cached per section count and font)."""
-        key = (self.count(), self.font().key())
+        count = self.count()
+        key = (count, self.font().key())
         if self._hint is not None and self._hint[0] == key:
             return self._hint[1]
-        count = self.count()
         measured = sorted(set(range(min(MEASURED_AT_EACH_END, count))) |
                           set(range(max(0, count - MEASURED_AT_EACH_END), count)))
         hint = QSize(0, 0)
