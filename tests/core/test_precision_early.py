@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import Cancelled, GraphParseError
+from autofuse_studio.core.ge.load import load_model
+from autofuse_studio.core.precision import plan
 from autofuse_studio.core.precision import scheduler as scheduler_module
 from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
 from autofuse_studio.core.precision.pair import PairResult, PairSide
@@ -114,3 +117,17 @@ def test_big_pairs_path_gives_the_same_rows(coverage_case: tuple[Path, dict[str,
     monkeypatch.setattr(scheduler, "LARGE_PAIR_BYTES", -1)  # every pair takes the block-parallel route
     large = run_mode1(request)
     assert [_row_facts(row) for row in small.rows] == [_row_facts(row) for row in large.rows]
+
+
+def test_producer_index_is_worked_out_once_per_model_and_equal_to_a_fresh_one(
+        coverage_case: tuple[Path, dict[str, Any]]) -> None:
+    root, manifest = coverage_case
+    first, second = (load_model(root / manifest["graphs"]["af_open"]) for _ in range(2))
+    index = plan.producer_index(first)
+    assert plan.producer_index(first) is index  # the verdicts and the window share it
+    assert plan.producer_index(second) is not index and plan.producer_index(second) == index
+    assert index == plan._producer_index(first)
+    watched = weakref.ref(first)
+    del first, index
+    gc.collect()
+    assert watched() is None  # the cache does not keep a dropped model alive

@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.ui.main_window import MainWindow
@@ -95,3 +96,42 @@ def test_the_graph_follows_once_the_tensors_are_shown(qtbot: QtBot, demo_root: P
     with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
         window.open_paths([str(demo_root)])
     assert order == ["tensors", "graph"]
+
+
+class _PaintCounter(QObject):
+    """Counts the paint events of a widget."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Count, never filter."""
+        if event.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
+
+
+def test_the_window_repaints_and_runs_its_timers_between_the_steps(qtbot: QtBot, demo_root: Path) -> None:
+    """Each step is its own event-loop turn: the table is painted, and due timers fire, before the next."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    counter = _PaintCounter()
+    window.workbench.view.viewport().installEventFilter(counter)
+    ticks = [0]
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(1)
+    timer.timeout.connect(lambda: ticks.__setitem__(0, ticks[0] + 1))
+    timer.start()
+    seen: dict[str, tuple[int, int]] = {}
+    window.analysis.finished.connect(lambda _analysis: seen.setdefault("table", (ticks[0], counter.paints)))
+    window.workbench.rowSelected.connect(lambda _row: seen.setdefault("selection", (ticks[0], counter.paints)))
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
+        window.open_paths([str(demo_root)])
+    seen["shown"] = (ticks[0], counter.paints)
+    timer.stop()
+    (table_ticks, table_paints), (selection_ticks, selection_paints) = seen["table"], seen["selection"]
+    assert selection_paints > table_paints  # the table was on screen before its selection was made
+    assert selection_ticks > table_ticks and seen["shown"][0] > selection_ticks

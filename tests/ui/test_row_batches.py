@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from autofuse_studio.core.case import detect_roles
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.analysis import AnalysisController
-from autofuse_studio.ui.precision.row_batches import ROWS_PER_TICK, RowBatches
+from autofuse_studio.ui.precision.row_batches import ROWS_PER_TICK, RowBatches, RowInbox
 from autofuse_studio.ui.tasks import TaskRunner
 
 WAIT_MS = 30_000
@@ -69,3 +70,38 @@ def test_cancel_while_the_last_rows_drain_means_no_finished(qtbot: QtBot, tmp_pa
         controller.start(detect_roles([str(root)]).case)
     assert cancelled_in_drain == [True]
     runner.shutdown(wait=True)
+
+
+def test_the_inbox_wakes_the_gui_once_per_take_and_keeps_every_row_in_order() -> None:
+    inbox = RowInbox()
+    groups = [_rows(3, start) for start in range(0, 3000, 3)]
+    wakes, taken = 0, []
+    for number, group in enumerate(groups):
+        wakes += inbox.put(group)
+        if number % 250 == 249:  # the GUI thread takes what waits now and then
+            taken += inbox.take()
+    taken += inbox.take()
+    assert [row.fused_op for row in taken] == [row.fused_op for group in groups for row in group]
+    assert wakes == 4  # once after each take, not once per group
+    assert inbox.take() == []
+
+
+def test_rows_put_from_many_threads_all_arrive_once() -> None:
+    inbox = RowInbox()
+    batches = [_rows(5, 5 * number) for number in range(400)]
+
+    def put(part: list[list[PrecisionRow]]) -> None:
+        for group in part:
+            inbox.put(group)
+
+    threads = [threading.Thread(target=put, args=(batches[start::4],)) for start in range(4)]
+    for thread in threads:
+        thread.start()
+    taken: list[PrecisionRow] = []
+    while any(thread.is_alive() for thread in threads):
+        taken += inbox.take()
+    for thread in threads:
+        thread.join()
+    taken += inbox.take()
+    assert sorted(row.fused_op for row in taken) == sorted(row.fused_op for group in batches for row in group)
+

@@ -15,16 +15,19 @@ from autofuse_studio.core.resources import demo_case_dir as demo_case_dir
 from autofuse_studio.core.resources import resources_dir as resources_dir
 
 # How long a Python thread may keep the GIL while another one waits for it (CPython's default: 5 ms).
-GUI_SWITCH_INTERVAL = 0.0005
+GUI_SWITCH_INTERVAL = 0.0001
 
 
 def prefer_gui_thread() -> None:
-    """Let the GUI thread get the GIL within 0.5 ms while background tasks run Python.
+    """Let the GUI thread get the GIL within 0.1 ms while background tasks run Python.
 
     A repaint of the Python-wrapped widgets and models takes the GIL hundreds of times (once per
-    virtual call); with the default 5 ms interval each take waited for the worker, and switching the
-    perf tab to a picture built in the background froze the window for the whole build (~200 ms, now
-    ~30 ms). Only threads that wait for the GIL pay for switching, so an idle GUI costs the workers nothing.
+    virtual call, and again after every Qt call PySide makes without it); with the default 5 ms interval
+    each take waited for the worker, and switching the perf tab to a picture built in the background
+    froze the window for the whole build (~200 ms, then ~30 ms at 0.5 ms). At 0.5 ms, a table repaint
+    next to the analysis worker's last steps still took 100-170 ms on a big model; at 0.1 ms no block
+    was left, and the runs were no slower (3 + 3 alternated runs). Only threads that wait for the GIL
+    pay for switching, so an idle GUI costs the workers nothing.
     """
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
     # A graph decoded in one C call holds the GIL for up to 0.7 s (230 MB): decode it in short steps.

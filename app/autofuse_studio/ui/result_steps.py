@@ -23,6 +23,7 @@ from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 # then until the plots have settled: pyqtgraph finishes ranges and labels over a few paints.
 TENSOR_WAIT_MS = 2000
 PLOTS_SETTLE_MS = 150
+STEP_MS = 1
 
 
 class ResultSteps(QObject):
@@ -74,9 +75,11 @@ class ResultSteps(QObject):
             self._stop_waiting()
             self._next(self._show_graph, self._analysis, PLOTS_SETTLE_MS)  # after the plots' first paints
 
-    def _next(self, step: Any, analysis: Analysis, delay_ms: int = 0) -> None:
-        # A zero timer runs after the posted paint events: the window shows each step before the next.
-        QTimer.singleShot(delay_ms, self, lambda: step(analysis) if analysis is self._analysis else None)
+    def _next(self, step: Any, analysis: Analysis, delay_ms: int = STEP_MS) -> None:
+        # A real timer, not 0 ms: Qt runs a zero single shot as a posted call, before the paints the last
+        # step asked for and before overdue timers, so two steps ran as one block. A timer of 1 ms fires
+        # after the posted events (the repaint) and with the other due timers, in the order they fell due.
+        QTimer.singleShot(max(STEP_MS, delay_ms), self, lambda: step(analysis) if analysis is self._analysis else None)
 
     def _select(self, analysis: Analysis) -> None:
         workbench = self._workbench
@@ -96,8 +99,8 @@ class ResultSteps(QObject):
     def _show_graph(self, analysis: Analysis) -> None:
         case, result = analysis.case, analysis.result
         if case is not None:
+            # set_case with the result colours the panes too (set_precision would index the rows again).
             self._graph.set_case(case.af_open, case.af_close, case.mapping, result, analysis.fusion_index)
-            self._graph.set_precision(result)
         self._analysis = None
         selected = self._workbench.view.selected_rows()
         if case is not None and selected:

@@ -19,7 +19,7 @@ from autofuse_studio.core.graphview.build import ViewOptions, build_display_grap
 from autofuse_studio.core.graphview.filters import BOTH, DOWN, UP
 from autofuse_studio.core.graphview.graph import DisplayGraph
 
-__all__ = ["around_graph"]
+__all__ = ["around_graph", "plain_facts"]
 
 
 class _Plain:
@@ -44,8 +44,8 @@ _CACHE: weakref.WeakKeyDictionary[Model, _Plain] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()  # both panes' workers may ask at once
 
 
-def _plain(model: Model) -> _Plain:
-    """The facts above, worked out once per model (a pass over its ops)."""
+def plain_facts(model: Model) -> _Plain:
+    """The facts above, worked out once per model (a pass over its ops; call it early to warm the cache)."""
     with _LOCK:
         found = _CACHE.get(model)
     if found is None:
@@ -90,7 +90,7 @@ def around_graph(model: Model, options: ViewOptions, seed_ops: Iterable[str], ho
     """
     if hops is None or not _simple(options):
         return None
-    facts = _plain(model)
+    facts = plain_facts(model)
     if not facts.plain:
         return None
     start = {op for op in seed_ops if op in facts.position}

@@ -34,6 +34,7 @@ from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from autofuse_studio.core.release import empty_in_chunks
 
 RowSink = Callable[[list[PrecisionRow]], None]
 EarlyPlan = tuple[list[DumpPair], Plan]  # the (rank, step) pairs and the provisional plan compared early
@@ -173,8 +174,13 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
         deliver = None if on_rows is None else deliverer(on_rows)
-        outcomes = scheduler.compare(planned, progress, deliver)
-    return assemble_result(request, case, pairs, plan, notices, outcomes)
+        # The verdicts need the producers of the af-open graph: work them out while the pool compares.
+        outcomes = scheduler.compare(planned, progress, deliver, meanwhile=lambda: producer_index(case.af_open))
+    result = assemble_result(request, case, pairs, plan, notices, outcomes)
+    # What only this run used (plans, pairs, outcomes: 100k+ objects at 20k rows) goes in chunks: freed
+    # with the frame, it was one 40-80 ms cascade holding the GIL while the window filled its table.
+    empty_in_chunks(plan.rows, pairs, outcomes, *(() if early is None else (early[0], early[1].rows)))
+    return result
 
 
 def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPair], plan: Plan,

@@ -11,6 +11,7 @@ from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pa
 from autofuse_studio.core.precision.pair_batch import compare_pairs
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.core.release import empty_in_chunks
 
 # Pairs bigger than this are compared one at a time with block-level parallelism instead.
 LARGE_PAIR_BYTES = 64 << 20
@@ -81,15 +82,20 @@ class PairScheduler:
                                   if (key := _key(item)) is not None and item.size_bytes <= LARGE_PAIR_BYTES))
         self._early.update(self._submit_batches(keys))
 
-    def compare(self, planned: list[PlannedRow], progress: Progress, deliver: Delivery | None = None
-                ) -> dict[int, PairResult]:
-        """Outcome of every planned pair by position; `deliver` gets each finished group."""
+    def compare(self, planned: list[PlannedRow], progress: Progress, deliver: Delivery | None = None,
+                meanwhile: Callable[[], object] | None = None) -> dict[int, PairResult]:
+        """Outcome of every planned pair by position; `deliver` gets each finished group.
+
+        `meanwhile` runs on this thread once every batch is submitted, while the pool compares.
+        """
         todo = [(number, item, key) for number, item in enumerate(planned) if (key := _key(item)) is not None]
         small = [entry for entry in todo if entry[1].size_bytes <= LARGE_PAIR_BYTES]
         large = [entry for entry in todo if entry[1].size_bytes > LARGE_PAIR_BYTES]
         futures = dict(self._early)
         futures.update(self._submit_batches(list(dict.fromkeys(key for _, _, key in small if key not in futures))))
         self._drop_unused_early({key for _, _, key in small})
+        if meanwhile is not None:
+            meanwhile()
         waiting: dict[Future[Outcomes], list[tuple[int, PlannedRow, PairKey]]] = {}
         for entry in small:
             waiting.setdefault(futures[entry[2]], []).append(entry)
@@ -104,6 +110,7 @@ class PairScheduler:
         for number, item, key in large:
             result = compare_pair(key[0], key[1], self._pool)
             self._record([(number, item, result)], outcomes, deliver, progress, total)
+        empty_in_chunks(todo, small, futures)  # a cascade of 100k+ objects otherwise (see core.release)
         return outcomes
 
     def _drop_unused_early(self, needed: set[PairKey]) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import sys
 import weakref
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview
 from autofuse_studio.core.graphview.style import NodeStyle, style_nodes
 from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.core.release import release_in_chunks
 from autofuse_studio.ui.graph.item import EDGE
 from autofuse_studio.ui.tasks import TaskRunner
 
@@ -136,51 +136,6 @@ def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, 
     return Prepared(full, graph, layout, style, style_spec, edges, _overview(layout, edges, style))
 
 
-RELEASE_CHUNK = 2000  # items freed at a time: one chunk frees in a few ms, then the GUI thread may run
-_HELD_ONCE = 3  # sys.getrefcount of a value with one holder: that holder, the local name, the call's argument
-
-
-def _release(dropped: list[object], *, progress: Progress, cancel: CancelToken) -> None:
-    """Free what only this task still holds, in chunks.
-
-    Freeing a 100k-op model is one cascade of C deallocations that never gives the GIL away: on a worker
-    it stalled the GUI thread as long as on the GUI thread itself (0.5-1 s). Lists and dicts that nothing
-    else holds are emptied a chunk at a time instead; anything still used elsewhere is left alone.
-    """
-    while dropped:
-        thing = dropped.pop()
-        if sys.getrefcount(thing) == _HELD_ONCE - 1:  # no holder left but this frame
-            _dismantle(thing, 0)
-        del thing
-
-
-def _dismantle(thing: object, depth: int) -> None:
-    """Empty the lists and dicts `thing` solely owns (a few levels deep), a chunk at a time."""
-    if depth > 4:
-        return
-    if isinstance(thing, dict):
-        values = list(thing.values())
-        thing.clear()
-        _dismantle(values, depth + 1)
-    elif isinstance(thing, list):
-        while thing:
-            chunk = thing[-RELEASE_CHUNK:]
-            del thing[-RELEASE_CHUNK:]
-            for item in chunk:
-                nested = isinstance(item, (list, dict)) or hasattr(item, "__dict__")
-                if nested and sys.getrefcount(item) == _HELD_ONCE:  # held by the chunk only
-                    _dismantle(item, depth + 1)
-            del chunk  # frees this chunk's items (those no one else holds)
-    elif hasattr(thing, "__dict__") and not isinstance(thing, type):
-        fields = vars(thing)
-        for name in [key for key, value in fields.items() if isinstance(value, (list, dict))
-                     or hasattr(value, "__dict__")]:
-            value = fields[name]
-            if sys.getrefcount(value) == _HELD_ONCE:  # held by this attribute only
-                _dismantle(value, depth + 1)
-            del value
-
-
 def release_later(runner: TaskRunner, *dropped: object) -> None:
     """Let a worker free what the GUI drops: a 100k-op model or graph takes 0.1-1 s to deallocate.
 
@@ -190,3 +145,8 @@ def release_later(runner: TaskRunner, *dropped: object) -> None:
     if kept:
         with contextlib.suppress(RuntimeError):  # a runner already shut down: freed here then
             runner.submit(_release, kept)
+
+
+def _release(dropped: list[object], *, progress: Progress, cancel: CancelToken) -> None:
+    """The task that frees what the GUI dropped (a TaskRunner task: progress and cancel unused)."""
+    release_in_chunks(dropped)

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from autofuse_studio.core.case import CaseFiles, mode2_result
 from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.graphview.around import plain_facts
 from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.precision.dump_pairs import summarise_sides
 from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
@@ -19,7 +20,8 @@ from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.progress import CancelToken, Progress
-from autofuse_studio.ui.precision.row_batches import RowBatches
+from autofuse_studio.ui.precision.result_facts import ResultFacts, result_facts
+from autofuse_studio.ui.precision.row_batches import RowBatches, RowInbox
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
 
 INDEXED = "indexed"
@@ -34,6 +36,7 @@ class Analysis:
     files_indexed: int = 0
     case: LoadedCase | None = None
     fusion_index: FusionIndex | None = None  # the graph's look-ups of this case and result, worked out
+    facts: ResultFacts | None = None  # what the precision tab derives from the result's rows
 
 
 def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
@@ -64,8 +67,13 @@ def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
         # The graph view's fused op <-> rows look-ups, read when the first divergence is selected.
         fusion_index = FusionIndex(case.mapping, result)
         fusion_index.warm()
+        # The graph panes' first layouts walk both graphs from the first divergence: their per-model
+        # facts took both layout workers 100-150 ms at once, next to the window's first paints.
+        for model in (case.af_open, case.af_close):
+            plain_facts(model)
+        facts = result_facts(result)
         gc.freeze()
-    return Analysis(result, producers, files, case, fusion_index)
+    return Analysis(result, producers, files, case, fusion_index, facts)
 
 
 def analyse_mode2(case: CaseFiles, *, progress: Progress, cancel: CancelToken) -> Analysis:
@@ -116,9 +124,13 @@ class AnalysisController(QObject):
         self.cancel()
         self._batches.clear()
         generation = self._current = next(self._generation)
+        inbox = RowInbox()
 
         def notify(kind: str, payload: Any) -> None:
-            self._relay.emit((generation, kind, payload))
+            if kind != "rows":
+                self._relay.emit((generation, kind, payload))
+            elif inbox.put(payload):  # else the event that takes the rows waiting there is already queued
+                self._relay.emit((generation, kind, inbox))
 
         if request is not None and cluster is not None:
             from autofuse_studio.ui.precision.cluster_run import analyse_on_cluster
@@ -143,7 +155,7 @@ class AnalysisController(QObject):
         if generation != self._current:
             return  # a run the user already replaced
         if kind == "rows":
-            self._batches.add(payload)
+            self._batches.add(payload.take())
         elif kind == INDEXED:
             self.indexed.emit(payload)
 

@@ -193,12 +193,16 @@ class PrecisionProxyModel(QAbstractProxyModel):
 
     # --- internals -----------------------------------------------------------------------------
     def _rebuild_haystacks(self) -> None:
-        self._haystacks = [search_text(row) for row in self.source().rows]
+        known = self.source().take_search_texts()  # worked out with a finished result, off the GUI thread
+        self._haystacks = known if known is not None else [search_text(row) for row in self.source().rows]
 
     def _recompute(self) -> None:
         rows = self.source().rows
-        accepted = [position for position, row in enumerate(rows)
-                    if self._filter.accepts(row, self._haystacks[position])]
+        if self._filter.active:
+            accepted = [position for position, row in enumerate(rows)
+                        if self._filter.accepts(row, self._haystacks[position])]
+        else:  # the usual case when a result appears: no call per row
+            accepted = list(range(len(rows)))
         if self._sort_column >= 0:
             subset: Sequence[PrecisionRow] = [rows[position] for position in accepted]
             ranks = sort_order(subset, COLUMNS[self._sort_column], self._descending)

@@ -49,6 +49,7 @@ class PrecisionTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[PrecisionRow] = []
+        self._search_texts: list[str] | None = None  # see set_rows
         self._brushes = {verdict: QBrush(verdict_colour(verdict)) for verdict in VERDICT_COLOURS}
         self._black = QBrush(QColor("black"))
         self._right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -133,11 +134,18 @@ class PrecisionTableModel(QAbstractTableModel):
             return COLUMNS[section].translated_header() if 0 <= section < len(COLUMNS) else None
         return str(section + 1)
 
-    def set_rows(self, rows: Sequence[PrecisionRow]) -> None:
-        """Replace every row."""
+    def set_rows(self, rows: Sequence[PrecisionRow], search_texts: list[str] | None = None) -> None:
+        """Replace every row (`search_texts`: the filter's search text of each, when already worked out)."""
         self.beginResetModel()
         self._rows = list(rows)
+        self._search_texts = search_texts if search_texts is not None and len(search_texts) == len(rows) else None
         self.endResetModel()
+        self._search_texts = None
+
+    def take_search_texts(self) -> list[str] | None:
+        """The search texts given with the rows of the reset under way, once (None: none given)."""
+        texts, self._search_texts = self._search_texts, None
+        return texts
 
     def append_rows(self, rows: Sequence[PrecisionRow]) -> None:
         """Add rows at the end (streamed results)."""

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from autofuse_studio.core.precision.tensor_stats import Histogram
 from autofuse_studio.core.precision.tensor_view import TensorView
+from autofuse_studio.ui.precision.grid_axis import add_grid_plot
 from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, scene_png, scene_svg
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -79,12 +80,11 @@ class TensorHistograms(Retranslating, ScenePlots):
         # in the lower half of the window.
         self.view: TensorView | None = None
         self.empty: dict[str, str] = {}  # plot name -> the sentence shown instead of an empty histogram
-        self.values_plot = self.graphics.addPlot(row=0, col=0, colspan=2)
+        self.values_plot = add_grid_plot(self.graphics, row=0, col=0, colspan=2)
         self.values_plot.addLegend(offset=(-10, 10))
-        self.error_plot = self.graphics.addPlot(row=1, col=0)
-        self.abs_plot = self.graphics.addPlot(row=1, col=1)
+        self.error_plot = add_grid_plot(self.graphics, row=1, col=0)
+        self.abs_plot = add_grid_plot(self.graphics, row=1, col=1)
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
-            plot.showGrid(x=True, y=True, alpha=0.2)
             # Values and log10 errors are plain numbers: "(x0.001)" unit prefixes only confuse.
             plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.log_counts = QCheckBox()

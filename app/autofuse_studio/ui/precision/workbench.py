@@ -19,12 +19,13 @@ from autofuse_studio.core.precision.verdict_summary import assign_with_summary
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.column_fit import fit_result_columns
-from autofuse_studio.ui.precision.columns import COLUMN_KEYS, OPTIONAL_COLUMNS
+from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
 from autofuse_studio.ui.precision.legend import VerdictLegend
 from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
+from autofuse_studio.ui.precision.result_facts import ResultFacts, optional_columns, result_facts
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_picture import TablePicture, make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
@@ -121,13 +122,13 @@ class PrecisionWorkbench(QWidget):
         self.filter_bar.set_statuses([])
         self.filter_bar.set_ranks_steps([], [])
         self.overview.set_rows([])
-        self._show_optional_columns([])
+        self._show_optional_columns(optional_columns([]))
         self._set_focus(None, None)
 
     def append_rows(self, rows: Sequence[PrecisionRow]) -> None:
         """Show streamed rows (verdicts are not known yet)."""
         self.model.append_rows(rows)
-        self._show_optional_columns(rows, keep_shown=True)
+        self._show_optional_columns(optional_columns(rows), keep_shown=True)
         new = {row.status for row in rows} - self._statuses
         if new:
             self._statuses |= new
@@ -135,27 +136,29 @@ class PrecisionWorkbench(QWidget):
 
     def set_analysis(self, analysis: Analysis) -> None:
         """Show a finished analysis (its result, plus layouts for the tensor panel)."""
-        self.set_result(analysis.result, analysis.producers)
+        self.set_result(analysis.result, analysis.producers, analysis.facts)
         self.analysis = analysis
         self.notices.set_notices(analysis.result.notices, case_paths(analysis.case),
                                  expanded=not analysis.result.rows)
 
-    def set_result(self, result: PrecisionResult, producers: ProducerIndex) -> None:
-        """Show a finished result in table order, keeping the selected row."""
+    def set_result(self, result: PrecisionResult, producers: ProducerIndex, facts: ResultFacts | None = None) -> None:
+        """Show a finished result in table order, keeping the selected row (`facts`: of it, if worked out)."""
+        if facts is None or not facts.of(result):
+            facts = result_facts(result)
         selected = self.view.selected_rows()
         self.analysis = None
         self.result = result
         self.producers = producers
-        self.model.set_rows(result.rows)
-        self._show_optional_columns(result.rows)
-        self.overview.set_rows(result.rows)
-        grid = self.overview.grid.overview
+        self.model.set_rows(result.rows, facts.search_texts)
+        self._show_optional_columns(facts.optional_columns)
+        self.overview.set_overview(facts.overview)
+        grid = facts.overview
         self.filter_bar.set_ranks_steps([rank for rank in grid.ranks if rank is not None], grid.steps)
-        self.proxy.invalidate()
-        statuses = result.counts("status")
-        self.filter_bar.set_statuses(statuses)
-        self.legend.set_counts(result.counts("verdict"))
-        self._fit_columns(list(statuses))
+        self.filter_bar.set_statuses(facts.status_counts)
+        # The reset above filtered and sorted the rows; again only if a chosen rank, step or status is gone.
+        self.proxy.set_filter(self.filter_bar.row_filter())
+        self.legend.set_counts(facts.verdict_counts)
+        self._fit_columns(list(facts.status_counts))
         self._focus_default()
         if selected:
             self.view.select_row(selected[0])
@@ -271,14 +274,12 @@ class PrecisionWorkbench(QWidget):
         fit_result_columns(self.view, self.proxy, self.result.rows, self.result.first_divergence, statuses)
 
     # --- rank and step ---------------------------------------------------------------------------
-    def _show_optional_columns(self, rows: Sequence[PrecisionRow], keep_shown: bool = False) -> None:
+    def _show_optional_columns(self, has_values: dict[str, bool], keep_shown: bool = False) -> None:
         """Rank and Occurrence columns only when some row has one (Rank is first in the default order)."""
-        for key, has_value in OPTIONAL_COLUMNS.items():
-            column = COLUMN_KEYS.index(key)
-            shown = any(has_value(row) for row in rows)
+        for key, shown in has_values.items():
             if keep_shown and not shown:
                 continue
-            self.view.setColumnHidden(column, not shown)
+            self.view.setColumnHidden(COLUMN_KEYS.index(key), not shown)
 
     def _focus_default(self) -> None:
         """The graph follows the first divergence's rank and step, else the first cell."""

@@ -1,0 +1,53 @@
+"""Freeing in chunks: containers are emptied, what others still hold lives on, nothing else changes."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+
+from autofuse_studio.core.release import RELEASE_CHUNK, dismantle, empty_in_chunks, release_in_chunks
+
+
+class Thing:
+    """A weak-referenceable object with a payload."""
+
+    def __init__(self, payload: object = None) -> None:
+        self.payload = payload
+
+
+@pytest.mark.parametrize("count", [0, 1, RELEASE_CHUNK - 1, RELEASE_CHUNK, 3 * RELEASE_CHUNK + 7])
+def test_empty_in_chunks_empties_lists_and_dicts_and_frees_their_items(count: int) -> None:
+    items = [Thing() for _ in range(count)]
+    refs = [weakref.ref(item) for item in items]
+    listed, mapped = list(items), dict(enumerate(items))
+    kept = items[: count // 3]  # some are still used elsewhere
+    del items
+    empty_in_chunks(listed, mapped)
+    assert listed == [] and mapped == {}
+    alive = [ref() for ref in refs]
+    assert alive[: count // 3] == kept
+    assert all(item is None for item in alive[count // 3:])
+
+
+def test_release_in_chunks_frees_what_only_it_holds_and_leaves_shared_things_whole() -> None:
+    sole = {"rows": [Thing() for _ in range(3 * RELEASE_CHUNK)], "more": [[Thing()] for _ in range(10)]}
+    shared_list = [Thing() for _ in range(5)]
+    shared = Thing(shared_list)
+    refs = [weakref.ref(thing) for thing in sole["rows"]]
+    still_used = shared
+    dropped: list[object] = [sole, shared]
+    del sole, shared
+    gc.collect()
+    release_in_chunks(dropped)
+    assert dropped == []
+    assert all(ref() is None for ref in refs)
+    assert still_used.payload is shared_list and len(shared_list) == 5  # untouched: someone holds it
+
+
+def test_dismantle_keeps_nested_containers_someone_else_holds() -> None:
+    inner = [1, 2, 3]
+    outer = {"inner": inner, "own": [Thing() for _ in range(RELEASE_CHUNK + 1)]}
+    dismantle(outer)
+    assert outer == {} and inner == [1, 2, 3]
