@@ -11,6 +11,7 @@ import pytest
 from autofuse_studio.core.ge import stepwise_json
 from autofuse_studio.core.ge.fast_json import decode_typed
 from autofuse_studio.core.ge.load import model_from_bytes
+from autofuse_studio.core.ge.native_brackets import native_bracket_positions
 
 # Strings that try to fool a bracket scan: brackets, quotes, escapes and backslash runs of every parity.
 TRICKY = ['{', '}', '[', ']', '"', '\\', '\\\\', '\\"', '"}]', 'a\\\\"b', '{"op": [', ',"op":[{', '\u4e2d\u6587',
@@ -78,11 +79,20 @@ def _dump(rng: random.Random, document: Any) -> bytes:
     return (rng.choice(["", " ", "\n\t"]) + text + rng.choice(["", "\n", "  \r\n"])).encode()
 
 
-@pytest.fixture(params=[5, 64, 4096, 1 << 22])
+# (numpy scan chunk or the native scan, ops per decode call)
+SCANS = [(5, 1), (64, 3), (4096, 64), (1 << 22, 7), ("native", 2), ("native", 64)]
+
+
+@pytest.fixture(params=SCANS, ids=[f"{scan}-{ops}" for scan, ops in SCANS])
 def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", request.param)
-    monkeypatch.setattr(stepwise_json, "GATHER_CHUNK", max(1, request.param // 4))  # gathers in steps too
-    return int(request.param)
+    scan, ops = request.param
+    size = 1 << 22 if scan == "native" else scan
+    if scan != "native":  # the numpy scan, in chunks of this size
+        monkeypatch.setattr(stepwise_json, "native_bracket_positions", lambda _data: None)
+    monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", size)
+    monkeypatch.setattr(stepwise_json, "GATHER_CHUNK", max(1, size // 4))  # gathers in steps too
+    monkeypatch.setattr(stepwise_json, "OPS_PER_DECODE", ops)
+    return int(size)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -141,3 +151,25 @@ def test_models_built_stepwise_equal_the_one_call_models(monkeypatch: pytest.Mon
         stepwise_json.prefer_short_gil_holds(False)
     assert [op.name for op in stepwise.graphs[0].ops] == [op.name for op in plain.graphs[0].ops]
     assert stepwise.warnings == plain.warnings
+
+
+BRACKET_ALPHABET = [b"{", b"}", b"[", b"]", b'"', b"\\", b"a", b" ", b":", b",", b"\\\\", b'\\"', b"\xe4\xb8\xad"]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_native_bracket_scan_agrees_with_numpy_on_any_bytes(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    data = b"".join(rng.choice(BRACKET_ALPHABET) for _ in range(rng.randrange(0, 3000)))
+    native = native_bracket_positions(data)
+    if native is None:
+        pytest.skip("the native kernel is not built here")
+    monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", rng.choice([3, 17, 256, 1 << 22]))
+    assert native.tolist() == stepwise_json.numpy_bracket_positions(data).tolist()
+
+
+def test_the_native_scan_grows_its_output_when_brackets_are_dense() -> None:
+    data = b"[" * 5000 + b"]" * 5000  # far more than the first guess of one bracket per 16 bytes
+    native = native_bracket_positions(data)
+    if native is None:
+        pytest.skip("the native kernel is not built here")
+    assert native.tolist() == list(range(10000))

@@ -17,9 +17,11 @@ import msgspec
 import numpy as np
 
 from autofuse_studio.core.ge.fast_json import JsonGraph, JsonOp, decode_typed
+from autofuse_studio.core.ge.native_brackets import native_bracket_positions
 
 CHUNK_BYTES = 1 << 22  # per numpy call: bounds each step and the temporaries
 GATHER_CHUNK = 1 << 20  # indexes per fancy-index step (~5 ms with the GIL held)
+OPS_PER_DECODE = 64  # op objects per decode call: about 0.5 ms with the GIL held
 _QUOTE, _BACKSLASH = ord('"'), ord("\\")
 _IS_BRACKET = np.zeros(256, dtype=bool)
 _IS_BRACKET[[ord("{"), ord("}"), ord("["), ord("]")]] = True
@@ -29,7 +31,7 @@ _OPENS[[ord("}"), ord("]")]] = -1
 _WHITESPACE = b" \t\n\r"
 _KEY_BEFORE = re.compile(rb'[{,][ \t\n\r]*"(graph|op)"[ \t\n\r]*:[ \t\n\r]*\Z')
 _MISSING: Any = object()
-_OP_DECODER = msgspec.json.Decoder(JsonOp | None)
+_OPS_DECODER = msgspec.json.Decoder(list[JsonOp | None])
 _SKELETON_DECODER = msgspec.json.Decoder(Any)
 
 
@@ -66,7 +68,13 @@ def _trailing_backslashes(chunk: np.ndarray, carried: int) -> int:
 
 
 def bracket_positions(data: bytes | memoryview) -> np.ndarray:
-    """Offsets of every { } [ ] outside JSON strings, ascending (numpy chunk by chunk)."""
+    """Offsets of every { } [ ] outside JSON strings, ascending (the native kernel's scan, else numpy's)."""
+    found = native_bracket_positions(data)
+    return found if found is not None else numpy_bracket_positions(data)
+
+
+def numpy_bracket_positions(data: bytes | memoryview) -> np.ndarray:
+    """bracket_positions with numpy, chunk by chunk (each step a short GIL hold)."""
     buffer = np.frombuffer(data, dtype=np.uint8)
     found: list[np.ndarray] = []
     in_string, carried = 0, 0
@@ -174,22 +182,26 @@ def _ops_of(data: bytes, brackets: _Brackets, array: int) -> tuple[list[JsonOp |
         return [], (array_open + 1, array_open + 1)
     if (brackets.kinds[opens] != ord("{")).any():
         raise _Unsupported  # an array among the ops
-    view = memoryview(data)
-    ops: list[JsonOp | None] = []
-    previous_end = array_open + 1
     starts = brackets.positions[opens].tolist()
     stops = (brackets.positions[closes] + 1).tolist()
-    for number, (begin, stop) in enumerate(zip(starts, stops, strict=True)):
-        if data[previous_end:begin].strip(_WHITESPACE) != (b"," if number else b""):
-            raise _Unsupported  # a null or another non-object element between the ops
+    if data[array_open + 1:starts[0]].strip(_WHITESPACE) or data[stops[-1]:array_close].strip(_WHITESPACE):
+        raise _Unsupported  # something other than the op objects before the first or after the last
+    ops: list[JsonOp | None] = []
+    view = memoryview(data)
+    for first in range(0, len(starts), OPS_PER_DECODE):
+        last = min(first + OPS_PER_DECODE, len(starts)) - 1
+        if first and data[stops[first - 1]:starts[first]].strip(_WHITESPACE) != b",":
+            raise _Unsupported  # between two batches: the one comma, as inside them
+        # The ops and what separates them, decoded as one array: exactly one element per op object
+        # means the separators were commas (a null or a number between two ops would be one more).
         try:
-            ops.append(_OP_DECODER.decode(view[begin:stop]))
+            batch = _OPS_DECODER.decode(b"".join((b"[", view[starts[first]:stops[last]], b"]")))  # one copy
         except (msgspec.DecodeError, RecursionError) as exc:
             raise _Unsupported from exc
-        previous_end = stop
-    if data[previous_end:array_close].strip(_WHITESPACE):
-        raise _Unsupported
-    return ops, (starts[0], previous_end)
+        if len(batch) != last - first + 1:
+            raise _Unsupported
+        ops += batch
+    return ops, (starts[0], stops[-1])
 
 
 def _op_arrays(data: bytes, brackets: _Brackets) -> tuple[str, list[int | None]]:

@@ -1224,6 +1224,52 @@ AF_EXPORT int64_t af_read_files(const char *const *paths, int64_t count, int64_t
 #endif
 }
 
+/*
+ * Offsets of every { } [ ] outside JSON strings, ascending (the stepwise graph decoder's bracket scan).
+ * A quote opens or closes a string unless an odd run of backslashes precedes it, wherever it is: the
+ * same rule as the numpy scan it replaces (stepwise_json.bracket_positions), so both agree on any bytes,
+ * valid JSON or not. Writes at most `capacity` offsets and returns how many there are in all (call again
+ * with room for that many when it is more). Called through ctypes, which releases the GIL meanwhile.
+ */
+AF_EXPORT int64_t af_json_brackets(const uint8_t *data, int64_t size, int64_t *offsets, int64_t capacity)
+{
+    int64_t found = 0, backslashes = 0, i = 0;
+    while (i < size) {
+        uint8_t byte = data[i];
+        if (byte == '"' && (backslashes & 1) == 0) {
+            /* A string: jump from quote to quote (most of a graph's bytes are names and attr values). The
+             * backslashes before a quote inside it cannot reach past the quote that opened the string. */
+            int64_t at = i;
+            for (;;) {
+                const uint8_t *quote = memchr(data + at + 1, '"', (size_t)(size - at - 1));
+                int64_t run = 0;
+                if (quote == NULL)
+                    return found; /* unterminated: no bracket after it is outside a string */
+                at = quote - data;
+                while (data[at - 1 - run] == '\\')
+                    run++;
+                if ((run & 1) == 0)
+                    break;
+            }
+            i = at + 1;
+            backslashes = 0;
+            continue;
+        }
+        if (byte == '\\') {
+            backslashes++;
+        } else {
+            if (byte == '{' || byte == '}' || byte == '[' || byte == ']') {
+                if (found < capacity)
+                    offsets[found] = i;
+                found++;
+            }
+            backslashes = 0;
+        }
+        i++;
+    }
+    return found;
+}
+
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
 
 static struct PyModuleDef af_module = {
