@@ -3,7 +3,8 @@
 The case is test_bench_big_model's (20k fused ops, 100k original ops, ~148k tiny NPYs). The CLI runs as a
 fresh `autofuse-studio nwa` process (interpreter start included); the GUI runs in a fresh process
 (tests/bench/gui_big_model_run.py) from the drop to the finished result, then shows the Graph tab. Both
-are run twice, alternated, and the best time of each is compared. Blocks are gaps of a 10 ms heartbeat
+are run three times, alternated, and the best time of each is compared (2-core machines here are noisy:
+the same CLI run took 7.0 and 9.2 s in one test). Blocks are gaps of a 10 ms heartbeat
 on the GUI thread, reported per phase (analysing, showing the Graph tab).
 """
 
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.bench
 
 FUSED = int(os.environ.get("BIG_MODEL_FUSED", "20000"))
 RUNNER = Path(__file__).with_name("gui_big_model_run.py")
+RUNS = 3
 
 
 def _environment(tmp_path: Path) -> dict[str, str]:
@@ -57,7 +59,7 @@ def test_gui_big_model_against_the_cli(tmp_path: Path) -> None:
              str(root / manifest.data["af_open"]), str(root / manifest.data["af_close"])]
     env = _environment(tmp_path)
     cli_times, gui_runs = [], []
-    for _ in range(2):
+    for _ in range(RUNS):
         cli_times.append(_cli(paths, tmp_path / "cli.json", env))
         gui_runs.append(_gui(paths, env))
     cli, gui = min(cli_times), min(float(run["seconds"]) for run in gui_runs)  # type: ignore[arg-type]

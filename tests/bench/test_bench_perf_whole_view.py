@@ -25,7 +25,8 @@ from autofuse_studio.ui.att.workbench import AttWorkbench
 
 pytestmark = pytest.mark.bench
 
-# The operators, results, groups and cases of the 140 MB bench log (test_bench_att): 23,800 leaves.
+# The operators, results, groups and cases of the 140 MB bench log (test_bench_att): 25,000 leaves (23,800
+# before the scanner read plain objective records, one per operator and result, in 3351e61).
 SHAPE = SyntheticShape(operators=400, results=3, groups=3, cases=4, noise_per_case=0)
 TIMEOUT_MS = 60000
 
@@ -101,5 +102,5 @@ def test_whole_view_switch_blocks_briefly(qtbot: QtBot, bench: AttWorkbench, tmp
               f"longest GUI-thread block: first switch {first * 1000:.0f} ms ({first / baseline:.2f}x), "
               f"back to an operator {back * 1000:.0f} ms ({back / baseline:.2f}x), cached switch "
               f"{cached * 1000:.0f} ms ({cached / baseline:.2f}x); target <= 100 ms", file=sys.stderr)
-    assert leaves == 23800
+    assert leaves == 25000
     assert first < baseline and cached < baseline and back < baseline
