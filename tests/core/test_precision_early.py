@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import threading
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -132,15 +131,3 @@ def test_producer_index_is_worked_out_once_per_model_and_equal_to_a_fresh_one(
     del first, index
     gc.collect()
     assert watched() is None  # the cache does not keep a dropped model alive
-
-
-def test_while_comparing_gets_the_loaded_case_once_and_changes_no_row(
-        coverage_case: tuple[Path, dict[str, Any]]) -> None:
-    root, manifest = coverage_case
-    plain = run_mode1(mode1_request(root, manifest))
-    seen: list[tuple[LoadedCase, int]] = []
-    loaded: list[LoadedCase] = []
-    warmed = run_mode1(mode1_request(root, manifest), on_case=loaded.append,
-                       while_comparing=lambda case: seen.append((case, threading.get_ident())))
-    assert [(case, ident) for case, ident in seen] == [(loaded[0], threading.get_ident())]
-    assert [_row_facts(row) for row in warmed.rows] == [_row_facts(row) for row in plain.rows]

@@ -138,28 +138,26 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
 
 def run_mode1(request: Mode1Request, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None,
-              on_rows: RowSink | None = None, on_case: CaseSink | None = None,
-              while_comparing: CaseSink | None = None) -> PrecisionResult:
+              on_rows: RowSink | None = None, on_case: CaseSink | None = None) -> PrecisionResult:
     """Compare every fused op output (and input with compare_input) against the origin run.
 
     Without `case`, the graphs and dumps are loaded here and comparing starts before the af-close graph
     is parsed; `on_case` then receives the loaded case (from this thread) once it is complete.
     `on_rows`, when given, receives finished rows (metrics and status, verdict not yet assigned) from
     this thread as they complete, first the uncompared ones in one batch; the returned result holds the
-    same row objects with verdicts. `while_comparing` gets the loaded case on this thread while the pool
-    compares (e.g. to work out look-ups a window needs once the result is there).
+    same row objects with verdicts.
     """
     # Planning and comparing build 100k+ acyclic objects (plans, rows, metrics): each collection during
     # the run rescanned them all while holding the GIL (40-180 ms, a frozen window in the GUI). Collect
     # nothing until the result exists, then freeze it like the models: it lives as long as they do.
     with gc_paused():
-        result = _run_mode1(request, progress, cancel, case, on_rows, on_case, while_comparing)
+        result = _run_mode1(request, progress, cancel, case, on_rows, on_case)
         gc.freeze()
     return result
 
 
 def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, case: LoadedCase | None,
-               on_rows: RowSink | None, on_case: CaseSink | None, while_comparing: CaseSink | None) -> PrecisionResult:
+               on_rows: RowSink | None, on_case: CaseSink | None) -> PrecisionResult:
     with PairScheduler(request.jobs, cancel) as scheduler:
         early = None
         if case is None:
@@ -176,14 +174,8 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
         deliver = None if on_rows is None else deliverer(on_rows)
-        loaded = case
-
-        def meanwhile() -> None:  # the verdicts need the producers of the af-open graph
-            producer_index(loaded.af_open)
-            if while_comparing is not None:
-                while_comparing(loaded)
-
-        outcomes = scheduler.compare(planned, progress, deliver, meanwhile=meanwhile)
+        # The verdicts need the producers of the af-open graph: work them out while the pool compares.
+        outcomes = scheduler.compare(planned, progress, deliver, meanwhile=lambda: producer_index(case.af_open))
     result = assemble_result(request, case, pairs, plan, notices, outcomes)
     # What only this run used (plans, pairs, outcomes: 100k+ objects at 20k rows) goes in chunks: freed
     # with the frame, it was one 40-80 ms cascade holding the GIL while the window filled its table.

@@ -48,23 +48,9 @@ def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, 
         loaded.append(case)
         notify(INDEXED, summarise_sides(case.open_index, case.close_index))
 
-    # Loading inside run_mode1 lets comparing start before the af-close graph is parsed. The window's
-    # look-ups of the graphs are worked out while the pool compares: after it, they ran next to the table
-    # taking in the last rows, and both waited for the GIL.
-    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case,
-                       while_comparing=warm_graph_lookups)
+    # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
+    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
     return finished_analysis(result, loaded[0])
-
-
-def warm_graph_lookups(case: LoadedCase) -> None:
-    """Work out the look-ups of both graphs the window needs (each kept by its model), off the GUI thread."""
-    # The details panel asks for consumers when the first divergence is selected.
-    case.af_open.consumers("")
-    case.af_close.consumers("")
-    # The graph panes' first layouts walk both graphs from the first divergence: their per-model
-    # facts took both layout workers 100-150 ms at once, next to the window's first paints.
-    for model in (case.af_open, case.af_close):
-        plain_facts(model)
 
 
 def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
@@ -75,10 +61,16 @@ def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
     files = case.open_index.files_indexed + case.close_index.files_indexed
     with gc_paused():  # these live as long as the result: freeze them too (see run_mode1)
         producers = producer_index(case.af_open)
-        warm_graph_lookups(case)  # done already when they were worked out while comparing
+        # The details panel asks for consumers when the first divergence is selected.
+        case.af_open.consumers("")
+        case.af_close.consumers("")
         # The graph view's fused op <-> rows look-ups, read when the first divergence is selected.
         fusion_index = FusionIndex(case.mapping, result)
         fusion_index.warm()
+        # The graph panes' first layouts walk both graphs from the first divergence: their per-model
+        # facts took both layout workers 100-150 ms at once, next to the window's first paints.
+        for model in (case.af_open, case.af_close):
+            plain_facts(model)
         facts = result_facts(result)
         gc.freeze()
     return Analysis(result, producers, files, case, fusion_index, facts)
