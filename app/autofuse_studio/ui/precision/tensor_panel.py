@@ -35,6 +35,7 @@ from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
 from autofuse_studio.ui.precision.tensor_plots import TensorHistograms
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from autofuse_studio.ui.widgets.delayed_busy import DelayedBusy
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 STATUS_MS = 15000
@@ -75,6 +76,7 @@ class TensorPanel(Retranslating, QWidget):
         self.progress.setTextVisible(True)
         self.cancel_button = QPushButton()
         self.cancel_button.clicked.connect(self.cancel)
+        self.busy_widgets = DelayedBusy(self.progress, [self.cancel_button], parent=self)
         self.banner = ErrorBanner()
         self.histograms = TensorHistograms()
         self.heatmaps = TensorHeatmaps()
@@ -253,11 +255,11 @@ class TensorPanel(Retranslating, QWidget):
         self._set_busy(True)
 
     def _set_busy(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
+        self.busy_widgets.starting_text = self.tr("starting")
         if busy:
-            self.progress.setRange(0, 0)
-            self.progress.setFormat(self.tr("starting"))
+            self.busy_widgets.start()
+        else:
+            self.busy_widgets.stop()
 
     def _current(self) -> bool:
         return self._handle is not None and self.sender() is self._handle
@@ -268,11 +270,8 @@ class TensorPanel(Retranslating, QWidget):
         return on_done
 
     def _on_task_progressed(self, done: int, total: int, message: str) -> None:
-        if not self._current() or total <= 0:
-            return
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(int(1000 * done / total))
-        self.progress.setFormat(f"{message} %p%")
+        if self._current() and total > 0:
+            self.busy_widgets.progressed(done, total, message)
 
     def _on_task_finished(self, result: Any) -> None:
         if self._current():
