@@ -1,7 +1,7 @@
 """Benchmark: how long the GUI thread blocks when the user moves to another row and its tensors appear.
 
 The demo case in the main window; each switch selects another compared row and waits until its tensors
-are shown and painted, with a 5 ms heartbeat timer on the GUI thread (what a user feels). The baseline,
+are shown and painted, with a 1 ms heartbeat timer on the GUI thread (tests/ui/gui_block.py) (what a user feels). The baseline,
 measured in the same run, is the background work a switch starts: view_files of the same pairs (the
 tensor view of small tensors). Run with `pytest -m bench tests/bench/test_bench_row_switch.py -s`.
 """
@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.tensor_view import view_files
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.app import prefer_gui_thread
 from autofuse_studio.ui.main_window import MainWindow
+from tests.ui.gui_block import GuiBlockMeter
 
 pytestmark = pytest.mark.bench
 SWITCHES = 12
@@ -41,28 +41,14 @@ def test_row_switch_blocks_briefly(qtbot: QtBot, tmp_path: Path) -> None:
     for row in chosen:
         view_files(row.fused_file, row.origin_file, row.fused_layout, row.origin_layout)  # type: ignore[arg-type]
     baseline = (time.perf_counter() - start) / len(chosen)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def beat() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(5)
-    timer.timeout.connect(beat)
-    timer.start()
     longest = []
     panel = window.workbench.tensor_panel
     for row in chosen:
-        gaps.clear()
-        last[0] = time.perf_counter()
-        window.workbench.view.select_row(row)
-        qtbot.waitUntil(lambda: not panel.busy, timeout=30_000)  # type: ignore[attr-defined]
-        qtbot.wait(SETTLE_MS)
-        longest.append(max(gaps))
-    timer.stop()
+        with GuiBlockMeter() as meter:
+            window.workbench.view.select_row(row)
+            qtbot.waitUntil(lambda: not panel.busy, timeout=30_000)  # type: ignore[attr-defined]
+            qtbot.wait(SETTLE_MS)
+        longest.append(meter.longest_ms / 1000)
     worst, median = max(longest), sorted(longest)[len(longest) // 2]
     print(f"\nrow switch, {len(chosen)} rows: tensor view {baseline * 1000:.1f} ms per pair (baseline); longest "
           f"GUI-thread block per switch median {median * 1000:.0f} ms, worst {worst * 1000:.0f} ms "

@@ -1,7 +1,7 @@
 """The bracket scan of the stepwise graph decoder in C (af_json_brackets in the native kernel), without the GIL.
 
-The numpy scan takes 0.3 s of a 78 MB graph's 1 s stepwise decode, in many short GIL holds; the C loop
-takes a fraction of that and releases the GIL for all of it (ctypes does). None when the kernel was not
+The numpy scan took 0.28-0.46 s of a 160 MB graph's 1 s stepwise decode, in many short GIL holds; the C
+loop takes 0.12 s and releases the GIL for all of it (ctypes does). None when the kernel was not
 built, predates the function, or AUTOFUSE_STUDIO_NO_NATIVE is set: the caller then scans with numpy.
 """
 
@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import threading
 from typing import Any
 
 import numpy as np
 
 from autofuse_studio.core.precision import native
 
-_LOCK = threading.Lock()
-
 
 @functools.cache
 def _scanner() -> Any:
     """af_json_brackets with its prototype, or None."""
-    library = native._library()
-    if library is None or not hasattr(library, "af_json_brackets"):
-        return None
-    with _LOCK:  # functools.cache may run this on two threads at once: set the prototype once
-        function = library.af_json_brackets
-        function.restype = ctypes.c_int64
-        function.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
-    return function
+    return native.prototyped("af_json_brackets", ctypes.c_int64,
+                             [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64])
 
 
 def native_bracket_positions(data: bytes | memoryview) -> np.ndarray | None:

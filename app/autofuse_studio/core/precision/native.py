@@ -8,7 +8,7 @@ import importlib
 import logging
 import os
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -65,6 +65,18 @@ def _library() -> ctypes.CDLL | None:
         avx2 = library.af_init()
     _LOG.debug("native precision kernel loaded from %s (%s)", module.__file__, "AVX2" if avx2 else "baseline")
     return library
+
+
+def prototyped(name: str, restype: Any, argtypes: list[Any]) -> Any:
+    """The kernel's function `name` with its prototype set (once, under a lock), or None when it is absent."""
+    library = _library()
+    if library is None or not hasattr(library, name):  # not built, or built from older sources
+        return None
+    with _INIT_LOCK:  # two threads may ask at once: set the prototype once
+        function = getattr(library, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return function
 
 
 class _Outputs(threading.local):

@@ -38,20 +38,16 @@ BUFFER_BYTES = 8 << 20
 # Pairs per round: the cancel token is checked between rounds.
 ROUND_PAIRS = 32
 _READ_OK = 0
-_LOCK = threading.Lock()
 
 
 @functools.cache
 def _reader() -> Any:
     """af_read_files with its prototype (a ctypes function), or None when the kernel is not built or predates it."""
-    library = native._library()
-    if library is None or not hasattr(library, "af_read_files"):
+    function = native.prototyped("af_read_files", ctypes.c_int64, [
+        ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p])
+    if function is None:
         return None
-    with _LOCK:  # functools.cache may run this on two workers at once: set the prototype once
-        function = library.af_read_files
-        function.restype = ctypes.c_int64
-        function.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
-                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     # Reading no files answers AF_UNSUPPORTED (-1) where the kernel has no POSIX I/O (Windows).
     return function if function(None, 0, 0, None, 0, None, None, None) == 0 else None
 
