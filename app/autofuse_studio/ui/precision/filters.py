@@ -194,7 +194,8 @@ class PrecisionProxyModel(QAbstractProxyModel):
     # --- internals -----------------------------------------------------------------------------
     def _rebuild_haystacks(self) -> None:
         known = self.source().take_search_texts()  # worked out with a finished result, off the GUI thread
-        self._haystacks = known if known is not None else [search_text(row) for row in self.source().rows]
+        # A copy: inserts edit the haystacks in place, and the given list belongs to the result's facts.
+        self._haystacks = list(known) if known is not None else [search_text(row) for row in self.source().rows]
 
     def _recompute(self) -> None:
         rows = self.source().rows
