@@ -19,11 +19,11 @@ from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.synth import demo_spec, generate_case
-from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from tests.ui.test_table_model import make_rows
+from tests.ui.windows import shown_result_window
 
 pytestmark = pytest.mark.bench
 WAIT_MS = 60_000
@@ -52,12 +52,7 @@ def _report(label: str, milliseconds: float) -> None:
 def test_bench_export_blocks(qtbot: QtBot, tmp_path: Path) -> None:
     root = tmp_path / "demo"
     generate_case(root, demo_spec())
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):
-        window.open_paths([str(root)])
+    window = shown_result_window(qtbot, root, WAIT_MS)
     panel = window.workbench.tensor_panel
     qtbot.waitUntil(lambda: panel.view is not None and not panel.busy, timeout=WAIT_MS)
     bench = window.workbench

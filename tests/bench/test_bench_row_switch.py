@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.precision.tensor_view import view_files
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.app import prefer_gui_thread
-from autofuse_studio.ui.main_window import MainWindow
 from tests.ui.gui_block import GuiBlockMeter
+from tests.ui.windows import shown_result_window
 
 pytestmark = pytest.mark.bench
 SWITCHES = 12
@@ -29,12 +29,7 @@ def test_row_switch_blocks_briefly(qtbot: QtBot, tmp_path: Path) -> None:
     prefer_gui_thread()  # as run_app does
     root = tmp_path / "demo"
     generate_case(root, demo_spec())
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    with qtbot.waitSignal(window.resultShown, timeout=60_000):
-        window.open_paths([str(root)])
+    window = shown_result_window(qtbot, root)
     rows = [row for row in window.workbench.result.rows if row.fused_file and row.origin_file and row.metrics]
     chosen = [rows[(number * 7 + 3) % len(rows)] for number in range(SWITCHES)]
     start = time.perf_counter()

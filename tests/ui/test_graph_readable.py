@@ -17,10 +17,10 @@ from autofuse_studio.ui.graph.pane import GraphPane
 from autofuse_studio.ui.graph.toolbar import FILTER_NONE, FILTER_SELECTION
 from autofuse_studio.ui.graph.view import GraphView
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
-from autofuse_studio.ui.main_window import MainWindow
 from tests.conftest import samples_dir
 from tests.core.test_graphview_build import demo_case
 from tests.ui.test_graph_view import TIMEOUT, show_all, wait_idle
+from tests.ui.windows import shown_result_window
 
 
 class LabelSpy:
@@ -185,12 +185,7 @@ def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_main_window_graph_tab_first_view(qtbot: QtBot, demo_root: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    with qtbot.waitSignal(window.resultShown, timeout=30_000):
-        window.open_paths([str(demo_root)])
+    window = shown_result_window(qtbot, demo_root, 30_000)
     graph = window.graph
     wait_idle(qtbot, graph.open_pane, graph.close_pane)
     window.tabs.setCurrentIndex(1)
