@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from autofuse_studio.core import case as case_module
 from autofuse_studio.core.case import (
     CaseFiles,
     detect_roles,
@@ -158,3 +161,70 @@ def test_thresholds_from_dict_rejects_text() -> None:
     assert thresholds_from_dict({}) == Thresholds()
     with pytest.raises(InputError):
         thresholds_from_dict({"default": {"cosine": "high"}})
+
+
+def _sorted_scan(path: Path, depth: int, budget: list[int]) -> case_module._Tree:
+    """The scan as it was: every entry in name order (the reference for the faster one)."""
+    tree = case_module._Tree(path)
+    for entry in sorted(os.scandir(path), key=lambda entry: entry.name):
+        budget[0] -= 1
+        if budget[0] < 0:
+            break
+        if entry.is_dir() and depth < case_module._MAX_DEPTH:
+            child = _sorted_scan(Path(entry.path), depth + 1, budget)
+            tree.children.append(child)
+            tree.npys += child.npys
+            tree.asc_npys += child.asc_npys
+            tree.graphs += child.graphs
+        elif entry.name.endswith(".npy"):
+            tree.npys += 1
+            tree.asc_npys += entry.name.startswith(case_module._ASC_PREFIXES)
+        elif entry.is_file() and case_module.is_graph_file(Path(entry.path)):
+            tree.graphs.append(Path(entry.path))
+    return tree
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_folder_scan_counts_as_a_sorted_scan_and_cuts_huge_trees_alike_on_any_file_system(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    root = tmp_path / "tree"
+
+    def fill(folder: Path, depth: int) -> None:
+        folder.mkdir(parents=True)
+        for number in range(rng.randint(0, 40)):
+            kind = rng.choice(["npy", "npy", "asc", "graph", "other", "dir", "dir_named_npy"])
+            name = f"{rng.randint(0, 999):03d}_{number}"
+            if kind in ("npy", "asc"):
+                (folder / f"{'AscBackend.' if kind == 'asc' else 'Add.'}{name}.output.0.npy").write_bytes(b"x")
+            elif kind == "graph":
+                (folder / f"ge_proto_{name}_Build.json").write_text(json.dumps(CLOSE_GRAPH))
+            elif kind == "other":
+                (folder / f"{name}.txt").write_text("x")
+            elif depth < 3:
+                fill(folder / (f"{name}.npy" if kind == "dir_named_npy" else name), depth + 1)
+
+    fill(root, 0)
+    total = sum(1 for _ in root.rglob("*"))
+    assert case_module._scan(root, 0, [total]) == _sorted_scan(root, 0, [total])
+    full = case_module._scan(root, 0, [total + 5])
+    assert full == _sorted_scan(root, 0, [total + 5])
+    real_scandir = os.scandir
+
+    class Shuffled:  # the same folder listed in another order, as another file system would
+        def __init__(self, path: Path) -> None:
+            self._scan = real_scandir(path)
+
+        def __enter__(self) -> list[os.DirEntry[str]]:
+            entries = list(self._scan.__enter__())
+            rng.shuffle(entries)
+            return entries
+
+        def __exit__(self, *exc: object) -> None:
+            self._scan.__exit__(*exc)
+
+    for budget in (1, 7, total // 3, total // 2, total - 1):
+        cut = case_module._scan(root, 0, [budget])  # a huge tree: cut short, but the same cut on any file system
+        assert cut.npys <= full.npys and set(cut.graphs) <= set(full.graphs)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(case_module.os, "scandir", Shuffled)
+            assert case_module._scan(root, 0, [budget]) == cut, budget

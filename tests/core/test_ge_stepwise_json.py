@@ -6,6 +6,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from autofuse_studio.core.ge import stepwise_json
@@ -91,6 +92,7 @@ def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> in
         monkeypatch.setattr(stepwise_json, "native_bracket_positions", lambda _data: None)
     monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", size)
     monkeypatch.setattr(stepwise_json, "GATHER_CHUNK", max(1, size // 4))  # gathers in steps too
+    monkeypatch.setattr(stepwise_json, "SUM_CHUNK", max(1, size // 8))  # and running sums
     monkeypatch.setattr(stepwise_json, "OPS_PER_DECODE", ops)
     return int(size)
 
@@ -104,6 +106,15 @@ def test_usual_documents_are_decoded_stepwise_and_equal(seed: int, chunk: int, m
     # The usual shapes must not need the one-call fallback (else this test could not fail).
     monkeypatch.setattr(stepwise_json, "decode_typed", lambda _data: pytest.fail("fell back"))
     assert stepwise_json.decode_typed_stepwise(data) == expected
+
+
+@pytest.mark.parametrize("step", [1, 3, 64, 1 << 18])
+def test_the_stepwise_running_sum_equals_numpys(step: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stepwise_json, "SUM_CHUNK", step)
+    rng = np.random.default_rng(step)
+    for size in (0, 1, 2, step - 1, step, step + 1, 5 * step + 7, 1000):
+        values = rng.choice(np.array([-1, 1, 0], dtype=np.int8), size=max(0, size))
+        assert np.array_equal(stepwise_json.running_sum(values), np.cumsum(values, dtype=np.int32))
 
 
 UNUSUAL = [

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import gc
+import json
 import weakref
 
 import pytest
 
+from autofuse_studio.core.ge.build import build_model
+from autofuse_studio.core.ge.fast_json import decode_typed
+from autofuse_studio.core.ge.load import release_document
 from autofuse_studio.core.release import RELEASE_CHUNK, dismantle, empty_in_chunks, release_in_chunks
 
 
@@ -51,3 +55,20 @@ def test_dismantle_keeps_nested_containers_someone_else_holds() -> None:
     outer = {"inner": inner, "own": [Thing() for _ in range(RELEASE_CHUNK + 1)]}
     dismantle(outer)
     assert outer == {} and inner == [1, 2, 3]
+
+
+@pytest.mark.parametrize("typed", [True, False])
+def test_a_released_document_leaves_its_model_whole(typed: bool) -> None:
+    graphs = [{"name": f"g{number}", "op": [{"name": f"g{number}_op{op}", "type": "Add", "input": [f"g{number}_op{op - 1}:0"]}
+                                             for op in range(1200)]} for number in range(3)]
+    data = json.dumps({"graph": graphs}).encode()
+    document = decode_typed(data) if typed else json.loads(data)
+    assert document is not None
+    model = build_model(document, "m.json")
+    expected = build_model(decode_typed(data) if typed else json.loads(data), "m.json")
+    release_document(document)
+    assert all(not graph.get("op") for graph in document["graph"])  # emptied
+    assert [op.name for op in model.ops_in_order()] == [op.name for op in expected.ops_in_order()]
+    assert model.op("g1_op5").inputs == expected.op("g1_op5").inputs
+    release_document({"graph": None, "op": [1, 2]})  # other shapes: nothing to do or a bare op list
+    release_document([1, 2])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,14 @@ from autofuse_studio.core.case import detect_roles
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.analysis import AnalysisController
-from autofuse_studio.ui.precision.row_batches import ROWS_PER_TICK, RowBatches, RowInbox
+from autofuse_studio.ui.precision.row_batches import (
+    MIN_ROWS_PER_TICK,
+    ROWS_PER_TICK,
+    TICK_BUDGET_S,
+    RowBatches,
+    RowInbox,
+    SliceSizer,
+)
 from autofuse_studio.ui.tasks import TaskRunner
 
 WAIT_MS = 30_000
@@ -34,6 +42,38 @@ def test_a_burst_goes_out_in_order_in_slices(qtbot: QtBot, count: int) -> None:
     assert [row for part in slices for row in part] == rows
     assert all(0 < len(part) <= ROWS_PER_TICK for part in slices)
     assert len(slices) == -(-count // ROWS_PER_TICK)
+
+
+def test_slices_shrink_to_the_budget_when_the_table_is_slow_and_grow_back(qtbot: QtBot) -> None:
+    batches = RowBatches()
+    slices: list[int] = []
+    per_row = [4 * TICK_BUDGET_S / ROWS_PER_TICK]  # a full slice would take four budgets
+
+    def take(rows: list[PrecisionRow]) -> None:
+        slices.append(len(rows))
+        time.sleep(per_row[0] * len(rows))
+
+    batches.ready.connect(take)
+    batches.add(_rows(3 * ROWS_PER_TICK))
+    qtbot.waitUntil(lambda: sum(slices) == 3 * ROWS_PER_TICK, timeout=10_000)
+    assert slices[0] == ROWS_PER_TICK  # nothing measured yet
+    assert all(size <= ROWS_PER_TICK // 3 for size in slices[1:])  # then about a budget's worth each
+    per_row[0] = 0.0
+    batches.add(_rows(3 * ROWS_PER_TICK))
+    qtbot.waitUntil(lambda: sum(slices) == 6 * ROWS_PER_TICK, timeout=10_000)
+    assert slices[-1] == ROWS_PER_TICK or slices[-2] == ROWS_PER_TICK  # fast again: full slices
+
+
+def test_the_sizer_stays_within_its_bounds_and_ignores_tiny_slices() -> None:
+    sizer = SliceSizer()
+    sizer.measured(ROWS_PER_TICK, 100.0)
+    assert sizer.size == MIN_ROWS_PER_TICK
+    sizer.measured(MIN_ROWS_PER_TICK - 1, 0.0)  # a tick's fixed cost would dominate: no new pace
+    assert sizer.size == MIN_ROWS_PER_TICK
+    sizer.measured(MIN_ROWS_PER_TICK, 0.0)
+    assert sizer.size == ROWS_PER_TICK
+    sizer.measured(1000, TICK_BUDGET_S / 2)
+    assert sizer.size == 2000
 
 
 def test_drain_calls_back_after_the_last_slice_and_clear_forgets_it(qtbot: QtBot) -> None:

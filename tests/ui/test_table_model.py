@@ -191,3 +191,27 @@ def test_table_paints_cells_through_multi_data(qtbot: QtBot) -> None:
     painted = {position for position, _column in calls}
     assert painted and painted <= set(range(len(rows)))
     assert len(calls) >= len(painted) * 5  # every shown column of every painted row, one call per cell
+
+
+def test_painted_values_follow_verdict_changes_and_new_rows(qtbot: QtBot) -> None:
+    rows = make_rows(30)
+    result = PrecisionResult(rows, Thresholds())
+    result.first_divergence = assign_verdicts(rows, result.thresholds, {})
+    bench = PrecisionWorkbench()
+    qtbot.addWidget(bench)
+    bench.set_result(result, {})
+    failing = next(row for row in rows if row.verdict == "CULPRIT")
+
+    def painted(row: PrecisionRow, column: int) -> dict[int, object]:
+        index = bench.proxy.index(bench.proxy.proxy_row_of(row), column)
+        entries = [QModelRoleData(role) for role in PAINT_ROLES]
+        for _ in range(2):  # the second paint of a cell is served from what the first one worked out
+            bench.proxy.multiData(index, entries)  # type: ignore[arg-type]
+        return {entry.role(): entry.data() for entry in entries}
+
+    assert painted(failing, COSINE)[Qt.ItemDataRole.BackgroundRole].color() == verdict_colour("CULPRIT")
+    bench.apply_thresholds(Thresholds(Limits(cosine=0.5)))
+    assert painted(failing, COSINE)[Qt.ItemDataRole.BackgroundRole].color() == verdict_colour("OK")
+    others = make_rows(30, seed=11)
+    bench.set_result(PrecisionResult(others, Thresholds()), {})
+    assert painted(others[0], FUSED_OP)[Qt.ItemDataRole.DisplayRole] == others[0].fused_op

@@ -1,5 +1,8 @@
 """RowBatches: rows that arrive one by one reach the table in batches, one model insert per tick.
 
+Each slice is sized so that the table takes it in within TICK_BUDGET_S (measured on the previous slices):
+under a busy worker the same rows cost the GUI thread twice as long as on an idle machine.
+
 RowInbox: rows posted by worker threads wait there until the GUI thread takes them, so that a burst of
 groups costs the GUI one queued event rather than one per group.
 """
@@ -7,6 +10,7 @@ groups costs the GUI one queued event rather than one per group.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -17,6 +21,24 @@ FLUSH_INTERVAL_MS = 100
 # At most this many rows per insert: 20k rows that arrive at once (a big model's last groups) took 50 ms
 # to insert plus the table's reaction in one go; in slices the window repaints between them.
 ROWS_PER_TICK = 4000
+MIN_ROWS_PER_TICK = 100
+# The GUI thread's time for one slice (the insert and the proxy's and the workbench's reaction; the repaint
+# comes after). 4000 rows took 25 ms on an idle machine but 100-150 ms while the worker assembled the result.
+TICK_BUDGET_S = 0.03
+
+
+class SliceSizer:
+    """How many rows the next slice holds: as many as took TICK_BUDGET_S at the last measured pace."""
+
+    def __init__(self) -> None:
+        self.size = ROWS_PER_TICK
+
+    def measured(self, rows: int, seconds: float) -> None:
+        """The last slice of `rows` rows took `seconds` to take in."""
+        if rows < MIN_ROWS_PER_TICK:
+            return  # too few to tell the pace from the fixed cost of a tick
+        per_row = max(seconds, 1e-6) / rows
+        self.size = max(MIN_ROWS_PER_TICK, min(ROWS_PER_TICK, int(TICK_BUDGET_S / per_row)))
 
 
 class RowBatches(QObject):
@@ -28,6 +50,7 @@ class RowBatches(QObject):
         super().__init__(parent)
         self._pending: list[PrecisionRow] = []
         self._then: Callable[[], None] | None = None
+        self._sizer = SliceSizer()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
@@ -45,7 +68,7 @@ class RowBatches(QObject):
         return self._then is not None
 
     def drain(self, then: Callable[[], None]) -> None:
-        """Emit what is queued in slices of ROWS_PER_TICK, one per event-loop turn, then call `then`."""
+        """Emit what is queued in slices (at most ROWS_PER_TICK), one per event-loop turn, then call `then`."""
         self._then = then
         self._timer.start(0)
 
@@ -56,9 +79,12 @@ class RowBatches(QObject):
         self._timer.stop()
 
     def _on_timer_timeout(self) -> None:
-        rows, self._pending = self._pending[:ROWS_PER_TICK], self._pending[ROWS_PER_TICK:]
+        size = self._sizer.size
+        rows, self._pending = self._pending[:size], self._pending[size:]
         if rows:
+            start = time.perf_counter()
             self.ready.emit(rows)
+            self._sizer.measured(len(rows), time.perf_counter() - start)
         if self._pending:
             self._timer.start(0)  # the rest after the window had its turn
             return
