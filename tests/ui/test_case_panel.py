@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import shutil
+import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -15,7 +17,9 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.case import CaseFiles, load_case_file
 from autofuse_studio.core.synth import CaseManifest, demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
+from autofuse_studio.ui.precision import analysis as analysis_module
 from autofuse_studio.ui.precision.case_panel import CasePanel
+from autofuse_studio.ui.precision.row_batches import FLUSH_INTERVAL_MS
 
 WAIT_MS = 30_000
 
@@ -65,8 +69,16 @@ def test_dropping_a_run_folder_fills_roles_and_analyses(qtbot: QtBot, demo_case:
     assert not window.case_panel.cancel_button.isEnabled()
 
 
-def test_rows_stream_in_before_the_run_finishes(qtbot: QtBot, demo_case: tuple[Path, CaseManifest]) -> None:
+def test_rows_stream_in_before_the_run_finishes(qtbot: QtBot, demo_case: tuple[Path, CaseManifest],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     root, _ = demo_case
+    finished_analysis = analysis_module.finished_analysis
+
+    def slow_to_finish(*args: Any) -> Any:  # a run whose last step outlasts a flush of the streamed rows
+        time.sleep(4 * FLUSH_INTERVAL_MS / 1000)
+        return finished_analysis(*args)
+
+    monkeypatch.setattr(analysis_module, "finished_analysis", slow_to_finish)
     window = _window(qtbot)
     events: list[str] = []
     window.analysis.rowsArrived.connect(lambda rows: events.append(f"rows {len(rows)}"))

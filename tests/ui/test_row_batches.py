@@ -1,7 +1,8 @@
-"""Streamed rows reach the table in slices the window can repaint between, all of them before finished."""
+"""Streamed rows reach the table in paced slices the window can repaint between; the result replaces what still waits."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.analysis import AnalysisController
 from autofuse_studio.ui.precision.row_batches import (
+    FLUSH_INTERVAL_MS,
     MIN_ROWS_PER_TICK,
     ROWS_PER_TICK,
     TICK_BUDGET_S,
@@ -76,39 +78,67 @@ def test_the_sizer_stays_within_its_bounds_and_ignores_tiny_slices() -> None:
     assert sizer.size == 2000
 
 
-def test_drain_calls_back_after_the_last_slice_and_clear_forgets_it(qtbot: QtBot) -> None:
+def test_a_backlog_goes_out_a_slice_per_interval(qtbot: QtBot) -> None:
+    batches = RowBatches()
+    times: list[float] = []
+    batches.ready.connect(lambda rows: times.append(time.perf_counter()))
+    batches.add(_rows(3 * ROWS_PER_TICK))
+    qtbot.waitUntil(lambda: len(times) == 3, timeout=5000)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert all(gap >= 0.8 * FLUSH_INTERVAL_MS / 1000 for gap in gaps), gaps  # the window free in between
+
+
+def test_finish_drops_the_waiting_rows_calls_back_once_and_clear_forgets_it(qtbot: QtBot) -> None:
     batches = RowBatches()
     events: list[str] = []
     batches.ready.connect(lambda rows: events.append(f"rows {len(rows)}"))
     batches.add(_rows(2 * ROWS_PER_TICK + 1))
-    batches.drain(lambda: events.append("then"))
-    assert batches.draining
+    batches.finish(lambda: events.append("then"))
+    assert batches.finishing
+    batches.add(_rows(5))  # late rows of the finished run: the result has them
     qtbot.waitUntil(lambda: "then" in events, timeout=5000)
-    assert events == [f"rows {ROWS_PER_TICK}", f"rows {ROWS_PER_TICK}", "rows 1", "then"]
-    assert not batches.draining
+    qtbot.wait(2 * FLUSH_INTERVAL_MS)
+    assert events == ["then"]
+    assert not batches.finishing
     batches.add(_rows(ROWS_PER_TICK + 1))
-    batches.drain(lambda: events.append("then again"))
+    batches.finish(lambda: events.append("then again"))
     batches.clear()
     qtbot.wait(200)
-    assert "then again" not in events and events.count("then") == 1
+    assert events == ["then"]
 
 
-def test_cancel_while_the_last_rows_drain_means_no_finished(qtbot: QtBot, tmp_path: Path) -> None:
+def test_cancel_between_done_and_finished_means_no_finished(qtbot: QtBot, tmp_path: Path) -> None:
     root = tmp_path / "demo"
     generate_case(root, demo_spec())
     runner = TaskRunner()
     controller = AnalysisController(runner)
-    cancelled_in_drain: list[bool] = []
+    cancelled_when_done: list[bool] = []
 
-    def on_rows(_rows: object) -> None:
-        if not controller.running and not cancelled_in_drain:  # the run is done: these rows are its last
-            cancelled_in_drain.append(True)
+    def on_event(event: object) -> None:
+        if getattr(event, "kind", None) == "done":  # the controller saw it first: finished is on its way
+            cancelled_when_done.append(True)
             controller.cancel()
 
-    controller.rowsArrived.connect(on_rows)
+    runner.taskEvent.connect(on_event)
     with qtbot.assertNotEmitted(controller.finished, wait=300), qtbot.waitSignal(controller.cancelled, timeout=WAIT_MS):
         controller.start(detect_roles([str(root)]).case)
-    assert cancelled_in_drain == [True]
+    assert cancelled_when_done == [True]
+    runner.shutdown(wait=True)
+
+
+def test_every_row_reaches_the_table_through_the_finished_result(qtbot: QtBot, tmp_path: Path) -> None:
+    root = tmp_path / "demo"
+    generate_case(root, demo_spec())
+    runner = TaskRunner()
+    controller = AnalysisController(runner)
+    streamed: list[PrecisionRow] = []
+    controller.rowsArrived.connect(streamed.extend)
+    with qtbot.waitSignal(controller.finished, timeout=WAIT_MS) as finished:
+        controller.start(detect_roles([str(root)]).case)
+    rows, streamed_before = finished.args[0].result.rows, len(streamed)
+    qtbot.wait(2 * FLUSH_INTERVAL_MS)
+    assert len(streamed) == streamed_before  # nothing after finished: the table shows the result's rows then
+    assert {row.fused_op for row in streamed} <= {row.fused_op for row in rows}
     runner.shutdown(wait=True)
 
 

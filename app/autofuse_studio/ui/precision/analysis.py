@@ -145,7 +145,7 @@ class AnalysisController(QObject):
         """Stop the current run silently (a cancelled signal follows)."""
         if self._task_id is not None:
             self._runner.cancel(self._task_id)
-        elif self._batches.draining:  # done, its last rows still going to the table: finished never comes
+        elif self._batches.finishing:  # done, finished not emitted yet: it never comes
             self._batches.clear()
             self.cancelled.emit()
 
@@ -168,8 +168,8 @@ class AnalysisController(QObject):
             return
         self._task_id = None
         if event.kind == "done":
-            # Every streamed row reaches the table before finished, in slices the window can repaint between.
-            self._batches.drain(lambda: self.finished.emit(event.payload))
+            # Rows still waiting for the table are dropped: the result that finished carries holds them all.
+            self._batches.finish(lambda: self.finished.emit(event.payload))
             return
         self._batches.clear()
         if event.kind == "failed":

@@ -139,8 +139,11 @@ class PrecisionProxyModel(QAbstractProxyModel):
 
     def multiData(self, index: AnyIndex, roleDataSpan: RoleSpan) -> None:
         """Every role of the mapped cell in one call, without making a source index (a call back into Qt)."""
-        if self._shows(index):
-            self.source().fill_roles(self._order[index.row()], index.column(), roleDataSpan)
+        # _shows() inlined: this runs for every painted cell, and each Python call counts twice while a
+        # worker runs Python (see PrecisionTableModel.fill_roles).
+        source = self._source
+        if source is not None and index.isValid() and (row := index.row()) < len(self._order):
+            source.fill_roles(self._order[row], index.column(), roleDataSpan)
         else:
             clear_roles(roleDataSpan)
 
@@ -154,8 +157,8 @@ class PrecisionProxyModel(QAbstractProxyModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Source headers horizontally, display row numbers vertically."""
-        if orientation == Qt.Orientation.Horizontal:
-            return self.source().headerData(section, orientation, role)
+        if orientation == Qt.Orientation.Horizontal and self._source is not None:
+            return self._source.headerData(section, orientation, role)
         return str(section + 1) if role == Qt.ItemDataRole.DisplayRole else None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

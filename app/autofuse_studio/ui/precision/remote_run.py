@@ -75,7 +75,7 @@ class RemoteAnalysisController(QObject):
 
     def cancel(self) -> None:
         """Stop the run (the relay, its ssh and the host's process); a cancelled signal follows."""
-        if self._batches.draining:  # the host finished, its last rows still going to the table
+        if self._batches.finishing:  # the host finished, finished not emitted yet: it never comes
             self._batches.clear()
             self.cancelled.emit()
             return
@@ -118,7 +118,7 @@ class RemoteAnalysisController(QObject):
         if reader is not None and reader.outcome is not None:
             done = reader.outcome
             analysis = Analysis(done.result, done.producers or {}, done.files_indexed, None)
-            self._batches.drain(lambda: self.finished.emit(analysis))  # the streamed rows first, in slices
+            self._batches.finish(lambda: self.finished.emit(analysis))  # its result holds every row
             return
         self._batches.clear()
         self.failed.emit(self._error or _stopped(outcome, self._stderr))

@@ -42,7 +42,13 @@ class SliceSizer:
 
 
 class RowBatches(QObject):
-    """Collects arriving rows and emits them at most every FLUSH_INTERVAL_MS (100k rows: 100s of inserts)."""
+    """Collects arriving rows and emits a slice of them every FLUSH_INTERVAL_MS while any wait.
+
+    A backlog (a big model's last 20k rows arrive within half a second) goes out a slice per interval,
+    not back to back: the table shows the run's progress, and the GUI thread keeps most of each
+    interval while the worker, busy with the result, competes for the GIL. When the run is done, the
+    rows still waiting are dropped: the finished result that follows holds every row.
+    """
 
     ready = Signal(object)  # list[PrecisionRow]
 
@@ -57,41 +63,43 @@ class RowBatches(QObject):
         self._timer.timeout.connect(self._on_timer_timeout)
 
     def add(self, rows: list[PrecisionRow]) -> None:
-        """Queue rows; the batch goes out when the tick ends."""
+        """Queue rows; a slice goes out when the tick ends."""
+        if self._then is not None:
+            return  # finishing: the result holds these rows
         self._pending.extend(rows)
         if not self._timer.isActive():
-            self._timer.start()
+            self._timer.start(FLUSH_INTERVAL_MS)
 
     @property
-    def draining(self) -> bool:
-        """True between drain() and the call of its `then`."""
+    def finishing(self) -> bool:
+        """True between finish() and the call of its `then`."""
         return self._then is not None
 
-    def drain(self, then: Callable[[], None]) -> None:
-        """Emit what is queued in slices (at most ROWS_PER_TICK), one per event-loop turn, then call `then`."""
+    def finish(self, then: Callable[[], None]) -> None:
+        """The run is done: drop the rows still waiting and call `then` on the next event-loop turn."""
+        self._pending.clear()
         self._then = then
         self._timer.start(0)
 
     def clear(self) -> None:
-        """Drop what is queued, and a pending drain's `then` (a cancelled, failed or replaced run)."""
+        """Drop what is queued, and a pending finish's `then` (a cancelled, failed or replaced run)."""
         self._pending.clear()
         self._then = None
         self._timer.stop()
 
     def _on_timer_timeout(self) -> None:
+        then, self._then = self._then, None
+        if then is not None:
+            then()
+            return
         size = self._sizer.size
         rows, self._pending = self._pending[:size], self._pending[size:]
         if rows:
             start = time.perf_counter()
             self.ready.emit(rows)
             self._sizer.measured(len(rows), time.perf_counter() - start)
-        if self._pending:
-            self._timer.start(0)  # the rest after the window had its turn
-            return
-        self._timer.setInterval(FLUSH_INTERVAL_MS)
-        then, self._then = self._then, None
-        if then is not None:
-            then()
+        if self._pending and not self._timer.isActive():
+            self._timer.start(FLUSH_INTERVAL_MS)  # the rest a slice per interval, the window free between
 
 
 class RowInbox:

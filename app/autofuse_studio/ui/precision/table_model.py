@@ -99,7 +99,7 @@ class PrecisionTableModel(QAbstractTableModel):
             if len(self._cells) >= CELL_CACHE_SIZE:
                 self._cells.clear()
             values = self._cells[key] = {}
-        for role_data in role_entries(span):
+        for role_data in (span,) if type(span) is QModelRoleData else span:  # type: ignore[union-attr]  # role_entries(), inlined
             role = role_data.role()
             value = values.get(role, _UNKNOWN)
             if value is _UNKNOWN:
