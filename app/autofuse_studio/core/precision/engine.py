@@ -138,26 +138,29 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
 
 def run_mode1(request: Mode1Request, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None,
-              on_rows: RowSink | None = None, on_case: CaseSink | None = None) -> PrecisionResult:
+              on_rows: RowSink | None = None, on_case: CaseSink | None = None,
+              while_comparing: CaseSink | None = None) -> PrecisionResult:
     """Compare every fused op output (and input with compare_input) against the origin run.
 
     Without `case`, the graphs and dumps are loaded here and comparing starts before the af-close graph
     is parsed; `on_case` then receives the loaded case (from this thread) once it is complete.
     `on_rows`, when given, receives finished rows (metrics and status, verdict not yet assigned) from
     this thread as they complete, first the uncompared ones in one batch; the returned result holds the
-    same row objects with verdicts.
+    same row objects with verdicts. `while_comparing` runs on this thread with the loaded case while the
+    pool compares (the caller's own look-ups over the graphs, done while this thread would wait).
     """
     # Planning and comparing build 100k+ acyclic objects (plans, rows, metrics): each collection during
     # the run rescanned them all while holding the GIL (40-180 ms, a frozen window in the GUI). Collect
     # nothing until the result exists, then freeze it like the models: it lives as long as they do.
     with gc_paused():
-        result = _run_mode1(request, progress, cancel, case, on_rows, on_case)
+        result = _run_mode1(request, progress, cancel, case, on_rows, on_case, while_comparing)
         gc.freeze()
     return result
 
 
 def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, case: LoadedCase | None,
-               on_rows: RowSink | None, on_case: CaseSink | None) -> PrecisionResult:
+               on_rows: RowSink | None, on_case: CaseSink | None,
+               while_comparing: CaseSink | None) -> PrecisionResult:
     with PairScheduler(request.jobs, cancel) as scheduler:
         early = None
         if case is None:
@@ -174,8 +177,15 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
         if on_rows is not None:
             on_rows([item.row for item in planned if item.fused is None])
         deliver = None if on_rows is None else deliverer(on_rows)
-        # The verdicts need the producers of the af-open graph: work them out while the pool compares.
-        outcomes = scheduler.compare(planned, progress, deliver, meanwhile=lambda: producer_index(case.af_open))
+        loaded = case
+
+        def meanwhile() -> None:
+            # The verdicts need the producers of the af-open graph: work them out while the pool compares.
+            producer_index(loaded.af_open)
+            if while_comparing is not None:
+                while_comparing(loaded)
+
+        outcomes = scheduler.compare(planned, progress, deliver, meanwhile=meanwhile)
     result = assemble_result(request, case, pairs, plan, notices, outcomes)
     # What only this run used (plans, pairs, outcomes: 100k+ objects at 20k rows) goes in chunks: freed
     # with the frame, it was one 40-80 ms cascade holding the GIL while the window filled its table.

@@ -49,8 +49,26 @@ def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, 
         notify(INDEXED, summarise_sides(case.open_index, case.close_index))
 
     # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
-    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
+    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case,
+                       while_comparing=case_lookups)
     return finished_analysis(result, loaded[0])
+
+
+def case_lookups(case: LoadedCase) -> None:
+    """Work out the look-ups the window needs that depend only on the graphs (each cached on its model).
+
+    analyse_mode1 has them done while the pool compares, where the worker would only wait: at 100k ops
+    they are 0.3 s less between the last compare and the result on the screen.
+    """
+    with gc_paused():  # these live as long as the models: freeze them too (see run_mode1)
+        # The details panel asks for consumers when the first divergence is selected.
+        case.af_open.consumers("")
+        case.af_close.consumers("")
+        # The graph panes' first layouts walk both graphs from the first divergence: their per-model
+        # facts took both layout workers 100-150 ms at once, next to the window's first paints.
+        for model in (case.af_open, case.af_close):
+            plain_facts(model)
+        gc.freeze()
 
 
 def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
@@ -59,18 +77,12 @@ def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
     Each of them costs 50-300 ms of Python at 100k ops; on the GUI thread that is a frozen window.
     """
     files = case.open_index.files_indexed + case.close_index.files_indexed
+    case_lookups(case)  # cached when analyse_mode1 ran them while comparing
     with gc_paused():  # these live as long as the result: freeze them too (see run_mode1)
         producers = producer_index(case.af_open)
-        # The details panel asks for consumers when the first divergence is selected.
-        case.af_open.consumers("")
-        case.af_close.consumers("")
         # The graph view's fused op <-> rows look-ups, read when the first divergence is selected.
         fusion_index = FusionIndex(case.mapping, result)
         fusion_index.warm()
-        # The graph panes' first layouts walk both graphs from the first divergence: their per-model
-        # facts took both layout workers 100-150 ms at once, next to the window's first paints.
-        for model in (case.af_open, case.af_close):
-            plain_facts(model)
         facts = result_facts(result)
         gc.freeze()
     return Analysis(result, producers, files, case, fusion_index, facts)
