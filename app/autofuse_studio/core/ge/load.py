@@ -103,7 +103,8 @@ def release_document(document: Any) -> None:
         return
     graphs = document.get("graph")
     for graph in [*(graphs if isinstance(graphs, list) else [graphs]), document]:
-        ops = graph.get("op") if isinstance(graph, dict) or hasattr(graph, "get") else None
+        # A dict from the standard path, or the typed decoder's graph object, which answers get() too.
+        ops = graph.get("op") if hasattr(graph, "get") else None
         if isinstance(ops, list):
             empty_in_chunks(ops)
 
