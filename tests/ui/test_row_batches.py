@@ -15,6 +15,7 @@ from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.analysis import AnalysisController
 from autofuse_studio.ui.precision.row_batches import (
+    FIRST_ROWS_PER_TICK,
     FLUSH_INTERVAL_MS,
     MIN_ROWS_PER_TICK,
     ROWS_PER_TICK,
@@ -42,14 +43,15 @@ def test_a_burst_goes_out_in_order_in_slices(qtbot: QtBot, count: int) -> None:
     batches.add(rows[count // 2:])
     qtbot.waitUntil(lambda: sum(map(len, slices)) == count, timeout=5000)
     assert [row for part in slices for row in part] == rows
-    assert all(0 < len(part) <= ROWS_PER_TICK for part in slices)
-    assert len(slices) == -(-count // ROWS_PER_TICK)
+    assert 0 < len(slices[0]) <= FIRST_ROWS_PER_TICK  # nothing timed yet
+    assert all(0 < len(part) <= min(ROWS_PER_TICK, 2 * len(before))  # at most twice the slice before
+               for before, part in itertools.pairwise(slices))
 
 
 def test_slices_shrink_to_the_budget_when_the_table_is_slow_and_grow_back(qtbot: QtBot) -> None:
     batches = RowBatches()
     slices: list[int] = []
-    per_row = [4 * TICK_BUDGET_S / ROWS_PER_TICK]  # a full slice would take four budgets
+    per_row = [3 * TICK_BUDGET_S / FIRST_ROWS_PER_TICK]  # the first slice takes three budgets
 
     def take(rows: list[PrecisionRow]) -> None:
         slices.append(len(rows))
@@ -58,8 +60,8 @@ def test_slices_shrink_to_the_budget_when_the_table_is_slow_and_grow_back(qtbot:
     batches.ready.connect(take)
     batches.add(_rows(3 * ROWS_PER_TICK))
     qtbot.waitUntil(lambda: sum(slices) == 3 * ROWS_PER_TICK, timeout=10_000)
-    assert slices[0] == ROWS_PER_TICK  # nothing measured yet
-    assert all(size <= ROWS_PER_TICK // 3 for size in slices[1:])  # then about a budget's worth each
+    assert slices[0] == FIRST_ROWS_PER_TICK  # nothing measured yet
+    assert all(size <= FIRST_ROWS_PER_TICK // 2 for size in slices[1:])  # then about a budget's worth each
     per_row[0] = 0.0
     batches.add(_rows(3 * ROWS_PER_TICK))
     qtbot.waitUntil(lambda: sum(slices) == 6 * ROWS_PER_TICK, timeout=10_000)
@@ -73,7 +75,9 @@ def test_the_sizer_stays_within_its_bounds_and_ignores_tiny_slices() -> None:
     sizer.measured(MIN_ROWS_PER_TICK - 1, 0.0)  # a tick's fixed cost would dominate: no new pace
     assert sizer.size == MIN_ROWS_PER_TICK
     sizer.measured(MIN_ROWS_PER_TICK, 0.0)
-    assert sizer.size == ROWS_PER_TICK
+    assert sizer.size == 2 * MIN_ROWS_PER_TICK  # fast, but at most twice the slice measured
+    sizer.measured(ROWS_PER_TICK // 2, 0.0)
+    assert sizer.size == ROWS_PER_TICK  # and never more than the most
     sizer.measured(1000, TICK_BUDGET_S / 2)
     assert sizer.size == 2000
 
