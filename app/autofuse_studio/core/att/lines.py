@@ -95,10 +95,6 @@ def _id(text: str) -> int:
     return int(text)
 
 
-# The parsed key of ids seen before, or None: the scanner's hot loop tries it before calling case_key.
-cached_case_key = _KEY_CACHE.get
-
-
 def case_key(ids: tuple[str, str, str, str]) -> CaseKey:
     """The CaseKey of (graph, result, group, case) as written in a line (cached; IdTooLong if too long)."""
     return _key(ids)

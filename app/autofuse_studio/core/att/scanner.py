@@ -26,7 +26,6 @@ from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
     MAX_PERF_TERMS,
     UnreadableNumber,
-    cached_case_key,
     case_key,
     parse_dfx,
     parse_perf_counted,
@@ -258,33 +257,21 @@ class _FileScanner:
         """feed_block through the C scanner: it hands back each marked line decoded, with its newline count."""
         # With values=True the C scanner also reads plain value and objective records (the bulk) into
         # tuples: the record the Python grammar would make from the line, without decoding it or running sre.
-        # A value record is stored as _store_value stores it, inlined: a log's 100k values made the calls
-        # and look-ups per record most of the scan of a log with few noise lines.
         items, newlines = native.marked_lines(block, True)
-        path, operators = self.scan.path, self.scan.operators
-        feed, new_tuple = self._feed_marked, tuple.__new__
+        path = self.scan.path
+        feed, store = self._feed_marked, self._store_value
         flat = iter(items)
         for before, line in zip(flat, flat, strict=True):
-            if line.__class__ is not tuple:
+            if line.__class__ is tuple:
+                source = tuple.__new__(SourceRef, (path, first_line + before))
+                if len(line) == 4:
+                    operator, name, value, key = line
+                    store(TilingValue(operator, case_key(key), name, value, source))
+                else:  # (operator, value, key) of an objective line
+                    operator, value, key = line
+                    self._store(Objective(operator, case_key(key), value, source))
+            else:
                 feed(line, path, first_line + before)
-                continue
-            source = new_tuple(SourceRef, (path, first_line + before))
-            if len(line) != 4:  # (operator, value, key) of an objective line
-                operator, value, ids = line
-                self._store(Objective(operator, case_key(ids), value, source))
-                continue
-            operator, name, value, ids = line
-            key = cached_case_key(ids) or case_key(ids)
-            op = operators.get(operator)
-            if op is None:
-                op = self._operator(operator, source)
-            op.prof_lines += 1
-            if key not in op.first_mentions:
-                op.first_mentions[key] = source.line
-            values = op.values.get(key)
-            if values is None:
-                values = op.values[key] = {}
-            values[name] = TilingValue(operator, key, name, value, source)
         return int(newlines) + (0 if block.endswith(b"\n") else 1)
 
     def _feed_marked(self, line: str, path: str, line_no: int) -> None:
