@@ -37,3 +37,21 @@ def test_log_folders_hold_logs_and_no_case_files(tmp_path: Path) -> None:
         True, False, False, False]
     att, rest = split_att_logs([str(run), str(logs / "sub" / "run.log"), str(logs)])
     assert att == [str(logs / "sub" / "run.log"), str(logs)] and rest == [str(run)]
+
+
+def test_a_dump_folder_answers_at_its_first_case_file_and_links_are_not_followed(tmp_path: Path) -> None:
+    dump = tmp_path / "dump" / "0" / "1"
+    dump.mkdir(parents=True)
+    for number in range(6000):  # more than the 5000 entries looked at: the NPYs still decide
+        (dump / f"Add.add_{number}.1.1.1.output.0.npy").write_bytes(b"")
+    (tmp_path / "dump" / "plog.log").write_text("x\n", encoding="utf-8")
+    assert not is_att_log_folder(tmp_path / "dump")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "run.log").write_text("x\n", encoding="utf-8")
+    (logs / "linked").symlink_to(tmp_path / "dump", target_is_directory=True)  # NPYs behind a link
+    assert is_att_log_folder(logs)
+    only_link = tmp_path / "only_link"
+    only_link.mkdir()
+    (only_link / "elsewhere").symlink_to(logs, target_is_directory=True)
+    assert not is_att_log_folder(only_link)  # the logs behind the link do not count either

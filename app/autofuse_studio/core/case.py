@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.ge.native_find import file_contains_any
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds, limit_problem
@@ -24,7 +25,6 @@ MODE1_ROLES = PATH_ROLES[:4]
 # Text that only an af-open (fused) graph holds; found by a streaming byte search, no parse needed.
 _FUSED_MARKERS = (b"AscBackend", b"_datadump_origin_name")
 _ASC_PREFIXES = ("AscBackend.", "FusedAscBackend.")
-_CHUNK = 1 << 20
 _SNIFF = 64 << 10
 _MAX_ENTRIES = 200_000  # stop scanning huge trees: role detection must stay instant
 _MAX_DEPTH = 12
@@ -140,18 +140,7 @@ def _head(path: Path) -> bytes:
 
 def graph_has_fused_ops(path: Path) -> bool:
     """Cheap af-open test: the file text names AscBackend/FusedAscBackend ops or origin attributes."""
-    keep = max(len(marker) for marker in _FUSED_MARKERS)
-    tail = b""
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(_CHUNK):
-                window = tail + chunk
-                if any(marker in window for marker in _FUSED_MARKERS):
-                    return True
-                tail = window[-keep:]  # a marker may straddle two chunks
-    except OSError:
-        return False
-    return False
+    return file_contains_any(path, _FUSED_MARKERS)
 
 
 @dataclass

@@ -1270,6 +1270,35 @@ AF_EXPORT int64_t af_json_brackets(const uint8_t *data, int64_t size, int64_t *o
     return found;
 }
 
+/*
+ * The offset of the first of `count` needles found in data[0, size), or -1 (role detection: does a graph
+ * file name fused ops?). memchr for each needle's first byte, then memcmp: several GB/s on graph text,
+ * where bytes.find went at 0.5 GB/s, and called through ctypes the GIL is free meanwhile.
+ */
+AF_EXPORT int64_t af_find_any(const uint8_t *data, int64_t size, const uint8_t *const *needles,
+                              const int64_t *lengths, int64_t count)
+{
+    int64_t best = -1;
+    for (int64_t n = 0; n < count; n++) {
+        const uint8_t *needle = needles[n];
+        int64_t length = lengths[n], end = best < 0 ? size : best + length - 1;
+        if (length <= 0 || length > end)
+            continue;
+        for (int64_t at = 0; at + length <= end;) {
+            const uint8_t *first = memchr(data + at, needle[0], (size_t)(end - length + 1 - at));
+            if (first == NULL)
+                break;
+            at = first - data;
+            if (memcmp(first, needle, (size_t)length) == 0) {
+                best = at; /* later needles only need to look before it */
+                break;
+            }
+            at++;
+        }
+    }
+    return best;
+}
+
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
 
 static struct PyModuleDef af_module = {
