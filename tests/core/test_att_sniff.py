@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from autofuse_studio.core.att.sniff import is_att_log_file, is_att_log_folder, split_att_logs
 
@@ -55,3 +59,19 @@ def test_a_dump_folder_answers_at_its_first_case_file_and_links_are_not_followed
     only_link.mkdir()
     (only_link / "elsewhere").symlink_to(logs, target_is_directory=True)
     assert not is_att_log_folder(only_link)  # the logs behind the link do not count either
+
+
+def test_a_tree_of_folders_is_looked_at_only_so_far(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = tmp_path / "tree"
+    for number in range(5100):  # more folders than the 5000 entries looked at
+        (tree / f"empty_{number:05d}").mkdir(parents=True)
+    listed: list[str] = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path: str) -> Any:
+        listed.append(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting_scandir)
+    assert not is_att_log_folder(tree)
+    assert len(listed) == 1  # the limit is reached in the top folder: none of the 5100 below is listed

@@ -55,6 +55,9 @@ def is_att_log_folder(path: str | Path) -> bool:
         try:
             with os.scandir(folders.pop()) as entries:
                 for entry in entries:
+                    seen += 1  # folders count too: a drop of a tree of empty folders must end soon as well
+                    if seen > _MAX_ENTRIES:
+                        return logs > 0
                     try:
                         if entry.is_dir():  # a link to a folder is not a file, and is not followed
                             if not entry.is_symlink():
@@ -66,9 +69,6 @@ def is_att_log_folder(path: str | Path) -> bool:
                     if lowered.endswith(_CASE_SUFFIXES) or lowered.startswith("ge_proto"):
                         return False
                     logs += lowered.endswith(LOG_SUFFIXES)
-                    seen += 1
-                    if seen >= _MAX_ENTRIES:
-                        return logs > 0
         except OSError:
             continue  # an unreadable folder holds nothing that counts, as os.walk skipped it
     return logs > 0
