@@ -10,9 +10,8 @@ from pathlib import Path
 from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
 from autofuse_studio.core.cluster.scan import current_worker
 from autofuse_studio.core.dumps.layout import LayoutInfo
-from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
+from autofuse_studio.core.precision.pair import PairResult, PairSide
 from autofuse_studio.core.precision.pair_batch import compare_pairs
-from autofuse_studio.core.progress import NEVER_CANCELLED
 
 # Tests only: seconds each task sleeps before comparing, so a worker can be killed while tasks are running.
 DELAY_ENV = "AUTOFUSE_STUDIO_TEST_TASK_DELAY"
@@ -59,8 +58,7 @@ def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> list[PairResult
     worker = current_worker()
     path_map = path_map.for_worker(worker)  # the entries naming this worker, looked up once per batch
     keys = [(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker)) for fused, origin in pairs]
-    # The local run's batched path (files read and pairs measured in two native calls per round): one
-    # compare_pair per pair made the cluster 1.5x the local run on the 8-rank benchmark once the local
-    # run batched its small pairs.
-    outcomes = compare_pairs(keys, NEVER_CANCELLED, compare_pair)
+    # The local pool's batched path (a round's files read in one native call, its pairs measured in
+    # another), so a worker compares exactly as a local run does.
+    outcomes = compare_pairs(keys)
     return [_client_message(outcomes[key], path_map, worker) for key in keys]
