@@ -43,7 +43,7 @@ def _to_client(scan: TreeScan, path_map: PathMap, worker: WorkerId) -> TreeScan:
     report = WalkReport([(client(folder), reason) for folder, reason in scan.report.unreadable],
                         [client(link) for link in scan.report.outside_links])
     return TreeScan({Path(client(str(folder))): entries for folder, entries in scan.found.items()}, report,
-                    [client(path) for path in scan.ignored], scan.notices)
+                    [client(path) for path in scan.ignored], scan.notices, [client(path) for path in scan.loose])
 
 
 def scan_sides(roots: list[str], path_map: PathMap) -> WorkerScan:
@@ -106,6 +106,7 @@ def merge_side(root: Path, scans: list[tuple[frozenset[str], TreeScan]]) -> Merg
     for worker, scan in scans:
         merged.found.update((folder, entries) for folder, entries in scan.found.items() if owner[str(folder)] == worker)
         merged.ignored += [path for path in scan.ignored if owner[os.path.dirname(path)] == worker]
+        merged.loose += [path for path in scan.loose if owner[os.path.dirname(path)] == worker]
         merged.report.unreadable += [item for item in scan.report.unreadable if item[0] not in unreadable]
         unreadable.update(folder for folder, _ in scan.report.unreadable)
         merged.report.outside_links += [link for link in scan.report.outside_links if link not in links]

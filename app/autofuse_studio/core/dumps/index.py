@@ -1,4 +1,10 @@
-"""DumpIndex: one recursive scan of a dump folder tree, then O(1) lookups of NPYs by rank, step, op, kind, index."""
+"""DumpIndex: one recursive scan of a dump folder tree, then O(1) lookups of tensors by rank, step, op, kind and index.
+
+A tree may hold NPYs (msaccucmp convert or any script's names), raw dump files as the NPU writes them (one per
+executed op, several tensors each), and statistics CSVs. The scan reads names only; a raw file's tensors are
+looked up by the names their NPYs would have (dumps.tensors), so pairing, ranks, steps, occurrences and every
+later stage are one code path for all of them.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from autofuse_studio.core.dumps.names import parse_npy_name, sanitize_op_name
+from autofuse_studio.core.dumps.names import loose_npy_fields, parse_dump_name, parse_npy_name, sanitize_op_name
 from autofuse_studio.core.dumps.places import Place, place_folders
 from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
+from autofuse_studio.core.dumps.sniff import header_op_name
+from autofuse_studio.core.dumps.tensors import tensor_path
 from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.notices import Notice, examples, plural, shorten
@@ -19,10 +28,16 @@ from autofuse_studio.core.sorting import NaturalKey, natural_key
 
 MAPPING_FILE = "mapping.csv"
 _MAX_NAMES_IN_WARNING = 6
+# Entry kinds besides input/output: a raw (or nano) dump file of one op, a statistics CSV of one op dump.
+RAW = "raw"
+STATS = "stats"
+_STATS_SUFFIX = ".csv"
 
 Rank = str | None
 _Key = tuple[Rank, str, str, str, int]  # rank, step, sanitised op name, kind, index
+_OpKey = tuple[Rank, str, str]  # rank, step, sanitised op name
 _Fields = tuple[str, str, int, int]  # op name, kind, index, timestamp
+_T = TypeVar("_T")
 # The usual modern name, {type}.{name}.{task}.{stream}.{timestamp}.{kind}.{index}.npy, matched in one go;
 # everything else goes through parse_npy_name (same fields, several times slower).
 _COMMON_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]+\.[0-9]+\.([0-9]+)\.(input|output)\.([0-9]+)\.npy")
@@ -70,6 +85,15 @@ def _name_fields(name: str) -> _Fields | None:
     return None if parsed is None else (parsed.op_name, parsed.kind, parsed.index, parsed.timestamp)
 
 
+def _dump_fields(name: str) -> _Fields | None:
+    """(op name, raw or stats, 0, timestamp) of a raw dump or statistics CSV name, or None."""
+    kind = RAW
+    if name.endswith(_STATS_SUFFIX):
+        name, kind = name[: -len(_STATS_SUFFIX)], STATS
+    parsed = parse_dump_name(name)
+    return None if parsed is None else (parsed.op_name, kind, 0, parsed.timestamp)
+
+
 def _resolve_name(name: str, mapping: dict[str, str]) -> str:
     """The real file name of a renamed (digits / uuid) file, or the name itself."""
     old = mapping.get(name)
@@ -95,20 +119,46 @@ class TreeScan:
     report: WalkReport = field(default_factory=WalkReport)
     ignored: list[str] = field(default_factory=list)  # paths of .npy files not named like dump NPYs
     notices: list[Notice] = field(default_factory=list)  # what reading mapping.csv files said
+    loose: list[str] = field(default_factory=list)  # paths of NPYs named only `*.{op}.*.{kind}.{i}.npy`
+
+
+def _classify(folder: Path, name: str, real: str, scan: TreeScan, entries: list[tuple[_Fields, str]]) -> None:
+    """Add the index entries of one file (`real`: its name after mapping.csv) to `entries`."""
+    if real.endswith(".npy"):
+        fields = _name_fields(real)
+        if fields is not None:
+            entries.append((fields, name))
+            return
+        loose = loose_npy_fields(real)
+        if loose is None:
+            scan.ignored.append(os.path.join(folder, name))
+            return
+        ops, kind, index = loose
+        entries.extend(((op, kind, index, 0), name) for op in ops)
+        scan.loose.append(os.path.join(folder, name))
+        return
+    fields = _dump_fields(real)
+    if fields is None and real.isascii() and real.isdigit():
+        # A long name written as its hash with no mapping.csv line: the header still has the op's name.
+        op_name = header_op_name(folder / name)
+        fields = None if op_name is None else (sanitize_op_name(op_name), RAW, 0, 0)
+    if fields is not None:
+        entries.append((fields, name))
 
 
 def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> TreeScan:
-    """Every dump NPY under root by folder: (name fields, file name)."""
+    """Every dump NPY, raw dump and statistics CSV under root by folder: (name fields, file name)."""
     scan = TreeScan({})
     for folder, names in walk_contained(root, progress, cancel, scan.report):
         mapping = _read_mapping(folder / MAPPING_FILE, scan.notices) if MAPPING_FILE in names else {}
-        entries = []
+        entries: list[tuple[_Fields, str]] = []
         for name in names:
-            fields = _name_fields(_resolve_name(name, mapping) if mapping else name)
-            if fields is not None:
-                entries.append((fields, name))
-            elif name.endswith(".npy"):
-                scan.ignored.append(os.path.join(folder, name))
+            match = _COMMON_NAME.fullmatch(name)
+            if match is not None and not mapping:  # the usual NPY name, the fast path of big trees
+                op_name, timestamp, kind, index = match.groups()
+                entries.append(((op_name, kind, int(index), int(timestamp)), name))
+            elif name != MAPPING_FILE:
+                _classify(folder, name, _resolve_name(name, mapping) if mapping else name, scan, entries)
         if entries:
             scan.found[folder] = entries
     return scan
@@ -132,17 +182,33 @@ def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[No
     return notices
 
 
+@dataclass(frozen=True)
+class DumpTables:
+    """The files of a tree by key, newest first: NPYs per tensor, raw dumps and statistics CSVs per op."""
+
+    npys: dict[_Key, list[str]] = field(default_factory=dict)
+    raws: dict[_OpKey, list[str]] = field(default_factory=dict)
+    stats: dict[_OpKey, list[str]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # files by kind: "npy", RAW, STATS
+
+
 class DumpIndex:
-    """All dump NPYs under a folder, indexed once by (rank, step, op name, kind, index)."""
+    """All dumped tensors under a folder, indexed once by (rank, step, op name, kind, index)."""
 
     def __init__(self, root: Path, table: dict[_Key, list[str]], notices: list[Notice], files: int,
-                 runs: dict[Rank, RunChoice] | None = None) -> None:
+                 runs: dict[Rank, RunChoice] | None = None, tables: DumpTables | None = None) -> None:
         self.root = root
         self.notices = notices
         self.files_indexed = files
         self.runs = runs or {}
         self._table = table
-        self._ops = {(rank, step, op) for rank, step, op, _, _ in table}
+        tables = tables or DumpTables(table, counts={"npy": files})
+        self._raws = tables.raws
+        self._stats = tables.stats
+        self.counts = dict(tables.counts)
+        self._ops = {(rank, step, op) for rank, step, op, _, _ in table} | set(self._raws)
+        if not self._ops:  # a statistics-only side: its ops are those of its CSVs
+            self._ops = set(self._stats)
         rank_steps: dict[Rank, set[str]] = defaultdict(set)
         for rank, step, _ in self._ops:
             rank_steps[rank].add(step)
@@ -154,7 +220,7 @@ class DumpIndex:
     def build(
         cls, root: str | Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED
     ) -> DumpIndex:
-        """Scan `root` recursively once and index every dump NPY in it."""
+        """Scan `root` recursively once and index every dump file in it."""
         root = Path(root)
         if not root.exists():
             raise InputError(f"Dump folder {root} does not exist.", root)
@@ -171,8 +237,14 @@ class DumpIndex:
         places = place_folders(root, sorted(found))
         runs = choose_runs(root, {folder: (place, len(found[folder])) for folder, place in places.items()}, notices)
         kept = {folder: entries for folder, entries in found.items() if runs[places[folder].rank].keeps(places[folder])}
-        table, files = _group(kept, places)
-        return cls(root, table, notices, files, runs)
+        tables = _group(kept, places)
+        notices += _content_notices(root, tables, scan.loose)
+        return cls(root, tables.npys, notices, tables.counts.get("npy", 0), runs, tables)
+
+    @property
+    def statistics_only(self) -> bool:
+        """True when the tree holds statistics CSVs and no tensor at all (a `dump_data: stats` run)."""
+        return bool(self._stats) and not self._table and not self._raws
 
     @property
     def warnings(self) -> list[str]:
@@ -183,6 +255,9 @@ class DumpIndex:
         groups: dict[tuple[Rank, str, str], list[list[str]]] = defaultdict(list)
         for (rank, step, op, _, _), paths in self._table.items():
             if len(paths) > 1:
+                groups[(rank, step, op)].append(paths)
+        for (rank, step, op), paths in self._raws.items():
+            if len(paths) > 1 and (rank, step, op) not in groups:
                 groups[(rank, step, op)].append(paths)
         return [_duplicate_warning(self.root, rank, step, op, paths)
                 for (rank, step, op), paths in sorted(groups.items(), key=lambda item: _sort_key(item[0]))]
@@ -206,18 +281,29 @@ class DumpIndex:
                     rank: Rank | _FirstRank = FIRST_RANK) -> list[Path]:
         """Every dump of one tensor in one step, oldest first (several for loop bodies and re-runs)."""
         rank = self._rank(rank)
-        paths = self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index), [])
-        return [Path(path) for path in reversed(paths)]
+        return [Path(path) for path in reversed(self.paths(op_name, kind, index, step, rank))]
 
     def paths(self, op_name: str, kind: str, index: int, step: str | None, rank: Rank) -> list[str]:
-        """Every dump of one tensor as path strings, newest first (the planner's fast path: no Path objects)."""
-        return self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index), [])
+        """Every dump of one tensor as path strings, newest first (the planner's fast path: no Path objects).
+
+        An NPY wins over a raw dump of the same op (it was converted from it); a raw dump's tensor is named
+        by the path its NPY would have, which dumps.tensors resolves.
+        """
+        op_key = (rank, self._step(step, rank), sanitize_op_name(op_name))
+        found = self._table.get((*op_key, kind, index))
+        if found:
+            return found
+        raws = self._raws.get(op_key)
+        return [tensor_path(raw, kind, index) for raw in raws] if raws else []
+
+    def stats_paths(self, op_name: str, step: str | None, rank: Rank) -> list[str]:
+        """The statistics CSVs of one op dump in one step, newest first."""
+        return self._stats.get((rank, self._step(step, rank), sanitize_op_name(op_name)), [])
 
     def lookup(self, op_name: str, kind: str, index: int, step: str | None = None,
                rank: Rank | _FirstRank = FIRST_RANK) -> Lookup:
-        """The NPY of one tensor of a graph op (name sanitised here); step None -> the rank's first step."""
-        rank = self._rank(rank)
-        paths = self._table.get((rank, self._step(step, rank), sanitize_op_name(op_name), kind, index))
+        """The file of one tensor of a graph op (name sanitised here); step None -> the rank's first step."""
+        paths = self.paths(op_name, kind, index, step, self._rank(rank))
         if not paths:
             return Lookup(None, [])
         return Lookup(Path(paths[0]), [Path(path) for path in paths[1:]])
@@ -228,35 +314,70 @@ class DumpIndex:
         return (rank, self._step(step, rank), sanitize_op_name(op_name)) in self._ops
 
     def describe(self) -> str:
-        """'4 ranks (0, 1, 2, 3), 2 steps (0, 1), 1,204 NPYs' for the case dock."""
+        """'4 ranks (0, 1, 2, 3), 2 steps (0, 1), 18,344 raw dump files, 0 NPY' for the case dock."""
         named = [rank for rank in self.ranks if rank is not None]
         ranks = f"{plural(len(named), 'rank')} ({', '.join(named[:8])}{', …' if len(named) > 8 else ''}), " \
             if len(named) > 1 else ""
         steps = [step for step in self.steps if step]
         step_text = f"{plural(len(steps), 'step')} ({examples(steps, 6)}), " if steps else ""
-        return f"{ranks}{step_text}{plural(self.files_indexed, 'NPY')}"
+        files = [plural(self.files_indexed, 'NPY')]
+        if self.counts.get(RAW):
+            files.insert(0, plural(self.counts[RAW], "raw dump file"))
+        if self.counts.get(STATS):
+            files.append(plural(self.counts[STATS], "statistics CSV"))
+        return f"{ranks}{step_text}{', '.join(files)}"
 
 
 def _sort_key(key: tuple[Rank, str, str]) -> tuple[NaturalKey, NaturalKey, str]:
     return natural_key(key[0]), natural_key(key[1]), key[2]
 
 
-def _group(found: _Found, places: dict[Path, Place]) -> tuple[dict[_Key, list[str]], int]:
-    """Group the NPYs by key, newest timestamp first."""
-    hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
-    files = 0
-    for folder, entries in found.items():
-        place, prefix = places[folder], os.path.join(folder, "")
-        for (op_name, kind, index, timestamp), name in entries:
-            hits[(place.rank, place.step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
-        files += len(entries)
+def _newest_first(hits: dict[_T, list[tuple[int, str]]]) -> dict[_T, list[str]]:
     # Paths stay strings until looked up: a run reads a fraction of the files it indexes.
-    table: dict[_Key, list[str]] = {}
+    table: dict[_T, list[str]] = {}
     for key, items in hits.items():
         if len(items) > 1:
             items.sort(reverse=True)
         table[key] = [path for _, path in items]
-    return table, files
+    return table
+
+
+def _group(found: _Found, places: dict[Path, Place]) -> DumpTables:
+    """Group the files by key, newest timestamp first."""
+    hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
+    per_op: dict[str, dict[_OpKey, list[tuple[int, str]]]] = {RAW: defaultdict(list), STATS: defaultdict(list)}
+    counts: dict[str, int] = defaultdict(int)
+    for folder, entries in found.items():
+        place, prefix = places[folder], os.path.join(folder, "")
+        seen: set[str] = set()
+        for (op_name, kind, index, timestamp), name in entries:
+            if kind in per_op:
+                per_op[kind][(place.rank, place.step, sanitize_op_name(op_name))].append((timestamp, prefix + name))
+                counts[kind] += 1
+                continue
+            hits[(place.rank, place.step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
+            seen.add(name)
+        counts["npy"] += len(seen)
+    return DumpTables(_newest_first(hits), _newest_first(per_op[RAW]), _newest_first(per_op[STATS]), dict(counts))
+
+
+def _content_notices(root: Path, tables: DumpTables, loose: list[str]) -> list[Notice]:
+    """Say once what the scan could only partly tell: loosely named NPYs, CSVs left out of a tensor run."""
+    notices = []
+    if loose:
+        notices.append(Notice(
+            "loose_npy_names",
+            f"{plural(len(loose), 'NPY')} under {shorten(str(root), 40)} are named only like "
+            f"'*.{{op}}.*.{{input|output}}.{{i}}.npy' (no task, stream or timestamp): found by op, kind and index "
+            f"as the reference tool finds them (e.g. {examples(os.path.basename(path) for path in loose)}).",
+            len(loose), [{"path": path} for path in loose]))
+    if tables.stats and (tables.npys or tables.raws):
+        count = tables.counts.get(STATS, 0)
+        notices.append(Notice(
+            "stats_csv_ignored",
+            f"{plural(count, 'statistics CSV')} under {shorten(str(root), 40)} lie among tensor dumps and were "
+            "ignored: tensors are compared.", count, []))
+    return notices
 
 
 def _duplicate_warning(root: Path, rank: Rank, step: str, op: str, groups: list[list[str]]) -> str:

@@ -97,3 +97,60 @@ def parse_npy_name(file_name: str) -> NpyName | None:
         shape_suffix=shape,
         ffts=ffts,
     )
+
+
+@dataclass(frozen=True)
+class DumpName:
+    """Fields of a raw dump file name `{type}.{name}[.{dump number}].{task}[.{stream}].{ts}[.{ffts fields}]`."""
+
+    op_type: str
+    op_name: str
+    task_id: int | None
+    stream_id: int | None
+    timestamp: int
+    ffts: tuple[str, ...] | None  # the fields after the timestamp (FFTS+: task type 4, context, thread, device)
+
+
+# FFTS+ names of the host capture-stream writer spell the task type as a word (raw-dumps.md §2.2).
+_FFTS_WORD = "FFTSPLUS"
+_MAX_RAW_NUMBER_FIELDS = 8
+
+
+def parse_dump_name(file_name: str) -> DumpName | None:
+    """Parse the name of a raw (or nano) dump file as the NPU writes it; None for other names.
+
+    The timestamp is the longest number among the fields (16 µs digits in real dumps), so the optional dump
+    number, task and stream ids before it and the FFTS+ fields after it fall into place in every variant.
+    """
+    parts = file_name.split(".")
+    numbers = parts[2:]
+    if len(parts) < 4 or not parts[0] or not parts[1] or len(numbers) > _MAX_RAW_NUMBER_FIELDS:
+        return None
+    if not all(_is_number(text) or text == _FFTS_WORD for text in numbers) or not _is_number(numbers[-1]):
+        return None
+    head = numbers[: numbers.index(_FFTS_WORD)] if _FFTS_WORD in numbers else numbers
+    if not head:
+        return None
+    stamp_at = max(range(min(len(head), 4)), key=lambda at: (len(head[at]), at))
+    before = [int(text) for text in head[:stamp_at]][-2:]
+    task = before[0] if before else None
+    stream = before[1] if len(before) == 2 else None
+    after = tuple(numbers[stamp_at + 1:]) or None
+    return DumpName(parts[0], parts[1], task, stream, int(head[stamp_at]), after)
+
+
+def loose_npy_fields(file_name: str) -> tuple[list[str], str, int] | None:
+    """The op names, kind and index a loosely named NPY may stand for, as the reference tool's glob finds it.
+
+    The reference looks a tensor up with `*.{op}.*.{kind}.{i}.npy`, so `prefix.Op.time.output.0.npy` is
+    output 0 of `Op`: every field between the first and the last before the kind can be the op name.
+    """
+    if not file_name.endswith(".npy") or file_name.startswith("."):
+        return None
+    parts = file_name[: -len(".npy")].split(".")
+    if len(parts) < 5 or parts[-2] not in KINDS or not _is_number(parts[-1]):
+        return None
+    candidates = [part for part in parts[1:-3] if part]
+    if not candidates:
+        return None
+    return list(dict.fromkeys(candidates)), parts[-2], int(parts[-1])

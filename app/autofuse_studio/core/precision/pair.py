@@ -14,7 +14,7 @@ from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor
-from autofuse_studio.core.dumps.npy import open_npy
+from autofuse_studio.core.dumps.tensors import MissingTensor, open_dump_tensor
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.metrics import Metrics, compare_tensors
 
@@ -157,15 +157,40 @@ def missing_file(fused_side: PairSide, origin_side: PairSide) -> PairResult | No
     return None
 
 
+def stored_layout(layout: LayoutInfo | None, stored: LayoutInfo | None) -> LayoutInfo | None:
+    """The graph's layout of a side completed by what a raw dump's header says of the stored bytes.
+
+    The header's device format wins when it is a private one (the bytes are in it, whatever the graph says);
+    a plain one may be the writer's default (NCHW is 0), so the graph's layout wins over it. The graph's
+    origin format and shape win where it gives them; the header's original shape fills the gap.
+    """
+    if stored is None:
+        return layout
+    if layout is None:
+        return stored
+    device = stored.layout if is_private_format(stored.layout) or layout.layout is None else layout.layout
+    return LayoutInfo(device, layout.origin_format, layout.origin_shape or stored.origin_shape)
+
+
+def open_side(side: PairSide) -> tuple[LazyTensor, PairSide]:
+    """The side's tensor (NPY or raw dump) and the side with its layout completed from a raw header."""
+    assert side.path is not None
+    tensor, stored = open_dump_tensor(side.path, read_below=READ_BELOW_BYTES)
+    if stored is None:
+        return tensor, side
+    return tensor, PairSide(side.path, stored_layout(side.layout, stored), side.label, side.graph_dtype)
+
+
 def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor | None = None) -> PairResult:
-    """Run the reference's comparison pipeline on two NPY files, with our fixes."""
+    """Run the reference's comparison pipeline on two dumped tensors (NPY or raw), with our fixes."""
     missing = missing_file(fused_side, origin_side)
     if missing is not None:
         return missing
-    assert fused_side.path is not None and origin_side.path is not None
     try:
-        fused = open_npy(fused_side.path, read_below=READ_BELOW_BYTES)
-        origin = open_npy(origin_side.path, read_below=READ_BELOW_BYTES)
+        fused, fused_side = open_side(fused_side)
+        origin, origin_side = open_side(origin_side)
+    except MissingTensor as error:
+        return PairResult(FILE_NOT_FOUND, message=str(error))
     except NpyLoadError as error:
         message = f"NPY Load failed - {fused_side.label} / {origin_side.label}: {error}"
         return PairResult(NPY_LOAD_ERROR, message=message)

@@ -17,7 +17,7 @@ import numpy as np
 
 from autofuse_studio.core.dumps.layout import LETTERED_FORMATS, LayoutInfo, is_private_format, normalize_format
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
-from autofuse_studio.core.dumps.npy import open_npy
+from autofuse_studio.core.dumps.tensors import open_dump_tensor
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision import pair as pair_module
 from autofuse_studio.core.precision import view_kernel
@@ -99,9 +99,12 @@ def _plain_layout(fused_info: LayoutInfo | None, origin_info: LayoutInfo | None)
 
 def open_pair(fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
               origin_layout: LayoutInfo | None = None) -> TensorPair:
-    """Open two NPY files and convert layouts exactly as the precision engine does (pair._convert)."""
-    fused = open_npy(fused_path)
-    origin = open_npy(origin_path)
+    """Open two dumped tensors (NPY or raw) and convert layouts exactly as the precision engine does (pair._convert)."""
+    fused, fused_stored = open_dump_tensor(fused_path)
+    origin, origin_stored = open_dump_tensor(origin_path)
+    # A raw dump's header completes the graph's layouts, as compare_pair does.
+    fused_layout = pair_module.stored_layout(fused_layout, fused_stored)
+    origin_layout = pair_module.stored_layout(origin_layout, origin_stored)
     # Same conversion as compare_pair, so the view shows exactly the elements the metrics compared.
     fused, origin, _converted = pair_module._convert(fused, origin, fused_layout, origin_layout)
     if fused.size != origin.size:
