@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from autofuse_studio.core.dumps.npy import not_a_file_message
+from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
 from autofuse_studio.core.precision.metrics import Metrics
@@ -202,11 +203,17 @@ def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data
 
 def compare_npys(npy_a: PathLike, npy_b: PathLike, *, cosine: float | None = None, max_abs: float | None = None,
                  max_rel: float | None = None, dtype_thresholds: Mapping[str, Mapping[str, float]] | None = None,
-                 thresholds_file: PathLike | None = None) -> NpyComparison:
-    """Compare two NPY files directly, as `nwa --mode 2`; the thresholds decide `passed` and the verdict."""
+                 thresholds_file: PathLike | None = None, tensor: str | None = None,
+                 tensor_b: str | None = None) -> NpyComparison:
+    """Compare two dumped tensors directly, as `nwa --mode 2`; the thresholds decide `passed` and the verdict.
+
+    Each file is an NPY or a raw dump as the NPU writes it; `tensor` ('output:0') picks a raw dump's tensor
+    (for npy_b too unless `tensor_b` is given).
+    """
     for path in (Path(npy_a), Path(npy_b)):
         if not path.is_file():
             raise InputError(not_a_file_message(path) or f"The NPY file {path} does not exist.", path)
+    npy_a, npy_b = choose_tensor(Path(npy_a), tensor), choose_tensor(Path(npy_b), tensor_b or tensor)
     thresholds = make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file)
     outcome = run_mode2(Path(npy_a), Path(npy_b))
     return NpyComparison(mode2_result(os.fspath(npy_a), os.fspath(npy_b), outcome, thresholds))

@@ -11,6 +11,7 @@ from autofuse_studio.cli.nwa_cluster import add_cluster_options, cluster_options
 from autofuse_studio.cli.nwa_host import add_host_options
 from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.dumps.npy import not_a_file_message
+from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
@@ -43,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--npy-a", help="模式2：第一个 NPY 文件路径")
     parser.add_argument("--npy-b", help="模式2：第二个 NPY 文件路径")
     ours = parser.add_argument_group("Autofuse Studio options")
+    ours.add_argument("--tensor", metavar="KIND:N", help="mode 2 with raw dump files (as the NPU writes them): the "
+                      "tensor to compare, e.g. output:0 (for --npy-a, and for --npy-b unless --tensor-b is given)")
+    ours.add_argument("--tensor-b", metavar="KIND:N", help="mode 2: the tensor of a raw --npy-b, e.g. output:0")
     ours.add_argument("-j", "--jobs", type=int, default=min(os.cpu_count() or 1, 8),
                       help="parallel comparisons (default: number of cores)")
     ours.add_argument("--step", help="compare only this step folder (default: every step on both sides)")
@@ -208,6 +212,9 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
     for path in (npy_a, npy_b):
         if not os.path.isfile(path):
             raise InputError(f"ERROR: {not_a_file_message(path) or f'NPY 文件不存在: {path}'}", path)
+    # A raw dump file holds several tensors: --tensor / --tensor-b say which one (an NPY is taken as is).
+    npy_a = choose_tensor(npy_a, args.tensor)
+    npy_b = choose_tensor(npy_b, args.tensor_b or args.tensor)
     thresholds = thresholds_from_args(args)  # checked before comparing, like mode 1
     check_output_option(args.output)
     outcome = run_mode2(Path(npy_a), Path(npy_b))

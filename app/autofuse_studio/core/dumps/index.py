@@ -133,8 +133,8 @@ def _classify(folder: Path, name: str, real: str, scan: TreeScan, entries: list[
         if loose is None:
             scan.ignored.append(os.path.join(folder, name))
             return
-        ops, kind, index = loose
-        entries.extend(((op, kind, index, 0), name) for op in ops)
+        ops, kind, index, stamp = loose
+        entries.extend(((op, kind, index, stamp), name) for op in ops)
         scan.loose.append(os.path.join(folder, name))
         return
     fields = _dump_fields(real)

@@ -139,11 +139,12 @@ def parse_dump_name(file_name: str) -> DumpName | None:
     return DumpName(parts[0], parts[1], task, stream, int(head[stamp_at]), after)
 
 
-def loose_npy_fields(file_name: str) -> tuple[list[str], str, int] | None:
-    """The op names, kind and index a loosely named NPY may stand for, as the reference tool's glob finds it.
+def loose_npy_fields(file_name: str) -> tuple[list[str], str, int, int] | None:
+    """The op names, kind, index and timestamp of a loosely named NPY, as the reference tool's glob finds it.
 
     The reference looks a tensor up with `*.{op}.*.{kind}.{i}.npy`, so `prefix.Op.time.output.0.npy` is
-    output 0 of `Op`: every field between the first and the last before the kind can be the op name.
+    output 0 of `Op`: every field between the first and the last before the kind can be the op name. The
+    timestamp is the longest number after the first field (0 when there is none), so the newest still wins.
     """
     if not file_name.endswith(".npy") or file_name.startswith("."):
         return None
@@ -153,4 +154,6 @@ def loose_npy_fields(file_name: str) -> tuple[list[str], str, int] | None:
     candidates = [part for part in parts[1:-3] if part]
     if not candidates:
         return None
-    return list(dict.fromkeys(candidates)), parts[-2], int(parts[-1])
+    numbers = [part for part in parts[2:-2] if _is_number(part)]
+    stamp = int(max(reversed(numbers), key=len)) if numbers else 0
+    return list(dict.fromkeys(candidates)), parts[-2], int(parts[-1]), stamp

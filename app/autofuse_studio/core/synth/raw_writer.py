@@ -130,23 +130,26 @@ def _dims(dims: Sequence[int]) -> bytes:
     return b"".join(struct.pack("<Q", dim) for dim in dims)
 
 
-def _nano_desc(spec: RawTensorSpec, output: bool) -> bytes:
+def _nano_desc(spec: RawTensorSpec, output: bool, slot: int) -> bytes:
     l3 = _tlv(0, _dims(spec.shape)) + _tlv(1, _dims(spec.original_shape or spec.shape))
     dtype = _PROTO_TO_GE.get(spec.dtype, 0)
     size = len(spec.data) if spec.size is None else spec.size
     if not output:
-        return struct.pack("<iiiQQQI", dtype, spec.format, 3, 0, 0, size, len(l3)) + l3
+        return struct.pack("<iiiQQQI", dtype, spec.format, 3, 8 * slot, 0, size, len(l3)) + l3
     if spec.origin_op is not None:
         l3 += _tlv(2, spec.origin_op.encode())
-    return struct.pack("<iiiiiiQQQI", dtype, spec.format, 3, spec.origin_index, dtype, spec.format, 0, 0, size,
-                       len(l3)) + l3
+    return struct.pack("<iiiiiiQQQI", dtype, spec.format, 3, spec.origin_index, dtype, spec.format, 8 * slot, 0,
+                       size, len(l3)) + l3
 
 
 def nano_dump_bytes(spec: RawDumpSpec) -> bytes:
     """The bytes of a nano (TLV) dump file: inputs and outputs only, dtypes as ge::DataType."""
-    inputs = _tlv(4, struct.pack("<I", len(spec.inputs)) + b"".join(_nano_desc(item, False) for item in spec.inputs))
-    outputs = _tlv(5, struct.pack("<I", len(spec.outputs)) + b"".join(_nano_desc(item, True)
-                                                                      for item in spec.outputs))
+    # Addresses are argument slots of 8 bytes, inputs first (as in the public sample).
+    first_output = len(spec.inputs)
+    inputs = _tlv(4, struct.pack("<I", len(spec.inputs))
+                  + b"".join(_nano_desc(item, False, slot) for slot, item in enumerate(spec.inputs)))
+    outputs = _tlv(5, struct.pack("<I", len(spec.outputs))
+                   + b"".join(_nano_desc(item, True, first_output + slot) for slot, item in enumerate(spec.outputs)))
     header = NANO_MAGIC + struct.pack("<I", 0) + inputs + outputs
     body = b"".join(item.data for item in (*spec.inputs, *spec.outputs))
     return struct.pack("<Q", len(header)) + header + body
