@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
@@ -23,6 +24,7 @@ from autofuse_studio.core.precision.thresholds import (
     check_limit,
     load_thresholds,
     parse_dtype_limit,
+    stats_limits,
 )
 
 EXIT_DIVERGENCE = 3
@@ -59,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     ours.add_argument("--max-rel-threshold", type=float, default=None, help="a row fails when max rel err > this")
     ours.add_argument("--dtype-threshold", action="append", default=[], metavar="DTYPE:KEY=VALUE",
                       help="per-dtype limit, e.g. float16:cosine=0.995 (repeatable)")
+    ours.add_argument("--stats-max-rel", type=float, default=None, help="statistics dumps: a Max/Min/Avg/L2 "
+                      "norm differing by more than this relative amount fails (default 0.01)")
+    ours.add_argument("--stats-abs-floor", type=float, default=None, help="statistics dumps: differences up to "
+                      "this absolute amount never fail (default 0.001)")
+    ours.add_argument("--stats-nonfinite-diff", type=int, default=None, help="statistics dumps: NaN/Inf counts "
+                      "may differ by this much (default 0)")
     ours.add_argument("--thresholds", metavar="FILE.toml", help="limits from a TOML file ([default], [dtype.NAME])")
     ours.add_argument("--fail-on-divergence", action="store_true",
                       help=f"exit with {EXIT_DIVERGENCE} when a culprit (first divergence) exists")
@@ -83,7 +91,12 @@ def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
         dtype, key, value = parse_dtype_limit(text)
         base = per_dtype.get(dtype, default)
         per_dtype[dtype] = Limits(**{**base.as_dict(), key: value})
-    return Thresholds(default, per_dtype)
+    stats = thresholds.stats
+    given = {key: value for key, value in (("max_rel", args.stats_max_rel), ("abs_floor", args.stats_abs_floor),
+                                           ("max_nonfinite_diff", args.stats_nonfinite_diff)) if value is not None}
+    if given:
+        stats = replace(stats, default=stats_limits(stats.default, dict(given), "--stats-* options"))
+    return Thresholds(default, per_dtype, stats)
 
 
 def check_output_option(output: str | None) -> None:

@@ -294,7 +294,12 @@ class DumpIndex:
         if found:
             return found
         raws = self._raws.get(op_key)
-        return [tensor_path(raw, kind, index) for raw in raws] if raws else []
+        if raws:
+            return [tensor_path(raw, kind, index) for raw in raws]
+        if self.statistics_only:  # a statistics CSV's tensors are named like a raw dump's
+            stats = self._stats.get(op_key)
+            return [tensor_path(csv, kind, index) for csv in stats] if stats else []
+        return []
 
     def stats_paths(self, op_name: str, step: str | None, rank: Rank) -> list[str]:
         """The statistics CSVs of one op dump in one step, newest first."""

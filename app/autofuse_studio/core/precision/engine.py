@@ -130,6 +130,7 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
         return row
     row.status = outcome.status
     row.metrics = outcome.metrics
+    row.stats = outcome.stats
     row.message = outcome.message
     row.fused_dtype, row.origin_dtype = outcome.fused_dtype, outcome.origin_dtype
     row.fused_shape, row.origin_shape = outcome.fused_shape, outcome.origin_shape

@@ -46,6 +46,7 @@ class RowTable:
     ports: list[Port]  # each row's (fused op, index)
     is_output: np.ndarray
     metrics: list[object]  # each row's Metrics object when the table was built: tells a stale table apart
+    stats_positions: list[int] = field(default_factory=list)  # statistics-mode rows, judged one by one
     _execution_rank: np.ndarray | None = None
 
     def failing(self, thresholds: Thresholds) -> np.ndarray:
@@ -56,6 +57,9 @@ class RowTable:
             fails |= selected & self._breaks(thresholds.limits_for(dtype))
         fails &= self.compared
         fails &= ~self.exempt
+        for position in self.stats_positions:
+            stats = self.rows[position].stats
+            fails[position] = stats is not None and bool(thresholds.stats.fails(stats))
         return fails
 
     def execution_rank(self) -> np.ndarray:
@@ -86,6 +90,7 @@ def _build(rows: list[PrecisionRow]) -> RowTable:
     dtypes: dict[str, int] = {}
     groups: dict[GroupKey, Group] = {}
     numbers: dict[GroupKey, int] = {}
+    stats_positions: list[int] = []
     for position, row in enumerate(rows):
         key = (row.rank, row.step)
         group = groups.get(key)
@@ -96,6 +101,12 @@ def _build(rows: list[PrecisionRow]) -> RowTable:
         group_of[position] = numbers[key]
         metrics = row.metrics
         if metrics is None:
+            if row.stats is not None and row.stats.comparable:
+                # Judged by its statistics: compared (a walk stops at it), pass/fail decided in failing().
+                compared[position] = True
+                stats_positions.append(position)
+                (group.compared_outputs if row.kind == OUTPUT else group.compared_inputs).add(
+                    (row.fused_op, row.fused_index))
             continue
         compared[position] = True
         (group.compared_outputs if row.kind == OUTPUT else group.compared_inputs).add((row.fused_op, row.fused_index))
@@ -108,7 +119,12 @@ def _build(rows: list[PrecisionRow]) -> RowTable:
     ports = [(row.fused_op, row.fused_index) for row in rows]
     is_output = np.fromiter((row.kind == OUTPUT for row in rows), dtype=bool, count=count)
     return RowTable(rows, compared, exempt, values[0], values[1], values[2], dtype_index, list(dtypes), groups,
-                    group_of, ports, is_output, [row.metrics for row in rows])
+                    group_of, ports, is_output, _judged(rows), stats_positions)
+
+
+def _judged(rows: list[PrecisionRow]) -> list[object]:
+    """What each row is judged by (its Metrics, else its statistics): a change of any means a stale table."""
+    return [row.metrics if row.metrics is not None else row.stats for row in rows]
 
 
 def _dense_natural(values: list[str | None]) -> np.ndarray:
@@ -147,7 +163,7 @@ def row_table(rows: list[PrecisionRow]) -> RowTable:
     with _LOCK:
         last = _LAST[0] if _LAST else None
     # List equality checks identity first: a few ms for 100k unchanged rows.
-    if last is not None and last.rows is rows and [row.metrics for row in rows] == last.metrics:
+    if last is not None and last.rows is rows and _judged(rows) == last.metrics:
         return last
     table = _build(rows)
     with _LOCK:

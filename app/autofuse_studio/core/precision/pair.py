@@ -11,12 +11,16 @@ import logging
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.dumps.tensors import MissingTensor, open_dump_tensor
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.metrics import Metrics, compare_tensors
+
+if TYPE_CHECKING:
+    from autofuse_studio.core.precision.stats import StatsComparison
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,8 @@ SHAPE_FLATTENED = "SHAPE_FLATTENED"
 # memory stays bounded by this per side and worker, and bigger ones are streamed from a map.
 READ_BELOW_BYTES = 16 << 20
 
+# A statistics CSV's tensors are named {csv}.{kind}.{i}.npy (core.precision.stats_pair).
+_STATS_NAME = ".csv."
 COMPARED_PARTS = frozenset({OK, FORMAT_CONVERTED, DTYPE_CAST, SHAPE_FLATTENED})
 
 
@@ -98,6 +104,7 @@ class PairResult:
     origin_dtype: str = ""
     fused_shape: tuple[int, ...] | None = None
     origin_shape: tuple[int, ...] | None = None
+    stats: StatsComparison | None = None  # statistics mode: the two statistic sets compared
 
 
 _UNKNOWN_LAYOUT = LayoutInfo(None, None, None)
@@ -186,6 +193,11 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
     missing = missing_file(fused_side, origin_side)
     if missing is not None:
         return missing
+    if _STATS_NAME in str(fused_side.path) or _STATS_NAME in str(origin_side.path):
+        from autofuse_studio.core.precision.stats_pair import compare_stats_pair, stats_ref
+
+        if stats_ref(fused_side.path) is not None or stats_ref(origin_side.path) is not None:
+            return compare_stats_pair(fused_side, origin_side)
     try:
         fused, fused_side = open_side(fused_side)
         origin, origin_side = open_side(origin_side)

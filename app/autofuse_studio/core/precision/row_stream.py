@@ -17,7 +17,8 @@ from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.precision.thresholds import Limits, Thresholds, check_limit
+from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
+from autofuse_studio.core.precision.thresholds import Limits, Thresholds, check_limit, stats_limits
 
 PROTOCOL = 1  # bump when a record changes meaning; the local side refuses other protocol numbers
 _METRIC_FIELDS = tuple((item.name, item.type in ("float", float)) for item in fields(Metrics))
@@ -58,6 +59,38 @@ def metrics_from_record(record: dict[str, Any]) -> Metrics:
     return Metrics(**values)
 
 
+def _number(value: float | int) -> float | int | str:
+    return value if isinstance(value, int) and not isinstance(value, bool) else _float(value)
+
+
+def _unnumber(value: Any) -> float | int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else _unfloat(value)
+
+
+def stats_to_record(stats: StatsComparison) -> dict[str, Any]:
+    """A statistics comparison as JSON-ready values (see stats_from_record)."""
+    return {"kind": stats.kind, "index": stats.index, "fused_dtype": stats.fused_dtype,
+            "origin_dtype": stats.origin_dtype,
+            "fused_shape": None if stats.fused_shape is None else list(stats.fused_shape),
+            "origin_shape": None if stats.origin_shape is None else list(stats.origin_shape),
+            "items": [[item.name, *map(_number, (item.fused, item.origin, item.diff, item.rel_diff))]
+                      for item in stats.items],
+            "one_sided": list(stats.one_sided), "shape_mismatch": stats.shape_mismatch,
+            "count_mismatch": stats.count_mismatch, "problem": stats.problem}
+
+
+def stats_from_record(record: dict[str, Any]) -> StatsComparison:
+    """The StatsComparison written by stats_to_record."""
+    items = tuple(ItemComparison(str(name), *map(_unnumber, values)) for name, *values in record["items"])
+    shapes = [None if record[key] is None else tuple(int(dim) for dim in record[key])
+              for key in ("fused_shape", "origin_shape")]
+    problem = record["problem"]
+    return StatsComparison(str(record["kind"]), int(record["index"]), str(record["fused_dtype"]),
+                           str(record["origin_dtype"]), shapes[0], shapes[1], items,
+                           tuple(str(name) for name in record["one_sided"]), bool(record["shape_mismatch"]),
+                           bool(record["count_mismatch"]), None if problem is None else str(problem))
+
+
 def _layout(layout: LayoutInfo | None) -> dict[str, Any] | None:
     if layout is None:
         return None
@@ -79,6 +112,8 @@ def row_to_record(row: PrecisionRow) -> dict[str, Any]:
         value = getattr(row, name)
         if name == "metrics":
             value = None if value is None else metrics_to_record(value)
+        elif name == "stats":
+            value = None if value is None else stats_to_record(value)
         elif name in _SHAPES:
             value = None if value is None else [int(dim) for dim in value]
         elif name in _LAYOUTS:
@@ -93,6 +128,8 @@ def row_from_record(record: dict[str, Any]) -> PrecisionRow:
         values = {name: record[name] for name in _ROW_FIELDS}
         metrics = values["metrics"]
         values["metrics"] = None if metrics is None else metrics_from_record(metrics)
+        stats = values["stats"]
+        values["stats"] = None if stats is None else stats_from_record(stats)
         for name in _SHAPES:
             values[name] = None if values[name] is None else tuple(values[name])
         for name in _LAYOUTS:
@@ -128,7 +165,24 @@ def thresholds_from_record(record: Any) -> Thresholds:
     if not isinstance(record, dict) or not isinstance(record.get("per_dtype"), dict):
         raise StreamError("The thresholds record must hold 'default' and 'per_dtype'.")
     per_dtype = {str(name): _limits(limits, f"dtype {name}") for name, limits in record["per_dtype"].items()}
-    return Thresholds(_limits(record.get("default"), "the default limits"), per_dtype)
+    return Thresholds(_limits(record.get("default"), "the default limits"), per_dtype,
+                      _stats_thresholds(record.get("stats")))
+
+
+def _stats_thresholds(record: Any) -> StatsThresholds:
+    """Statistics limits from a thresholds record (absent in records of older versions: the defaults)."""
+    if record is None:
+        return StatsThresholds()
+    if not isinstance(record, dict) or not isinstance(record.get("default"), dict) \
+            or not isinstance(record.get("per_dtype"), dict):
+        raise StreamError("The statistics thresholds must hold 'default' and 'per_dtype'.")
+    try:
+        default = stats_limits(StatsLimits(), record["default"], "the statistics limits")
+        per_dtype = {str(name): stats_limits(default, limits, f"statistics dtype {name}")
+                     for name, limits in record["per_dtype"].items() if isinstance(limits, dict)}
+    except AppError as error:
+        raise StreamError(str(error)) from None
+    return StatsThresholds(default, per_dtype)
 
 
 def encode_record(record: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.stats import StatsComparison
 from autofuse_studio.core.precision.thresholds import Thresholds
 
 OUTPUT = "output"
@@ -55,11 +56,12 @@ class PrecisionRow:
     # The graph's layouts of both tensors, so viewers convert exactly as the comparison did.
     fused_layout: LayoutInfo | None = None
     origin_layout: LayoutInfo | None = None
+    stats: StatsComparison | None = None  # statistics mode: the row was compared by its statistics
 
     @property
     def compared(self) -> bool:
-        """True when metrics exist for this row."""
-        return self.metrics is not None
+        """True when metrics (or, in statistics mode, statistics) exist for this row."""
+        return self.metrics is not None or self.stats is not None
 
     @property
     def key(self) -> tuple[str | None, str, int | None, str, str, int]:
@@ -90,6 +92,7 @@ class PrecisionRow:
             "origin_shape": list(self.origin_shape) if self.origin_shape is not None else None,
             "source_type": self.source_type, "message": self.message,
             "fused_file": self.fused_file, "origin_file": self.origin_file,
+            "statistics": self.stats.as_dict() if self.stats is not None else None,
         })
         return row
 

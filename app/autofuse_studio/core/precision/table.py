@@ -35,9 +35,24 @@ def format_error(value: float | None) -> str:
     return "-" if value is None else f"{value:.6e}"
 
 
+def _stats_errors(row: PrecisionRow) -> tuple[float | None, float | None]:
+    """A statistics row's error columns: the worst statistic's absolute and relative difference."""
+    worst = row.stats.item(row.stats.worst_item() or "") if row.stats is not None else None
+    return (abs(worst.diff), worst.rel_diff) if worst is not None else (None, None)
+
+
 def row_cells(row: PrecisionRow) -> list[str]:
-    """The nine cells of a row, formatted exactly as the reference formats them."""
+    """The nine cells of a row, formatted exactly as the reference formats them.
+
+    A statistics-mode row has no cosine; its error columns hold its worst statistic's differences.
+    """
     metrics = row.metrics
+    if metrics is None and row.stats is not None:
+        abs_err, rel_err = _stats_errors(row)
+        return [KIND_LABELS.get(row.kind, row.kind), escape_controls(row.fused_op), str(row.fused_index),
+                escape_controls(row.origin_op) if row.origin_op else "-",
+                str(row.origin_index) if row.origin_index is not None else "-", "-", format_error(abs_err),
+                format_error(rel_err), row.status]
     return [
         KIND_LABELS.get(row.kind, row.kind),
         escape_controls(row.fused_op),
@@ -73,6 +88,9 @@ def describe_row(row: PrecisionRow) -> str:
     where += f", step {row.step}" if row.step else ""
     where += f", occurrence {row.occurrence}" if row.occurrence is not None else ""
     cosine = f", cosine {format_cosine(row.metrics.cosine)}" if row.metrics else ""
+    worst = row.stats.item(row.stats.worst_item() or "") if row.stats is not None else None
+    if worst is not None:
+        cosine = f", statistics: {worst.describe()}"
     return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}")
 
 

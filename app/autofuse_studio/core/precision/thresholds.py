@@ -10,6 +10,7 @@ from typing import Any
 
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 
 DEFAULT_COSINE = 0.99
 
@@ -65,6 +66,7 @@ class Thresholds:
 
     default: Limits = field(default_factory=Limits)
     per_dtype: dict[str, Limits] = field(default_factory=dict)
+    stats: StatsThresholds = field(default_factory=StatsThresholds)  # statistics-mode rows
 
     def limits_for(self, dtype: str) -> Limits:
         """The limits for a row whose origin-side dtype is `dtype`."""
@@ -77,7 +79,8 @@ class Thresholds:
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form, as written into --output files."""
         return {"default": self.default.as_dict(),
-                "per_dtype": {name: limits.as_dict() for name, limits in sorted(self.per_dtype.items())}}
+                "per_dtype": {name: limits.as_dict() for name, limits in sorted(self.per_dtype.items())},
+                "stats": self.stats.as_dict()}
 
 
 _KEYS = {"cosine": "cosine", "max_abs": "max_abs", "max_abs_err": "max_abs",
@@ -136,12 +139,13 @@ def _read_toml(path: str | Path) -> dict[str, Any]:
 
 
 def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresholds:
-    """Read `[default]` and `[dtype.<name>]` tables from a TOML file on top of `base`."""
+    """Read `[default]`, `[dtype.<name>]` and `[stats]` (+ `[stats.dtype.<name>]`) tables from a TOML file."""
     base = base or Thresholds()
     data = _read_toml(path)
-    unknown = sorted(set(data) - {"default", "dtype"})
+    unknown = sorted(set(data) - {"default", "dtype", "stats"})
     if unknown:
-        raise InputError(f"{path}: unknown key '{unknown[0]}' (use the tables [default] and [dtype.NAME]).", path)
+        raise InputError(f"{path}: unknown key '{unknown[0]}' (use the tables [default], [dtype.NAME] and "
+                         "[stats]).", path)
     default = _limits_from_table(data.get("default", {}), base.default, f"{path} [default]")
     dtypes = data.get("dtype", {})
     if not isinstance(dtypes, dict):
@@ -149,7 +153,40 @@ def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresho
     per_dtype = dict(base.per_dtype)
     for name, table in dtypes.items():
         per_dtype[name] = _limits_from_table(table, default, f"{path} [dtype.{name}]")
-    return Thresholds(default, per_dtype)
+    return Thresholds(default, per_dtype, _stats_from_table(data.get("stats", {}), base.stats, path))
+
+
+STATS_KEYS = ("max_rel", "abs_floor", "max_nonfinite_diff")
+
+
+def stats_limits(base: StatsLimits, values: dict[str, object], where: str) -> StatsLimits:
+    """`base` with the given statistics limits replaced; InputError naming `where` for unusable values."""
+    checked: dict[str, float | int] = {}
+    for key, value in values.items():
+        if key not in STATS_KEYS:
+            raise InputError(f"{where}: unknown statistics threshold '{key}' (use {', '.join(STATS_KEYS)}).")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+            raise InputError(f"{where}: statistics threshold '{key}' must be a finite number of 0 or more, "
+                             f"not {value!r}.")
+        checked[key] = int(value) if key == "max_nonfinite_diff" else float(value)
+    return StatsLimits(float(checked.get("max_rel", base.max_rel)), float(checked.get("abs_floor", base.abs_floor)),
+                       int(checked.get("max_nonfinite_diff", base.max_nonfinite_diff)))
+
+
+def _stats_from_table(table: object, base: StatsThresholds, path: str | Path) -> StatsThresholds:
+    if not isinstance(table, dict):
+        raise InputError(f"{path}: stats must be a table of statistics limits, not {table!r}.", path)
+    values = {key: value for key, value in table.items() if key != "dtype"}
+    default = stats_limits(base.default, values, f"{path} [stats]")
+    dtypes = table.get("dtype", {})
+    if not isinstance(dtypes, dict):
+        raise InputError(f"{path}: stats.dtype must hold tables such as [stats.dtype.float16].", path)
+    per_dtype = dict(base.per_dtype)
+    for name, limits in dtypes.items():
+        if not isinstance(limits, dict):
+            raise InputError(f"{path} [stats.dtype.{name}] must be a table of statistics limits.", path)
+        per_dtype[name] = stats_limits(default, limits, f"{path} [stats.dtype.{name}]")
+    return StatsThresholds(default, per_dtype)
 
 
 def parse_dtype_limit(text: str) -> tuple[str, str, float]:

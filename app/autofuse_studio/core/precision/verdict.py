@@ -35,9 +35,9 @@ ProducerIndex = Mapping[str, Sequence[Port | None]]
 
 
 def row_fails(row: PrecisionRow, thresholds: Thresholds) -> bool | None:
-    """True/False for compared rows, None when the row has no metrics."""
+    """True/False for compared rows, None when the row has no metrics (or statistics that can be judged)."""
     if row.metrics is None:
-        return None
+        return thresholds.stats.fails(row.stats) if row.stats is not None else None
     return thresholds.fails(row.metrics, row.origin_dtype or row.fused_dtype)
 
 

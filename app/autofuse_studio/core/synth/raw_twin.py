@@ -148,3 +148,24 @@ def raw_twin(npy_root: Path, out_root: Path, descs: DescLookup | None = None, va
             report.renamed += len(mapping_lines)
             (target / "mapping.csv").write_text("\n".join(mapping_lines) + "\n", encoding="utf-8")
     return report
+
+
+def twin_case(case_dir: Path, out_dir: Path, kind: str = "raw", nano_every: int = 0) -> dict[str, Path]:
+    """Write the raw ('raw', 'nano') or statistics ('stats') twin of a generated case's two dump folders.
+
+    Returns the twin folder of each side ('af_open', 'af_close'); the case's graphs describe the layouts.
+    """
+    from autofuse_studio.core.ge.load import load_model
+    from autofuse_studio.core.synth.case import load_manifest
+    from autofuse_studio.core.synth.stats_twin import stats_twin
+
+    manifest = load_manifest(case_dir)
+    descs = descs_from_models([load_model(case_dir / manifest["graphs"][side]) for side in ("af_open", "af_close")])
+    folders = {}
+    for side in ("af_open", "af_close"):
+        folders[side] = out_dir / side
+        if kind == "stats":
+            stats_twin(case_dir / manifest["data"][side], folders[side], descs)
+        else:
+            raw_twin(case_dir / manifest["data"][side], folders[side], descs, kind, nano_every)
+    return folders
