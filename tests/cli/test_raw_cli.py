@@ -104,6 +104,9 @@ def test_report_on_raw_dumps(case: dict[str, dict[str, Path] | list[Path]], tmp_
     assert done.returncode == 0, done.stderr
     from openpyxl import load_workbook
 
-    sheet = load_workbook(tmp_path / "report" / "report.xlsx", read_only=True).worksheets[0]
-    cells = [str(cell) for row in sheet.iter_rows(values_only=True) for cell in row]
-    assert any(cell.endswith(".output.0.npy") for cell in cells)
+    book = load_workbook(tmp_path / "report" / "report.xlsx", read_only=True)
+    try:
+        cells = [str(cell) for row in book.worksheets[0].iter_rows(values_only=True) for cell in row]
+    finally:
+        book.close()
+    assert any(cell.endswith(f"{os.sep}output.0.npy") for cell in cells)

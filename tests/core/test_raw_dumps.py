@@ -184,10 +184,17 @@ def test_missing_tensor_and_tensor_names(tmp_path: Path) -> None:
     assert raw_ref(str(path)) is None
 
 
-def test_a_real_npy_of_the_same_name_wins(tmp_path: Path) -> None:
+def test_tensor_names_cannot_be_real_files(tmp_path: Path) -> None:
+    """A raw tensor is named as a file inside the raw file: no NPY on disk can have that name."""
     path = _write(tmp_path, RawDumpSpec("both", [], [RawTensorSpec.of(np.zeros(3, np.float32))]))
-    np.save(tensor_path(path, "output", 0), np.ones(3, np.float32))
-    tensor, layout = open_dump_tensor(tensor_path(path, "output", 0))
+    name = tensor_path(path, "output", 0)
+    assert name == str(path / "output.0.npy")
+    with pytest.raises(OSError):
+        np.save(name, np.ones(3))
+    plain = tmp_path / "folder"
+    plain.mkdir()
+    np.save(plain / "output.0.npy", np.ones(3, np.float32))  # a real NPY of that bare name in a real folder
+    tensor, layout = open_dump_tensor(plain / "output.0.npy")
     assert layout is None and tensor.materialize().tolist() == [1.0, 1.0, 1.0]
 
 
@@ -330,3 +337,33 @@ def test_public_nano_sample_byte_exactly(tmp_path: Path) -> None:
               RawTensorSpec(second.tobytes(), 2, second.shape, 1, second.shape)]
     output = RawTensorSpec(out.tobytes(), 2, out.shape, 1, out.shape, origin_op="concatv2")
     assert nano_dump_bytes(RawDumpSpec("concatv2", inputs, [output])) == sample
+
+
+def test_batched_comparison_equals_one_by_one(tmp_path: Path) -> None:
+    """pair_batch reads raw files whole and builds the one tensor: the same results as compare_pair, errors too."""
+    from autofuse_studio.core.dumps.layout import LayoutInfo
+    from autofuse_studio.core.precision.pair import PairSide, compare_pair
+    from autofuse_studio.core.precision.pair_batch import compare_pairs
+
+    rng = np.random.default_rng(5)
+    good = rng.standard_normal((2, 3, 4, 16)).astype(np.float16)  # an NC1HWC0 tensor of a 2x40x3x4 NCHW one
+    fused = _write(tmp_path, RawDumpSpec("f", [RawTensorSpec.of(good)], [
+        RawTensorSpec.of(good, "NC1HWC0", (2, 30, 3, 4)), RawTensorSpec(b"\0" * 6, 1, (4,)),
+        RawTensorSpec(b"\1\2", 29, (16,))]), name=f"A.f.1.2.{STAMP}")
+    origin = _write(tmp_path, RawDumpSpec("o", [], [RawTensorSpec.of(good.copy())]), name=f"B.o.1.2.{STAMP}")
+    truncated = tmp_path / f"C.t.1.2.{STAMP}"
+    truncated.write_bytes(fused.read_bytes()[:200])
+    npy = tmp_path / "plain.npy"
+    np.save(npy, good)
+    layout = LayoutInfo("NC1HWC0", "NCHW", (2, 30, 3, 4))
+    sides = [PairSide(Path(tensor_path(fused, kind, index)), None, f"{kind}{index}")
+             for kind, index in (("input", 0), ("output", 0), ("output", 1), ("output", 2), ("output", 9))]
+    sides += [PairSide(Path(tensor_path(truncated, "output", 0)), None, "cut"), PairSide(npy, None, "npy"),
+              PairSide(Path(tensor_path(fused, "output", 0)), layout, "5hd")]
+    origins = [PairSide(Path(tensor_path(origin, "output", 0)), None, "origin"), PairSide(npy, None, "npy")]
+    keys = [(side, other) for side in sides for other in origins]
+    batched = compare_pairs(keys)
+    one_by_one = {key: compare_pair(*key) for key in keys}
+    assert batched == one_by_one
+    statuses = {result.status for result in batched.values()}
+    assert {"OK", "FILE_NOT_FOUND", "NPY_LOAD_ERROR"} <= statuses

@@ -80,9 +80,9 @@ def _reference_fails(fused: tuple[Any, ...], origin: tuple[Any, ...], limits: St
 
 def _npy_of(stats_path: str, case: dict[str, Any], side: str) -> str:
     """The NPY a stats row's tensor came from: the same relative path with the tensor suffix."""
-    relative = Path(stats_path).relative_to(case["stats"][side])
-    name = relative.name.replace(".csv.", ".", 1)
-    return str(case["data"][side] / relative.parent / name)
+    relative = Path(stats_path).relative_to(case["stats"][side])  # {dir}/{op dump}.csv/{kind}.{i}.npy
+    name = f"{relative.parent.name.removesuffix('.csv')}.{relative.name}"
+    return str(case["data"][side] / relative.parent.parent / name)
 
 
 def test_statistics_rows_follow_the_rule_on_the_tensors(case: dict[str, Any]) -> None:

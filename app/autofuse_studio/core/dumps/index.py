@@ -41,6 +41,8 @@ _T = TypeVar("_T")
 # The usual modern name, {type}.{name}.{task}.{stream}.{timestamp}.{kind}.{index}.npy, matched in one go;
 # everything else goes through parse_npy_name (same fields, several times slower).
 _COMMON_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]+\.[0-9]+\.([0-9]+)\.(input|output)\.([0-9]+)\.npy")
+# The usual raw dump name, {type}.{name}.{task}.{stream}.{timestamp}, likewise (parse_dump_name does the rest).
+_COMMON_RAW_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]{1,10}\.[0-9]{1,10}\.([0-9]{11,20})")
 
 
 class _FirstRank:
@@ -157,6 +159,8 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
             if match is not None and not mapping:  # the usual NPY name, the fast path of big trees
                 op_name, timestamp, kind, index = match.groups()
                 entries.append(((op_name, kind, int(index), int(timestamp)), name))
+            elif not mapping and (raw := _COMMON_RAW_NAME.fullmatch(name)) is not None:
+                entries.append(((raw.group(1), RAW, 0, int(raw.group(2))), name))
             elif name != MAPPING_FILE:
                 _classify(folder, name, _resolve_name(name, mapping) if mapping else name, scan, entries)
         if entries:

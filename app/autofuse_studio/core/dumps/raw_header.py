@@ -7,11 +7,13 @@ and a single bad tensor (a dtype and size that disagree, absurd dims) is marked 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import struct
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +33,13 @@ class RawDumpError(NpyLoadError):
     """A raw dump file that cannot be read; str() names the file and what is wrong."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RawTensor:
-    """One input or output of a raw dump: where its bytes are and how to read them."""
+    """One input or output of a raw dump: where its bytes are and how to read them.
+
+    Not frozen: a run builds one per compared side, and a frozen dataclass takes three times as long to make.
+    Treat it as read-only.
+    """
 
     kind: str
     index: int
@@ -54,28 +60,40 @@ class RawTensor:
         return dtype_name(self.dtype) if self.dtype >= 0 else "DT_UNKNOWN"
 
 
+# (kind, index, the header's description, offset, size) of one tensor: placed and bounds-checked, not yet built.
+_Entry = tuple[str, int, Any, int, int]
+_Builder = Callable[[str, int, Any, int, int], RawTensor]
+
+
 @dataclass(frozen=True)
 class RawDump:
-    """The header of one raw dump file."""
+    """The header of one raw dump file; its RawTensors are built when asked for (a pair needs one of them)."""
 
-    path: Path
+    path: str | Path
     variant: str  # "raw" (protobuf header) or "nano" (TLV)
     op_name: str | None  # the full, unsanitised op name (big dumps only)
     dump_time: int | None
-    tensors: tuple[RawTensor, ...]
+    entries: tuple[_Entry, ...] = field(repr=False)
     file_size: int
+    build: _Builder = field(repr=False, compare=False)
     slicing: dict[str, Any] | None = None  # the FFTS+ slice description (attr[0].value), when present
+
+    @functools.cached_property
+    def tensors(self) -> tuple[RawTensor, ...]:
+        """Every input, then every output."""
+        return tuple(_check(self.build(*entry)) for entry in self.entries)
 
     def tensor(self, kind: str, index: int) -> RawTensor | None:
         """The `index`-th input or output, None when the file has no such tensor."""
-        return next((item for item in self.tensors if item.kind == kind and item.index == index), None)
+        entry = next((entry for entry in self.entries if entry[0] == kind and entry[1] == index), None)
+        return None if entry is None else _check(self.build(*entry))
 
     def count(self, kind: str) -> int:
         """How many inputs or outputs the file holds."""
-        return sum(1 for item in self.tensors if item.kind == kind)
+        return sum(1 for entry in self.entries if entry[0] == kind)
 
 
-def _fail(path: Path, what: str) -> RawDumpError:
+def _fail(path: str | Path, what: str) -> RawDumpError:
     return RawDumpError(f"{path} is not a readable raw dump: {what}.", path)
 
 
@@ -90,27 +108,73 @@ def _read_exactly(fd: int, size: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_raw_header(path: Path, fd: int, file_size: int) -> RawDump:
+def read_raw_header(path: str | Path, fd: int, file_size: int) -> RawDump:
     """Parse the header of an open raw or nano dump file (`fd`, `file_size` bytes); RawDumpError when unusable."""
+    return _parse(path, lambda size, offset: _read_exactly(fd, size, offset), file_size)
+
+
+def parse_raw_header(path: str | Path, contents: bytes | memoryview) -> RawDump:
+    """Parse the header of a raw or nano dump file already read whole into `contents`."""
+    return _parse(path, lambda size, offset: contents[offset:offset + size], len(contents))
+
+
+def locate_tensor(path: str | Path, contents: bytes | memoryview, kind: str, index: int) -> RawTensor | None:
+    """One tensor of a big raw dump read whole into `contents`, built alone (the batched comparison's fast path).
+
+    Equal to parse_raw_header(...).tensor(kind, index); every size is still checked against the file. Nano
+    dumps and files whose header cannot be read go the general way (same tensor, same errors).
+    """
+    size = len(contents)
+    if size < 12:
+        return parse_raw_header(path, contents).tensor(kind, index)
+    (length,) = struct.unpack_from("<Q", contents)
+    if length > size - 8 or length > MAX_HEADER_BYTES or contents[8:12] == NANO_MAGIC:
+        return parse_raw_header(path, contents).tensor(kind, index)
+    proto = _raw_proto()
+    try:
+        message = proto.parse_dump_data(contents[8:8 + length])
+    except proto.HeaderDecodeError:
+        return parse_raw_header(path, contents).tensor(kind, index)
+    inputs, outputs = message.input, message.output
+    sizes = [item.size for item in inputs]
+    sizes.extend(item.size for item in outputs)
+    total = sum(sizes) + sum(item.size for item in message.buffer) + sum(item.size for item in message.space)
+    if 8 + length + total > size:
+        return parse_raw_header(path, contents).tensor(kind, index)  # says which tensor runs past the end
+    items, first = (inputs, 0) if kind == "input" else (outputs, len(inputs))
+    if not 0 <= index < len(items):
+        return None
+    offset = 8 + length + sum(sizes[:first + index])
+    return _check(_big_tensor(kind, index, items[index], offset, sizes[first + index]))
+
+
+def _parse(path: str | Path, read: Callable[[int, int], bytes | memoryview], file_size: int) -> RawDump:
     if file_size < 8:
         raise _fail(path, f"it has {file_size} bytes, fewer than the 8 of its header length")
-    prefix = _read_exactly(fd, 12, 0)
+    prefix = read(12, 0)
     (length,) = struct.unpack_from("<Q", prefix)
     if length > file_size - 8:
         raise _fail(path, f"its header length {length:,} runs past the end of the {file_size:,}-byte file")
     if length > MAX_HEADER_BYTES:
         raise _fail(path, f"its header length {length:,} is not plausible (more than {MAX_HEADER_BYTES >> 20} MB)")
     if prefix[8:12] == NANO_MAGIC:
-        return _nano(path, _read_exactly(fd, length, 8), file_size)
-    header = _read_exactly(fd, length, 8)
-    # Imported here: the protobuf runtime costs ~20 ms at start-up, and NPY-only runs never need it.
-    from autofuse_studio.core.dumps.raw_proto import HeaderDecodeError, parse_dump_data
-
+        return _nano(path, bytes(read(length, 8)), file_size)
+    header = read(length, 8)
+    proto = _raw_proto()
     try:
-        message = parse_dump_data(header)
-    except HeaderDecodeError as exc:
+        message = proto.parse_dump_data(header)
+    except proto.HeaderDecodeError as exc:
         raise _fail(path, f"its {length:,}-byte header is not a DumpData protobuf message ({exc})") from None
     return _big(path, message, 8 + length, file_size)
+
+
+@functools.cache
+def _raw_proto() -> Any:
+    """The protobuf schema module, imported on first use: the protobuf runtime costs ~20 ms at start-up, and
+    NPY-only runs never need it."""
+    from autofuse_studio.core.dumps import raw_proto
+
+    return raw_proto
 
 
 def _dims(values: Any) -> tuple[int, ...]:
@@ -135,44 +199,43 @@ def _check(tensor: RawTensor) -> RawTensor:
 
 
 def _with_problem(tensor: RawTensor, problem: str) -> RawTensor:
-    return RawTensor(tensor.kind, tensor.index, tensor.dtype, tensor.format, tensor.shape, tensor.original_shape,
-                     tensor.sub_format, tensor.offset, tensor.size, tensor.origin_op, tensor.origin_index, problem)
+    return replace(tensor, problem=problem)
 
 
-def _place(path: Path, entries: list[tuple[str, int, Any]], start: int, file_size: int,
-           build: Any) -> tuple[RawTensor, ...]:
+def _place(path: str | Path, entries: list[tuple[str, int, Any]], start: int,
+           file_size: int) -> tuple[_Entry, ...]:
     """Give every tensor its offset (inputs, then outputs, in that order on disk) and check the total size."""
-    offset, tensors = start, []
+    offset, placed = start, []
     for kind, index, item in entries:
-        size = int(item.size) if not isinstance(item, dict) else int(item["size"])
+        size = item["size"] if isinstance(item, dict) else item.size
         if offset + size > file_size:
             raise _fail(path, f"{kind} {index} of {size:,} bytes at offset {offset:,} runs past the end of the "
                               f"{file_size:,}-byte file")
-        tensors.append(_check(build(kind, index, item, offset, size)))
+        placed.append((kind, index, item, offset, size))
         offset += size
-    return tuple(tensors)
+    return tuple(placed)
 
 
 def _big_tensor(kind: str, index: int, item: Any, offset: int, size: int) -> RawTensor:
     origin_op = origin_index = None
-    if kind == "output" and item.HasField("original_op") and item.original_op.name:
-        origin_op, origin_index = item.original_op.name, int(item.original_op.output_index)
-    original = _dims(item.original_shape.dim) if item.HasField("original_shape") else None
-    return RawTensor(kind, index, int(item.data_type), format_name(int(item.format)), _dims(item.shape.dim),
-                     original or None, int(item.sub_format), offset, size, origin_op, origin_index)
+    if kind == "output" and item.original_op.name:
+        origin_op, origin_index = item.original_op.name, item.original_op.output_index
+    original = tuple(item.original_shape.dim)  # upb gives Python ints
+    return RawTensor(kind, index, item.data_type, format_name(item.format), tuple(item.shape.dim),
+                     original or None, item.sub_format, offset, size, origin_op, origin_index)
 
 
-def _big(path: Path, message: Any, start: int, file_size: int) -> RawDump:
+def _big(path: str | Path, message: Any, start: int, file_size: int) -> RawDump:
     entries = [("input", number, item) for number, item in enumerate(message.input)]
-    entries += [("output", number, item) for number, item in enumerate(message.output)]
-    tensors = _place(path, entries, start, file_size, _big_tensor)
+    entries.extend(("output", number, item) for number, item in enumerate(message.output))
+    placed = _place(path, entries, start, file_size)
     # Buffers and workspaces follow the outputs; they are never compared, only bounds-checked.
     rest = sum(int(item.size) for item in (*message.buffer, *message.space))
-    end = tensors[-1].offset + tensors[-1].size if tensors else start
+    end = placed[-1][3] + placed[-1][4] if placed else start
     if end + rest > file_size:
         raise _fail(path, f"its buffers and workspaces ({rest:,} bytes) run past the end of the file")
-    return RawDump(path, "raw", message.op_name or None, int(message.dump_time) or None, tensors, file_size,
-                   _slicing(message))
+    return RawDump(path, "raw", message.op_name or None, int(message.dump_time) or None, placed, file_size,
+                   _big_tensor, _slicing(message))
 
 
 def _slicing(message: Any) -> dict[str, Any] | None:
@@ -199,7 +262,7 @@ _TL = struct.Struct("<II")
 class _Cursor:
     """Reads packed little-endian values from the nano header, failing with the file's name past its end."""
 
-    def __init__(self, path: Path, data: bytes, start: int = 0, end: int | None = None) -> None:
+    def __init__(self, path: str | Path, data: bytes, start: int = 0, end: int | None = None) -> None:
         self.path, self.data, self.at = path, data, start
         self.end = len(data) if end is None else end
 
@@ -256,7 +319,7 @@ def _nano_tensor(kind: str, index: int, item: dict[str, Any], offset: int, size:
                      item.get("origin_op") or None, item.get("origin_index") if item.get("origin_op") else None)
 
 
-def _nano(path: Path, header: bytes, file_size: int) -> RawDump:
+def _nano(path: str | Path, header: bytes, file_size: int) -> RawDump:
     cursor = _Cursor(path, header, 8)  # after the magic and version
     descs: dict[int, list[tuple[str, int, dict[str, Any]]]] = {}
     while cursor.at < cursor.end:
@@ -266,5 +329,5 @@ def _nano(path: Path, header: bytes, file_size: int) -> RawDump:
         if kind in (_INPUT_DESC, _OUTPUT_DESC):
             descs[kind] = _nano_descs(block, "input" if kind == _INPUT_DESC else "output")
     entries = descs.get(_INPUT_DESC, []) + descs.get(_OUTPUT_DESC, [])
-    return RawDump(path, "nano", None, None, _place(path, entries, 8 + len(header), file_size, _nano_tensor),
-                   file_size)
+    return RawDump(path, "nano", None, None, _place(path, entries, 8 + len(header), file_size), file_size,
+                   _nano_tensor)

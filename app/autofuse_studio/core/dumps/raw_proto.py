@@ -85,7 +85,7 @@ def parse_dump_data(header: bytes | memoryview) -> Message:
     """The DumpData message of a raw dump's header bytes; HeaderDecodeError when they are not protobuf."""
     message = message_class("DumpData")()
     try:
-        message.ParseFromString(bytes(header) if isinstance(header, memoryview) else header)
+        message.ParseFromString(header)
     except (DecodeError, RecursionError, ValueError) as exc:
         raise HeaderDecodeError(str(exc) or "malformed protobuf") from None
     return message

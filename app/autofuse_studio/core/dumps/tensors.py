@@ -1,15 +1,17 @@
 """One opener for every dumped tensor: an NPY file, or one input/output inside a raw or nano dump file.
 
-A tensor inside a raw dump is named by the path its NPY would have after `msaccucmp convert`:
-`{raw file}.{input|output}.{i}.npy`. That name flows through the index, the plan, the tables, the
-reports, remote and cluster runs exactly like a real NPY's path, and this module resolves it: a real NPY
-of that name wins (it holds the same tensor), else the raw file beside it is read at the tensor's offset.
+A tensor inside a raw dump is named as if the file were a folder of NPYs: `{raw file}/{input|output}.{i}.npy`.
+That name flows through the index, the plan, the tables, the reports, remote and cluster runs exactly like a
+real NPY's path, and this module resolves it to the raw file, read at the tensor's offset. No real file can
+have that path (nothing lives under a regular file), so the name alone says where the tensor is: the batched
+reader opens the raw file straight away.
 Headers are parsed once per file and kept in a small cache: a fused op's inputs and outputs are compared
 in different pairs, often on different threads.
 """
 
 from __future__ import annotations
 
+import functools
 import mmap
 import os
 import re
@@ -25,21 +27,34 @@ from autofuse_studio.core.dumps.dump_dtypes import dump_dtype
 from autofuse_studio.core.dumps.layout import LayoutInfo, normalize_format
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.dumps.npy import open_npy
-from autofuse_studio.core.dumps.raw_header import RawDump, RawDumpError, RawTensor, read_raw_header
-from autofuse_studio.core.errors import InputError, NpyLoadError
+from autofuse_studio.core.dumps.raw_header import (
+    RawDump,
+    RawDumpError,
+    RawTensor,
+    locate_tensor,
+    parse_raw_header,
+    read_raw_header,
+)
+from autofuse_studio.core.errors import InputError
 
-_TENSOR_SUFFIX = re.compile(r"\.(input|output)\.([0-9]{1,9})\.npy")
+_TENSOR_NAME = re.compile(r"(input|output)\.([0-9]{1,9})\.npy")
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _CACHED_HEADERS = 4096
 
 
 @dataclass(frozen=True)
 class RawRef:
-    """A tensor inside a raw dump file."""
+    """A tensor inside a raw dump file (the file's path kept as text: building a Path per pair costs more than
+    reading a small tensor)."""
 
-    file: Path
+    path: str
     kind: str
     index: int
+
+    @property
+    def file(self) -> Path:
+        """The raw dump file."""
+        return Path(self.path)
 
 
 class MissingTensor(RawDumpError):
@@ -47,17 +62,18 @@ class MissingTensor(RawDumpError):
 
 
 def tensor_path(raw_file: str | Path, kind: str, index: int) -> str:
-    """The name of the `index`-th input/output of a raw dump file (its msaccucmp NPY name)."""
-    return f"{raw_file}.{kind}.{index}.npy"
+    """The name of the `index`-th input/output of a raw dump file: `{raw file}/{kind}.{index}.npy`."""
+    return os.path.join(raw_file, f"{kind}.{index}.npy")
 
 
 def raw_ref(path: str | Path) -> RawRef | None:
     """The raw file, kind and index a tensor name stands for; None when the name is not one."""
     text = os.fspath(path)
-    match = _TENSOR_SUFFIX.search(text)
-    if match is None or match.end() != len(text):
+    cut = max(text.rfind("/"), text.rfind(os.sep))  # the name after the last separator, quicker than split()
+    match = _TENSOR_NAME.fullmatch(text, cut + 1)
+    if match is None or cut <= 0:
         return None
-    return RawRef(Path(text[: match.start()]), match.group(1), int(match.group(2)))
+    return RawRef(text[:cut], match.group(1), int(match.group(2)))
 
 
 class _HeaderCache:
@@ -117,35 +133,51 @@ def _header(path: Path, fd: int, info: os.stat_result) -> RawDump:
 
 def header_layout(tensor: RawTensor) -> LayoutInfo:
     """What the header says of a tensor's layout: its device format and original shape."""
-    return LayoutInfo(normalize_format(tensor.format), None, tensor.original_shape)
+    return LayoutInfo(_layout_name(tensor.format), None, tensor.original_shape)
+
+
+@functools.cache
+def _layout_name(format_name: str) -> str | None:
+    return normalize_format(format_name)
 
 
 def open_dump_tensor(path: str | Path, read_below: int = 0) -> tuple[LazyTensor, LayoutInfo | None]:
     """The tensor at `path` and, for a raw dump's tensor, the layout its header gives; NpyLoadError if unusable."""
-    try:
-        return open_npy(path, read_below), None
-    except NpyLoadError as exc:
-        ref = raw_ref(path) if isinstance(exc.__cause__, FileNotFoundError) else None
-        if ref is None or not os.path.exists(ref.file):
-            raise
-    return open_raw_tensor(ref, read_below)
+    ref = raw_ref(path)
+    if ref is not None and not os.path.isdir(ref.path):  # a name inside a file: that file is the raw dump
+        return open_raw_tensor(ref, read_below)
+    return open_npy(path, read_below), None
 
 
 def open_raw_tensor(ref: RawRef, read_below: int = 0) -> tuple[LazyTensor, LayoutInfo]:
     """One tensor of a raw dump, read at its offset (mapped when bigger than `read_below` bytes)."""
     fd, info = _open_raw(ref.file)
     try:
-        dump = _header(ref.file, fd, info)
-        tensor = dump.tensor(ref.kind, ref.index)
-        if tensor is None:
-            raise MissingTensor(f"Raw dump {ref.file} has {dump.count(ref.kind)} {ref.kind}(s): it holds no "
-                                f"{ref.kind} {ref.index}.", ref.file)
-        if tensor.problem is not None:
-            raise RawDumpError(f"Cannot read {ref.kind} {ref.index} of raw dump {ref.file}: {tensor.problem}.",
-                               ref.file)
+        tensor = _tensor_of(_header(ref.file, fd, info), ref)
         return _lazy(ref, fd, tensor, read_below), header_layout(tensor)
     finally:
         os.close(fd)
+
+
+def _tensor_of(dump: RawDump, ref: RawRef) -> RawTensor:
+    """The tensor a reference names; MissingTensor / RawDumpError when the file has no usable such tensor."""
+    tensor = dump.tensor(ref.kind, ref.index)
+    if tensor is None:
+        raise MissingTensor(f"Raw dump {ref.path} has {dump.count(ref.kind)} {ref.kind}(s): it holds no "
+                            f"{ref.kind} {ref.index}.", ref.path)
+    if tensor.problem is not None:
+        raise RawDumpError(f"Cannot read {ref.kind} {ref.index} of raw dump {ref.path}: {tensor.problem}.", ref.path)
+    return tensor
+
+
+def raw_tensor_from_contents(contents: bytes | memoryview, ref: RawRef) -> tuple[LazyTensor, LayoutInfo]:
+    """One tensor of a raw dump file already read whole into `contents` (a view of them: they must outlive it)."""
+    tensor = locate_tensor(ref.path, contents, ref.kind, ref.index)
+    if tensor is None or tensor.problem is not None:
+        _tensor_of(parse_raw_header(ref.path, contents), ref)  # raises the sentence for the missing or bad tensor
+    assert tensor is not None
+    raw = np.frombuffer(contents, dtype=np.uint8, count=tensor.size, offset=tensor.offset)
+    return _decoded(raw, tensor), header_layout(tensor)
 
 
 def _bytes(ref: RawRef, fd: int, tensor: RawTensor, read_below: int) -> np.ndarray:
@@ -164,9 +196,13 @@ def _bytes(ref: RawRef, fd: int, tensor: RawTensor, read_below: int) -> np.ndarr
 
 
 def _lazy(ref: RawRef, fd: int, tensor: RawTensor, read_below: int) -> LazyTensor:
+    return _decoded(_bytes(ref, fd, tensor, read_below), tensor)
+
+
+def _decoded(raw: np.ndarray, tensor: RawTensor) -> LazyTensor:
+    """The tensor's bytes as values of its dtype and shape (decoded lazily where the dtype allows)."""
     dtype = dump_dtype(tensor.dtype)
     assert dtype.storage is not None  # unsupported dtypes are marked as problems by the header reader
-    raw = _bytes(ref, fd, tensor, read_below)
     if dtype.unpack is not None:
         values = dtype.unpack(raw, int(np.prod(tensor.shape, dtype=np.int64)))
         return LazyTensor.plain(values.reshape(tensor.shape), logical_dtype=dtype.logical)

@@ -42,8 +42,8 @@ SHAPE_FLATTENED = "SHAPE_FLATTENED"
 # memory stays bounded by this per side and worker, and bigger ones are streamed from a map.
 READ_BELOW_BYTES = 16 << 20
 
-# A statistics CSV's tensors are named {csv}.{kind}.{i}.npy (core.precision.stats_pair).
-_STATS_NAME = ".csv."
+# A statistics CSV's tensors are named {csv}/{kind}.{i}.npy (core.precision.stats_pair).
+_STATS_NAME = ".csv"
 COMPARED_PARTS = frozenset({OK, FORMAT_CONVERTED, DTYPE_CAST, SHAPE_FLATTENED})
 
 
@@ -175,6 +175,8 @@ def stored_layout(layout: LayoutInfo | None, stored: LayoutInfo | None) -> Layou
         return layout
     if layout is None:
         return stored
+    if layout.origin_shape is not None and layout.layout == stored.layout:
+        return layout  # the graph said it all (the usual case)
     device = stored.layout if is_private_format(stored.layout) or layout.layout is None else layout.layout
     return LayoutInfo(device, layout.origin_format, layout.origin_shape or stored.origin_shape)
 

@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from autofuse_studio.core.blas import limit_blas_threads
-from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS
+from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
 from autofuse_studio.core.dumps.npy import largest_read, tensor_from_contents
+from autofuse_studio.core.dumps.tensors import RawRef, raw_ref, raw_tensor_from_contents
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.precision import native, pair
 from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, _finish, block_partial
@@ -68,7 +69,17 @@ class _Buffer(threading.local):
 _BUFFER = _Buffer()
 
 
-def _encoded(path: Path | None) -> bytes:
+def _file_of(path: Path | None, ref: RawRef | None) -> Path | str | None:
+    """The file to read for a side: the NPY itself, or the raw dump a raw tensor's name points into.
+
+    Statistics CSVs are left to compare_pair (their pairs are compared by statistics, not here).
+    """
+    if ref is None:
+        return path
+    return None if ref.path.endswith(".csv") else ref.path
+
+
+def _encoded(path: Path | str | None) -> bytes:
     encoded = os.fsencode(path) if path is not None else b""
     # C would read a NUL as the end of the path and open another file; "" fails to open, so compare_pair
     # gets the pair and does what it does with such a path.
@@ -104,10 +115,25 @@ def _single_blocks(prepared: PreparedPair) -> tuple[np.ndarray, np.ndarray] | No
         return None  # measure() runs into the same error and reports it as compare_pair does
 
 
+def _side_tensor(contents: memoryview, side: PairSide, ref: RawRef | None) -> tuple[LazyTensor, PairSide]:
+    """The side's tensor from its file's contents (an NPY, or a raw dump holding it), with the side's layout
+    completed from a raw header as compare_pair completes it."""
+    assert side.path is not None
+    if ref is None:
+        return tensor_from_contents(contents, side.path), side
+    tensor, stored = raw_tensor_from_contents(contents, ref)
+    layout = pair.stored_layout(side.layout, stored)
+    if layout == side.layout:  # the graph already said it all (the usual case): the same side
+        return tensor, side
+    return tensor, PairSide(side.path, layout, side.label, side.graph_dtype)
+
+
 def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], fallback: PairComparer) -> int:
     """Compare the leading pairs of `keys` whose files fit in the buffer (at least one); returns how many."""
     buffer = _BUFFER.get()
-    spans = _read_files([_encoded(side.path) for key in keys for side in key], buffer)
+    refs = [raw_ref(side.path) if side.path is not None else None for key in keys for side in key]
+    spans = _read_files([_encoded(_file_of(side.path, ref)) for side, ref in
+                         zip((side for key in keys for side in key), refs, strict=True)], buffer)
     contents = buffer.data.toreadonly()
     measured: list[tuple[PairKey, PreparedPair, tuple[np.ndarray, np.ndarray]]] = []
     for number in range(len(spans) // 2):
@@ -116,10 +142,11 @@ def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], 
             results[key] = fallback(*key)
             continue
         fused_side, origin_side = key
-        assert fused_side.path is not None and origin_side.path is not None
         try:
-            fused = tensor_from_contents(contents[fused_span[0]:fused_span[0] + fused_span[1]], fused_side.path)
-            origin = tensor_from_contents(contents[origin_span[0]:origin_span[0] + origin_span[1]], origin_side.path)
+            fused, fused_side = _side_tensor(contents[fused_span[0]:fused_span[0] + fused_span[1]], fused_side,
+                                             refs[2 * number])
+            origin, origin_side = _side_tensor(contents[origin_span[0]:origin_span[0] + origin_span[1]], origin_side,
+                                               refs[2 * number + 1])
         except NpyLoadError:
             results[key] = fallback(*key)  # compare_pair words the error (and which side it is on)
             continue

@@ -1,6 +1,6 @@
 """Statistics-mode pairs: a fused tensor judged by its statistics against the origin's (a stats CSV on either side).
 
-A statistics-only dump side names each tensor like a raw dump's: `{op dump}.csv.{input|output}.{i}.npy`. When
+A statistics-only dump side names each tensor like a raw dump's: `{op dump}.csv/{input|output}.{i}.npy`. When
 one side has statistics and the other tensors, the tensors' statistics are computed (in their origin layout,
 without the device padding) and compared with the CSV's, so a stats run can be checked against a tensor run.
 """
@@ -37,7 +37,7 @@ def stats_ref(path: str | Path | None) -> RawRef | None:
     if path is None:
         return None
     ref = raw_ref(path)
-    return ref if ref is not None and ref.file.name.endswith(_STATS_SUFFIX) else None
+    return ref if ref is not None and ref.path.endswith(_STATS_SUFFIX) else None
 
 
 class _CsvCache:
