@@ -17,10 +17,15 @@ _WIDTH = "100"  # argparse wraps help to $COLUMNS: fixed, so the file does not d
 
 def _parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     """(command line, parser) of the app and every subcommand, subcommands of `att` included."""
-    from autofuse_studio.cli import _gui_parser, att, desktop, hosts, nwa, report, verify_tiling
+    from autofuse_studio.cli import _gui_parser, att, desktop, dump, hosts, nwa, report, verify_tiling
 
     found = [("autofuse-studio", _gui_parser()), ("autofuse-studio nwa", nwa.build_parser()),
              ("autofuse-studio report", report.build_parser())]
+    dump_parser = dump.build_parser()
+    found.append(("autofuse-studio dump", dump_parser))
+    for action in dump_parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found += [(f"autofuse-studio dump {name}", sub) for name, sub in action.choices.items()]
     att_parser = att._build_parser()
     found.append(("autofuse-studio att", att_parser))
     for action in att_parser._actions:

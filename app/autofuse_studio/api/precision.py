@@ -102,12 +102,15 @@ class PrecisionTable:
         return write_precision(self.result, Path(path))
 
     def to_dataframe(self) -> pd.DataFrame:
-        """One pandas row per result row; metrics keep NaN and Inf; shapes are tuples; counts nullable ints."""
+        """One pandas row per result row; metrics keep NaN and Inf; shapes are tuples; counts nullable ints.
+
+        The statistics columns (stat_*) are empty (None) for tensor rows.
+        """
         import pandas as pd  # lazy: pandas costs ~0.3 s and only this method needs it
 
-        from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS
+        from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS, stats_cells
 
-        records = [_record(row) for row in self.result.rows]
+        records = [{**_record(row), **stats_cells(row, self.result.thresholds.stats)} for row in self.result.rows]
         frame = pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
         for column in _INTEGER_COLUMNS:
             frame[column] = frame[column].astype("Int64")

@@ -1,4 +1,4 @@
-"""Command-line front: no arguments opens the GUI; `nwa ...`, `att ...` and `report ...` run headless."""
+"""Command-line front: no arguments opens the GUI; `nwa ...`, `att ...`, `report ...` and `dump ...` run headless."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "nwa": "Fusion precision analysis (drop-in for fusion_precision_analyzer.py)",
     "att": "ATT-ANALYZE tools (drop-in for att.py)",
     "report": "Headless precision report (xlsx, PNG, SVG)",
+    "dump": "Dump files as the NPU writes them (convert: msaccucmp-compatible NPYs without CANN)",
     "hosts": "Remote build host profiles for verify-tiling --host (list, add, set, remove)",
     "desktop": "Linux menu entry, icon and *.afcase file type for this user (install, uninstall)",
 }

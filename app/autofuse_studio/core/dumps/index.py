@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from autofuse_studio.core.dumps.names import loose_npy_fields, parse_dump_name, parse_npy_name, sanitize_op_name
+from autofuse_studio.core.dumps.names import (
+    ffts_slice,
+    loose_npy_fields,
+    parse_dump_name,
+    parse_npy_name,
+    sanitize_op_name,
+)
 from autofuse_studio.core.dumps.places import Place, place_folders
 from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
 from autofuse_studio.core.dumps.sniff import header_op_name
@@ -87,13 +93,35 @@ def _name_fields(name: str) -> _Fields | None:
     return None if parsed is None else (parsed.op_name, parsed.kind, parsed.index, parsed.timestamp)
 
 
-def _dump_fields(name: str) -> _Fields | None:
-    """(op name, raw or stats, 0, timestamp) of a raw dump or statistics CSV name, or None."""
+_FftsGroups = dict[tuple[str, ...], list[tuple[int, int, str, str]]]  # group -> (thread, timestamp, op, file name)
+
+
+def _dump_fields(name: str, ffts: _FftsGroups | None = None, file_name: str = "") -> _Fields | None:
+    """(op name, raw or stats, 0, timestamp) of a raw dump or statistics CSV name, or None.
+
+    The thread files of an FFTS+ op go to `ffts` instead (None returned): they are one dump, indexed once.
+    """
     kind = RAW
     if name.endswith(_STATS_SUFFIX):
         name, kind = name[: -len(_STATS_SUFFIX)], STATS
     parsed = parse_dump_name(name)
-    return None if parsed is None else (parsed.op_name, kind, 0, parsed.timestamp)
+    if parsed is None:
+        return None
+    sliced = ffts_slice(parsed) if kind == RAW and ffts is not None else None
+    if sliced is not None and ffts is not None:
+        ffts.setdefault(sliced.group, []).append((sliced.thread, parsed.timestamp, sliced.op_name, file_name or name))
+        return None
+    return parsed.op_name, kind, 0, parsed.timestamp
+
+
+def _ffts_entries(groups: _FftsGroups) -> list[tuple[_Fields, str]]:
+    """One entry per FFTS+ op dump: its first thread's file (dumps.tensors merges the threads when reading)."""
+    entries = []
+    for files in groups.values():
+        files.sort()
+        _thread, _stamp, op_name, name = files[0]
+        entries.append(((op_name, RAW, 0, max(stamp for _, stamp, _, _ in files)), name))
+    return entries
 
 
 def _resolve_name(name: str, mapping: dict[str, str]) -> str:
@@ -124,7 +152,8 @@ class TreeScan:
     loose: list[str] = field(default_factory=list)  # paths of NPYs named only `*.{op}.*.{kind}.{i}.npy`
 
 
-def _classify(folder: Path, name: str, real: str, scan: TreeScan, entries: list[tuple[_Fields, str]]) -> None:
+def _classify(folder: Path, name: str, real: str, scan: TreeScan, entries: list[tuple[_Fields, str]],
+              ffts: _FftsGroups) -> None:
     """Add the index entries of one file (`real`: its name after mapping.csv) to `entries`."""
     if real.endswith(".npy"):
         fields = _name_fields(real)
@@ -139,7 +168,7 @@ def _classify(folder: Path, name: str, real: str, scan: TreeScan, entries: list[
         entries.extend(((op, kind, index, stamp), name) for op in ops)
         scan.loose.append(os.path.join(folder, name))
         return
-    fields = _dump_fields(real)
+    fields = _dump_fields(real, ffts, name)
     if fields is None and real.isascii() and real.isdigit():
         # A long name written as its hash with no mapping.csv line: the header still has the op's name.
         op_name = header_op_name(folder / name)
@@ -154,6 +183,7 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
     for folder, names in walk_contained(root, progress, cancel, scan.report):
         mapping = _read_mapping(folder / MAPPING_FILE, scan.notices) if MAPPING_FILE in names else {}
         entries: list[tuple[_Fields, str]] = []
+        ffts: _FftsGroups = {}
         for name in names:
             match = _COMMON_NAME.fullmatch(name)
             if match is not None and not mapping:  # the usual NPY name, the fast path of big trees
@@ -162,7 +192,8 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
             elif not mapping and (raw := _COMMON_RAW_NAME.fullmatch(name)) is not None:
                 entries.append(((raw.group(1), RAW, 0, int(raw.group(2))), name))
             elif name != MAPPING_FILE:
-                _classify(folder, name, _resolve_name(name, mapping) if mapping else name, scan, entries)
+                _classify(folder, name, _resolve_name(name, mapping) if mapping else name, scan, entries, ffts)
+        entries += _ffts_entries(ffts)
         if entries:
             scan.found[folder] = entries
     return scan

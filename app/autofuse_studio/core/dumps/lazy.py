@@ -40,6 +40,7 @@ class LazyTensor:
     shape: tuple[int, ...]
     decode: Decoder | None = None
     logical_dtype: str | None = None
+    note: str = ""  # what reading it decided that a user should know (e.g. FFTS+ thread files merged)
 
     @staticmethod
     def plain(

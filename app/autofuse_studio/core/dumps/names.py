@@ -157,3 +157,28 @@ def loose_npy_fields(file_name: str) -> tuple[list[str], str, int, int] | None:
     numbers = [part for part in parts[2:-2] if _is_number(part)]
     stamp = int(max(reversed(numbers), key=len)) if numbers else 0
     return list(dict.fromkeys(candidates)), parts[-2], int(parts[-1]), stamp
+
+
+_LXSLICE = re.compile(r"(.+)_lxslice([0-9]{1,6})")
+
+
+@dataclass(frozen=True)
+class FftsSlice:
+    """One thread file of an FFTS+ op (raw-dumps.md §2.4): the files of one group hold slices of the same tensors."""
+
+    op_name: str  # the op's name without `_lxsliceN`
+    group: tuple[str, ...]  # what the thread files of one op dump share
+    thread: int
+
+
+def ffts_slice(parsed: DumpName) -> FftsSlice | None:
+    """The FFTS+ slice a raw dump name stands for (`….4.{ctx}.{thread}.{dev}`, `….FFTSPLUS.…`, `_lxsliceN`)."""
+    manual = _LXSLICE.fullmatch(parsed.op_name)
+    fields = parsed.ffts
+    auto = fields is not None and len(fields) >= 4 and fields[0] in ("4", _FFTS_WORD) and _is_number(fields[2])
+    if manual is not None:
+        op_name = manual.group(1)
+        return FftsSlice(op_name, (parsed.op_type, op_name), int(manual.group(2)))
+    if auto and fields is not None:
+        return FftsSlice(parsed.op_name, (parsed.op_type, parsed.op_name, fields[1], *fields[3:]), int(fields[2]))
+    return None

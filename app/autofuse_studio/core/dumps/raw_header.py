@@ -198,6 +198,11 @@ def _check(tensor: RawTensor) -> RawTensor:
     return tensor if problem is None else _with_problem(tensor, problem)
 
 
+def recheck_tensor(tensor: RawTensor) -> RawTensor:
+    """The tensor checked again after its shape was changed (an FFTS+ thread's slice shape)."""
+    return _check(tensor)
+
+
 def _with_problem(tensor: RawTensor, problem: str) -> RawTensor:
     return replace(tensor, problem=problem)
 

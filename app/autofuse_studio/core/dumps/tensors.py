@@ -18,14 +18,16 @@ import re
 import stat
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from autofuse_studio.core.dumps.dump_dtypes import dump_dtype
 from autofuse_studio.core.dumps.layout import LayoutInfo, normalize_format
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.dumps.names import FftsSlice, ffts_slice, parse_dump_name
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.dumps.raw_header import (
     RawDump,
@@ -34,6 +36,7 @@ from autofuse_studio.core.dumps.raw_header import (
     locate_tensor,
     parse_raw_header,
     read_raw_header,
+    recheck_tensor,
 )
 from autofuse_studio.core.errors import InputError
 
@@ -149,11 +152,21 @@ def open_dump_tensor(path: str | Path, read_below: int = 0) -> tuple[LazyTensor,
     return open_npy(path, read_below), None
 
 
-def open_raw_tensor(ref: RawRef, read_below: int = 0) -> tuple[LazyTensor, LayoutInfo]:
-    """One tensor of a raw dump, read at its offset (mapped when bigger than `read_below` bytes)."""
+def open_raw_tensor(ref: RawRef, read_below: int = 0, merge_ffts: bool = True) -> tuple[LazyTensor, LayoutInfo]:
+    """One tensor of a raw dump, read at its offset (mapped when bigger than `read_below` bytes).
+
+    The thread files of an FFTS+ op are merged into the whole tensor (see _merge_ffts) unless merge_ffts is
+    False (a file-by-file conversion writes each thread's slice, as msaccucmp convert does).
+    """
     fd, info = _open_raw(ref.file)
     try:
-        tensor = _tensor_of(_header(ref.file, fd, info), ref)
+        dump = _header(ref.file, fd, info)
+        threads = _FFTS_GROUPS.group(ref.path) if merge_ffts and is_ffts_file(ref.path) else [ref.path]
+        if len(threads) > 1:  # each thread's slice is checked against the slice description, not the header
+            merged = _merge_ffts(ref, threads)
+            described = dump.tensor(ref.kind, ref.index)
+            return merged, header_layout(described) if described else LayoutInfo(None, None, None)
+        tensor = _tensor_of(dump, ref)
         return _lazy(ref, fd, tensor, read_below), header_layout(tensor)
     finally:
         os.close(fd)
@@ -246,3 +259,151 @@ def choose_tensor(path: str | Path, choice: str | None) -> str:
     more = ", …" if len(dump.tensors) > 8 else ""
     raise InputError(f"Raw dump {path} holds {len(dump.tensors)} tensors ({listed}{more}): choose one with "
                      "--tensor, e.g. --tensor output:0.", path)
+
+
+# FFTS+ ops (raw-dumps.md §2.4): several thread files of one op dump, each with a slice of the same tensors.
+_CACHED_FOLDERS = 256
+
+
+class _FolderGroups:
+    """The FFTS+ thread files of recently read folders, by group (keyed by the folder's mtime: new files count)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, int, str]]]] = OrderedDict()
+
+    def group(self, path: str) -> list[str]:
+        """The thread files of the FFTS+ op dump `path` belongs to, by thread (just `path` for other files)."""
+        folder, name = os.path.split(path)
+        sliced = _slice_of(name)
+        if sliced is None:
+            return [path]
+        try:
+            key = (folder, os.stat(folder).st_mtime_ns)
+        except OSError:
+            return [path]
+        with self._lock:
+            groups = self._items.get(key)
+        if groups is None:
+            groups = _scan_groups(folder)
+            with self._lock:
+                self._items[key] = groups
+                while len(self._items) > _CACHED_FOLDERS:
+                    self._items.popitem(last=False)
+        files = sorted(groups.get(sliced.group, []))
+        return [os.path.join(folder, file_name) for _thread, _stamp, file_name in files] or [path]
+
+
+def _slice_of(name: str) -> FftsSlice | None:
+    parsed = parse_dump_name(name)
+    return None if parsed is None else ffts_slice(parsed)
+
+
+def _scan_groups(folder: str) -> dict[tuple[str, ...], list[tuple[int, int, str]]]:
+    groups: dict[tuple[str, ...], list[tuple[int, int, str]]] = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return groups
+    for name in names:
+        parsed = parse_dump_name(name)
+        sliced = ffts_slice(parsed) if parsed is not None else None
+        if parsed is not None and sliced is not None:
+            groups.setdefault(sliced.group, []).append((sliced.thread, parsed.timestamp, name))
+    return groups
+
+
+_FFTS_GROUPS = _FolderGroups()
+
+
+def is_ffts_file(path: str) -> bool:
+    """True when `path` names a thread file of an FFTS+ op (its tensors are merged from several files)."""
+    name = os.path.basename(path)
+    # Plain names have at most 6 fields (5 dots); FFTS+ names 8 or 9, or an `_lxsliceN` op name.
+    if name.count(".") < 7 and "_lxslice" not in name:
+        return False
+    return _slice_of(name) is not None
+
+
+def _thread_values(dump: RawDump, path: str, kind: str, index: int, shape: tuple[int, ...] | None) -> np.ndarray:
+    """One thread's slice of a tensor as decoded values, in `shape` (the slice's) when the description gives it."""
+    tensor = dump.tensor(kind, index)
+    if tensor is None:
+        raise MissingTensor(f"FFTS+ thread file {path} holds no {kind} {index}.", path)
+    if shape is not None and tensor.shape != shape:
+        tensor = replace(tensor, shape=shape, problem=None)  # auto mode: the header has the whole tensor's shape
+        tensor = recheck_tensor(tensor)
+    if tensor.problem is not None:
+        raise RawDumpError(f"Cannot read {kind} {index} of FFTS+ thread file {path}: {tensor.problem}.", path)
+    fd, _info = _open_raw(Path(path))
+    try:
+        return _lazy(RawRef(path, kind, index), fd, tensor, 0).materialize()
+    finally:
+        os.close(fd)
+
+
+def _slice_ranges(slicing: dict[str, Any] | None, kind: str, index: int,
+                  threads: int) -> list[list[tuple[int, int]]] | None:
+    """Each thread's [lower, higher) per dim of one tensor from `{kind}_tensor_slice`, None when not described."""
+    table = slicing.get(f"{kind}_tensor_slice") if slicing else None
+    if not isinstance(table, list) or len(table) != threads:
+        return None
+    ranges = []
+    for thread in table:
+        if not isinstance(thread, list) or not 0 <= index < len(thread) or not isinstance(thread[index], list):
+            return None
+        dims = []
+        for dim in thread[index]:
+            lower, higher = (dim.get("lower"), dim.get("higher")) if isinstance(dim, dict) else (None, None)
+            if not isinstance(lower, int) or not isinstance(higher, int) or not 0 <= lower <= higher:
+                return None
+            dims.append((lower, higher))
+        ranges.append(dims)
+    return ranges if len({len(dims) for dims in ranges}) == 1 else None
+
+
+def _cut_axis(slicing: dict[str, Any] | None, kind: str, index: int) -> int | None:
+    """The first cut axis of an output from `outputCutList` (dims whose value is not 1), as msaccucmp takes it."""
+    cuts = slicing.get("outputCutList") if slicing and kind == "output" else None
+    if not isinstance(cuts, list) or not 0 <= index < len(cuts) or not isinstance(cuts[index], list):
+        return None
+    return next((axis for axis, value in enumerate(cuts[index]) if value != 1), None)
+
+
+def _merge_ffts(ref: RawRef, files: list[str]) -> LazyTensor:
+    """A tensor of an FFTS+ op put together from its thread files (raw-dumps.md §2.4).
+
+    By the slice description's ranges when it has them (inputs and outputs, any axis), else along the first
+    cut axis of `outputCutList` in thread order; without either, the newest thread file is used and said.
+    """
+    dumps = [read_raw_dump(path) for path in files]
+    slicing = next((dump.slicing for dump in dumps if dump.slicing), None)
+    notes = []
+    expected = slicing.get("slice_instance_num") if slicing else None
+    if isinstance(expected, int) and expected != len(files):
+        notes.append(f"FFTS+ op {os.path.basename(files[0])}: {len(files)} thread files for {expected} slices")
+    ranges = _slice_ranges(slicing, ref.kind, ref.index, len(files))
+    axis = _cut_axis(slicing, ref.kind, ref.index)
+    if ranges is not None:
+        parts = [_thread_values(dump, path, ref.kind, ref.index, tuple(high - low for low, high in dims))
+                 for dump, path, dims in zip(dumps, files, ranges, strict=True)]
+        merged = np.zeros(tuple(max(dims[axis][1] for dims in ranges) for axis in range(len(ranges[0]))),
+                          dtype=parts[0].dtype)
+        for part, dims in zip(parts, ranges, strict=True):
+            merged[tuple(slice(low, high) for low, high in dims)] = part
+        notes.insert(0, f"merged from {len(files)} FFTS+ thread files")
+    elif axis is not None:
+        parts = [_thread_values(dump, path, ref.kind, ref.index, None) for dump, path in zip(dumps, files, strict=True)]
+        try:
+            merged = np.concatenate(parts, axis=axis)
+        except ValueError as exc:
+            raise RawDumpError(f"Cannot merge the FFTS+ thread files of {files[0]} along axis {axis}: {exc}.",
+                               files[0]) from None
+        notes.insert(0, f"merged from {len(files)} FFTS+ thread files along axis {axis}")
+    else:
+        newest = max(range(len(files)), key=lambda number: (dumps[number].dump_time or 0, files[number]))
+        merged = _thread_values(dumps[newest], files[newest], ref.kind, ref.index, None)
+        notes.append(f"FFTS+ op with {len(files)} thread files and no slice description: only the newest, "
+                     f"{os.path.basename(files[newest])}, is compared")
+    dtype = dump_dtype(dumps[0].tensor(ref.kind, ref.index).dtype)  # type: ignore[union-attr]
+    return LazyTensor(merged, (1,) * merged.ndim, tuple(merged.shape), None, dtype.logical, "; ".join(notes))

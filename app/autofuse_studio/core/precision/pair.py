@@ -225,10 +225,11 @@ class PreparedPair:
     status: str
     fused_dtype: str
     origin_dtype: str
+    notes: str = ""  # what reading the tensors decided (FFTS+ merges), the row's message when it is compared
 
     def result(self, metrics: Metrics) -> PairResult:
         """The pair's result given its metrics."""
-        return PairResult(self.status, metrics, "", self.fused_dtype, self.origin_dtype, self.fused.shape,
+        return PairResult(self.status, metrics, self.notes, self.fused_dtype, self.origin_dtype, self.fused.shape,
                           self.origin.shape)
 
     def measure(self, executor: Executor | None = None) -> PairResult:
@@ -246,6 +247,7 @@ def prepare_pair(fused_side: PairSide, origin_side: PairSide, fused: LazyTensor,
                  ) -> PreparedPair | PairResult:
     """Convert layouts and check dtypes and shapes of two loaded tensors: ready to measure, or the failed result."""
     fused_dtype, origin_dtype = _dtype_name(fused, fused_side), _dtype_name(origin, origin_side)
+    fused_note, origin_note = fused.note, origin.note  # before the layout conversion makes new tensors
     try:
         fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
@@ -265,4 +267,5 @@ def prepare_pair(fused_side: PairSide, origin_side: PairSide, fused: LazyTensor,
             return PairResult(SHAPE_MISMATCH, None, message, fused_dtype, origin_dtype, fused.shape, origin.shape)
         parts.append(SHAPE_FLATTENED)
     status = "_".join(parts) if parts else OK
-    return PreparedPair(fused_side, origin_side, fused, origin, status, fused_dtype, origin_dtype)
+    notes = "; ".join(note for note in (fused_note, origin_note) if note)
+    return PreparedPair(fused_side, origin_side, fused, origin, status, fused_dtype, origin_dtype, notes)

@@ -23,7 +23,7 @@ import numpy as np
 from autofuse_studio.core.blas import limit_blas_threads
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
 from autofuse_studio.core.dumps.npy import largest_read, tensor_from_contents
-from autofuse_studio.core.dumps.tensors import RawRef, raw_ref, raw_tensor_from_contents
+from autofuse_studio.core.dumps.tensors import RawRef, is_ffts_file, raw_ref, raw_tensor_from_contents
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.precision import native, pair
 from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, _finish, block_partial
@@ -76,7 +76,8 @@ def _file_of(path: Path | None, ref: RawRef | None) -> Path | str | None:
     """
     if ref is None:
         return path
-    return None if ref.path.endswith(".csv") else ref.path
+    # Statistics CSVs and the thread files of FFTS+ ops (merged from several files) go to compare_pair.
+    return None if ref.path.endswith(".csv") or is_ffts_file(ref.path) else ref.path
 
 
 def _encoded(path: Path | str | None) -> bytes:

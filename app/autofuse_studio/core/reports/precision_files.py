@@ -10,17 +10,26 @@ from typing import Any
 
 from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.precision.overview import build_overview
-from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
 from autofuse_studio.core.reports.xlsx_cells import append_row
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
-# Columns of the tabular exports, in order (the JSON rows carry the same keys).
+# Statistics-mode columns, empty for tensor rows (the JSON rows carry the whole comparison as `statistics`):
+# the statistic that diverged most relative to its limit, its two values and relative difference, then Max,
+# Min and Avg of both sides. Compact on purpose: L2 norm and NaN/Inf counts show up as `stat_worst` when they
+# are what diverges.
+STATS_COLUMNS = (
+    "stat_worst", "stat_fused", "stat_origin", "stat_rel_diff", "stat_max_fused", "stat_max_origin",
+    "stat_min_fused", "stat_min_origin", "stat_avg_fused", "stat_avg_origin",
+)
+# Columns of the tabular exports, in order (the JSON rows carry the same keys, statistics in `statistics`).
 TABLE_COLUMNS = (
     "rank", "step", "occurrence", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
     "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio",
     "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch",
-    "elements", "verdict",
+    "elements", *STATS_COLUMNS, "verdict",
     "fused_dtype", "origin_dtype", "fused_shape", "origin_shape", "source_type", "message",
     "fused_file", "origin_file",
 )
@@ -34,17 +43,51 @@ def _cell(value: Any) -> Any:
 
 
 def table_columns(result: PrecisionResult) -> tuple[str, ...]:
-    """TABLE_COLUMNS without 'rank' / 'occurrence' when no row has one: single-device files stay as they were."""
+    """TABLE_COLUMNS without 'rank' / 'occurrence' / the statistics columns when no row has one.
+
+    Single-device tensor runs keep the files they always had.
+    """
     has_rank = any(row.rank is not None for row in result.rows)
     has_occurrence = any(row.occurrence is not None for row in result.rows)
+    has_stats = any(row.stats is not None for row in result.rows)
     return tuple(name for name in TABLE_COLUMNS
-                 if (name != "rank" or has_rank) and (name != "occurrence" or has_occurrence))
+                 if (name != "rank" or has_rank) and (name != "occurrence" or has_occurrence)
+                 and (name not in STATS_COLUMNS or has_stats))
+
+
+def stats_cells(row: PrecisionRow, thresholds: StatsThresholds) -> dict[str, Any]:
+    """The STATS_COLUMNS values of a row: None for tensor rows and for what one side's statistics lack.
+
+    The worst statistic is judged under the limits of the row's dtype, as its verdict is; it is empty when no
+    statistic differs at all. Values stay floats (inf and nan included: they are what the dump said).
+    """
+    cells: dict[str, Any] = dict.fromkeys(STATS_COLUMNS)
+    stats = row.stats
+    if stats is None:
+        return cells
+    worst_name = stats.worst_item(thresholds.limits_for(stats.dtype))
+    worst = stats.item(worst_name) if worst_name is not None else None
+    if worst is not None:
+        cells.update(stat_worst=worst.name, stat_fused=worst.fused, stat_origin=worst.origin,
+                     stat_rel_diff=worst.rel_diff)
+    for name in ("max", "min", "avg"):
+        item = stats.item(name)
+        if item is not None:
+            cells[f"stat_{name}_fused"], cells[f"stat_{name}_origin"] = item.fused, item.origin
+    return cells
 
 
 def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = None) -> list[list[Any]]:
     """Every row as a list of cell values in `columns` order (default table_columns()); None for empty cells."""
     columns = table_columns(result) if columns is None else columns
-    return [[_cell(row_dict.get(name)) for name in columns] for row_dict in (row.to_dict() for row in result.rows)]
+    with_stats = any(name in STATS_COLUMNS for name in columns)
+    records = []
+    for row in result.rows:
+        row_dict = row.to_dict()
+        if with_stats:
+            row_dict.update(stats_cells(row, result.thresholds.stats))
+        records.append([_cell(row_dict.get(name)) for name in columns])
+    return records
 
 
 def write_json(result: PrecisionResult, path: Path) -> None:
