@@ -106,3 +106,47 @@ def test_metrics_keys_exist() -> None:
     from autofuse_studio.core.precision.metrics import Metrics
 
     assert {"cosine", "max_abs_err", "max_rel_err", "mean_abs_err"} <= set(Metrics.__dataclass_fields__)
+
+
+def _strip_origin_attrs(document: Any) -> int:
+    """Remove every output desc's _datadump_origin_name/_index attribute from a graph JSON; returns how many."""
+    removed = 0
+    if isinstance(document, dict):
+        attrs = document.get("attr")
+        if isinstance(attrs, list):
+            kept = [item for item in attrs if not (isinstance(item, dict) and item.get("key") in (
+                "_datadump_origin_name", "_datadump_origin_output_index"))]
+            removed += len(attrs) - len(kept)
+            document["attr"] = kept
+        for value in document.values():
+            removed += _strip_origin_attrs(value)
+    elif isinstance(document, list):
+        for value in document:
+            removed += _strip_origin_attrs(value)
+    return removed
+
+
+def test_raw_headers_pair_what_the_graph_lost(tmp_path: Path) -> None:
+    """A graph without origin attributes: NO_MAPPING from NPYs, paired by original_op from raw dumps."""
+    root = tmp_path / "case"
+    generate_case(root, full_coverage_spec())
+    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    raw = _twin(root, manifest, 0)
+    graph = json.loads((root / manifest["graphs"]["af_open"]).read_text(encoding="utf-8"))
+    assert _strip_origin_attrs(graph) > 10
+    stripped = tmp_path / "af_open_without_origins.json"
+    stripped.write_text(json.dumps(graph), encoding="utf-8")
+    close_graph = root / manifest["graphs"]["af_close"]
+    folders = [raw["af_open"], raw["af_close"]]
+    full = run_mode1(Mode1Request(root / manifest["graphs"]["af_open"], close_graph, *folders))
+    recovered = run_mode1(Mode1Request(stripped, close_graph, *folders))
+    lost = run_mode1(Mode1Request(stripped, close_graph, root / manifest["data"]["af_open"],
+                                  root / manifest["data"]["af_close"]))
+    # An output the dump lacks has no header to name its origin: those stay unmapped.
+    outputs = [row for row in full.rows if row.kind == "output" and row.status != "FILE_NOT_FOUND"]
+    assert sum(row.status == "NO_MAPPING" for row in lost.rows) > sum(row.status == "NO_MAPPING" for row in outputs)
+    by_key = {row.key: row for row in recovered.rows}
+    assert [(row.key, row.origin_op, row.status, row.verdict) for row in outputs] == [
+        (row.key, by_key[row.key].origin_op, by_key[row.key].status, by_key[row.key].verdict) for row in outputs]
+    kinds = {notice.kind for notice in recovered.notices}
+    assert "origin_from_dump_header" in kinds

@@ -25,9 +25,9 @@ from autofuse_studio.core.dumps.names import (
 from autofuse_studio.core.dumps.places import Place, place_folders
 from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
 from autofuse_studio.core.dumps.sniff import header_op_name
-from autofuse_studio.core.dumps.tensors import tensor_path
+from autofuse_studio.core.dumps.tensors import read_raw_dump, tensor_path
 from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
-from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.errors import InputError, NpyLoadError
 from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.sorting import NaturalKey, natural_key
@@ -37,6 +37,7 @@ _MAX_NAMES_IN_WARNING = 6
 # Entry kinds besides input/output: a raw (or nano) dump file of one op, a statistics CSV of one op dump.
 RAW = "raw"
 STATS = "stats"
+OUTPUT_KIND = "output"
 _STATS_SUFFIX = ".csv"
 
 Rank = str | None
@@ -335,6 +336,28 @@ class DumpIndex:
             stats = self._stats.get(op_key)
             return [tensor_path(csv, kind, index) for csv in stats] if stats else []
         return []
+
+    @property
+    def files_found(self) -> int:
+        """Every dump file indexed: NPYs, raw dump files and statistics CSVs."""
+        return self.files_indexed + self.counts.get(RAW, 0) + self.counts.get(STATS, 0)
+
+    def origin_from_header(self, op_name: str, index: int, step: str | None, rank: Rank) -> tuple[str, int] | None:
+        """The origin (pre-fusion) op and output of a fused op's output, from its newest raw dump's header.
+
+        CANN writes `original_op` for every fused output GE described; it pairs a fused output with its origin
+        when the graph lost the `_datadump_origin_name` attributes. None when no raw dump says it.
+        """
+        raws = self._raws.get((rank, self._step(step, rank), sanitize_op_name(op_name)))
+        if not raws:
+            return None
+        try:
+            tensor = read_raw_dump(raws[0]).tensor(OUTPUT_KIND, index)
+        except NpyLoadError:
+            return None
+        if tensor is None or tensor.origin_op is None or tensor.origin_index is None:
+            return None
+        return tensor.origin_op, tensor.origin_index
 
     def stats_paths(self, op_name: str, step: str | None, rank: Rank) -> list[str]:
         """The statistics CSVs of one op dump in one step, newest first."""

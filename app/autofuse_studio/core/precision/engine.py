@@ -198,6 +198,10 @@ def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPai
                     notices: list[Notice], outcomes: dict[int, PairResult]) -> PrecisionResult:
     """The rows of a plan filled with their outcomes (by position), verdicts and the first divergence assigned."""
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(plan.rows)]
+    if plan.from_headers:
+        notices = [notice for notice in notices if notice.kind != "fusion_mapping"]
+        notices += [*on_side(_mapping_notices(case.mapping, plan.from_headers), OPEN_SIDE),
+                    _from_headers_notice(plan.from_headers)]
     notices = notices + plan.occurrences.notices() + row_notices(rows)
     first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))
     return PrecisionResult(
@@ -212,11 +216,11 @@ def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPai
 
 def input_notices(case: LoadedCase) -> list[Notice]:
     """What reading the graphs and indexing the dumps had to say, before any pairing."""
-    empty = [Notice("no_dump_npys", f"The {side} dump folder {index.root} holds no dump NPYs "
-                    "(files named like {type}.{name}.{task}.{stream}.{timestamp}.output.0.npy): nothing of it can "
-                    "be compared.", side=side)
+    empty = [Notice("no_dump_npys", f"The {side} dump folder {index.root} holds no dump files (raw dumps "
+                    "named like {type}.{name}.{task}.{stream}.{timestamp}, their NPYs or statistics CSVs): nothing "
+                    "of it can be compared.", side=side)
              for side, index in ((OPEN_SIDE, case.open_index), (CLOSE_SIDE, case.close_index))
-             if index.files_indexed == 0]
+             if index.files_found == 0]
     if not case.mapping.fused_ops:  # a valid graph of the wrong kind: say so instead of a silent 0 rows
         empty.insert(0, no_fused_ops_notice(case.af_open, case.af_close))
     return [*empty, *plain_notices("graph", case.af_open.warnings, OPEN_SIDE),
@@ -225,17 +229,35 @@ def input_notices(case: LoadedCase) -> list[Notice]:
             *on_side(case.open_index.notices, OPEN_SIDE), *on_side(case.close_index.notices, CLOSE_SIDE)]
 
 
-def _mapping_notices(mapping: FusionMapping) -> list[Notice]:
-    """One notice for every fused output without a usable origin mapping (thousands in a broken graph)."""
-    if not mapping.warnings:
+def _from_headers_notice(outputs: set[tuple[str, int]]) -> Notice:
+    """'12 fused outputs have no origin attributes in the graph: paired by their raw dumps' original_op'."""
+    named = [f"{op} output {index}" for op, index in sorted(outputs)]
+    message = (f"{plural(len(outputs), 'fused operator output')} without _datadump_origin_name attributes in the "
+               f"graph {'was' if len(outputs) == 1 else 'were'} paired with their origin by the original_op of their "
+               f"raw dump headers (e.g. {examples(named)}).")
+    return Notice("origin_from_dump_header", message, len(outputs), [{"output": text} for text in named],
+                  side=OPEN_SIDE)
+
+
+def _mapping_notices(mapping: FusionMapping, paired: set[tuple[str, int]] | None = None) -> list[Notice]:
+    """One notice for every fused output without a usable origin mapping (thousands in a broken graph).
+
+    Outputs in `paired` found their origin in a raw dump's header and are left out.
+    """
+    paired = paired or set()
+    left = [out for fused in mapping.fused_ops for out in fused.outputs
+            if out.origin_op is None and (out.fused_op, out.index) not in paired]
+    if not mapping.warnings or not left:
         return []
-    unmapped = [f"{out.fused_op} output {out.index}" for fused in mapping.fused_ops for out in fused.outputs
-                if out.origin_op is None]
-    count = len(mapping.warnings)
+    unmapped = [f"{out.fused_op} output {out.index}" for out in left]
+    count = len(left)
     message = (f"{plural(count, 'fused operator output')} {'has' if count == 1 else 'have'} no usable "
                f"_datadump_origin_name/_datadump_origin_output_index attributes and cannot be compared; "
                f"e.g. {examples(unmapped)}.")
-    return [Notice("fusion_mapping", message, count, [{"message": text} for text in mapping.warnings])]
+    # The mapping's warnings name each output as "Fused op '{op}' output {index} …": keep those still unpaired.
+    named = {f"Fused op '{op}' output {index}" for op, index in paired}
+    still = [text for text in mapping.warnings if text.partition(" has no usable ")[0] not in named]
+    return [Notice("fusion_mapping", message, count, [{"message": text} for text in still])]
 
 
 def deliverer(on_rows: RowSink) -> Delivery:

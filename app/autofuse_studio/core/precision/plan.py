@@ -45,6 +45,8 @@ class Plan:
 
     rows: list[PlannedRow]
     occurrences: OccurrenceLog = field(default_factory=OccurrenceLog)
+    # Fused outputs without origin attributes, paired by their raw dumps' original_op instead.
+    from_headers: set[tuple[str, int]] = field(default_factory=set)
 
 
 def _layout(desc: TensorDesc | None) -> LayoutInfo | None:
@@ -98,6 +100,18 @@ class _Planner:
     origin_desc: OriginDesc
     log: OccurrenceLog = field(default_factory=OccurrenceLog)
     rows: list[PlannedRow] = field(default_factory=list)
+    from_headers: set[tuple[str, int]] = field(default_factory=set)
+
+    def origin_from_dump(self, row: PrecisionRow, pair: DumpPair) -> bool:
+        """Pair an unmapped fused output by its raw dump's original_op; True when the header named it."""
+        if pair.missing_side is not None:
+            return False
+        origin = self.indexes[0].origin_from_header(row.fused_op, row.fused_index, pair.open_step, pair.open_rank)
+        if origin is None:
+            return False
+        row.origin_op, row.origin_index = origin
+        self.from_headers.add((row.fused_op, row.fused_index))
+        return True
 
     def add(self, row: PrecisionRow, pair: DumpPair, fused_desc: TensorDesc | None) -> None:
         """Plan one mapping of one (rank, step): one row, or one per occurrence of a repeated dump."""
@@ -178,7 +192,7 @@ def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, Dump
             for out in fused.outputs:
                 row = PrecisionRow(OUTPUT, out.fused_op, out.index, out.origin_op, out.origin_index,
                                    status=NO_MAPPING, order=fused.op.order, step=pair.step, rank=pair.rank)
-                if out.origin_op is not None and out.origin_index is not None:
+                if (out.origin_op is not None and out.origin_index is not None) or planner.origin_from_dump(row, pair):
                     planner.add(row, pair, out.desc)
                 else:
                     planner.rows.append(PlannedRow(row))
@@ -198,7 +212,7 @@ def _plan(af_open: Model, mapping: FusionMapping, indexes: tuple[DumpIndex, Dump
                     planner.rows.append(PlannedRow(row))
     for position, item in enumerate(planner.rows):
         item.row.table_position = position
-    return Plan(planner.rows, planner.log)
+    return Plan(planner.rows, planner.log, planner.from_headers)
 
 
 def producer_index(model: Model) -> dict[str, list[Port | None]]:

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from autofuse_studio.core.dumps.names import sanitize_op_name
+from autofuse_studio.core.ge.attrs import attr_value
+from autofuse_studio.core.ge.fusion import ORIGIN_INDEX, ORIGIN_NAME
 from autofuse_studio.core.ge.model import Model, Op, TensorDesc
 from autofuse_studio.core.synth.raw_writer import BF16, RawDumpSpec, RawTensorSpec, format_code, write_raw_dump
 
@@ -70,8 +72,23 @@ def _to_bf16_bits(values: np.ndarray) -> np.ndarray:
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
 
 
-def _tensor(path: Path, desc: TensorDesc | None) -> tuple[RawTensorSpec, bool]:
+def _origin(desc: TensorDesc | None) -> tuple[str | None, int]:
+    """The origin op and output a fused output's desc names (what CANN writes as original_op)."""
+    if desc is None:
+        return None, 0
+    name, index = attr_value(desc.attrs, ORIGIN_NAME), attr_value(desc.attrs, ORIGIN_INDEX)
+    return (name, index) if isinstance(name, str) and name and type(index) is int else (None, 0)
+
+
+def _tensor(path: Path, desc: TensorDesc | None, output: bool = False) -> tuple[RawTensorSpec, bool]:
     """The raw tensor of one NPY (and whether the NPY was broken)."""
+    spec, broken = _plain_tensor(path, desc)
+    if output:
+        spec.origin_op, spec.origin_index = _origin(desc)
+    return spec, broken
+
+
+def _plain_tensor(path: Path, desc: TensorDesc | None) -> tuple[RawTensorSpec, bool]:
     layout = desc.layout if desc is not None else None
     original = desc.origin_shape if desc is not None else None
     try:
@@ -118,7 +135,8 @@ def _spec(prefix: str, tensors: dict[tuple[str, int], Path], descs: DescLookup |
         if indexes != list(range(len(indexes))):
             raise ValueError(f"{prefix}: {kind}s {indexes} have a gap; a raw dump cannot hold that")
         for index in indexes:
-            tensor, broken = _tensor(tensors[(kind, index)], descs(op_name, kind, index) if descs else None)
+            tensor, broken = _tensor(tensors[(kind, index)], descs(op_name, kind, index) if descs else None,
+                                     kind == "output")
             target.append(tensor)
             report.tensors += 1
             report.broken += broken
