@@ -58,7 +58,7 @@ def test_a_file_given_as_dump_folder_and_an_empty_tree(case: tuple[Path, CaseMan
     args[args.index("--af-close-data") + 1] = str(empty)
     run = run_cli(*args)
     assert run.returncode == 0  # nothing to compare is a result (as the reference), every row says why
-    assert f"The af-close dump folder {empty} holds no dump NPYs" in run.stdout
+    assert f"The af-close dump folder {empty} holds no dump files" in run.stdout
     assert "RANK_NOT_FOUND 12" in run.stdout
     args[args.index("--af-close-data") + 1] = str(root / manifest.graphs["af_close"])
     run = run_cli(*args)
