@@ -7,7 +7,6 @@ tasks moved by Dask to another allowed worker; when none is left, the batch's ro
 
 from __future__ import annotations
 
-import os
 import pickle
 import time
 import uuid
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from autofuse_studio.core.cluster.address import require_distributed
 from autofuse_studio.core.cluster.tasks import Pair, compare_batch, pack
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
+from autofuse_studio.core.dumps.tensors import dump_folder
 from autofuse_studio.core.precision.pair import PairResult, compare_pair
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.precision.scheduler import LARGE_PAIR_BYTES, Delivery
@@ -82,8 +82,8 @@ def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: di
         if item.fused.path is None or item.origin.path is None:
             outcomes[number] = compare_pair(item.fused, item.origin)  # FILE_NOT_FOUND: nothing to read
             continue
-        seen = (sides[0].folders.get(os.path.dirname(item.fused.path), frozenset()),
-                sides[1].folders.get(os.path.dirname(item.origin.path), frozenset()))
+        seen = (sides[0].folders.get(dump_folder(item.fused.path), frozenset()),
+                sides[1].folders.get(dump_folder(item.origin.path), frozenset()))
         allowed = preferred(seen[0] & seen[1], item.row.rank, workers) & frozenset(workers)
         if not allowed:
             outcomes[number] = _no_worker(item, seen, workers)

@@ -79,6 +79,12 @@ def raw_ref(path: str | Path) -> RawRef | None:
     return RawRef(text[:cut], match.group(1), int(match.group(2)))
 
 
+def dump_folder(path: str | Path) -> str:
+    """The folder that holds a tensor's file: an NPY's folder, or the folder of the raw dump it is inside."""
+    ref = raw_ref(path)
+    return os.path.dirname(ref.path if ref is not None else os.fspath(path))
+
+
 class _HeaderCache:
     """The last few thousand parsed headers by path (with size and mtime, so a rewritten file is read again)."""
 
