@@ -366,4 +366,4 @@ def test_batched_comparison_equals_one_by_one(tmp_path: Path) -> None:
     one_by_one = {key: compare_pair(*key) for key in keys}
     assert batched == one_by_one
     statuses = {result.status for result in batched.values()}
-    assert {"OK", "FILE_NOT_FOUND", "NPY_LOAD_ERROR"} <= statuses
+    assert {"OK", "FILE_NOT_FOUND", "NPY_LOAD_ERROR", "DTYPE_UNSUPPORTED"} <= statuses

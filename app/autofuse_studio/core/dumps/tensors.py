@@ -64,6 +64,10 @@ class MissingTensor(RawDumpError):
     """A raw dump file holds fewer inputs or outputs than the tensor asked for (a missing file, in effect)."""
 
 
+class UnsupportedDtype(RawDumpError):
+    """A raw dump's tensor has a dtype whose bytes cannot be turned into numbers (UINT1, FLOAT4, strings ...)."""
+
+
 def tensor_path(raw_file: str | Path, kind: str, index: int) -> str:
     """The name of the `index`-th input/output of a raw dump file: `{raw file}/{kind}.{index}.npy`."""
     return os.path.join(raw_file, f"{kind}.{index}.npy")
@@ -185,7 +189,9 @@ def _tensor_of(dump: RawDump, ref: RawRef) -> RawTensor:
         raise MissingTensor(f"Raw dump {ref.path} has {dump.count(ref.kind)} {ref.kind}(s): it holds no "
                             f"{ref.kind} {ref.index}.", ref.path)
     if tensor.problem is not None:
-        raise RawDumpError(f"Cannot read {ref.kind} {ref.index} of raw dump {ref.path}: {tensor.problem}.", ref.path)
+        unsupported = tensor.dtype < 0 or not dump_dtype(tensor.dtype).supported
+        error = UnsupportedDtype if unsupported else RawDumpError
+        raise error(f"Cannot read {ref.kind} {ref.index} of raw dump {ref.path}: {tensor.problem}.", ref.path)
     return tensor
 
 

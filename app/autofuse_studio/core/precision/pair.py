@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor
-from autofuse_studio.core.dumps.tensors import MissingTensor, open_dump_tensor
+from autofuse_studio.core.dumps.tensors import MissingTensor, UnsupportedDtype, open_dump_tensor
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.metrics import Metrics, compare_tensors
 
@@ -31,6 +31,7 @@ FILE_NOT_FOUND = "FILE_NOT_FOUND"
 RANK_NOT_FOUND = "RANK_NOT_FOUND"  # ours: the rank has no dump on the other side
 NPY_LOAD_ERROR = "NPY_LOAD_ERROR"
 FORMAT_UNSUPPORTED = "FORMAT_UNSUPPORTED"
+DTYPE_UNSUPPORTED = "DTYPE_UNSUPPORTED"  # ours: a raw dump's dtype whose bytes no public source documents
 FORMAT_CONVERSION_ERROR = "FORMAT_CONVERSION_ERROR"
 SHAPE_MISMATCH = "SHAPE_MISMATCH"
 COMPUTE_ERROR = "COMPUTE_ERROR"
@@ -205,6 +206,8 @@ def compare_pair(fused_side: PairSide, origin_side: PairSide, executor: Executor
         origin, origin_side = open_side(origin_side)
     except MissingTensor as error:
         return PairResult(FILE_NOT_FOUND, message=str(error))
+    except UnsupportedDtype as error:
+        return PairResult(DTYPE_UNSUPPORTED, message=f"{fused_side.label} / {origin_side.label}: {error}")
     except NpyLoadError as error:
         message = f"NPY Load failed - {fused_side.label} / {origin_side.label}: {error}"
         return PairResult(NPY_LOAD_ERROR, message=message)
