@@ -255,3 +255,27 @@ def test_a_remote_process_killed_mid_run_is_one_sentence(host: str, ranks_case: 
             proc.wait()
     assert proc.returncode == 1 and "Traceback" not in out + err
     assert "ERROR: The comparison on host 'testhost' ended before its result" in out
+
+
+@pytest.mark.parametrize("kind", ["raw", "stats"])
+def test_raw_and_statistics_dumps_on_a_host(host: str, command: str, ranks_case: Case, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """Dumps as the NPU writes them, compared where they are: the local run's console and JSON."""
+    from autofuse_studio.core.synth.raw_twin import twin_case
+
+    root, manifest = ranks_case
+    folders = twin_case(root, tmp_path / kind, kind)
+    args = ["--af-open-graph", str(root / manifest.graphs["af_open"]),
+            "--af-close-graph", str(root / manifest.graphs["af_close"]),
+            "--af-open-data", str(folders["af_open"]), "--af-close-data", str(folders["af_close"]),
+            "--compare-input", "--stats-max-rel", "0.02"]
+    local_code, local_out, _ = _run(capsys, ["nwa", *args, "--output", str(tmp_path / "local.json")])
+    remote_code, remote_out, remote_err = _run(capsys, ["nwa", "--host", host, "--remote-command", command, *args,
+                                                        "--output", str(tmp_path / "remote.json")])
+    assert remote_err == ""
+    assert (remote_code, remote_out.replace("remote.json", "local.json")) == (local_code, local_out)
+    local = json.loads((tmp_path / "local.json").read_text())
+    assert json.loads((tmp_path / "remote.json").read_text()) == local
+    assert local["thresholds"]["stats"]["default"]["max_rel"] == 0.02
+    if kind == "stats":
+        assert any(row["statistics"] is not None for row in local["rows"])
