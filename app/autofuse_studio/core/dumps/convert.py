@@ -25,14 +25,14 @@ from typing import BinaryIO
 
 import numpy as np
 
-from autofuse_studio.core.dumps.index import MAPPING_FILE, _read_mapping
+from autofuse_studio.core.dumps.index import MAPPING_FILE, read_mapping
 from autofuse_studio.core.dumps.layout import to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor, iter_blocks
 from autofuse_studio.core.dumps.names import parse_dump_name
 from autofuse_studio.core.dumps.raw_header import RawTensor
 from autofuse_studio.core.dumps.sniff import NANO, NPY, RAW, STATS_CSV, sniff_file
 from autofuse_studio.core.dumps.tensors import RawRef, open_raw_tensor, read_raw_dump
-from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
+from autofuse_studio.core.dumps.walk import WalkReport, walk_contained, walk_notices
 from autofuse_studio.core.errors import (
     FormatConversionError,
     FormatUnsupported,
@@ -179,19 +179,6 @@ class _Problems:
         return notices
 
 
-def _walk_notices(source: Path, report: WalkReport) -> list[Notice]:
-    notices = [Notice("unreadable_folder", f"Cannot read folder {folder}: {reason}; it was skipped.",
-                      items=[{"path": folder, "reason": reason}]) for folder, reason in report.unreadable]
-    if report.outside_links:
-        links = report.outside_links
-        notices.append(Notice(
-            "link_outside_root",
-            f"{plural(len(links), 'link')} under {shorten(str(source), 40)} lead outside it and were not followed "
-            f"(e.g. {examples(os.path.relpath(link, source) for link in links)}).",
-            len(links), [{"path": link} for link in links]))
-    return notices
-
-
 def _is_hash(name: str) -> bool:
     return name.isascii() and name.isdigit()
 
@@ -202,7 +189,7 @@ def _sources(source: Path, progress: Progress, cancel: CancelToken,
     report, found, npys = WalkReport(), [], 0
     notices: list[Notice] = []
     for folder, names in walk_contained(source, progress, cancel, report):
-        mapping = _read_mapping(folder / MAPPING_FILE, notices) if MAPPING_FILE in names else {}
+        mapping = read_mapping(folder / MAPPING_FILE, notices) if MAPPING_FILE in names else {}
         relative = folder.relative_to(source)
         for name in sorted(names):
             real = mapping.get(name, name)
@@ -215,7 +202,7 @@ def _sources(source: Path, progress: Progress, cancel: CancelToken,
                 # CANN wrote a long name as its hash but no mapping.csv line says which: keep the hash.
                 problems.add(UNRESOLVED_NAME, str(relative / name), "")
                 found.append(_Source(folder / name, real, relative))
-    return found, notices + _walk_notices(source, report), npys
+    return found, notices + walk_notices(source, report), npys
 
 
 def _header_bytes(tensor: LazyTensor) -> bytes:

@@ -26,7 +26,7 @@ from autofuse_studio.core.dumps.places import Place, place_folders
 from autofuse_studio.core.dumps.runs import RunChoice, choose_runs
 from autofuse_studio.core.dumps.sniff import header_op_name
 from autofuse_studio.core.dumps.tensors import read_raw_dump, tensor_path
-from autofuse_studio.core.dumps.walk import WalkReport, walk_contained
+from autofuse_studio.core.dumps.walk import WalkReport, walk_contained, walk_notices
 from autofuse_studio.core.errors import InputError, NpyLoadError
 from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -67,7 +67,7 @@ class Lookup:
     others: list[Path] = field(default_factory=list)
 
 
-def _read_mapping(path: Path, notices: list[Notice]) -> dict[str, str]:
+def read_mapping(path: Path, notices: list[Notice]) -> dict[str, str]:
     """`new,old` lines of a mapping.csv (renamed long file names) as {new: old file name}."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -182,7 +182,7 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
     """Every dump NPY, raw dump and statistics CSV under root by folder: (name fields, file name)."""
     scan = TreeScan({})
     for folder, names in walk_contained(root, progress, cancel, scan.report):
-        mapping = _read_mapping(folder / MAPPING_FILE, scan.notices) if MAPPING_FILE in names else {}
+        mapping = read_mapping(folder / MAPPING_FILE, scan.notices) if MAPPING_FILE in names else {}
         entries: list[tuple[_Fields, str]] = []
         ffts: _FftsGroups = {}
         for name in names:
@@ -201,15 +201,7 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
 
 
 def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[Notice]:
-    notices = [Notice("unreadable_folder", f"Cannot read folder {folder}: {reason}; it was skipped.",
-                      items=[{"path": folder, "reason": reason}]) for folder, reason in report.unreadable]
-    if report.outside_links:
-        links = report.outside_links
-        notices.append(Notice(
-            "link_outside_root",
-            f"{plural(len(links), 'link')} under {shorten(str(root), 40)} lead outside it and were not followed "
-            f"(e.g. {examples(os.path.relpath(link, root) for link in links)}).",
-            len(links), [{"path": link, "target": os.path.realpath(link)} for link in links]))
+    notices = walk_notices(root, report)
     if ignored:
         notices.append(Notice(
             "not_a_dump_npy",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.progress import CancelToken, Progress
 
 
@@ -78,3 +79,17 @@ def _split_entries(entries: list[os.DirEntry[str]], real_root: str,
         except OSError:
             continue  # vanished or unreadable entry: nothing to index
     return files, subfolders
+
+
+def walk_notices(root: Path, report: WalkReport) -> list[Notice]:
+    """One notice per unreadable folder and one for the links that lead out of the root (not followed)."""
+    notices = [Notice("unreadable_folder", f"Cannot read folder {folder}: {reason}; it was skipped.",
+                      items=[{"path": folder, "reason": reason}]) for folder, reason in report.unreadable]
+    if report.outside_links:
+        links = report.outside_links
+        notices.append(Notice(
+            "link_outside_root",
+            f"{plural(len(links), 'link')} under {shorten(str(root), 40)} lead outside it and were not followed "
+            f"(e.g. {examples(os.path.relpath(link, root) for link in links)}).",
+            len(links), [{"path": link, "target": os.path.realpath(link)} for link in links]))
+    return notices
