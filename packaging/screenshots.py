@@ -2,7 +2,8 @@
 
 Every tab in English and Chinese, on the bundled demo case (resources/demo), a sample ATT log from
 ../shared/samples/att (read in place; those shots are skipped when the samples are absent), a graph
-without fused ops (the warnings panel) and an 8-rank case. Settings go to a temporary folder, so the
+without fused ops (the warnings panel), a statistics-mode case (statistics CSVs as the NPU writes them)
+and an 8-rank case. Settings go to a temporary folder, so the
 user's own layout and recent cases are neither used nor changed.
 """
 
@@ -88,6 +89,35 @@ def case_tabs(window: object, lang: str) -> list[Path]:
     return shots
 
 
+def npu_run(scratch: Path, kind: str) -> Path:
+    """A run folder as it comes off the NPU: the full-coverage case's graphs with its `kind` ('raw' or 'stats') twin."""
+    import shutil
+
+    from autofuse_studio.core.synth import full_coverage_spec, generate_case
+    from autofuse_studio.core.synth.raw_twin import twin_case
+
+    run = scratch / f"{kind}-run"
+    if run.exists():
+        return run
+    npy = scratch / f"{kind}-npy"
+    manifest = generate_case(npy, full_coverage_spec())
+    twins = twin_case(npy, scratch / f"{kind}-twin", kind)
+    for side in ("af_open", "af_close"):
+        graph = npy / manifest.graphs[side]
+        (run / side).mkdir(parents=True)
+        shutil.copy(graph, run / side / graph.name)
+        twins[side].rename(run / side / "dump")
+    return run
+
+
+def statistics_case(window: object, lang: str, scratch: Path) -> list[Path]:
+    """A statistics-mode case (`dump_data: stats` CSVs on both sides), its first divergence's statistics shown."""
+    _open_case(window, [str(npu_run(scratch, "stats"))])
+    window.workbench.go_to_first_divergence()  # type: ignore[attr-defined]
+    _pause(500)
+    return [save(window.grab(), IMAGES / f"statistics-case-{lang}.png")]  # type: ignore[attr-defined]
+
+
 def warnings_panel(window: object, lang: str, scratch: Path) -> list[Path]:
     """The warnings panel and the status line for a graph that holds no fused operator."""
     import json
@@ -169,6 +199,7 @@ def shoot_language(lang: str, scratch: Path) -> list[Path]:
     shots: list[Path] = []
     steps: list[Callable[[object], list[Path]]] = [
         lambda window: case_tabs(window, short), lambda window: warnings_panel(window, short, scratch),
+        lambda window: statistics_case(window, short, scratch),
         lambda window: att_tabs(window, short), lambda window: runner_tab(window, short, scratch)]
     for step in steps:
         window = _window()

@@ -131,142 +131,206 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="140"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="149"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="151"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="153"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="202"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="203"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="259"/>
-        <source>This is a file; choose the dump folder that holds the NPYs.</source>
-        <translation>这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="215"/>
+        <source>%1 rank (%2)</source>
+        <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="215"/>
+        <source>%1 ranks (%2)</source>
+        <translation>%1 个 rank（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="218"/>
+        <source>%1 step (%2)</source>
+        <translation>%1 个 step（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="218"/>
+        <source>%1 steps (%2)</source>
+        <translation>%1 个 step（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="221"/>
+        <source>statistics dumps (%1 CSV)</source>
+        <translation>统计 dump（%1 个 CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="222"/>
+        <source>statistics dumps (%1 CSVs)</source>
+        <translation>统计 dump（%1 个 CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="224"/>
+        <source>%1 NPY</source>
+        <translation>%1 个 NPY</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="224"/>
+        <source>%1 NPYs</source>
+        <translation>%1 个 NPY</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="226"/>
+        <source>%1 raw dump file</source>
+        <translation>%1 个原始 dump 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="226"/>
+        <source>%1 raw dump files</source>
+        <translation>%1 个原始 dump 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="228"/>
+        <source>%1 statistics CSV ignored</source>
+        <translation>%1 个统计 CSV 已忽略</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="229"/>
+        <source>%1 statistics CSVs ignored</source>
+        <translation>%1 个统计 CSV 已忽略</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="290"/>
+        <source>This is a file; choose the dump folder that holds the dump files.</source>
+        <translation>这是一个文件；请选择存放 dump 文件的 dump 目录。</translation>
+    </message>
+    <message>
+        <source>This is a file; choose the dump folder that holds the NPYs.</source>
+        <translation type="vanished">这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="291"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="263"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="294"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="264"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="295"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="274"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="305"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="276"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="307"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="277"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="308"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="278"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="309"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="290"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="328"/>
         <source>This path cannot be sent to the host: %1.</source>
         <translation>此路径无法发送到远程主机：%1。</translation>
     </message>
@@ -274,32 +338,32 @@
 <context>
     <name>ClusterRunChoice</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="42"/>
         <source>Run on a Dask cluster</source>
         <translation>在 Dask 集群上运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
         <source>Path map</source>
         <translation>路径映射</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="46"/>
         <source>optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines</source>
         <translation>可选文件：每行 WORKER:CLIENT_PREFIX=LOCAL_PREFIX</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
         <source>Compare where the dumps are: each pair on a Dask worker that sees its files; the rows are those of a run on this computer.</source>
         <translation>在 dump 所在处比较：每对张量由能看到其文件的 Dask worker 比较；结果行与在本机运行完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="76"/>
         <source>Compared %1 of %2 tasks on the cluster</source>
         <translation>集群上已完成 %1 / %2 个任务</translation>
     </message>
@@ -775,7 +839,7 @@
 <context>
     <name>GraphItem</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="267"/>
+        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="292"/>
         <source>first divergence</source>
         <translation>首个劣化点</translation>
     </message>
@@ -931,32 +995,32 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="100"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="101"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="102"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="107"/>
         <source>Map</source>
         <translation>缩略图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="108"/>
         <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
         <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="369"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="403"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
@@ -1147,37 +1211,62 @@
 <context>
     <name>LimitInput</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="58"/>
+        <source>a whole number ≥ %1</source>
+        <translation>≥ %1 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="60"/>
         <source>a number ≥ %1</source>
         <translation>≥ %1 的数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="61"/>
         <source>a number from %1 to %2</source>
         <translation>%1 到 %2 之间的数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="60"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="68"/>
+        <source>Accepted: %1, e.g. 0 or 2.</source>
+        <translation>可输入：%1，例如 0 或 2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="70"/>
+        <source>Accepted: %1, written 0.01, 0,01 or 1e-3.</source>
+        <translation>可输入：%1，可写作 0.01、0,01 或 1e-3。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="72"/>
         <source>Accepted: %1, written 0.99, 0,99 or 1e-3; leave empty for &apos;not checked&apos;.</source>
         <translation>可输入：%1，写作 0.99、0,99 或 1e-3；留空表示“不检查”。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="85"/>
+        <source>This limit needs a number.</source>
+        <translation>此限值必须填写数字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="89"/>
         <source>“%1” is not a number.</source>
         <translation>“%1”不是数字。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="93"/>
         <source>%1 is not %2.</source>
         <translation>%1 不是%2。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="98"/>
+        <source>%1 is not a whole number.</source>
+        <translation>%1 不是整数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="107"/>
         <source>%1 The limit stays unchecked.</source>
         <translation>%1此项仍不检查。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/precision/limit_input.py" line="108"/>
         <source>%1 Still using %2.</source>
         <translation>%1仍使用 %2。</translation>
     </message>
@@ -1185,171 +1274,171 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="189"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="209"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="222"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="223"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="224"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="224"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="226"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="256"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="277"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="281"/>
         <source>Opened %n item(s)</source>
         <translation>
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="381"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="386"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="386"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="391"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="390"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="395"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="403"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="412"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="431"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="434"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1386,12 +1475,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="485"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="490"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="488"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="493"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1613,160 +1702,165 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionColumns</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
         <source>Mean abs err</source>
         <translation>平均绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
         <source>RMSE</source>
         <translation>均方根误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
         <source>Rel. Euclidean</source>
         <translation>相对欧氏距离</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
         <source>Within 0.1%</source>
         <translation>千分之一通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
         <source>Within 0.5%</source>
         <translation>千分之五通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
         <source>NaN fused</source>
         <translation>融合侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
         <source>Inf fused</source>
         <translation>融合侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
         <source>NaN origin</source>
         <translation>原始侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
         <source>Inf origin</source>
         <translation>原始侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
         <source>NaN/Inf mismatch</source>
         <translation>NaN/Inf 不一致</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
         <source>Fused op</source>
         <translation>融合算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
         <source>Index</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
         <source>Origin op</source>
         <translation>原算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
         <source>Origin index</source>
         <translation>原索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
         <source>Max abs err</source>
         <translation>绝对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
         <source>Max rel err</source>
         <translation>相对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
         <source>Occurrence</source>
         <translation>出现次序</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
         <source>Fused dtype</source>
         <translation>融合侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
         <source>Origin dtype</source>
         <translation>原始侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="60"/>
         <source>Fused shape</source>
         <translation>融合侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="60"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
         <source>Origin shape</source>
         <translation>原始侧形状</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="62"/>
+        <source>Statistics</source>
+        <translation>统计值</translation>
     </message>
 </context>
 <context>
     <name>PrecisionTableView</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="51"/>
         <source>Copy rows</source>
         <translation>复制行</translation>
     </message>
@@ -1774,18 +1868,18 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="92"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="109"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="195"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="254"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="267"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
@@ -2395,6 +2489,47 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>StatsComparisonModel</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="102"/>
+        <source>Statistic</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="102"/>
+        <source>Fused</source>
+        <translation>融合侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="102"/>
+        <source>Origin</source>
+        <translation>原始侧</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="102"/>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="103"/>
+        <source>Relative difference</source>
+        <translation>相对差</translation>
+    </message>
+</context>
+<context>
+    <name>StatsComparisonView</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="159"/>
+        <source>dtype: fused %1, origin %2</source>
+        <translation>dtype：融合侧 %1，原始侧 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="170"/>
+        <source>This row has no statistics to compare (%1).</source>
+        <translation>此行没有可比较的统计值（%1）。</translation>
+    </message>
+</context>
+<context>
     <name>StatsTableModel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="84"/>
@@ -2440,6 +2575,109 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
         <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
         <source>Origin</source>
         <translation>原始侧</translation>
+    </message>
+</context>
+<context>
+    <name>StatsText</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="24"/>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="25"/>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="26"/>
+        <source>Avg</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="27"/>
+        <source>L2 norm</source>
+        <translation>L2 范数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="28"/>
+        <source>Elements</source>
+        <translation>元素个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="29"/>
+        <source>NaN count</source>
+        <translation>NaN 个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="30"/>
+        <source>-Inf count</source>
+        <translation>-Inf 个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="31"/>
+        <source>+Inf count</source>
+        <translation>+Inf 个数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="76"/>
+        <source>%1 %2 vs %3</source>
+        <translation>%1 %2 对 %3</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="99"/>
+        <source>all equal</source>
+        <translation>全部相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="100"/>
+        <source>not compared</source>
+        <translation>未比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="109"/>
+        <source>A statistic fails when it differs by more than %1 relative and %2 absolute; NaN/Inf counts may differ by %3.</source>
+        <translation>统计值的相对差超过 %1 且绝对差超过 %2 时判为不通过；NaN/Inf 个数最多可相差 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="119"/>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="126"/>
+        <source>The element counts differ (%1 fused, %2 origin): the statistics cover different data (a device layout&apos;s padding?), so they are not judged.</source>
+        <translation>元素个数不同（融合侧 %1，原始侧 %2）：统计值覆盖的数据不同（设备格式的填充？），因此不作判定。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="131"/>
+        <source>The shapes differ (%1 fused, %2 origin) but the element counts agree: the statistics are compared.</source>
+        <translation>形状不同（融合侧 %1，原始侧 %2），但元素个数相同：统计值照常比较。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="145"/>
+        <source>No statistic is present on both sides: not judged.</source>
+        <translation>没有两侧都有的统计值：不作判定。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="148"/>
+        <source>1 statistic breaks the limits.</source>
+        <translation>1 个统计值超出限值。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="150"/>
+        <source>%1 statistics break the limits.</source>
+        <translation>%1 个统计值超出限值。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="151"/>
+        <source>Every statistic is within the limits.</source>
+        <translation>所有统计值均在限值之内。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_text.py" line="159"/>
+        <source>Only one side has %1: not compared.</source>
+        <translation>只有一侧有 %1：未比较。</translation>
     </message>
 </context>
 <context>
@@ -2687,155 +2925,221 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="268"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="168"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="116"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="169"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="170"/>
         <source>Save the plots or the whole panel as PNG or SVG</source>
         <translation>将图或整个面板保存为 PNG 或 SVG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="171"/>
         <source>Shown plots (PNG, SVG)…</source>
         <translation>当前显示的图（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="172"/>
         <source>Whole panel (PNG, SVG)…</source>
         <translation>整个面板（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="218"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="233"/>
+        <source>Copying the tensors from %1…</source>
+        <translation>正在从 %1 复制张量…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="260"/>
+        <source>Select a row to see its tensors here.</source>
+        <translation>选择一行以在此查看其张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="284"/>
+        <source>Reading the tensors…</source>
+        <translation>正在读取张量…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="300"/>
+        <source>Stopped: select the row again to show its tensors.</source>
+        <translation>已停止：再次选择该行以显示其张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="319"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="348"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="351"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="374"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="240"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="380"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="396"/>
         <source>starting</source>
         <translation>正在启动</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="425"/>
+        <source>Nothing to show: the tensors could not be read.</source>
+        <translation>无可显示内容：无法读取这对张量。</translation>
     </message>
 </context>
 <context>
     <name>ThresholdsEditor</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="116"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="154"/>
         <source>Default limits</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
         <source>Cosine ≥</source>
         <translation>余弦相似度 ≥</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
         <source>Max abs err ≤</source>
         <translation>绝对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
         <source>Max rel err ≤</source>
         <translation>相对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="159"/>
         <source>not checked</source>
         <translation>不检查</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="162"/>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="163"/>
+        <source>Statistics</source>
+        <translation>统计值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="164"/>
+        <source>Limits of rows compared by their statistics (statistics dumps)</source>
+        <translation>按统计值比较的行（统计 dump）的限值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="165"/>
+        <source>Statistics limits (statistics dumps)</source>
+        <translation>统计值限值（统计 dump）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="167"/>
+        <source>Rows of statistics dumps are judged by their statistics: Max, Min, Avg or L2 norm fails when it differs by more than the relative limit and more than the absolute floor; a NaN or Inf count fails when it differs by more than its limit.</source>
+        <translation>统计 dump 的行按统计值判定：最大值、最小值、平均值或 L2 范数的相对差超过相对限值且绝对差超过绝对下限时不通过；NaN 或 Inf 个数相差超过其限值时不通过。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="170"/>
+        <source>Relative difference ≤</source>
+        <translation>相对差 ≤</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="170"/>
+        <source>Absolute floor</source>
+        <translation>绝对下限</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="171"/>
+        <source>NaN/Inf count difference ≤</source>
+        <translation>NaN/Inf 个数差 ≤</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="176"/>
         <source>Per dtype (origin side)</source>
         <translation>按数据类型（原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>Max abs</source>
         <translation>绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>Max rel</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="179"/>
         <source>Add dtype</source>
         <translation>添加数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="180"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="181"/>
         <source>Reset to defaults</source>
         <translation>恢复默认</translation>
     </message>

@@ -173,12 +173,12 @@ def _sorted_scan(path: Path, depth: int, budget: list[int]) -> case_module._Tree
         if entry.is_dir() and depth < case_module._MAX_DEPTH:
             child = _sorted_scan(Path(entry.path), depth + 1, budget)
             tree.children.append(child)
-            tree.npys += child.npys
-            tree.asc_npys += child.asc_npys
+            tree.dumps += child.dumps
+            tree.asc_dumps += child.asc_dumps
             tree.graphs += child.graphs
         elif entry.name.endswith(".npy"):
-            tree.npys += 1
-            tree.asc_npys += entry.name.startswith(case_module._ASC_PREFIXES)
+            tree.dumps += 1
+            tree.asc_dumps += entry.name.startswith(case_module._ASC_PREFIXES)
         elif entry.is_file() and case_module.is_graph_file(Path(entry.path)):
             tree.graphs.append(Path(entry.path))
     return tree
@@ -224,7 +224,7 @@ def test_the_folder_scan_counts_as_a_sorted_scan_and_cuts_huge_trees_alike_on_an
 
     for budget in (1, 7, total // 3, total // 2, total - 1):
         cut = case_module._scan(root, 0, [budget])  # a huge tree: cut short, but the same cut on any file system
-        assert cut.npys <= full.npys and set(cut.graphs) <= set(full.graphs)
+        assert cut.dumps <= full.dumps and set(cut.graphs) <= set(full.graphs)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(case_module.os, "scandir", Shuffled)
             assert case_module._scan(root, 0, [budget]) == cut, budget

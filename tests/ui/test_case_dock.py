@@ -51,7 +51,7 @@ def test_wrong_paths_are_outlined_with_what_is_wrong(qtbot: QtBot, tmp_path: Pat
     assert graph.problem == "" and graph.styleSheet() == "" and graph.toolTip() == str(tmp_path / "g.json")
     dumps = panel.edits["af_open_data"]
     dumps.setText(str(tmp_path / "g.json"))
-    assert dumps.problem == "This is a file; choose the dump folder that holds the NPYs."
+    assert dumps.problem == "This is a file; choose the dump folder that holds the dump files."
 
 
 def test_a_graph_that_fails_to_parse_outlines_its_field(qtbot: QtBot, tmp_path: Path) -> None:

@@ -126,7 +126,9 @@ def test_show_row_and_errors(qtbot: QtBot, panel: TensorPanel, pair_paths: tuple
     panel.show_pair(pair_paths[0], pair_paths[0].with_name("missing.npy"))
     qtbot.waitUntil(lambda: panel.banner.isVisible(), timeout=TIMEOUT_MS)
     assert "missing.npy" in panel.banner.text()
-    assert panel.view is not None  # the previous view stays
+    # The pair that could not be read is not shown with the previous pair's plots under its title.
+    assert panel.view is None and panel.cover.isVisible() and "could not be read" in panel.cover.text()
+    assert "missing.npy" in panel.title.text()
 
 
 def test_cancel_keeps_window_responsive(qtbot: QtBot, pair_paths: tuple[Path, Path],

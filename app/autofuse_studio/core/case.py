@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
@@ -10,11 +11,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from autofuse_studio.core.dumps.sniff import NANO, RAW, STATS_CSV, sniff_file
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.native_find import file_contains_any
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.thresholds import Limits, Thresholds, limit_problem
+from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
+from autofuse_studio.core.precision.thresholds import STATS_KEYS, Limits, Thresholds, limit_problem, stats_limits
 from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.reports.atomic import atomic_write_text
 
@@ -25,6 +28,15 @@ MODE1_ROLES = PATH_ROLES[:4]
 # Text that only an af-open (fused) graph holds; found by a streaming byte search, no parse needed.
 _FUSED_MARKERS = (b"AscBackend", b"_datadump_origin_name")
 _ASC_PREFIXES = ("AscBackend.", "FusedAscBackend.")
+# Dump files as the NPU writes them: raw (or nano) dumps `{type}.{name}.{task}.{stream}.{timestamp}[.{ffts}]` with
+# no extension, and statistics CSVs `{the same}.csv` (dump_data: stats). Names are matched by a regex (a folder
+# may hold 100k of them); a few files per folder are then read to confirm what the names say.
+# (Looser than dumps.names.parse_dump_name, and twice as fast as a pattern as strict: 30 ms per 100k names.)
+_RAW_NAME = re.compile(r"[^.]+\.[^.]+\.[0-9]+\.[0-9.]*(?:FFTSPLUS\.[0-9.]*)?[0-9]")
+_STATS_NAME = re.compile(r"[^.]+\.[^.]+\.[0-9]+\.[0-9.]*(?:FFTSPLUS\.[0-9.]*)?[0-9]\.csv")
+_CONFIRM_FILES = 3  # files of one folder read to confirm its raw dumps (or statistics CSVs)
+RAW_KINDS = frozenset({RAW, NANO})
+STATS_CSV_KINDS = frozenset({STATS_CSV})
 _SNIFF = 64 << 10
 _MAX_ENTRIES = 200_000  # stop scanning huge trees: role detection must stay instant
 _MAX_DEPTH = 12
@@ -145,11 +157,14 @@ def graph_has_fused_ops(path: Path) -> bool:
 
 @dataclass
 class _Tree:
-    """A summary of one folder's subtree: NPY counts and whether graph files sit anywhere inside."""
+    """A summary of one folder's subtree: dump file counts and whether graph files sit anywhere inside.
+
+    Dump files are NPYs, raw (or nano) dump files and statistics CSVs; `asc_dumps` are those of fused ops.
+    """
 
     path: Path
-    npys: int = 0
-    asc_npys: int = 0
+    dumps: int = 0
+    asc_dumps: int = 0
     graphs: list[Path] = field(default_factory=list)
     children: list[_Tree] = field(default_factory=list)
 
@@ -161,10 +176,14 @@ def _scan(path: Path, depth: int, budget: list[int]) -> _Tree:
             listed = list(entries)
     except OSError:
         return tree
+    raw_ok = csv_ok = False  # the cut-short path's dump files, confirmed once per folder
     if len(listed) <= budget[0]:
-        listed = _npys_counted(tree, listed, budget)
+        listed = _dumps_counted(tree, listed, budget)
     else:  # the budget ends in this folder: which entries count must not hang on the file system's order
         listed.sort(key=_entry_name)
+        seen = listed[: max(budget[0], 0)]
+        raw_ok = _confirmed([entry for entry in seen if _RAW_NAME.fullmatch(entry.name)], RAW_KINDS)
+        csv_ok = _confirmed([entry for entry in seen if _STATS_NAME.fullmatch(entry.name)], STATS_CSV_KINDS)
     for entry in listed:
         budget[0] -= 1
         if budget[0] < 0:
@@ -173,12 +192,12 @@ def _scan(path: Path, depth: int, budget: list[int]) -> _Tree:
             if entry.is_dir() and depth < _MAX_DEPTH:
                 child = _scan(Path(entry.path), depth + 1, budget)
                 tree.children.append(child)
-                tree.npys += child.npys
-                tree.asc_npys += child.asc_npys
+                tree.dumps += child.dumps
+                tree.asc_dumps += child.asc_dumps
                 tree.graphs += child.graphs
-            elif entry.name.endswith(".npy"):
-                tree.npys += 1
-                tree.asc_npys += entry.name.startswith(_ASC_PREFIXES)
+            elif entry.name.endswith(".npy") or _is_dump_name(entry.name, raw_ok, csv_ok):
+                tree.dumps += 1
+                tree.asc_dumps += entry.name.startswith(_ASC_PREFIXES)
             elif entry.is_file() and is_graph_file(Path(entry.path)):
                 tree.graphs.append(Path(entry.path))
         except OSError:
@@ -190,37 +209,66 @@ def _entry_name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
-def _npys_counted(tree: _Tree, listed: list[os.DirEntry[str]], budget: list[int]) -> list[os.DirEntry[str]]:
-    """Count the NPYs among `listed` into `tree`; the other entries, by name, for the caller to look at.
+def _is_dump_name(name: str, raw_ok: bool, csv_ok: bool) -> bool:
+    """A raw dump or statistics CSV by name, in a folder whose files of that kind were confirmed by content."""
+    return bool((raw_ok and _RAW_NAME.fullmatch(name)) or (csv_ok and _STATS_NAME.fullmatch(name)))
+
+
+def _confirmed(candidates: list[os.DirEntry[str]], kinds: frozenset[str]) -> bool:
+    """True when one of the first few candidates (by name) is a file of one of `kinds` by its first bytes."""
+    if not candidates:
+        return False
+    first = heapq.nsmallest(_CONFIRM_FILES, candidates, key=_entry_name)
+    return any(sniff_file(entry.path) in kinds for entry in first)
+
+
+def _dumps_counted(tree: _Tree, listed: list[os.DirEntry[str]], budget: list[int]) -> list[os.DirEntry[str]]:
+    """Count the dump files among `listed` into `tree`; the other entries, by name, for the caller to look at.
 
     Sorting a dump folder's 100k entries by name held the GIL for 30-50 ms (a frozen window right
-    after a drop); only folders and graph files need an order, and they are few.
+    after a drop); only folders and graph files need an order, and they are few. Raw dumps and statistics
+    CSVs count when their names say so and one of the folder's first few of them (by name) is one by content.
     """
     rest = []
+    raws: list[os.DirEntry[str]] = []
+    csvs: list[os.DirEntry[str]] = []
     for entry in listed:
         name = entry.name
         try:
-            npy = name.endswith(".npy") and not entry.is_dir()
+            if entry.is_dir():
+                rest.append(entry)
+                continue
         except OSError:
-            npy = False  # the caller's loop tells what it is, or skips it
-        if npy:
-            tree.npys += 1
-            tree.asc_npys += name.startswith(_ASC_PREFIXES)
+            rest.append(entry)  # the caller's loop tells what it is, or skips it
+            continue
+        if name.endswith(".npy"):
+            tree.dumps += 1
+            tree.asc_dumps += name.startswith(_ASC_PREFIXES)
+        elif _RAW_NAME.fullmatch(name):
+            raws.append(entry)
+        elif name.endswith(".csv") and _STATS_NAME.fullmatch(name):
+            csvs.append(entry)
         else:
             rest.append(entry)
+    for candidates, kinds in ((raws, RAW_KINDS), (csvs, STATS_CSV_KINDS)):
+        if candidates and _confirmed(candidates, kinds):
+            tree.dumps += len(candidates)
+            tree.asc_dumps += sum(entry.name.startswith(_ASC_PREFIXES) for entry in candidates)
+        else:
+            rest += candidates
     budget[0] -= len(listed) - len(rest)
     rest.sort(key=_entry_name)
     return rest
 
 
 def _dump_roots(tree: _Tree) -> list[_Tree]:
-    """The largest graph-free subtrees holding NPYs; a folder mixing both sides is split."""
-    if tree.npys == 0:
+    """The largest graph-free subtrees holding dump files; a folder mixing both sides is split."""
+    if tree.dumps == 0:
         return []
-    with_npys = [child for child in tree.children if child.npys]
-    sides = {child.asc_npys > 0 for child in with_npys} | {_side_hint(child.path) for child in with_npys}
-    mixed = len(with_npys) >= 2 and ({True, False} <= sides or {"open", "close"} <= sides)
-    direct = tree.npys - sum(child.npys for child in tree.children)
+    with_dumps = [child for child in tree.children if child.dumps]
+    sides = {child.asc_dumps > 0 for child in with_dumps} | {_side_hint(child.path) for child in with_dumps}
+    mixed = len(with_dumps) >= 2 and ({True, False} <= sides or {"open", "close"} <= sides)
+    direct = tree.dumps - sum(child.dumps for child in tree.children)
     if tree.graphs or (mixed and not direct):
         return [root for child in tree.children for root in _dump_roots(child)]
     return [tree]
@@ -246,7 +294,11 @@ def _pick(candidates: list[Path], fused: list[bool], what: str, notes: list[str]
 
 
 def detect_roles(paths: Iterable[str | Path]) -> Detection:
-    """Sort dropped paths into roles: graphs by content, dump trees by their NPY names, NPY pairs (mode 2)."""
+    """Sort dropped paths into roles: graphs by content, dump trees by their file names, NPY pairs (mode 2).
+
+    A dump tree holds NPYs, raw dump files as the NPU writes them, or statistics CSVs; its side (af-open)
+    is the one whose files belong to fused ops (AscBackend / FusedAscBackend), as for NPYs.
+    """
     graphs: list[Path] = []
     dumps: list[_Tree] = []
     npys: list[Path] = []
@@ -258,8 +310,8 @@ def detect_roles(paths: Iterable[str | Path]) -> Detection:
             tree = _scan(path, 0, budget)
             graphs += tree.graphs
             dumps += _dump_roots(tree)
-            if not tree.graphs and not tree.npys:
-                notes.append(f"Found no graphs or dump NPYs in {path}.")
+            if not tree.graphs and not tree.dumps:
+                notes.append(f"Found no graphs or dump files in {path}.")
         elif path.suffix.lower() == ".npy":
             npys.append(path)
         elif path.is_file() and is_graph_file(path):
@@ -273,7 +325,7 @@ def detect_roles(paths: Iterable[str | Path]) -> Detection:
     case = CaseFiles()
     graphs = list(dict.fromkeys(graphs))
     case.af_open_graph, case.af_close_graph = _pick(graphs, [graph_has_fused_ops(g) for g in graphs], "graph", notes)
-    case.af_open_data, case.af_close_data = _pick([tree.path for tree in dumps], [tree.asc_npys > 0 for tree in dumps],
+    case.af_open_data, case.af_close_data = _pick([tree.path for tree in dumps], [tree.asc_dumps > 0 for tree in dumps],
                                                   "dump folder", notes)
     if npys:
         case.npy_a = npys[0]
@@ -311,7 +363,24 @@ def thresholds_from_dict(data: dict[str, Any]) -> Thresholds:
     default = limits(data.get("default"), Limits())
     per_dtype_data = data.get("per_dtype") or {}
     per_dtype = {str(name): limits(table, default) for name, table in per_dtype_data.items()}
-    return Thresholds(default, per_dtype)
+    return Thresholds(default, per_dtype, _stats_thresholds_from_dict(data.get("stats")))
+
+
+def _stats_thresholds_from_dict(data: Any) -> StatsThresholds:
+    """The inverse of StatsThresholds.as_dict(); unknown keys are ignored, bad values raise InputError."""
+    if not isinstance(data, dict):
+        return StatsThresholds()
+
+    def limits(table: Any, base: StatsLimits, where: str) -> StatsLimits:
+        if not isinstance(table, dict):
+            return base
+        return stats_limits(base, {key: table[key] for key in STATS_KEYS if key in table}, where)
+
+    default = limits(data.get("default"), StatsLimits(), "Statistics limits")
+    per_dtype_data = data.get("per_dtype")
+    per_dtype = {str(name): limits(table, default, f"Statistics limits for {name}")
+                 for name, table in (per_dtype_data.items() if isinstance(per_dtype_data, dict) else ())}
+    return StatsThresholds(default, per_dtype)
 
 
 def _relative(path: Path, base: Path) -> str:

@@ -25,7 +25,10 @@ class Dropped:
 
 def sort_dropped(paths: Sequence[str], *, progress: Progress = no_progress,
                  cancel: CancelToken = NEVER_CANCELLED) -> Dropped:
-    """Split off the ATT logs, then detect the roles of the rest (graphs by content, dump trees by NPY names)."""
+    """Split off the ATT logs, then detect the roles of the rest (graphs by content, dump trees by file names).
+
+    Dump trees hold NPYs, raw dump files or statistics CSVs (as the NPU writes them); none is an ATT log folder.
+    """
     progress(0, 2, "looking at the dropped items")
     att_logs, rest = split_att_logs(paths)
     cancel.check()

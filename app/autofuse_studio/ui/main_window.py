@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QMenu,
@@ -404,6 +404,10 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_running(False)
         result = analysis.result
         self.workbench.set_analysis(analysis)
+        # The limits that judge this case's rows in front: statistics rows (statistics dumps) or tensor rows.
+        self.thresholds_editor.show_statistics_limits(analysis.facts.optional_columns.get("statistics", False)
+                                                      if analysis.facts is not None and analysis.facts.of(result)
+                                                      else any(row.stats is not None for row in result.rows))
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
         summary = summary.replace("%2", describe_first(first) if first else "-")
@@ -495,6 +499,16 @@ class MainWindow(Retranslating, FileMenuMixin):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        self._split_docks_pending = state is None
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """On a first start, give the case dock more of the left column than the thresholds dock."""
+        super().showEvent(event)
+        if getattr(self, "_split_docks_pending", False):
+            self._split_docks_pending = False
+            # The case dock holds the roles, what the dumps hold and Analyse; the thresholds dock has room to spare
+            # (its two pages). Sizes are shares: resizeDocks fits them to the column.
+            self.resizeDocks([self.case_dock, self.thresholds_dock], [58, 42], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Save the layout, stop background work, close."""

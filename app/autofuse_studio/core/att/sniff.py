@@ -15,6 +15,8 @@ SNIFF_BYTES = 256 * 1024
 # What a precision case folder holds; a folder with any of these is left to role detection.
 _CASE_SUFFIXES = (".npy", ".json", ".pbtxt", ".afcase")
 _MAX_ENTRIES = 5000
+# Files named like NPU dump files (raw dumps, statistics CSVs) whose first bytes are read, at most, per folder test.
+_MAX_DUMP_SNIFFS = 16
 
 
 def _head(path: Path) -> bytes:
@@ -42,12 +44,32 @@ def is_att_log_file(path: str | Path) -> bool:
     return any(marker in head for marker in MARKERS)
 
 
+def _dump_name(name: str) -> bool:
+    """Named like a raw (or nano) dump file or a statistics CSV as the NPU writes them."""
+    from autofuse_studio.core.dumps.names import parse_dump_name
+
+    stats = name.lower().endswith(".csv")
+    return parse_dump_name(name[: -len(".csv")] if stats else name) is not None
+
+
+def _dump_content(entry: os.DirEntry[str]) -> bool:
+    """A file named like a dump file (see _dump_name) that is one by its first bytes."""
+    from autofuse_studio.core.dumps.sniff import NANO, RAW, STATS_CSV, sniff_file
+
+    kinds = (STATS_CSV,) if entry.name.lower().endswith(".csv") else (RAW, NANO)
+    return sniff_file(entry.path) in kinds
+
+
 def is_att_log_folder(path: str | Path) -> bool:
-    """A folder holding *.log files and nothing of a precision case (NPYs, graphs), within 5000 entries."""
+    """A folder holding *.log files and nothing of a precision case (NPYs, dump files, graphs), within 5000 entries.
+
+    Raw dump files and statistics CSVs (named `{type}.{name}.{task}.{stream}.{timestamp}[.csv]`) are told by
+    their first bytes, for at most 16 files per test: a dump folder answers at its first one.
+    """
     root = Path(path)
     if not root.is_dir():
         return False
-    logs = seen = 0
+    logs = seen = sniffs = 0
     # Entries are looked at as the folder listing yields them, not after: a dump folder of 100k NPYs
     # answers at its first NPY, where os.walk listed all of it first (0.07 s per dump tree on a drop).
     folders = [str(root)]
@@ -68,7 +90,12 @@ def is_att_log_folder(path: str | Path) -> bool:
                     lowered = entry.name.lower()
                     if lowered.endswith(_CASE_SUFFIXES) or lowered.startswith("ge_proto"):
                         return False
-                    logs += lowered.endswith(LOG_SUFFIXES)
+                    if lowered.endswith(LOG_SUFFIXES):
+                        logs += 1
+                    elif sniffs < _MAX_DUMP_SNIFFS and lowered.count(".") >= 3 and _dump_name(entry.name):
+                        sniffs += 1
+                        if _dump_content(entry):
+                            return False
         except OSError:
             continue  # an unreadable folder holds nothing that counts, as os.walk skipped it
     return logs > 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autofuse_studio.core.dumps.index import DumpIndex, Rank
+from autofuse_studio.core.dumps.index import RAW, STATS, DumpIndex, Rank
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.notices import Notice, join_names
 from autofuse_studio.core.sorting import natural_key
@@ -140,13 +140,38 @@ def _missing_notices(missing: dict[str, list[Rank]]) -> list[Notice]:
 
 
 @dataclass(frozen=True)
+class SideFacts:
+    """What one dump folder holds, as facts a front end words in its own language (DumpIndex.describe in English)."""
+
+    ranks: tuple[str, ...]  # the named ranks (none for a single-device tree)
+    steps: tuple[str, ...]  # the named steps (none for a flat folder)
+    npys: int
+    raw_files: int
+    stats_csvs: int
+    statistics_only: bool  # statistics CSVs and no tensor: the side is compared by its statistics
+
+
+def side_facts(index: DumpIndex) -> SideFacts:
+    """The SideFacts of an index."""
+    return SideFacts(tuple(rank for rank in index.ranks if rank is not None),
+                     tuple(step for step in index.steps if step), index.counts.get("npy", 0),
+                     index.counts.get(RAW, 0), index.counts.get(STATS, 0), index.statistics_only)
+
+
+@dataclass(frozen=True)
 class SidesSummary:
-    """What each dump folder holds (for the case dock) and, in one sentence, how the two differ."""
+    """What each dump folder holds (for the case dock) and, in one sentence, how the two differ.
+
+    `af_open` / `af_close` are DumpIndex.describe() sentences; the facts, when known (not from an older host's
+    record stream), let the GUI say the same in its language.
+    """
 
     files: int
     af_open: str
     af_close: str
     difference: str | None
+    open_facts: SideFacts | None = None
+    close_facts: SideFacts | None = None
 
 
 def _named(values: Sequence[str | None]) -> str:
@@ -164,5 +189,5 @@ def summarise_sides(open_index: DumpIndex, close_index: DumpIndex) -> SidesSumma
         differences.append(f"af-open has steps {_named(open_index.steps)}, af-close has steps "
                            f"{_named(close_index.steps)}")
     difference = ("The dump folders differ: " + "; ".join(differences) + ".") if differences else None
-    return SidesSummary(open_index.files_indexed + close_index.files_indexed, open_index.describe(),
-                        close_index.describe(), difference)
+    return SidesSummary(open_index.files_found + close_index.files_found, open_index.describe(),
+                        close_index.describe(), difference, side_facts(open_index), side_facts(close_index))

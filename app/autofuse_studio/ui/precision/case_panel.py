@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio.core.case import PATH_ROLES, CaseFiles
-from autofuse_studio.core.precision.dump_pairs import SidesSummary
+from autofuse_studio.core.precision.dump_pairs import SideFacts, SidesSummary
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
@@ -62,6 +62,12 @@ class CasePanel(Retranslating, QWidget):
         self.role_labels = {role: QLabel() for role in PATH_ROLES}
         for role in PATH_ROLES:
             (mode2_form if role.startswith("npy") else mode1_form).addRow(self.role_labels[role], self._path_row(role))
+        # What the dump folders hold (ranks, steps, NPYs, raw dump files, statistics CSVs), filled in once they
+        # are indexed: right under them, where it is seen without scrolling the dock.
+        self.dump_summary = WrapLabel()
+        self.dump_summary.setObjectName("dumpSummary")
+        self.dump_summary.hide()
+        mode1_form.addRow(self.dump_summary)
         self.swap_graphs = QPushButton()
         self.swap_graphs.setObjectName("swapGraphs")
         self.swap_data = QPushButton()
@@ -89,10 +95,6 @@ class CasePanel(Retranslating, QWidget):
         self.progress.setTextVisible(True)
         self.progress_label = WrapLabel()
         self.progress_label.setObjectName("progressLabel")
-        # What the dump folders hold (ranks, steps, NPYs), filled in once they are indexed.
-        self.dump_summary = WrapLabel()
-        self.dump_summary.setObjectName("dumpSummary")
-        self.dump_summary.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.analyse_button, 1)
         buttons.addWidget(self.cancel_button)
@@ -102,7 +104,6 @@ class CasePanel(Retranslating, QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.progress_label)
-        layout.addWidget(self.dump_summary)
         layout.addStretch(1)
         self.retranslate()
         self.set_running(False)
@@ -150,6 +151,8 @@ class CasePanel(Retranslating, QWidget):
             browse.setToolTip(self.tr("Browse…"))
         if not self.notes.text():
             self.progress_label.setText(self.tr("Drop a run folder, dump folders, graphs or two NPY files here."))
+        if self._sides is not None:
+            self.set_dump_summary(self._sides)  # what the dump folders hold, in the new language
 
 
     def set_case(self, case: CaseFiles, notes: list[str] | None = None) -> None:
@@ -194,14 +197,42 @@ class CasePanel(Retranslating, QWidget):
         if sides is None:
             self.dump_summary.hide()
             return
-        lines = [self.tr("af-open: %1").replace("%1", sides.af_open),
-                 self.tr("af-close: %1").replace("%1", sides.af_close)]
+        open_text = self.side_text(sides.open_facts) if sides.open_facts is not None else sides.af_open
+        close_text = self.side_text(sides.close_facts) if sides.close_facts is not None else sides.af_close
+        lines = [self.tr("af-open: %1").replace("%1", open_text),
+                 self.tr("af-close: %1").replace("%1", close_text)]
         if sides.difference:
             lines.append(f"⚠ {sides.difference}")
         self.dump_summary.setText("\n".join(lines))
         self.dump_summary.setStyleSheet(_WARNING_STYLE if sides.difference else "")
         self.dump_summary.setToolTip(sides.difference or "")
         self.dump_summary.show()
+
+    def side_text(self, facts: SideFacts) -> str:
+        """'2 ranks (0, 1), 2 steps (0, 1), 18,344 raw dump files, 0 NPYs' or 'statistics dumps (1,200 CSVs), …'."""
+        where = []
+        if len(facts.ranks) > 1:
+            where.append(self._counted(len(facts.ranks), self.tr("%1 rank (%2)"), self.tr("%1 ranks (%2)"))
+                         .replace("%2", _listed(facts.ranks, 8)))
+        if facts.steps:
+            where.append(self._counted(len(facts.steps), self.tr("%1 step (%2)"), self.tr("%1 steps (%2)"))
+                         .replace("%2", _listed(facts.steps, 6)))
+        if facts.statistics_only:
+            files = self._counted(facts.stats_csvs, self.tr("statistics dumps (%1 CSV)"),
+                                  self.tr("statistics dumps (%1 CSVs)"))
+            return ", ".join([files, *where])
+        found = [self._counted(facts.npys, self.tr("%1 NPY"), self.tr("%1 NPYs"))]
+        if facts.raw_files:
+            found.insert(0, self._counted(facts.raw_files, self.tr("%1 raw dump file"), self.tr("%1 raw dump files")))
+        if facts.stats_csvs:  # beside tensors they are not read (the index's notice says so too)
+            found.append(self._counted(facts.stats_csvs, self.tr("%1 statistics CSV ignored"),
+                                       self.tr("%1 statistics CSVs ignored")))
+        return ", ".join(where + found)
+
+    @staticmethod
+    def _counted(count: int, one: str, many: str) -> str:
+        """`one` or `many` (translated texts holding %1) with the count written 18,344."""
+        return (one if count == 1 else many).replace("%1", f"{count:,}")
 
     def show_error(self, text: str) -> None:
         """Show a sentence in the panel's error banner."""
@@ -256,7 +287,7 @@ class CasePanel(Retranslating, QWidget):
         if role.endswith("_data"):
             if path.is_dir():
                 return ""
-            return (self.tr("This is a file; choose the dump folder that holds the NPYs.") if path.exists()
+            return (self.tr("This is a file; choose the dump folder that holds the dump files.") if path.exists()
                     else self.tr("There is no folder at this path."))
         if path.is_file():
             return ""
@@ -278,6 +309,13 @@ class CasePanel(Retranslating, QWidget):
             chosen, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), start, pattern)
         if chosen:
             self.edits[role].setText(chosen)
+
+
+def _listed(names: tuple[str, ...], most: int) -> str:
+    """'0, 1, 2' or '0, 1, …, 7' (the first `most - 1` names, an ellipsis and the last)."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return ", ".join([*names[: most - 1], "…", names[-1]])
 
 
 def _remote_problem(text: str) -> str:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 
 from autofuse_studio.core.precision.rows import EXTRA_METRICS, PrecisionRow
 from autofuse_studio.core.precision.table import format_cosine, format_error
+from autofuse_studio.ui.precision.stats_text import NOT_APPLICABLE, worst_statistic, worst_statistic_text
 
 CONTEXT = "PrecisionColumns"
 
@@ -58,21 +59,30 @@ def translated_texts() -> dict[str, str]:
         "Origin dtype": QCoreApplication.translate("PrecisionColumns", "Origin dtype"),
         "Fused shape": QCoreApplication.translate("PrecisionColumns", "Fused shape"),
         "Origin shape": QCoreApplication.translate("PrecisionColumns", "Origin shape"),
+        "Statistics": QCoreApplication.translate("PrecisionColumns", "Statistics"),
     }
 
 
 @dataclass(frozen=True)
 class Column:
-    """One table column: `key` names it in exports and saved view state."""
+    """One table column: `key` names it in exports and saved view state.
+
+    `stats_text` words the cell of a statistics-mode row (compared by its statistics, without metrics) when the
+    column shows something else for it than its value: '—' where a tensor metric does not apply.
+    """
 
     key: str
     header: str  # English source text; translated when shown
     value: Callable[[PrecisionRow], object]
     numeric: bool = False
     text: Callable[[object], str] = str
+    stats_text: Callable[[PrecisionRow], str] | None = None
+    left_aligned: bool = False  # a numeric column (sorted by number) whose text starts with a word
 
     def display(self, row: PrecisionRow) -> str:
         """The cell text."""
+        if self.stats_text is not None and row.stats is not None and row.metrics is None:
+            return self.stats_text(row)
         value = self.value(row)
         return "-" if value is None else self.text(value)
 
@@ -83,6 +93,30 @@ class Column:
 
 def _metric(name: str) -> Callable[[PrecisionRow], object]:
     return lambda row: row.metric(name)
+
+
+def _not_applicable(_row: PrecisionRow) -> str:
+    return NOT_APPLICABLE
+
+
+def _max_abs_err(row: PrecisionRow) -> object:
+    """The metric, or a statistics row's worst statistic's absolute difference (as the console table shows)."""
+    if row.metrics is None and (worst := worst_statistic(row)) is not None:
+        return abs(worst.diff)
+    return row.metric("max_abs_err")
+
+
+def _max_rel_err(row: PrecisionRow) -> object:
+    """The metric, or a statistics row's worst statistic's relative difference."""
+    if row.metrics is None and (worst := worst_statistic(row)) is not None:
+        return worst.rel_diff
+    return row.metric("max_rel_err")
+
+
+def _statistics(row: PrecisionRow) -> object:
+    """A statistics row's worst statistic's relative difference (what the Statistics column sorts by)."""
+    worst = worst_statistic(row)
+    return None if worst is None else worst.rel_diff
 
 
 def _shape(value: object) -> str:
@@ -129,10 +163,10 @@ def _extra(name: str) -> Column:
     # Metrics added to the engine later still get a column, with their field name as header.
     header = _EXTRA_HEADERS.get(name, name.replace("_", " "))
     if name.endswith("_ratio"):
-        return Column(name, header, _metric(name), True, _percent)
+        return Column(name, header, _metric(name), True, _percent, _not_applicable)
     if name.startswith(("nan", "inf", "nonfinite")) or name == "elements":
-        return Column(name, header, _metric(name), True)
-    return Column(name, header, _metric(name), True, _error)
+        return Column(name, header, _metric(name), True, stats_text=_not_applicable)
+    return Column(name, header, _metric(name), True, _error, _not_applicable)
 
 
 COLUMNS: tuple[Column, ...] = (
@@ -141,9 +175,9 @@ COLUMNS: tuple[Column, ...] = (
     Column("fused_index", _noop("Index"), lambda row: row.fused_index, True),
     Column("origin_op", _noop("Origin op"), lambda row: row.origin_op),
     Column("origin_index", _noop("Origin index"), lambda row: row.origin_index, True),
-    Column("cosine", _noop("Cosine"), _metric("cosine"), True, _cosine),
-    Column("max_abs_err", _noop("Max abs err"), _metric("max_abs_err"), True, _error),
-    Column("max_rel_err", _noop("Max rel err"), _metric("max_rel_err"), True, _error),
+    Column("cosine", _noop("Cosine"), _metric("cosine"), True, _cosine, _not_applicable),
+    Column("max_abs_err", _noop("Max abs err"), _max_abs_err, True, _error),
+    Column("max_rel_err", _noop("Max rel err"), _max_rel_err, True, _error),
     Column("status", _noop("Status"), lambda row: row.status),
     Column("verdict", _noop("Verdict"), lambda row: row.verdict),
     # The table view shows Rank first when it is shown at all (a visual move: indexes stay stable).
@@ -155,20 +189,24 @@ COLUMNS: tuple[Column, ...] = (
     Column("origin_dtype", _noop("Origin dtype"), lambda row: row.origin_dtype),
     Column("fused_shape", _noop("Fused shape"), lambda row: row.fused_shape, text=_shape),
     Column("origin_shape", _noop("Origin shape"), lambda row: row.origin_shape, text=_shape),
+    # Statistics mode: the statistic that diverged most, 'avg 0.55 vs 0.5 (9.1%)' (last: model indexes stay).
+    Column("statistics", _noop("Statistics"), _statistics, True, stats_text=worst_statistic_text,
+           left_aligned=True),
 )
 COLUMN_KEYS = tuple(column.key for column in COLUMNS)
 # What the table shows first (a visual order only: model indexes and COLUMN_KEYS stay stable for tests,
 # saved view state and exports). Rank and step tell repeated op names apart; the verdict is what a
 # user reads first, then the metrics that decided it. Origin names (long subgraph paths) come after,
 # so they never push the numbers off-screen. Columns not named keep their model order after these.
-LEADING_COLUMNS = ("rank", "step", "verdict", "fused_op", "fused_index", "kind", "cosine", "max_abs_err",
-                   "max_rel_err", "status", "origin_op", "origin_index")
+LEADING_COLUMNS = ("rank", "step", "verdict", "fused_op", "fused_index", "kind", "statistics", "cosine",
+                   "max_abs_err", "max_rel_err", "status", "origin_op", "origin_index")
 # Cells whose full text is also their tooltip: names and statuses can be longer than any sensible width.
-LONG_TEXT_COLUMNS = frozenset({"fused_op", "origin_op", "status", "fused_shape", "origin_shape"})
+LONG_TEXT_COLUMNS = frozenset({"fused_op", "origin_op", "status", "fused_shape", "origin_shape", "statistics"})
 VERDICT_COLUMN = COLUMN_KEYS.index("verdict")
-# Columns shown only when some row has a value: single-device cases look as they always did.
+# Columns shown only when some row has a value: single-device and tensor cases look as they always did.
 OPTIONAL_COLUMNS: dict[str, Callable[[PrecisionRow], bool]] = {
-    "rank": lambda row: row.rank is not None, "occurrence": lambda row: row.occurrence is not None}
+    "rank": lambda row: row.rank is not None, "occurrence": lambda row: row.occurrence is not None,
+    "statistics": lambda row: row.stats is not None}
 
 
 def visual_order() -> list[int]:

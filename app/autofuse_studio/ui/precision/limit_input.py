@@ -13,8 +13,13 @@ from PySide6.QtWidgets import QLineEdit
 # Translations use the literal context "LimitInput" (pyside6-lupdate does not resolve variables).
 # A plain number as Python writes it, without float()'s extras ("inf", "nan", "1_000", " 1 ").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-# What each limit may be: cosine similarity lies in [-1, 1], errors are never negative.
-RANGES = {"cosine": (-1.0, 1.0), "max_abs": (0.0, math.inf), "max_rel": (0.0, math.inf)}
+# What each limit may be: cosine similarity lies in [-1, 1], errors are never negative. The statistics
+# limits (stats_*) are never 'not checked' and the NaN/Inf count difference is a whole number.
+RANGES = {"cosine": (-1.0, 1.0), "max_abs": (0.0, math.inf), "max_rel": (0.0, math.inf),
+          "stats_max_rel": (0.0, math.inf), "stats_abs_floor": (0.0, math.inf),
+          "stats_max_nonfinite_diff": (0.0, math.inf)}
+REQUIRED = frozenset({"stats_max_rel", "stats_abs_floor", "stats_max_nonfinite_diff"})
+WHOLE = frozenset({"stats_max_nonfinite_diff"})
 INVALID_STYLE = "QLineEdit { border: 2px solid #d62728; border-radius: 3px; }"
 
 
@@ -49,6 +54,8 @@ def _number(text: str, locale: QLocale) -> float | None:
 
 def _span(key: str) -> str:
     low, high = RANGES[key]
+    if key in WHOLE:
+        return QCoreApplication.translate("LimitInput", "a whole number ≥ %1").replace("%1", f"{low:g}")
     if math.isinf(high):
         return QCoreApplication.translate("LimitInput", "a number ≥ %1").replace("%1", f"{low:g}")
     return QCoreApplication.translate("LimitInput", "a number from %1 to %2").replace("%1", f"{low:g}").replace(
@@ -57,15 +64,25 @@ def _span(key: str) -> str:
 
 def accepted_text(key: str) -> str:
     """The tooltip of a limit field: what may be typed into it."""
+    if key in WHOLE:
+        return QCoreApplication.translate("LimitInput", "Accepted: %1, e.g. 0 or 2.").replace("%1", _span(key))
+    if key in REQUIRED:
+        text = QCoreApplication.translate("LimitInput", "Accepted: %1, written 0.01, 0,01 or 1e-3.")
+        return text.replace("%1", _span(key))
     text = QCoreApplication.translate(
         "LimitInput", "Accepted: %1, written 0.99, 0,99 or 1e-3; leave empty for 'not checked'.")
     return text.replace("%1", _span(key))
 
 
 def parse_limit_text(text: str, key: str, locale: QLocale | None = None) -> ParsedLimit:
-    """Parse a limit for `key` ('cosine', 'max_abs', 'max_rel'); empty text means not checked."""
+    """Parse a limit for `key` ('cosine', 'max_abs', 'max_rel', 'stats_*'); empty text means not checked.
+
+    A statistics limit (REQUIRED) is always checked: empty text is refused like any other invalid text.
+    """
     cleaned = _normalise(text)
     if not cleaned:
+        if key in REQUIRED:
+            return ParsedLimit(None, QCoreApplication.translate("LimitInput", "This limit needs a number."))
         return ParsedLimit(None)
     value = _number(cleaned, locale if locale is not None else QLocale())
     if value is None or not math.isfinite(value):
@@ -76,6 +93,11 @@ def parse_limit_text(text: str, key: str, locale: QLocale | None = None) -> Pars
         message = QCoreApplication.translate("LimitInput", "%1 is not %2.").replace("%1", f"{value:g}").replace(
             "%2", _span(key))
         return ParsedLimit(None, message)
+    if key in WHOLE:
+        if not value.is_integer():
+            message = QCoreApplication.translate("LimitInput", "%1 is not a whole number.").replace("%1", f"{value:g}")
+            return ParsedLimit(None, message)
+        return ParsedLimit(float(int(value)))
     return ParsedLimit(value)
 
 

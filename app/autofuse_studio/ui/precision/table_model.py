@@ -16,8 +16,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, LONG_TEXT_COLUMNS, VERDICT_COLUMN, Column, translated_texts
+from autofuse_studio.ui.precision.stats_text import stats_tooltip
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the PrecisionRow itself
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2  # the raw value (number or text) the column sorts by
@@ -45,6 +47,8 @@ def verdict_colour(verdict: str) -> QColor:
 
 CELL_CACHE_SIZE = 4096  # cells whose role values are kept (a 4K screen shows ~1,500)
 _UNKNOWN = object()
+# Cells of a statistics row whose tooltip tells its statistics story (the limits, every broken statistic).
+STATS_TOOLTIP_COLUMNS = frozenset({"statistics", "cosine", "max_abs_err", "max_rel_err", "verdict"})
 
 
 class PrecisionTableModel(QAbstractTableModel):
@@ -59,6 +63,7 @@ class PrecisionTableModel(QAbstractTableModel):
         self._brushes = {verdict: QBrush(verdict_colour(verdict)) for verdict in VERDICT_COLOURS}
         self._black = QBrush(QColor("black"))
         self._right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._stats_thresholds = StatsThresholds()  # for the statistics rows' tooltips
 
     @property
     def rows(self) -> Sequence[PrecisionRow]:
@@ -122,16 +127,20 @@ class PrecisionTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return self._right if column.numeric else None
+            return self._right if column.numeric and not column.left_aligned else None
         if role == SORT_ROLE:
             return column.value(row)
         if role == ROW_ROLE:
             return row
         return None
 
-    @staticmethod
-    def _tooltip(row: PrecisionRow, column: Column) -> str | None:
-        """The row's message; for names and statuses the full cell text first (the cell may be elided)."""
+    def _tooltip(self, row: PrecisionRow, column: Column) -> str | None:
+        """The row's message; for names and statuses the full cell text first (the cell may be elided).
+
+        A statistics row's statistics and error cells give its whole statistics comparison instead.
+        """
+        if row.stats is not None and column.key in STATS_TOOLTIP_COLUMNS:
+            return stats_tooltip(row, self._stats_thresholds.limits_for(row.stats.dtype))
         parts = [column.display(row)] if column.key in LONG_TEXT_COLUMNS else []
         if row.message:
             parts.append(row.message)
@@ -176,6 +185,11 @@ class PrecisionTableModel(QAbstractTableModel):
     def clear(self) -> None:
         """Remove every row."""
         self.set_rows([])
+
+    def set_stats_thresholds(self, thresholds: StatsThresholds) -> None:
+        """The statistics limits the tooltips name (set with the result and on every threshold edit)."""
+        self._stats_thresholds = thresholds
+        self._cells.clear()
 
     def verdicts_changed(self) -> None:
         """Tell views that verdicts (and so colours) of all rows may have changed."""

@@ -50,7 +50,7 @@ def make_picture(rows: Sequence[PrecisionRow], columns: Sequence[int], note: str
     unknown = VERDICT_COLOURS["UNKNOWN"]
     return TablePicture(
         headers=[column.translated_header() for column in chosen],
-        numeric=[column.numeric for column in chosen],
+        numeric=[column.numeric and not column.left_aligned for column in chosen],
         cells=[[column.display(row) for column in chosen] for row in rows],
         fills=[f"#{VERDICT_COLOURS.get(row.verdict, unknown)}" for row in rows],
         note=note,

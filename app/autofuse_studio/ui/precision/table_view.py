@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -136,9 +136,15 @@ class PrecisionTableView(QTableView):
         if proxy_row < 0:
             return False
         index = self.proxy().index(proxy_row, 0)
-        self.setCurrentIndex(index)
-        self.selectRow(proxy_row)
+        # Vertically only: PositionAtCenter also centres the index's column, which scrolled a wide table (a
+        # statistics case) sideways and hid its leading step and verdict columns.
+        across = self.horizontalScrollBar().value()
+        # Explicit flags: setCurrentIndex/selectRow follow the keyboard modifiers, so a Ctrl still held (or left
+        # "held" by an earlier synthetic Ctrl+C) toggled the row off instead of selecting it.
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.selectionModel().setCurrentIndex(index, flags)
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.horizontalScrollBar().setValue(across)
         return True
 
     def _on_selection_changed(self, selected: QItemSelection, deselected: QItemSelection) -> None:

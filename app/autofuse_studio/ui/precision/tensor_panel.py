@@ -1,4 +1,9 @@
-"""TensorPanel: histograms, heatmaps, worst elements and statistics of one pair, computed in the background."""
+"""TensorPanel: histograms, heatmaps, worst elements and statistics of one pair, computed in the background.
+
+A statistics-mode row (compared by its statistics: no tensors were dumped) shows its two statistic sets instead.
+Whatever is shown belongs to the selected row: while a pair is read, or when a row has nothing to show, a cover
+over the plots says so, and the title always names the selected row.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -17,6 +22,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QToolButton,
@@ -28,8 +34,11 @@ from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default_axes
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
+from autofuse_studio.core.precision.stats_pair import stats_ref
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
+from autofuse_studio.ui.precision.stats_view import StatsComparisonView
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_png, widget_svg
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
@@ -39,6 +48,39 @@ from autofuse_studio.ui.widgets.delayed_busy import DelayedBusy
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 STATUS_MS = 15000
+
+
+class Cover(QLabel):
+    """An opaque sentence over the tensor tabs: what is shown underneath is not the selected row's.
+
+    Showing a child over the plots costs one paint of the label; hiding the plots instead laid the panel
+    out again around them (see DelayedBusy).
+    """
+
+    def __init__(self, covered: QWidget) -> None:
+        super().__init__(covered)
+        self._covered = covered
+        self.setObjectName("tensorCover")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setAutoFillBackground(True)
+        self.setMargin(24)
+        self.setStyleSheet("color: #555555;")
+        covered.installEventFilter(self)
+        self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Keep covering the widget when it is resized."""
+        if event.type() == QEvent.Type.Resize and watched is self._covered:
+            self.setGeometry(self._covered.rect())
+        return False
+
+    def show_text(self, text: str) -> None:
+        """Cover the widget with `text`."""
+        self.setText(text)
+        self.setGeometry(self._covered.rect())
+        self.raise_()
+        self.show()
 
 
 def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
@@ -87,6 +129,14 @@ class TensorPanel(Retranslating, QWidget):
         self.tabs.addTab(self.heatmaps, "")
         self.tabs.addTab(_table(self.top_model), "")
         self.tabs.addTab(_table(self.stats_model), "")
+        self.cover = Cover(self.tabs)
+        self._cover_text: Callable[[], str] | None = None  # the cover's sentence, worded in the current language
+        # Statistics-mode rows: the two statistic sets side by side, in place of the tensor tabs.
+        self.stats_view = StatsComparisonView()
+        self.stats_thresholds = StatsThresholds()
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.tabs)
+        self.pages.addWidget(self.stats_view)
         self.export_button = QToolButton()
         self.export_button.setObjectName("tensorExport")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -106,9 +156,10 @@ class TensorPanel(Retranslating, QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.banner)
-        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.pages, 1)
         self._set_busy(False)
         self.retranslate()
+        self._cover(self._empty_text)  # no empty plots with made-up axes before a row is selected
 
     def retranslate(self) -> None:
         """Texts in the current language."""
@@ -124,6 +175,8 @@ class TensorPanel(Retranslating, QWidget):
             self.tabs.setTabText(number, text)
         self.top_model.retranslate()
         self.stats_model.retranslate()
+        if self._cover_text is not None:
+            self.cover.setText(self._cover_text())
 
 
     @property
@@ -131,24 +184,104 @@ class TensorPanel(Retranslating, QWidget):
         """True while a computation runs."""
         return self._handle is not None
 
+    @staticmethod
+    def row_title(row: PrecisionRow) -> str:
+        """'autofuse_3_Mul output 0 vs Mul_1:0' (with the rank and step when the row has them)."""
+        where = [f"rank {row.rank}"] if row.rank is not None else []
+        where += [f"step {row.step}"] if row.step else []
+        title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
+        return f"{title} ({', '.join(where)})" if where else title
+
+    @staticmethod
+    def is_statistics_row(row: PrecisionRow) -> bool:
+        """True for a row of statistics mode: compared by statistics, or a statistics CSV's tensor on a side."""
+        return row.stats is not None or stats_ref(row.fused_file) is not None or stats_ref(row.origin_file) is not None
+
+    def needs_files(self, row: PrecisionRow) -> bool:
+        """True when showing the row reads its two tensor files (False: statistics, or no files at all)."""
+        return not self.is_statistics_row(row) and row.fused_file is not None and row.origin_file is not None
+
     def show_row(self, row: PrecisionRow, fused_layout: LayoutInfo | None = None,
                  origin_layout: LayoutInfo | None = None) -> None:
-        """Show a result-table row's pair (its layouts, when known, make the view match the metrics)."""
-        if row.fused_file is None or row.origin_file is None:
-            message = self.tr("%1:%2 has no file pair to show.").replace("%1", row.fused_op).replace(
-                "%2", str(row.fused_index))
-            report_error(self, InputError(message), self.banner)
+        """Show a result-table row: its pair (its layouts, when known, make the view match the metrics), its
+        statistics, or why there is nothing to show."""
+        title = self.row_title(row)
+        if self.is_statistics_row(row):
+            self.show_statistics(row, title)
+        elif row.fused_file is None or row.origin_file is None:
+            self._show_nothing(title, lambda: self._no_pair_text(row))
+        else:
+            self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
+                           origin_layout or row.origin_layout, title)
+
+    def _no_pair_text(self, row: PrecisionRow) -> str:
+        text = self.tr("%1:%2 has no file pair to show.").replace("%1", row.fused_op).replace(
+            "%2", str(row.fused_index))
+        return f"{text}\n{row.message}" if row.message else text
+
+    def show_statistics(self, row: PrecisionRow, title: str | None = None) -> None:
+        """Show a statistics-mode row's two statistic sets (no file is read: the row holds them)."""
+        self._forget_pair()
+        self._set_title(title or self.row_title(row))
+        self.cover.hide()
+        self._cover_text = None
+        self.stats_view.show_row(row, self._stats_limits(row))
+        self.pages.setCurrentWidget(self.stats_view)
+
+    def show_fetching(self, row: PrecisionRow, host: str) -> None:
+        """A remote row's files are being copied from `host`: say so until show_row gets the copies."""
+        self._show_nothing(self.row_title(row), lambda: self.tr("Copying the tensors from %1…").replace("%1", host))
+
+    def set_stats_thresholds(self, thresholds: StatsThresholds) -> None:
+        """The statistics limits the statistics view judges by; a shown statistics row is judged again."""
+        self.stats_thresholds = thresholds
+        row = self.stats_view.row
+        if row is not None and self.pages.currentWidget() is self.stats_view:
+            self.stats_view.show_row(row, self._stats_limits(row))
+
+    def _stats_limits(self, row: PrecisionRow) -> StatsLimits:
+        dtype = row.stats.dtype if row.stats is not None else (row.origin_dtype or row.fused_dtype)
+        return self.stats_thresholds.limits_for(dtype)
+
+    def clear(self) -> None:
+        """Show nothing (no result, or a new case on its way): stop the work, forget the pair and the row."""
+        self._show_nothing("", None)
+
+    def _show_nothing(self, title: str, reason: Callable[[], str] | None) -> None:
+        """Forget what is shown; the title names the selected row and the cover (or statistics view) says why."""
+        self._forget_pair()
+        self._set_title(title)
+        if self.pages.currentWidget() is self.stats_view:
+            self.stats_view.show_nothing(reason if reason is not None else self._empty_text)
             return
-        title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
-        self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
-                       origin_layout or row.origin_layout, title)
+        self._cover(reason if reason is not None else self._empty_text)
+
+    def _empty_text(self) -> str:
+        return self.tr("Select a row to see its tensors here.")
+
+    def _cover(self, text: Callable[[], str]) -> None:
+        self._cover_text = text
+        self.cover.show_text(text())
+
+    def _set_title(self, title: str) -> None:
+        self._title_text = title
+        self.title.setText(title or self.tr("No tensor pair selected."))
+
+    def _forget_pair(self) -> None:
+        """Stop the running computation and drop the shown pair: no late result or old view shows up."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._end_task()
+        self.pair, self.view = None, None
+        self.banner.hide()
 
     def show_pair(self, fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
                   origin_layout: LayoutInfo | None = None, title: str = "") -> None:
         """Open and summarise two NPY files in the background; the panel updates when done."""
-        self._title_text = title or f"{Path(fused_path).name} vs {Path(origin_path).name}"
-        self.title.setText(self._title_text)
-        self.banner.hide()
+        self._forget_pair()
+        self._set_title(title or f"{Path(fused_path).name} vs {Path(origin_path).name}")
+        self.pages.setCurrentWidget(self.tabs)
+        self._cover(lambda: self.tr("Reading the tensors…"))
         self._start(self._on_view_finished, view_files, fused_path, origin_path, fused_layout, origin_layout,
                     self.options)
 
@@ -160,9 +293,11 @@ class TensorPanel(Retranslating, QWidget):
                     block_elements=self.options.block_elements)
 
     def cancel(self) -> None:
-        """Stop the running computation (silently) and keep what is shown."""
+        """Stop the running computation (silently); a pair that was being read is not shown."""
         if self._handle is not None:
             self._handle.cancel()
+            if self.view is None and self.pages.currentWidget() is self.tabs:
+                self._cover(lambda: self.tr("Stopped: select the row again to show its tensors."))
 
     def shutdown(self) -> None:
         """Cancel work; stop the runner when the panel created it (call before deleting the panel)."""
@@ -171,7 +306,9 @@ class TensorPanel(Retranslating, QWidget):
             self.runner.shutdown(wait=True)
 
     def shown_plots(self) -> TensorHistograms | TensorHeatmaps | None:
-        """The plots of the current tab (None on the table tabs)."""
+        """The current tab's plots (None on the table tabs, the statistics view, or while nothing is shown)."""
+        if self.pages.currentWidget() is not self.tabs or self.view is None:
+            return None
         current = self.tabs.currentWidget()
         return current if isinstance(current, TensorHistograms | TensorHeatmaps) else None
 
@@ -203,8 +340,9 @@ class TensorPanel(Retranslating, QWidget):
         return widget_svg(self, self.title.text()).write(path)
 
     def _on_export_menu_about_to_show(self) -> None:
-        self.export_plots_action.setEnabled(self.shown_plots() is not None and self.view is not None)
-        self.export_panel_action.setEnabled(self.view is not None)
+        self.export_plots_action.setEnabled(self.shown_plots() is not None)
+        statistics = self.pages.currentWidget() is self.stats_view and self.stats_view.row is not None
+        self.export_panel_action.setEnabled(self.view is not None or statistics)
 
     def _on_export_plots_triggered(self) -> None:
         self._export_via_dialog(self.tr("Export plots"), "tensor_plots.png", self.plots_picture)
@@ -283,6 +421,8 @@ class TensorPanel(Retranslating, QWidget):
         if self._current():
             self._end_task()
             report_error(self, exc, self.banner)
+            if self.view is None:  # the pair could not be read: nothing of another pair stays under its title
+                self._cover(lambda: self.tr("Nothing to show: the tensors could not be read."))
 
     def _on_task_cancelled(self) -> None:
         if self._current():
@@ -290,6 +430,8 @@ class TensorPanel(Retranslating, QWidget):
 
     def _on_view_finished(self, result: tuple[TensorPair, TensorView]) -> None:
         self.pair, self.view = result
+        self.cover.hide()
+        self._cover_text = None
         view = self.view
         axes = self.options.axes or default_axes(view.shape, self.pair.layout)
         self.heatmaps.set_axes_choices(view.axis_names, view.shape, axes)

@@ -1,4 +1,5 @@
-"""ThresholdsEditor: default and per-dtype limits (cosine, max abs, max rel); empty means 'not checked'.
+"""ThresholdsEditor: default and per-dtype limits (cosine, max abs, max rel; empty means 'not checked') and the
+statistics limits of statistics-mode rows (relative difference, absolute floor, NaN/Inf count difference).
 
 Text that is not a valid limit never switches a check off: the field turns red, says why, and the last
 valid value stays in force until the text is fixed.
@@ -22,15 +23,21 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.ui.precision.limit_input import LimitField, accepted_text, kept_text, parse_limit_text
 from autofuse_studio.ui.widgets.retranslate import Retranslating
+from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
 LIMIT_KEYS = ("cosine", "max_abs", "max_rel")
+# Statistics limits: the LimitField key of each StatsLimits field (they are always checked).
+STATS_KEYS = {"max_rel": "stats_max_rel", "abs_floor": "stats_abs_floor",
+              "max_nonfinite_diff": "stats_max_nonfinite_diff"}
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # a per-dtype cell's last valid value (None = not checked)
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 2  # why the cell's text was refused, or None
 INVALID_BRUSH = QBrush(QColor("#f8d0d0"))
@@ -76,6 +83,20 @@ class ThresholdsEditor(Retranslating, QWidget):
             edit.textChanged.connect(self._show_problems)
             edit.editingFinished.connect(self._on_edit_editing_finished)
             form.addRow(self.limit_labels[key], edit)
+        # Statistics mode (a `dump_data: stats` side): a statistic fails beyond both its relative and absolute limit.
+        self.stats_box = QGroupBox()
+        self.stats_box.setObjectName("statsLimits")
+        stats_form = QFormLayout(self.stats_box)
+        self.stats_edits = {name: QLineEdit() for name in STATS_KEYS}
+        self.stats_labels = {name: QLabel() for name in STATS_KEYS}
+        self.stats_fields = {name: LimitField(edit, STATS_KEYS[name], getattr(StatsLimits(), name))
+                             for name, edit in self.stats_edits.items()}
+        for name, edit in self.stats_edits.items():
+            edit.setObjectName(f"stats_threshold_{name}")
+            edit.textChanged.connect(self._show_problems)
+            edit.editingFinished.connect(self._on_edit_editing_finished)
+            stats_form.addRow(self.stats_labels[name], edit)
+        self._stats_per_dtype: dict[str, StatsLimits] = {}  # from a case or thresholds file: kept, not edited here
         # Says which typed text was refused and which value is still used (a tooltip alone is easy to miss).
         self.problem_label = QLabel()
         self.problem_label.setObjectName("thresholdProblems")
@@ -103,10 +124,27 @@ class ThresholdsEditor(Retranslating, QWidget):
         dtype_layout = QVBoxLayout(self.dtype_box)
         dtype_layout.addWidget(self.dtype_table)
         dtype_layout.addLayout(buttons)
+        # Two pages, so the dock needs no more room than before: tensor rows' limits, statistics rows' limits.
+        tensor_page, stats_page = QWidget(), QWidget()
+        tensor_layout = QVBoxLayout(tensor_page)
+        tensor_layout.setContentsMargins(4, 4, 4, 4)
+        tensor_layout.addWidget(self.default_box)
+        tensor_layout.addWidget(self.dtype_box, 1)
+        self.stats_rule = WrapLabel()  # the rule in words, not only in a tooltip
+        self.stats_rule.setObjectName("statsRule")
+        self.stats_rule.setStyleSheet("color: #444444;")
+        stats_layout = QVBoxLayout(stats_page)
+        stats_layout.setContentsMargins(4, 4, 4, 4)
+        stats_layout.addWidget(self.stats_box)
+        stats_layout.addWidget(self.stats_rule)
+        stats_layout.addStretch(1)
+        self.pages = QTabWidget()
+        self.pages.setObjectName("thresholdPages")
+        self.pages.addTab(tensor_page, "")
+        self.pages.addTab(stats_page, "")
         layout = QVBoxLayout(self)
-        layout.addWidget(self.default_box)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.problem_label)
-        layout.addWidget(self.dtype_box, 1)
         layout.addWidget(self.reset_button)
         self.retranslate()
         self.set_thresholds(Thresholds())
@@ -121,6 +159,20 @@ class ThresholdsEditor(Retranslating, QWidget):
             edit.setPlaceholderText(self.tr("not checked"))
         for field in self.fields.values():
             field.retranslate()
+        self.pages.setTabText(0, self.tr("Tensors"))
+        self.pages.setTabText(1, self.tr("Statistics"))
+        self.pages.setTabToolTip(1, self.tr("Limits of rows compared by their statistics (statistics dumps)"))
+        self.stats_box.setTitle(self.tr("Statistics limits (statistics dumps)"))
+        self.stats_rule.setText(self.tr(
+            "Rows of statistics dumps are judged by their statistics: Max, Min, Avg or L2 norm fails when it "
+            "differs by more than the relative limit and more than the absolute floor; a NaN or Inf count "
+            "fails when it differs by more than its limit."))
+        stats_labels = (self.tr("Relative difference ≤"), self.tr("Absolute floor"),
+                        self.tr("NaN/Inf count difference ≤"))
+        for label, text in zip(self.stats_labels.values(), stats_labels, strict=True):
+            label.setText(text)
+        for field in self.stats_fields.values():
+            field.retranslate()
         self.dtype_box.setTitle(self.tr("Per dtype (origin side)"))
         self.dtype_table.setHorizontalHeaderLabels(
             [self.tr("dtype"), self.tr("Cosine"), self.tr("Max abs"), self.tr("Max rel")])
@@ -134,12 +186,20 @@ class ThresholdsEditor(Retranslating, QWidget):
         self._show_problems()
 
 
+    def show_statistics_limits(self, statistics: bool) -> None:
+        """Bring the statistics limits (True) or the tensor limits (False) to the front."""
+        self.pages.setCurrentIndex(1 if statistics else 0)
+
     def set_thresholds(self, thresholds: Thresholds) -> None:
         """Show `thresholds` without emitting thresholdsChanged."""
         blockers = [QSignalBlocker(self.dtype_table)]
         for key, field in self.fields.items():
             value = getattr(thresholds.default, key)
             field.set_value(value, format_limit(value))
+        for name, field in self.stats_fields.items():
+            number = getattr(thresholds.stats.default, name)
+            field.set_value(number, format_limit(number))
+        self._stats_per_dtype = dict(thresholds.stats.per_dtype)
         self.dtype_table.setRowCount(0)
         for dtype, limits in sorted(thresholds.per_dtype.items()):
             self._append_dtype(dtype, limits)
@@ -160,7 +220,10 @@ class ThresholdsEditor(Retranslating, QWidget):
                 item = self.dtype_table.item(row, column)
                 values[key] = item.data(VALUE_ROLE) if item is not None else None
             per_dtype[name] = Limits(**values)
-        return Thresholds(default, per_dtype)
+        stats = StatsLimits(float(self.stats_fields["max_rel"].value or 0.0),
+                            float(self.stats_fields["abs_floor"].value or 0.0),
+                            int(self.stats_fields["max_nonfinite_diff"].value or 0))
+        return Thresholds(default, per_dtype, StatsThresholds(stats, dict(self._stats_per_dtype)))
 
     def _append_dtype(self, dtype: str, limits: Limits) -> None:
         row = self.dtype_table.rowCount()
@@ -177,6 +240,8 @@ class ThresholdsEditor(Retranslating, QWidget):
         """One sentence per refused text (default fields, then per-dtype cells)."""
         found = [self.limit_labels[key].text() + " " + field.message()
                  for key, field in self.fields.items() if field.message()]
+        found += [self.stats_labels[name].text() + " " + field.message()
+                  for name, field in self.stats_fields.items() if field.message()]
         for row in range(self.dtype_table.rowCount()):
             name = self.dtype_table.item(row, 0)
             for column in range(1, len(LIMIT_KEYS) + 1):
@@ -220,7 +285,7 @@ class ThresholdsEditor(Retranslating, QWidget):
             self._emit()
 
     def _on_edit_editing_finished(self) -> None:
-        for field in self.fields.values():
+        for field in (*self.fields.values(), *self.stats_fields.values()):
             field.commit()
         self._show_problems()  # the kept value named in a message may have changed
         self._emit()

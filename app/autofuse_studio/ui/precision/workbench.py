@@ -78,6 +78,7 @@ class PrecisionWorkbench(QWidget):
         self.overview.cellChosen.connect(self.filter_bar.choose_rank_step)
         self.filter_bar.firstDivergenceRequested.connect(self.go_to_first_divergence)
         self.view.rowSelected.connect(self._on_view_row_selected)
+        self._show_optional_columns(optional_columns([]))  # no rank or statistics column before a case says so
 
     def _make_tensor_panel(self) -> QWidget:
         panel_class = export.tensor_panel_class()
@@ -117,6 +118,8 @@ class PrecisionWorkbench(QWidget):
         self.producers = {}
         self._statuses = set()
         self.model.clear()
+        if self.has_tensor_panel:  # the previous case's tensors must not stay on show under the new one
+            self.tensor_panel.clear()  # type: ignore[attr-defined]
         self.notices.clear()
         self.legend.set_counts({})
         self.filter_bar.set_statuses([])
@@ -149,6 +152,7 @@ class PrecisionWorkbench(QWidget):
         self.analysis = None
         self.result = result
         self.producers = producers
+        self._set_stats_thresholds(result.thresholds)
         self.model.set_rows(result.rows, facts.search_texts)
         self._show_optional_columns(facts.optional_columns)
         self.overview.set_overview(facts.overview)
@@ -171,11 +175,18 @@ class PrecisionWorkbench(QWidget):
         summary = assign_with_summary(self.result.rows, thresholds, self.producers)
         self.result.first_divergence = summary.first_divergence
         self.result.first_divergence_by_rank = summary.first_divergence_by_rank
+        self._set_stats_thresholds(thresholds)
         self.model.verdicts_changed()
         self.legend.set_counts(summary.verdict_counts)
         self.overview.set_overview(summary.overview)
         self.overview.show_chosen(*self.filter_bar.chosen_rank_step())
         self.focusChanged.emit(*self.focus)  # same cell, new colours
+
+    def _set_stats_thresholds(self, thresholds: Thresholds) -> None:
+        """The statistics limits the table's tooltips and the tensor panel's statistics view judge by."""
+        self.model.set_stats_thresholds(thresholds.stats)
+        if self.has_tensor_panel:
+            self.tensor_panel.set_stats_thresholds(thresholds.stats)  # type: ignore[attr-defined]
 
     def summary(self) -> str:
         """'58 rows; first divergence: …' for the status line ('' without a result)."""
@@ -308,8 +319,10 @@ class PrecisionWorkbench(QWidget):
 
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
         self._set_focus(row.rank, row.step)
-        if self.has_tensor_panel and self.remote_host is not None:
-            self.remoteRowSelected.emit(self.remote_host, row)  # its files are on the host: the window copies them
+        if self.has_tensor_panel and self.remote_host is not None and self.tensor_panel.needs_files(row):  # type: ignore[attr-defined]
+            # Its files are on the host: the window copies them; until then the panel says so (no stale pair).
+            self.tensor_panel.show_fetching(row, self.remote_host)  # type: ignore[attr-defined]
+            self.remoteRowSelected.emit(self.remote_host, row)
         else:
             self.show_tensors(row)
         self.rowSelected.emit(row)
