@@ -367,3 +367,36 @@ def test_batched_comparison_equals_one_by_one(tmp_path: Path) -> None:
     assert batched == one_by_one
     statuses = {result.status for result in batched.values()}
     assert {"OK", "FILE_NOT_FOUND", "NPY_LOAD_ERROR", "DTYPE_UNSUPPORTED"} <= statuses
+
+
+def test_the_header_layout_converts_when_the_graph_says_nothing(tmp_path: Path) -> None:
+    """A padded NC1HWC0 raw tensor against a plain NCHW one, no graph layouts: the header's format and
+    original shape bring it to NCHW without the padding."""
+    from autofuse_studio.core.precision.pair import PairSide, compare_pair
+
+    rng = np.random.default_rng(3)
+    nchw = rng.standard_normal((2, 20, 3, 5)).astype(np.float32)  # C=20 -> C1=2 blocks of C0=16, 12 padded
+    padded = np.full((2, 32, 3, 5), 7.0, dtype=np.float32)
+    padded[:, :20] = nchw
+    five_hd = np.ascontiguousarray(padded.reshape(2, 2, 16, 3, 5).transpose(0, 1, 3, 4, 2))  # N C1 H W C0
+    fused = _write(tmp_path, RawDumpSpec("f", [], [RawTensorSpec.of(five_hd, "NC1HWC0", (2, 20, 3, 5))]),
+                   name=f"A.f.1.2.{STAMP}")
+    origin = _write(tmp_path, RawDumpSpec("o", [], [RawTensorSpec.of(nchw, "NCHW", (2, 20, 3, 5))]),
+                    name=f"B.o.1.2.{STAMP}")
+    result = compare_pair(PairSide(Path(tensor_path(fused, "output", 0)), None, "fused"),
+                          PairSide(Path(tensor_path(origin, "output", 0)), None, "origin"))
+    assert result.status == "FORMAT_CONVERTED"
+    assert result.metrics is not None and result.metrics.max_abs_err == 0 and result.metrics.elements == nchw.size
+
+
+def test_api_compares_a_raw_dumps_tensor(tmp_path: Path) -> None:
+    from autofuse_studio.api import compare_npys
+
+    values = np.linspace(-1, 1, 64, dtype=np.float32)
+    raw = _write(tmp_path, RawDumpSpec("x", [RawTensorSpec.of(values * 2)], [RawTensorSpec.of(values)]))
+    np.save(tmp_path / "same.npy", values)
+    result = compare_npys(raw, tmp_path / "same.npy", tensor="output:0")
+    assert result.passed
+    assert not compare_npys(raw, tmp_path / "same.npy", tensor="input:0", max_abs=0.5).passed
+    with pytest.raises(InputError, match="choose one with --tensor"):
+        compare_npys(raw, tmp_path / "same.npy")
