@@ -23,8 +23,8 @@ from autofuse_studio.core.synth.raw_twin import twin_case
 
 pytestmark = pytest.mark.bench
 
-SHAPES = {"many_small": (3000, 1000), "few_big": (40, 1 << 20)}
-ROUNDS = {"many_small": 3, "few_big": 5}  # the big shape runs in ~0.1 s: more rounds against the noise
+SHAPES = {"many_small": (3000, 1000), "few_big": (24, 1 << 22)}
+ROUNDS = {"many_small": 3, "few_big": 5}  # runs of a tenth of a second: more rounds against the noise
 INDEX_TARGET = 1.0
 MODE1_TARGET = 1.1
 # Indexing takes tens of milliseconds: below this a ratio says more about the clock than the code.
