@@ -129,3 +129,17 @@ def test_broken_lines_are_stream_errors(line: str) -> None:
 
     with pytest.raises(StreamError):
         feed()
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"status": "PWNED"}, "unknown status"), ({"verdict": "FINE"}, "unknown verdict"), ({"kind": "x"}, "unknown kind"),
+    ({"fused_index": "0"}, "Expected `int`"), ({"metrics": {"cosine": "x"}}, "metrics"),
+    ({"fused_shape": [1.5]}, "Expected `int`")])
+def test_rows_from_plain_dicts_are_checked_like_streamed_ones(change: dict[str, object], said: str) -> None:
+    metrics = Metrics(math.nan, math.inf, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 4, 0, 0, 0, 0)
+    record = row_to_record(PrecisionRow("output", "op", 0, "o", 0, "DTYPE_CAST_SHAPE_FLATTENED", metrics=metrics))
+    assert row_from_record(record).metrics is not None
+    with pytest.raises(StreamError, match=said):
+        row_from_record({**record, **change})
+    with pytest.raises(StreamError, match="cosine"):
+        row_from_record({**record, "metrics": {**record["metrics"], "cosine": math.nan}})  # a float NaN: never sent

@@ -9,6 +9,7 @@ Three roles share the hidden `--emit-jsonl` option:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -17,13 +18,16 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autofuse_studio.cli.console import unescaped
 from autofuse_studio.cli.guard import EXIT_INTERRUPTED, run_guarded
 from autofuse_studio.core.errors import AppError, InputError, UsageError
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, RemoteNwaRequest
+
+if TYPE_CHECKING:
+    from autofuse_studio.core.precision.stream_schema import StreamRecord
 
 DEFAULT_CONNECT_TIMEOUT = 10
 
@@ -92,10 +96,12 @@ def run_host_cli(args: argparse.Namespace) -> int:
     return nwa.print_mode1_result(args, outcome.result)
 
 
-def _announced(records: Iterator[dict[str, Any]], request: RemoteNwaRequest) -> Iterator[dict[str, Any]]:
+def _announced(records: Iterator[StreamRecord], request: RemoteNwaRequest) -> Iterator[StreamRecord]:
     """The records, with a local run's `Parsing …` lines printed once the host has started (after its hello)."""
+    from autofuse_studio.core.precision.stream_schema import Hello
+
     for record in records:
-        if record["type"] == "hello":
+        if isinstance(record, Hello):
             print(f"Parsing fusion-enabled dump graph: {Path(request.af_open_graph)}")
             print(f"Parsing fusion-disabled dump graph: {Path(request.af_close_graph)}", flush=True)
         yield record
@@ -158,9 +164,10 @@ def _interrupt(_number: int, _frame: FrameType | None) -> None:
 
 
 def relay(args: argparse.Namespace) -> int:
-    """Here, for the GUI: the host's records passed on line by line; every failure an `error` record."""
+    """Here, for the GUI: the host's records, checked, passed on line by line; every failure an `error` record."""
+    from autofuse_studio.core.precision.stream_schema import Error, to_builtins
     from autofuse_studio.core.remote.nwa_remote import check_request
-    from autofuse_studio.core.remote.nwa_stream import RemoteStream
+    from autofuse_studio.core.remote.nwa_stream import RemoteStream, failure_code
     from autofuse_studio.core.remote.profiles import find_profile
 
     signal.signal(signal.SIGTERM, _interrupt)  # the GUI's cancel: stop ssh (and with it the host side) cleanly
@@ -170,10 +177,11 @@ def relay(args: argparse.Namespace) -> int:
         request = remote_request(args)
         check_request(request, profile.name)
         write({"type": "progress", "done": 0, "total": 0, "message": f"connecting to host '{profile.name}'"})
-        for record in RemoteStream(profile, request, args.connect_timeout).records():
-            write(record)
-            if record["type"] == "error":
-                return int(record.get("exit_code", 1))
+        with contextlib.closing(RemoteStream(profile, request, args.connect_timeout).records()) as records:
+            for record in records:
+                write(to_builtins(record))
+                if isinstance(record, Error):
+                    return failure_code(record.exit_code)
     except AppError as error:
         write({**_error_record(error), "here": True})  # a sentence of this side: it names the host already
         return error.exit_code

@@ -12,12 +12,27 @@ import math
 from dataclasses import fields
 from typing import Any
 
+import msgspec
+
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
+from autofuse_studio.core.precision.stream_schema import (
+    LayoutRecord,
+    MetricsRecord,
+    NoticeRecord,
+    RowRecord,
+    StatsRecord,
+    check_row,
+    convert,
+    detail,
+)
+from autofuse_studio.core.precision.stream_schema import (
+    StreamError as StreamError,  # re-exported: the error of every stream reader
+)
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds, check_limit, stats_limits
 
 PROTOCOL = 1  # bump when a record changes meaning; the local side refuses other protocol numbers
@@ -28,10 +43,6 @@ _LAYOUTS = ("fused_layout", "origin_layout")
 _NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
-class StreamError(AppError):
-    """A line of the record stream is not what the protocol promises."""
-
-
 def _float(value: float) -> float | str:
     """A float for JSON: non-finite values as the strings 'nan', 'inf', '-inf' (strict JSON has none)."""
     number = float(value)
@@ -40,7 +51,7 @@ def _float(value: float) -> float | str:
     return "nan" if math.isnan(number) else ("inf" if number > 0 else "-inf")
 
 
-def _unfloat(value: Any) -> float:
+def _unfloat(value: float | str) -> float:
     if isinstance(value, str):
         return _NON_FINITE[value]
     return float(value)
@@ -52,9 +63,10 @@ def metrics_to_record(metrics: Metrics) -> dict[str, Any]:
             for name, is_float in _METRIC_FIELDS}
 
 
-def metrics_from_record(record: dict[str, Any]) -> Metrics:
-    """The Metrics written by metrics_to_record."""
-    values: dict[str, Any] = {name: _unfloat(record[name]) if is_float else int(record[name])
+def metrics_from_record(record: dict[str, Any] | MetricsRecord) -> Metrics:
+    """The Metrics written by metrics_to_record (checked against the stream schema)."""
+    checked: MetricsRecord = record if isinstance(record, MetricsRecord) else convert(record, MetricsRecord)
+    values: dict[str, Any] = {name: _unfloat(getattr(checked, name)) if is_float else getattr(checked, name)
                               for name, is_float in _METRIC_FIELDS}
     return Metrics(**values)
 
@@ -63,7 +75,7 @@ def _number(value: float | int) -> float | int | str:
     return value if isinstance(value, int) and not isinstance(value, bool) else _float(value)
 
 
-def _unnumber(value: Any) -> float | int:
+def _unnumber(value: float | int | str) -> float | int:
     return value if isinstance(value, int) and not isinstance(value, bool) else _unfloat(value)
 
 
@@ -79,16 +91,17 @@ def stats_to_record(stats: StatsComparison) -> dict[str, Any]:
             "count_mismatch": stats.count_mismatch, "problem": stats.problem}
 
 
-def stats_from_record(record: dict[str, Any]) -> StatsComparison:
-    """The StatsComparison written by stats_to_record."""
-    items = tuple(ItemComparison(str(name), *map(_unnumber, values)) for name, *values in record["items"])
-    shapes = [None if record[key] is None else tuple(int(dim) for dim in record[key])
-              for key in ("fused_shape", "origin_shape")]
-    problem = record["problem"]
-    return StatsComparison(str(record["kind"]), int(record["index"]), str(record["fused_dtype"]),
-                           str(record["origin_dtype"]), shapes[0], shapes[1], items,
-                           tuple(str(name) for name in record["one_sided"]), bool(record["shape_mismatch"]),
-                           bool(record["count_mismatch"]), None if problem is None else str(problem))
+def stats_from_record(record: dict[str, Any] | StatsRecord) -> StatsComparison:
+    """The StatsComparison written by stats_to_record (checked against the stream schema)."""
+    checked: StatsRecord = record if isinstance(record, StatsRecord) else convert(record, StatsRecord)
+    items = tuple(ItemComparison(name, *map(_unnumber, values)) for name, *values in checked.items)
+    return StatsComparison(checked.kind, checked.index, checked.fused_dtype, checked.origin_dtype,
+                           _shape(checked.fused_shape), _shape(checked.origin_shape), items,
+                           tuple(checked.one_sided), checked.shape_mismatch, checked.count_mismatch, checked.problem)
+
+
+def _shape(shape: list[int] | None) -> tuple[int, ...] | None:
+    return None if shape is None else tuple(shape)
 
 
 def _layout(layout: LayoutInfo | None) -> dict[str, Any] | None:
@@ -98,11 +111,10 @@ def _layout(layout: LayoutInfo | None) -> dict[str, Any] | None:
     return {"layout": layout.layout, "origin_format": layout.origin_format, "origin_shape": shape}
 
 
-def _unlayout(record: dict[str, Any] | None) -> LayoutInfo | None:
+def _unlayout(record: LayoutRecord | None) -> LayoutInfo | None:
     if record is None:
         return None
-    shape = record["origin_shape"]
-    return LayoutInfo(record["layout"], record["origin_format"], None if shape is None else tuple(shape))
+    return LayoutInfo(record.layout, record.origin_format, _shape(record.origin_shape))
 
 
 def row_to_record(row: PrecisionRow) -> dict[str, Any]:
@@ -122,21 +134,19 @@ def row_to_record(row: PrecisionRow) -> dict[str, Any]:
     return record
 
 
-def row_from_record(record: dict[str, Any]) -> PrecisionRow:
-    """The PrecisionRow written by row_to_record (equal to the original, repr included); StreamError if broken."""
-    try:
-        values = {name: record[name] for name in _ROW_FIELDS}
-        metrics = values["metrics"]
-        values["metrics"] = None if metrics is None else metrics_from_record(metrics)
-        stats = values["stats"]
-        values["stats"] = None if stats is None else stats_from_record(stats)
-        for name in _SHAPES:
-            values[name] = None if values[name] is None else tuple(values[name])
-        for name in _LAYOUTS:
-            values[name] = _unlayout(values[name])
-        return PrecisionRow(**values)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StreamError(f"A streamed precision row is incomplete or malformed ({exc!r}).") from None
+def row_from_record(record: dict[str, Any] | RowRecord) -> PrecisionRow:
+    """The PrecisionRow written by row_to_record (equal to the original, repr included); StreamError if broken:
+    a missing field, a wrong type, a number that is none, an unknown kind, status or verdict."""
+    checked: RowRecord = record if isinstance(record, RowRecord) else convert(record, RowRecord)
+    check_row(checked)
+    values = {name: getattr(checked, name) for name in _ROW_FIELDS}
+    values["metrics"] = None if checked.metrics is None else metrics_from_record(checked.metrics)
+    values["stats"] = None if checked.stats is None else stats_from_record(checked.stats)
+    for name in _SHAPES:
+        values[name] = _shape(values[name])
+    for name in _LAYOUTS:
+        values[name] = _unlayout(values[name])
+    return PrecisionRow(**values)
 
 
 def notice_to_record(notice: Notice) -> dict[str, Any]:
@@ -144,9 +154,10 @@ def notice_to_record(notice: Notice) -> dict[str, Any]:
     return notice.to_dict()
 
 
-def notice_from_record(record: dict[str, Any]) -> Notice:
-    """The Notice written by notice_to_record."""
-    return Notice(record["kind"], record["message"], record["count"], list(record["items"]), record["side"])
+def notice_from_record(record: dict[str, Any] | NoticeRecord) -> Notice:
+    """The Notice written by notice_to_record (checked against the stream schema)."""
+    checked: NoticeRecord = record if isinstance(record, NoticeRecord) else convert(record, NoticeRecord)
+    return Notice(checked.kind, checked.message, checked.count, list(checked.items), checked.side)
 
 
 def thresholds_to_record(thresholds: Thresholds) -> dict[str, Any]:
@@ -194,11 +205,12 @@ def encode_record(record: dict[str, Any]) -> str:
 
 
 def decode_record(line: str) -> dict[str, Any]:
-    """One line back into a record; StreamError when it is not a JSON object with a 'type'."""
+    """One line back into a plain dict; StreamError when it is not strict JSON (no NaN tokens, 64-bit ints,
+    bounded nesting) or not an object with a 'type'. The stream's reader uses stream_schema.parse_record."""
     try:
-        record = json.loads(line)
-    except (ValueError, RecursionError):
-        raise StreamError(f"A streamed line is not JSON: {line[:80]!r}.") from None
+        record = msgspec.json.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        raise StreamError(f"A streamed line is not JSON: {detail(line, 80)!r}.") from None
     if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-        raise StreamError(f"A streamed line is not a record: {line[:80]!r}.")
+        raise StreamError(f"A streamed line is not a record: {detail(line, 80)!r}.")
     return record

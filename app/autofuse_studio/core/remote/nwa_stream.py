@@ -2,6 +2,10 @@
 
 ssh without a tty does not forward signals, so stopping means closing ssh's stdin: the remote side watches
 its stdin (`--watch-stdin`) and exits on EOF; ssh is then terminated, and killed if it lingers.
+
+Nothing the host sends is trusted: lines are read in linear time up to MAX_LINE_BYTES, every record is
+checked against core.precision.stream_schema, and anything broken ends the run with one sentence naming the
+host (StreamError, exit code 1). An `error` record from the host can only fail the run (see failure_code).
 """
 
 from __future__ import annotations
@@ -13,14 +17,19 @@ import subprocess
 import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+import msgspec
 
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.notices import clip
+from autofuse_studio.core.precision import stream_schema as schema
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.result_stream import ResultAssembler, sides_from_record
-from autofuse_studio.core.precision.row_stream import PROTOCOL, StreamError, decode_record
+from autofuse_studio.core.precision.row_stream import PROTOCOL, StreamError
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.verdict import Port
+from autofuse_studio.core.printable import escape_controls
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.remote import nwa_remote
 from autofuse_studio.core.remote.profiles import HostProfile
@@ -28,8 +37,13 @@ from autofuse_studio.core.remote.ssh import RemoteError, ssh_argv, ssh_failure
 
 POLL_S = 0.2
 STOP_GRACE_S = 2.0
-MAX_LINE_BYTES = 256 << 20
+MAX_LINE_BYTES = 64 << 20  # a real run's lines stay far below (rows travel 500 a record, see result_stream)
 STDERR_KEPT = 64 << 10
+CHATTER_CHARS = 200  # what is kept of each line a login script prints before the version line
+MESSAGE_CHARS = 4000  # what is shown of a host's error message; progress messages are cut at 300
+FAILURE_CODES = (1, 2)  # the exit codes of a failed run (AppError: 1, UsageError: 2)
+
+Chunk = TypeVar("Chunk", str, bytes)
 
 
 class RemoteRunError(AppError):
@@ -38,6 +52,55 @@ class RemoteRunError(AppError):
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+class LineTooLong(StreamError):
+    """A line longer than the reader's cap (the caller names the host)."""
+
+
+def failure_code(code: int) -> int:
+    """A host's exit code as this side's: 1 or 2 as sent, anything else (0 too) 1 — an error never succeeds."""
+    return code if code in FAILURE_CODES else 1
+
+
+def broken_stream(host: str, problem: str) -> StreamError:
+    """The one sentence for a host whose stream breaks the protocol ('problem' says what it sent)."""
+    return StreamError(f"Host '{host}' sent {escape_controls(problem)}; its comparison was stopped.")
+
+
+class LineSplitter(Generic[Chunk]):
+    """Whole lines out of arriving chunks in time linear in the stream: a partial line is kept as a list of
+    pieces, joined once when its newline comes (never a growing buffer copied at every chunk)."""
+
+    def __init__(self, newline: Chunk, limit: int | None = None) -> None:
+        self._newline: Chunk = newline
+        self._empty: Chunk = newline[:0]
+        self._pieces: list[Chunk] = []
+        self._size = 0
+        self.limit = limit
+
+    def feed(self, chunk: Chunk) -> list[Chunk]:
+        """The lines `chunk` completes (without their newlines); LineTooLong when one grows past the limit."""
+        lines = chunk.split(self._newline)
+        rest = lines.pop()
+        if lines and self._pieces:
+            self._pieces.append(lines[0])
+            lines[0] = self._empty.join(self._pieces)
+            self._pieces, self._size = [], 0
+        if self.limit is not None and max(map(len, lines), default=0) > self.limit:
+            raise LineTooLong(f"a line longer than {self.limit >> 20} MB")
+        if rest:
+            self._size += len(rest)
+            if self.limit is not None and self._size > self.limit:
+                raise LineTooLong(f"a line longer than {self.limit >> 20} MB")
+            self._pieces.append(rest)
+        return lines
+
+    def rest(self) -> Chunk:
+        """What came after the last newline (the stream ended)."""
+        rest: Chunk = self._empty.join(self._pieces)
+        self._pieces, self._size = [], 0
+        return rest
 
 
 @dataclass
@@ -50,10 +113,15 @@ class RemoteOutcome:
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """EOF to the remote side first (it exits and ssh with it), then terminate and kill ssh."""
-    if proc.stdin is not None and not proc.stdin.closed:
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
+    """EOF to the remote side first (it exits and ssh with it), then terminate and kill ssh.
+
+    Nothing reads its output any more: closing that pipe makes a writer that goes on writing (a host
+    ignoring the EOF) fail at once instead of blocking on a full pipe until the grace time is over.
+    """
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None and not pipe.closed:
+            with contextlib.suppress(OSError):
+                pipe.close()
     for action in (None, proc.terminate, proc.kill):
         if action is not None:
             action()
@@ -99,7 +167,7 @@ def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Gener
     reader = threading.Thread(target=_drain, args=(proc.stderr, end.stderr), daemon=True, name="ssh-stderr")
     reader.start()
     fd = proc.stdout.fileno()
-    buffer = b""
+    splitter = LineSplitter(b"\n", MAX_LINE_BYTES)
     try:
         while True:
             cancel.check()
@@ -109,26 +177,22 @@ def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Gener
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 break
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            if len(buffer) > MAX_LINE_BYTES:
-                raise StreamError(f"The remote side sent a line longer than {MAX_LINE_BYTES >> 20} MB.")
-            for line in lines:
+            for line in splitter.feed(chunk):
                 yield line.decode("utf-8", "replace")
-        if buffer:
-            yield buffer.decode("utf-8", "replace")
+        rest = splitter.rest()
+        if rest:
+            yield rest.decode("utf-8", "replace")
         proc.wait()
     finally:
         _stop(proc)
         reader.join(STOP_GRACE_S)
-        proc.stdout.close()
         proc.stderr.close()
         end.returncode = proc.returncode
         end.stdin = None
 
 
 class RemoteStream:
-    """The records of one remote run, checked (hello first, protocol number) and with ssh errors as sentences."""
+    """The records of one remote run, checked (schema, hello first, protocol number), ssh errors as sentences."""
 
     def __init__(self, profile: HostProfile, request: nwa_remote.RemoteNwaRequest, connect_timeout: int = 10) -> None:
         self.profile = profile
@@ -137,8 +201,15 @@ class RemoteStream:
         self.end = ProcessEnd()
         self.version: str | None = None  # the host's version, once its answer was read
 
-    def records(self, cancel: CancelToken = NEVER_CANCELLED) -> Iterator[dict[str, Any]]:
-        """Yield every record (hello included) until result or error; RemoteError when the stream breaks off."""
+    def records(self, cancel: CancelToken = NEVER_CANCELLED) -> Generator[schema.StreamRecord, None, None]:
+        """Yield every record (hello included) until result or error; RemoteError when the stream breaks off,
+        StreamError (one sentence naming the host) when it breaks the protocol."""
+        try:
+            yield from self._records(cancel)
+        except StreamError as error:
+            raise broken_stream(self.profile.name, str(error)) from None
+
+    def _records(self, cancel: CancelToken) -> Generator[schema.StreamRecord, None, None]:
         command = nwa_remote.gated_command_line(self.request, self.profile.name)
         # Rows repeat their keys and dump paths: ssh's zlib makes ~850 B of JSON per row ~50 B on the wire.
         argv = compressed(ssh_argv(self.profile, command, self.connect_timeout))
@@ -149,23 +220,27 @@ class RemoteStream:
             for line in lines:
                 if self.version is None:
                     if not line.startswith(nwa_remote.VERSION_MARK):
-                        chatter = [*chatter[-20:], line]
+                        chatter = [*chatter[-20:], clip(line, CHATTER_CHARS)]
                         continue
+                    answer = clip(line.removeprefix(nwa_remote.VERSION_MARK), CHATTER_CHARS)
                     self.version = nwa_remote.check_version_answer(
-                        self.profile, self.request.remote_command, 0, line.removeprefix(nwa_remote.VERSION_MARK),
-                        "", self.connect_timeout)
+                        self.profile, self.request.remote_command, 0, answer, "", self.connect_timeout)
                     self.end.send(b"go\n")  # the version is good: now the host may run the comparison
                     continue
                 if not line.startswith("{"):
                     continue  # a login script's chatter on stdout is no record
-                record = decode_record(line)
-                if record["type"] == "hello":
+                record = schema.parse_record(line)
+                if isinstance(record, schema.Hello):
+                    if greeted:
+                        raise StreamError("a second hello record")
                     self._check_hello(record)
                     greeted = True
                 elif not greeted:
-                    raise StreamError("The remote side sent records before its hello.")
+                    raise StreamError("records before its hello record")
+                elif isinstance(record, schema.Error):
+                    record = msgspec.structs.replace(record, here=False)  # only the local relay speaks `here`
                 yield record
-                if record["type"] in ("result", "error"):
+                if isinstance(record, (schema.Result, schema.Error)):
                     return
         finally:
             lines.close()
@@ -176,19 +251,18 @@ class RemoteStream:
                                             stderr, self.connect_timeout)
         raise self._broken_off()
 
-    def _check_hello(self, record: dict[str, Any]) -> None:
-        if record.get("protocol") != PROTOCOL:
-            version = str(record.get("version", "?"))
-            raise RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, version)
-                              if not isinstance(record.get("protocol"), int) or record["protocol"] < PROTOCOL else
-                              f"Host '{self.profile.name}' runs Autofuse Studio {version} with stream protocol "
-                              f"{record['protocol']}, newer than this one's {PROTOCOL}; upgrade here too.")
+    def _check_hello(self, record: schema.Hello) -> None:
+        if record.protocol != PROTOCOL:
+            raise RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, record.version)
+                              if record.protocol < PROTOCOL else
+                              f"Host '{self.profile.name}' runs Autofuse Studio {record.version} with stream protocol "
+                              f"{record.protocol}, newer than this one's {PROTOCOL}; upgrade here too.")
 
     def _broken_off(self) -> RemoteError:
         """Why the stream ended without a result: an old version, a lost connection or a killed run, a crash."""
         code = self.end.returncode if self.end.returncode is not None else -1
         text = self.end.stderr.decode("utf-8", "replace")
-        last = text.strip().splitlines()[-1] if text.strip() else ""
+        last = clip(text.strip().splitlines()[-1], MESSAGE_CHARS) if text.strip() else ""
         if "unrecognized arguments" in text and "--emit-jsonl" in text:
             return RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, "(unknown)"))
         if code == 255 or code < 0:  # ssh's own code: a connection problem it names, or the remote side vanished
@@ -208,7 +282,11 @@ Event = tuple[str, Any]
 
 class RecordReader:
     """Turns records into events — ("progress", (done, total, message)), ("rows", new rows), ("indexed", sides),
-    ("result", RemoteOutcome) — for a pulling reader (the CLI) and a pushed one (the GUI's process output)."""
+    ("result", RemoteOutcome) — for a pulling reader (the CLI) and a pushed one (the GUI's process output).
+
+    Whatever breaks the protocol (a bad line, a result naming rows never sent, …) is a StreamError naming
+    the host; a host's `error` record is a RemoteRunError with a failure exit code.
+    """
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -216,48 +294,68 @@ class RecordReader:
         self.files = 0
         self.outcome: RemoteOutcome | None = None
 
-    def take(self, record: dict[str, Any]) -> Event | None:
+    def take_line(self, line: str | bytes) -> Event | None:
+        """The event of one line of the stream (see take)."""
+        try:
+            record = schema.parse_record(line)
+        except StreamError as error:
+            raise broken_stream(self.host, str(error)) from None
+        return self.take(record)
+
+    def take(self, record: schema.StreamRecord) -> Event | None:
         """The event of one record (None for records that only feed the result); RemoteRunError for `error`."""
-        kind = record["type"]
-        if kind == "progress":
-            return kind, (int(record["done"]), int(record["total"]), str(record["message"]))
-        if kind == "rows":
+        try:
+            return self._take(record)
+        except StreamError as error:
+            raise broken_stream(self.host, str(error)) from None
+
+    def _take(self, record: schema.StreamRecord) -> Event | None:
+        if isinstance(record, schema.Progress):
+            return "progress", (record.done, record.total, clip(record.message, 300))
+        if isinstance(record, schema.Rows):
             new = self.assembler.add_rows(record)
-            return (kind, new) if new else None
-        if kind == "indexed":
+            return ("rows", new) if new else None
+        if isinstance(record, schema.Indexed):
             sides = sides_from_record(record)
             self.files = sides.files
-            return kind, sides
-        if kind == "producers":
+            return "indexed", sides
+        if isinstance(record, schema.Producers):
             self.assembler.add_producers(record)
-        elif kind == "error":
-            message = str(record.get("message", "the remote run failed"))
-            raise RemoteRunError(message if record.get("here") else f"{message} (on host '{self.host}')",
-                                 int(record.get("exit_code", 1)))
-        elif kind == "result":
+        elif isinstance(record, schema.NoticeItems):
+            self.assembler.add_notice_items(record)
+        elif isinstance(record, schema.Error):
+            message = clip(record.message, MESSAGE_CHARS) or "the remote run failed"
+            raise RemoteRunError(message if record.here else f"{message} (on host '{self.host}')",
+                                 failure_code(record.exit_code))
+        elif isinstance(record, schema.Result):
             self.outcome = RemoteOutcome(self.assembler.result(record), self.assembler.producers, self.files)
-            return kind, self.outcome
+            return "result", self.outcome
         return None
 
 
-def collect(records: Iterator[dict[str, Any]], host: str, *, progress: Progress = no_progress,
+def collect(records: Iterator[schema.StreamRecord], host: str, *, progress: Progress = no_progress,
             on_rows: RowsSink | None = None, on_indexed: SidesSink | None = None) -> RemoteOutcome:
     """Rebuild the run from its records: rows and progress passed on as they come, the result at the end."""
     reader = RecordReader(host)
-    for record in records:
-        event = reader.take(record)
-        if event is None:
-            continue
-        kind, payload = event
-        if kind == "progress":
-            progress(*payload)
-        elif kind == "rows" and on_rows is not None:
-            on_rows(payload)
-        elif kind == "indexed" and on_indexed is not None:
-            on_indexed(payload)
-        elif kind == "result":
-            return payload  # type: ignore[no-any-return]
-    raise StreamError("The record stream ended without a result.")
+    try:
+        for record in records:
+            event = reader.take(record)
+            if event is None:
+                continue
+            kind, payload = event
+            if kind == "progress":
+                progress(*payload)
+            elif kind == "rows" and on_rows is not None:
+                on_rows(payload)
+            elif kind == "indexed" and on_indexed is not None:
+                on_indexed(payload)
+            elif kind == "result":
+                return payload  # type: ignore[no-any-return]
+    finally:  # whatever ended the loop (a refused record too): the stream's process is stopped now
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()
+    raise broken_stream(host, "no result record before its stream ended")
 
 
 def run_remote_mode1(profile: HostProfile, request: nwa_remote.RemoteNwaRequest, *, connect_timeout: int = 10,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.precision.row_stream import StreamError, decode_record, encode_record, thresholds_to_record
+from autofuse_studio.core.precision.row_stream import StreamError, encode_record, thresholds_to_record
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, PATH_ROLES
-from autofuse_studio.core.remote.nwa_stream import RecordReader
+from autofuse_studio.core.remote.nwa_stream import LineSplitter, RecordReader
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.row_batches import RowBatches
 from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, frozen_command
@@ -50,7 +50,7 @@ class RemoteAnalysisController(QObject):
         self._process.stderrOutput.connect(self._on_process_stderr)
         self._process.finished.connect(self._on_process_finished)
         self._reader: RecordReader | None = None
-        self._buffer = ""
+        self._lines = LineSplitter("\n")  # the relay's lines were checked (and capped) there already
         self._stderr = ""
         self._error: AppError | None = None
         self._batches = RowBatches(self)
@@ -67,7 +67,7 @@ class RemoteAnalysisController(QObject):
         if self._process.is_running():
             self._process.kill_and_wait()
         self._reader = RecordReader(host)
-        self._buffer, self._stderr, self._error = "", "", None
+        self._lines, self._stderr, self._error = LineSplitter("\n"), "", None
         self._batches.clear()
         argv = remote_argv(host, paths, compare_input=compare_input, step=step, thresholds=thresholds or Thresholds(),
                            remote_command=remote_command)
@@ -83,16 +83,14 @@ class RemoteAnalysisController(QObject):
 
 
     def _on_process_output(self, text: str) -> None:
-        self._buffer += text
-        *lines, self._buffer = self._buffer.split("\n")
-        for line in lines:
+        for line in self._lines.feed(text):
             if line.startswith("{") and self._error is None:
                 self._take(line)
 
     def _take(self, line: str) -> None:
         assert self._reader is not None
         try:
-            event = self._reader.take(decode_record(line))
+            event = self._reader.take_line(line)
         except AppError as error:  # an error record, or a broken line (StreamError)
             self._error = error
             return
