@@ -1,5 +1,7 @@
 """Packages (with resources/ as package data) and the optional native precision kernel; the rest is pyproject.toml."""
 
+import os
+
 from setuptools import Extension, find_packages, setup
 
 # The repository's resources/ (demo case, icons, translations, desktop entry) travels inside the wheel as the
@@ -28,5 +30,13 @@ setup(
             # Optional too: without it the ATT scanner keeps its regex path (scanner.py).
             optional=True,
         ),
+        # POSIX only (a SIGBUS handler): memory-mapped dumps that shrink mid-read become a row status, not a
+        # crash. Optional: without it big dumps are mapped unguarded, as before (core/dumps/mapped.py).
+        *([Extension(
+            "autofuse_studio.core.dumps._mapguard",
+            ["app/autofuse_studio/core/dumps/_mapguard.c"],
+            extra_compile_args=["-O2", "-std=c99"],
+            optional=True,
+        )] if os.name == "posix" else []),
     ],
 )

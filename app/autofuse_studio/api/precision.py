@@ -15,8 +15,16 @@ from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
 from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.rank_ids import rank_list
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.thresholds import Limits, Thresholds, check_limit, load_thresholds
+from autofuse_studio.core.precision.thresholds import (
+    Limits,
+    Thresholds,
+    check_dtype_name,
+    check_limit,
+    load_thresholds,
+)
+from autofuse_studio.core.printable import escape_controls, short_repr
 from autofuse_studio.core.progress import Progress, no_progress
 from autofuse_studio.core.resources import demo_case_dir
 
@@ -59,14 +67,26 @@ def make_thresholds(cosine: float | None = None, max_abs: float | None = None, m
     default = Limits(**{key: getattr(base.default, key) if value is None else check_limit(key, value, "argument")
                         for key, value in given.items()})
     per_dtype = dict(base.per_dtype)
+    if dtype_thresholds is not None and not isinstance(dtype_thresholds, Mapping):
+        raise InputError("dtype_thresholds must map dtype names to limits, e.g. {'float16': {'cosine': 0.995}}, "
+                         f"not {_shown(dtype_thresholds)}.")
     for dtype, limits in (dtype_thresholds or {}).items():
-        where = f"dtype_thresholds[{dtype!r}]"
-        unknown = sorted(set(limits) - set(given))
+        where = f"dtype_thresholds[{_shown(dtype)}]"
+        check_dtype_name(dtype, where)
+        if not isinstance(limits, Mapping):
+            raise InputError(f"{where} must map limit names to numbers, e.g. {{'cosine': 0.995}}, not "
+                             f"{_shown(limits)}.")
+        unknown = sorted(str(key) for key in set(limits) - set(given))
         if unknown:
-            raise InputError(f"{where}: unknown limit {unknown[0]!r} (use cosine, max_abs, max_rel).")
+            raise InputError(f"{where}: unknown limit {_shown(unknown[0])} (use cosine, max_abs, max_rel).")
         values = {key: check_limit(key, value, where) for key, value in limits.items()}
         per_dtype[dtype] = Limits(**{**per_dtype.get(dtype, default).as_dict(), **values})
-    return Thresholds(default, per_dtype)
+    return Thresholds(default, per_dtype, base.stats)
+
+
+def _shown(value: object) -> str:
+    """A short quote of an argument for a message."""
+    return escape_controls(short_repr(value, 60))
 
 
 class PrecisionTable:
@@ -187,7 +207,8 @@ class NpyComparison(PrecisionTable):
 
 
 def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data: PathLike, af_close_data: PathLike,
-                 *, compare_input: bool = False, step: str | None = None, ranks: Iterable[int | str] | None = None,
+                 *, compare_input: bool = False, step: str | None = None,
+                 ranks: str | Iterable[int | str] | None = None,
                  jobs: int | None = None, cosine: float | None = None, max_abs: float | None = None,
                  max_rel: float | None = None, dtype_thresholds: Mapping[str, Mapping[str, float]] | None = None,
                  thresholds_file: PathLike | None = None, progress: Progress | None = None) -> CaseComparison:
@@ -197,9 +218,11 @@ def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data
             raise InputError(f"The dump graph {graph} does not exist or is not a file.", graph)
     request = Mode1Request(Path(af_open_graph), Path(af_close_graph), Path(af_open_data), Path(af_close_data),
                            compare_input=compare_input, step=step,
-                           ranks=None if ranks is None else [str(int(rank)) for rank in ranks],
+                           ranks=None if ranks is None else rank_list(ranks, "ranks"),
                            thresholds=make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file))
     if jobs is not None:
+        if isinstance(jobs, bool) or not isinstance(jobs, int):
+            raise InputError(f"jobs must be a whole number of worker threads, not {_shown(jobs)}.")
         request.jobs = max(1, jobs)
     return CaseComparison(run_mode1(request, progress or no_progress))
 

@@ -15,7 +15,9 @@ from autofuse_studio.core.dumps.npy import not_a_file_message
 from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError, UsageError
 from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
+from autofuse_studio.core.precision.notice_lines import notice_item_lines
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
+from autofuse_studio.core.precision.rank_ids import rank_list
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
 from autofuse_studio.core.precision.thresholds import (
@@ -70,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     ours.add_argument("--thresholds", metavar="FILE.toml", help="limits from a TOML file ([default], [dtype.NAME])")
     ours.add_argument("--fail-on-divergence", action="store_true",
                       help=f"exit with {EXIT_DIVERGENCE} when a culprit (first divergence) exists")
+    ours.add_argument("--verbose-warnings", action="store_true",
+                      help="one WARNING line per operator, file or row a warning covers (e.g. each operator dumped "
+                      "several times), instead of one line per kind of warning")
     add_host_options(parser)
     add_cluster_options(parser)
     return parser
@@ -121,10 +126,10 @@ def parse_ranks(text: str | None) -> list[str] | None:
     """'0,2, 3' -> ['0', '2', '3'] (device ids as written in the dump tree, leading zeros dropped)."""
     if text is None:
         return None
-    ranks = [part.strip() for part in text.split(",") if part.strip()]
-    if not ranks or not all(part.isascii() and part.isdigit() for part in ranks):
-        raise UsageError(f"--rank takes device ids separated by commas (e.g. 0,2,3), not {text!r}.")
-    return list(dict.fromkeys(str(int(part)) for part in ranks))
+    try:
+        return rank_list(text, "--rank")
+    except InputError as error:
+        raise UsageError(str(error)) from None
 
 
 def mode1_request(args: argparse.Namespace) -> Mode1Request:
@@ -161,14 +166,20 @@ def _print_tables(result: PrecisionResult) -> None:
         print(format_table(rows))
 
 
-def _warning_lines(result: PrecisionResult) -> list[str]:
-    """The reference's NO_MAPPING lines (once per fused output), then one line per kind of notice."""
+def _warning_lines(result: PrecisionResult, verbose: bool = False) -> list[str]:
+    """The reference's NO_MAPPING lines (once per fused output), then one line per kind of notice.
+
+    verbose: one line per thing a notice covers (each operator dumped several times ...) instead.
+    """
     unmapped = dict.fromkeys((row.fused_op, row.fused_index) for row in result.rows
                              if row.kind == OUTPUT and row.status == NO_MAPPING)
     lines = [f"WARNING: Fused operator {op} output {index} is missing _datadump_origin_name or "
              "_datadump_origin_output_index; skipping" for op, index in unmapped]
-    lines.extend(f"WARNING: {notice.message}" for notice in result.notices
-                 if notice.kind not in _SHOWN_AS_REFERENCE_LINES)
+    for notice in result.notices:
+        if notice.kind in _SHOWN_AS_REFERENCE_LINES:
+            continue
+        items = notice_item_lines(notice) if verbose else []
+        lines.extend(f"WARNING: {line}" for line in items or [notice.message])
     return lines
 
 
@@ -192,7 +203,7 @@ def print_mode1_result(args: argparse.Namespace, result: PrecisionResult) -> int
     if result.compare_input:
         found += f", {result.input_mappings} fused operator input mappings"
     print(found + "\n")
-    for line in _warning_lines(result):
+    for line in _warning_lines(result, getattr(args, "verbose_warnings", False)):
         print(line)
     _print_tables(result)
     print()

@@ -31,3 +31,15 @@ class _TerminalProgress:
 def terminal_progress() -> Progress:
     """A Progress that draws on stderr when it is a terminal, else one that does nothing."""
     return _TerminalProgress() if sys.stderr.isatty() else no_progress
+
+
+def clear_progress_line() -> None:
+    """Erase the progress line (when stderr is a terminal) with a real CR and erase-line escape.
+
+    Written under the escaping console, sys.stderr.write("\\r\\x1b[K") would show the literal text
+    `\\x0d\\x1b[K` on the terminal: our own escapes go to the stream beneath it.
+    """
+    if sys.stderr.isatty():
+        stream = unescaped(sys.stderr)
+        stream.write("\r\x1b[K")
+        stream.flush()

@@ -6,7 +6,7 @@ import heapq
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,18 @@ from autofuse_studio.core.ge.native_find import file_contains_any
 from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
-from autofuse_studio.core.precision.thresholds import STATS_KEYS, Limits, Thresholds, limit_problem, stats_limits
+from autofuse_studio.core.precision.thresholds import (
+    STATS_KEYS,
+    Limits,
+    Thresholds,
+    check_dtype_name,
+    limit_problem,
+    stats_limits,
+)
 from autofuse_studio.core.precision.verdict import assign_verdicts
+from autofuse_studio.core.printable import escape_controls, short_repr
 from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.side_files import read_side_file
 
 CASE_SUFFIX = ".afcase"
 CASE_FORMAT = "autofuse-studio-case/1"
@@ -40,6 +49,13 @@ STATS_CSV_KINDS = frozenset({STATS_CSV})
 _SNIFF = 64 << 10
 _MAX_ENTRIES = 200_000  # stop scanning huge trees: role detection must stay instant
 _MAX_DEPTH = 12
+# Bounds of a *.afcase file (the app writes a few kB): size, path and step lengths, view entries.
+MAX_CASE_BYTES = 1 << 20
+MAX_PATH_CHARS = 4096
+MAX_STEP_CHARS = 256
+MAX_VIEW_ITEMS = 64
+MAX_VIEW_TEXT = 4096
+MAX_SPLITTER = 100_000
 
 
 @dataclass
@@ -84,11 +100,12 @@ class CaseFiles:
             path: Path | None = getattr(self, role)
             label = ROLE_LABELS[role]
             want_dir = role.endswith("_data")
+            # os.path's tests answer False for a name too long or otherwise unusable, where Path's raise.
             if path is None:
                 found.append(f"The {label} is not set.")
-            elif want_dir and not data_elsewhere and not path.is_dir():
+            elif want_dir and not data_elsewhere and not os.path.isdir(path):
                 found.append(f"The {label} {path} does not exist or is not a folder.")
-            elif not want_dir and not path.is_file():
+            elif not want_dir and not os.path.isfile(path):
                 found.append(f"The {label} {path} does not exist or is not a file.")
         return found
 
@@ -344,42 +361,67 @@ def merge(base: CaseFiles, found: CaseFiles) -> CaseFiles:
     return replace(base, **updates)
 
 
-def thresholds_from_dict(data: dict[str, Any]) -> Thresholds:
-    """The inverse of Thresholds.as_dict(); unknown keys are ignored, bad values raise InputError."""
-
-    def limits(table: Any, base: Limits) -> Limits:
-        if not isinstance(table, dict):
-            return base
-        values: dict[str, float | None] = {}
-        for key in ("cosine", "max_abs", "max_rel"):
-            if key in table:
-                value = table[key]
-                problem = None if value is None else limit_problem(key, value)
-                if problem:
-                    raise InputError(f"Threshold '{key}' {problem} (or null).")
-                values[key] = None if value is None else float(value)
-        return replace(base, **values)
-
-    default = limits(data.get("default"), Limits())
-    per_dtype_data = data.get("per_dtype") or {}
-    per_dtype = {str(name): limits(table, default) for name, table in per_dtype_data.items()}
-    return Thresholds(default, per_dtype, _stats_thresholds_from_dict(data.get("stats")))
+def _what(value: Any) -> str:
+    """A short quote of a JSON value for a message (long ints by their digit count, controls escaped)."""
+    return escape_controls(short_repr(value, 40))
 
 
-def _stats_thresholds_from_dict(data: Any) -> StatsThresholds:
-    """The inverse of StatsThresholds.as_dict(); unknown keys are ignored, bad values raise InputError."""
+def _limits_from_dict(table: Any, base: Limits, where: str) -> Limits:
+    if table is None:
+        return base
+    if not isinstance(table, dict):
+        raise InputError(f"'{where}' must be an object of limits (cosine, max_abs, max_rel), not {_what(table)}.")
+    values: dict[str, float | None] = {}
+    for key in ("cosine", "max_abs", "max_rel"):
+        if key in table:
+            value = table[key]
+            problem = None if value is None else limit_problem(key, value)
+            if problem:
+                raise InputError(f"Threshold '{key}' of '{where}' {problem} (or null).")
+            values[key] = None if value is None else float(value)
+    return replace(base, **values)
+
+
+def _per_dtype_items(data: Any, where: str) -> list[tuple[str, Any]]:
+    """The (dtype name, table) items of a per_dtype object, names checked; [] for null or absent."""
+    if data is None:
+        return []
     if not isinstance(data, dict):
+        raise InputError(f"'{where}' must be an object keyed by dtype (e.g. {{\"float16\": {{\"cosine\": 0.995}}}}), "
+                         f"not {_what(data)}.")
+    return [(check_dtype_name(name, f"'{where}'"), table) for name, table in data.items()]
+
+
+def thresholds_from_dict(data: Any, where: str = "thresholds") -> Thresholds:
+    """The inverse of Thresholds.as_dict(); unknown keys are ignored, wrong types and bad values raise InputError."""
+    if data is None:
+        return Thresholds()
+    if not isinstance(data, dict):
+        raise InputError(f"'{where}' must be an object with 'default', 'per_dtype' and 'stats', not {_what(data)}.")
+    default = _limits_from_dict(data.get("default"), Limits(), f"{where}.default")
+    per_dtype = {name: _limits_from_dict(table, default, f"{where}.per_dtype.{name}")
+                 for name, table in _per_dtype_items(data.get("per_dtype"), f"{where}.per_dtype")}
+    return Thresholds(default, per_dtype, _stats_thresholds_from_dict(data.get("stats"), f"{where}.stats"))
+
+
+def _stats_thresholds_from_dict(data: Any, where: str) -> StatsThresholds:
+    """The inverse of StatsThresholds.as_dict(); unknown keys are ignored, bad values raise InputError."""
+    if data is None:
         return StatsThresholds()
+    if not isinstance(data, dict):
+        raise InputError(f"'{where}' must be an object of statistics limits, not {_what(data)}.")
 
-    def limits(table: Any, base: StatsLimits, where: str) -> StatsLimits:
-        if not isinstance(table, dict):
+    def limits(table: Any, base: StatsLimits, label: str) -> StatsLimits:
+        if table is None:
             return base
-        return stats_limits(base, {key: table[key] for key in STATS_KEYS if key in table}, where)
+        if not isinstance(table, dict):
+            raise InputError(f"'{label}' must be an object of statistics limits ({', '.join(STATS_KEYS)}), "
+                             f"not {_what(table)}.")
+        return stats_limits(base, {key: table[key] for key in STATS_KEYS if key in table}, f"'{label}'")
 
-    default = limits(data.get("default"), StatsLimits(), "Statistics limits")
-    per_dtype_data = data.get("per_dtype")
-    per_dtype = {str(name): limits(table, default, f"Statistics limits for {name}")
-                 for name, table in (per_dtype_data.items() if isinstance(per_dtype_data, dict) else ())}
+    default = limits(data.get("default"), StatsLimits(), f"{where}.default")
+    per_dtype = {name: limits(table, default, f"{where}.per_dtype.{name}")
+                 for name, table in _per_dtype_items(data.get("per_dtype"), f"{where}.per_dtype")}
     return StatsThresholds(default, per_dtype)
 
 
@@ -413,29 +455,123 @@ def save_case(case: CaseFiles, path: str | Path) -> Path:
 
 
 def load_case_file(path: str | Path) -> CaseFiles:
-    """Read a *.afcase file; relative paths are resolved against its folder."""
+    """Read a *.afcase file; relative paths are resolved against its folder.
+
+    The file must be a regular file of at most MAX_CASE_BYTES (a FIFO or device is refused unread) holding
+    the documented JSON object; anything else is one InputError sentence naming the file (and the key).
+    """
     source = Path(path)
+    contents = read_side_file(source, MAX_CASE_BYTES, "The case file")
     try:
-        document = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"Cannot read the case file {source}: {error}", source) from error
+        document = json.loads(contents.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError(f"The case file {source} is not UTF-8 text.", source) from None
     except json.JSONDecodeError as error:
         raise InputError(f"The case file {source} is not valid JSON (line {error.lineno}).", source,
-                         error.lineno) from error
+                         error.lineno) from None
+    except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
+        raise InputError(f"The case file {source} is not valid JSON (a too long number or too deep nesting).",
+                         source) from None
     if not isinstance(document, dict) or document.get("format") != CASE_FORMAT:
         raise InputError(f"{source} is not an Autofuse Studio case file (format {CASE_FORMAT}).", source)
+    try:
+        return _case_from_document(document, source)
+    except InputError as error:
+        raise InputError(f"The case file {source} is refused: {error}", source) from None
+    except (TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
+        # A safety net: every key is checked above; whatever slipped through is still one sentence.
+        raise InputError(f"The case file {source} is refused: {escape_controls(str(error))[:200]}.", source) from None
+
+
+def _case_path(document: dict[str, Any], role: str, base: Path) -> Path | None:
+    value = document.get(role)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"'{role}' must be a path (text) or null, not {_what(value)}.")
+    if "\0" in value:
+        raise InputError(f"'{role}' holds a NUL character, which no path can hold.")
+    if len(value) > MAX_PATH_CHARS:
+        raise InputError(f"'{role}' is a path of {len(value):,} characters (at most {MAX_PATH_CHARS:,}).")
+    return Path(value) if os.path.isabs(value) else (base / value).resolve()
+
+
+def _case_from_document(document: dict[str, Any], source: Path) -> CaseFiles:
     case = CaseFiles()
     for role in PATH_ROLES:
-        value = document.get(role)
-        if isinstance(value, str) and value:
-            setattr(case, role, (source.parent / value).resolve() if not os.path.isabs(value) else Path(value))
-    case.compare_input = bool(document.get("compare_input", False))
+        setattr(case, role, _case_path(document, role, source.parent))
+    compare_input = document.get("compare_input", False)
+    if not isinstance(compare_input, bool) and compare_input is not None:
+        raise InputError(f"'compare_input' must be true or false, not {_what(compare_input)}.")
+    case.compare_input = bool(compare_input)
     step = document.get("step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, (str, int))
+                             or len(str(step)) > MAX_STEP_CHARS or "\0" in str(step)):
+        raise InputError(f"'step' must be a step folder name or null, not {_what(step)}.")
     case.step = str(step) if step not in (None, "") else None
-    case.thresholds = thresholds_from_dict(document.get("thresholds") or {})
-    view = document.get("view")
-    case.view = view if isinstance(view, dict) else {}
+    case.thresholds = thresholds_from_dict(document.get("thresholds"))
+    case.view = view_from_dict(document.get("view"))
     return case
+
+
+def _text_list(value: Any, key: str) -> list[str]:
+    if not isinstance(value, list) or len(value) > MAX_VIEW_ITEMS or \
+            not all(isinstance(item, str) and len(item) <= MAX_VIEW_TEXT for item in value):
+        raise InputError(f"'view.{key}' must be a list of names, not {_what(value)}.")
+    return list(value)
+
+
+def _selected_key(value: Any) -> list[Any] | None:
+    if value is None:
+        return None
+    scalar = (str, int, type(None))
+    if not isinstance(value, list) or len(value) > MAX_VIEW_ITEMS or \
+            not all(isinstance(item, scalar) and not isinstance(item, bool) for item in value) or \
+            any(isinstance(item, str) and len(item) > MAX_VIEW_TEXT for item in value):
+        raise InputError(f"'view.selected' must be a row key (a list of names and numbers) or null, not "
+                         f"{_what(value)}.")
+    return list(value)
+
+
+def _splitter(value: Any) -> list[int]:
+    if not isinstance(value, list) or len(value) != 2 or not all(
+            isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= MAX_SPLITTER for size in value):
+        raise InputError(f"'view.splitter' must be two sizes in pixels (0 to {MAX_SPLITTER:,}), not {_what(value)}.")
+    return list(value)
+
+
+def _optional_text(value: Any, key: str) -> str | None:
+    if value is not None and (not isinstance(value, str) or len(value) > MAX_VIEW_TEXT):
+        raise InputError(f"'view.{key}' must be text (at most {MAX_VIEW_TEXT:,} characters) or null, not "
+                         f"{_what(value)}.")
+    return value
+
+
+def _flag(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"'view.{key}' must be true or false, not {_what(value)}.")
+    return value
+
+
+# The view keys a case file may hold (see Workbench.view_state) and how each is checked; unknown keys are dropped.
+_VIEW_KEYS: dict[str, Callable[[Any], Any]] = {
+    "sort_column": lambda value: _optional_text(value, "sort_column"),
+    "sort_descending": lambda value: _flag(value, "sort_descending"),
+    "status": lambda value: _text_list(value, "status"),
+    "verdict": lambda value: _text_list(value, "verdict"),
+    "text": lambda value: _optional_text(value, "text") or "",
+    "selected": _selected_key,
+    "splitter": _splitter,
+}
+
+
+def view_from_dict(data: Any) -> dict[str, Any]:
+    """A case file's view state with every known key checked (InputError naming it), unknown keys dropped."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(f"'view' must be an object (sort, filters, selection, splitter), not {_what(data)}.")
+    return {key: check(data[key]) for key, check in _VIEW_KEYS.items() if key in data}
 
 
 def case_roles(case: CaseFiles) -> dict[str, Path | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -12,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.errors import OutputError, UsageError, os_error_sentence
+from autofuse_studio.core.printable import escape_controls
+from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.resources import APP_ID, desktop_dir, icon_pngs, icon_svg
+from autofuse_studio.core.side_files import file_kind
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +69,47 @@ def exec_argument(argument: str) -> str:
     else:
         inner = "".join(f"\\{char}" if char in '"`$\\' else char for char in argument)
         quoted = f'"{inner}"'
-    # Exec is a string value as well: its backslashes are escaped once more; % is a field-code prefix.
-    return quoted.replace("\\", "\\\\").replace("%", "%%")
+    # Exec is a string value as well: its backslashes are escaped once more, a tab is written \t (no raw
+    # control character may appear in a value); % is a field-code prefix.
+    return _string_value(quoted).replace("%", "%%")
+
+
+def _string_value(text: str) -> str:
+    """`text` with the escapes of a Desktop Entry string value: backslash and tab."""
+    return text.replace("\\", "\\\\").replace("\t", "\\t")
+
+
+def _shown(part: str) -> str:
+    """A command word as it can be printed: undecodable bytes as \\xNN, control characters escaped."""
+    try:
+        text = part.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        text = part.encode("utf-8", "backslashreplace").decode("utf-8")
+    return escape_controls(text)
+
+
+def check_command(argv: list[str]) -> None:
+    """UsageError when a desktop entry cannot hold the command: text that is not UTF-8, or control characters.
+
+    An entry is UTF-8 text and its values hold no control characters (a tab is escaped): a venv path with
+    other bytes cannot be written without running something else than this copy of the app.
+    """
+    for part in argv:
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UsageError(f"Cannot write a desktop entry for {_shown(part)}: the path is not valid UTF-8, and "
+                             "a desktop entry holds UTF-8 text only. Install from a folder whose name is UTF-8."
+                             ) from None
+        bad = sorted({char for char in part if (char < " " and char != "\t") or char == "\x7f"})
+        if bad:
+            what = "a line break" if {"\n", "\r"} & set(bad) else f"the control character {escape_controls(bad[0])}"
+            raise UsageError(f"Cannot write a desktop entry for a command with {what} in it: {_shown(part)}.")
 
 
 def desktop_entry(template: str, argv: list[str]) -> str:
     """The template's entry with Exec (plus %F: the files a double-click passes) and TryExec set to argv."""
-    if any("\n" in part or "\r" in part for part in argv):
-        raise UsageError(f"Cannot write a desktop entry for a command with a line break in it: {argv!r}.")
+    check_command(argv)
     command = " ".join(exec_argument(part) for part in argv)
     lines = []
     for line in template.splitlines():
@@ -80,7 +117,7 @@ def desktop_entry(template: str, argv: list[str]) -> str:
             line = f"Exec={command} %F"
         elif line.startswith("TryExec="):
             # A plain path, not a command line: only the string escapes apply.
-            line = "TryExec=" + argv[0].replace("\\", "\\\\")
+            line = "TryExec=" + _string_value(argv[0])
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -106,20 +143,37 @@ def install(home: Path | None = None, argv: list[str] | None = None) -> DesktopR
     _check_platform()
     report = DesktopReport(home or data_home())
     argv = argv or launch_argv()
+    check_command(argv)  # before anything is written
     for target, source in targets(report.data_home).items():
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
             if target.suffix == ".desktop":
                 text = desktop_entry(source.read_text(encoding="utf-8"), argv)
                 report.exec_line = next(line for line in text.splitlines() if line.startswith("Exec="))[5:]
-                target.write_text(text, encoding="utf-8")
+                data = text.encode("utf-8")
             else:
-                shutil.copyfile(source, target)
+                data = source.read_bytes()
+            _clear_the_way(target, report)
         except OSError as error:
             raise OutputError(f"Cannot install {target.name}: {os_error_sentence(error)}") from None
+        atomic_write_bytes(target, data)  # a temp file, then a rename: never a half-written entry
         report.written.append(target)
     _refresh(report)
     return report
+
+
+def _clear_the_way(target: Path, report: DesktopReport) -> None:
+    """Remove a symbolic link where a file goes (it is replaced, never written through); refuse other non-files."""
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        pointed = os.readlink(target)
+        target.unlink()
+        report.notes.append(f"Replaced the symbolic link {target} (to {_shown(pointed)}) with the installed file.")
+    elif not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"Cannot install {target.name}: {target} is {file_kind(info.st_mode)}, not a file; remove "
+                          "it first.", target)
 
 
 def uninstall(home: Path | None = None) -> DesktopReport:

@@ -13,6 +13,7 @@ A file or tensor that cannot be read is skipped and summarised in one notice per
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import secrets
@@ -28,6 +29,7 @@ import numpy as np
 from autofuse_studio.core.dumps.index import MAPPING_FILE, read_mapping
 from autofuse_studio.core.dumps.layout import to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor, iter_blocks
+from autofuse_studio.core.dumps.mapped import changed_since_mapped
 from autofuse_studio.core.dumps.names import parse_dump_name
 from autofuse_studio.core.dumps.raw_header import RawTensor
 from autofuse_studio.core.dumps.sniff import NANO, NPY, RAW, STATS_CSV, sniff_file
@@ -260,8 +262,17 @@ def write_npy(target: Path, tensor: LazyTensor, cancel: CancelToken = NEVER_CANC
         handle.write(header)
         for block in iter_blocks(tensor):
             cancel.check()
-            handle.write(np.ascontiguousarray(block).data)
+            try:
+                handle.write(np.ascontiguousarray(block).data)
+            except OSError as exc:  # write() from a mapping past a shrunk file's end fails with EFAULT
+                changed = changed_since_mapped(tensor.view) if exc.errno == errno.EFAULT else None
+                if changed is None:
+                    raise
+                raise NpyLoadError(f"{changed}.") from None
             written += block.nbytes
+        changed = changed_since_mapped(tensor.view)  # a dump that shrank meanwhile read as zeros: not written
+        if changed is not None:
+            raise NpyLoadError(f"{changed}.")
     return written
 
 
@@ -317,9 +328,14 @@ class _Converter:
         name = npy_name(item.name, tensor.kind, tensor.index, lazy.shape if self.origin_layout else None)
         file_name = short_name(name)
         target = self.folder(item.relative) / file_name
+        try:
+            written = write_npy(target, lazy, self.cancel)
+        except NpyLoadError as exc:
+            self._skip(UNREADABLE_TENSOR, where, str(exc), label)
+            return
         if file_name != name:
             mapping_lines.append(f"{file_name},{name}")
-        self.result.bytes_written += write_npy(target, lazy, self.cancel)
+        self.result.bytes_written += written
         self.result.tensors_written += 1
         self.result.written.append(target)
 

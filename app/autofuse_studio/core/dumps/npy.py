@@ -1,4 +1,5 @@
-"""Safe NPY loading: header parsed by hand, data memory-mapped, pickles never touched, bf16 decoded lazily."""
+"""Safe NPY loading: header parsed by hand, data memory-mapped (guarded against the file shrinking: see
+dumps.mapped), pickles never touched, bf16 decoded lazily."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import BinaryIO
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import LazyTensor, decode_bf16
+from autofuse_studio.core.dumps.mapped import map_file, mapping_of
 from autofuse_studio.core.dumps.npy_header import MAX_HEADER_BYTES, read_header
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.printable import EXCERPT_CHARS, short_repr
@@ -38,13 +40,13 @@ def _view(buffer: bytes | memoryview | mmap.mmap, layout: _Layout) -> np.ndarray
     return values.T if fortran else values
 
 
-def _map_data(handle: BinaryIO, layout: _Layout) -> np.ndarray:
-    """The data as a read-only shared memory map of the file."""
+def _map_data(handle: BinaryIO, layout: _Layout, path: Path) -> np.ndarray:
+    """The data as a read-only shared memory map of the file (guarded: see dumps.mapped)."""
     if math.prod(layout[1]) == 0:
         return _view(b"", layout)
-    # mmap + frombuffer rather than np.memmap: the same shared read-only mapping at a third of the
+    # A mapping + frombuffer rather than np.memmap: the same shared read-only mapping at a third of the
     # cost, which matters when a run opens thousands of small NPYs.
-    return _view(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), layout)
+    return _view(map_file(handle.fileno(), path), layout)
 
 
 def is_memory_mapped(array: np.ndarray) -> bool:
@@ -52,7 +54,7 @@ def is_memory_mapped(array: np.ndarray) -> bool:
     base: object = array
     while isinstance(base, (np.ndarray, memoryview)):
         base = base.base if isinstance(base, np.ndarray) else base.obj
-    return isinstance(base, mmap.mmap)
+    return isinstance(base, mmap.mmap) or mapping_of(array) is not None
 
 
 _NON_FILE_KINDS = (
@@ -122,7 +124,7 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
                 with os.fdopen(os.dup(fd), "rb") as handle:
                     layout, is_bf16 = _read_layout(handle, size, path)
                     try:
-                        array = _map_data(handle, layout)
+                        array = _map_data(handle, layout, path)
                     except (OSError, ValueError) as exc:
                         raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
             else:

@@ -12,7 +12,6 @@ in different pairs, often on different threads.
 from __future__ import annotations
 
 import functools
-import mmap
 import os
 import re
 import stat
@@ -27,6 +26,7 @@ import numpy as np
 from autofuse_studio.core.dumps.dump_dtypes import dump_dtype
 from autofuse_studio.core.dumps.layout import LayoutInfo, normalize_format
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.dumps.mapped import changed_since_mapped, map_file
 from autofuse_studio.core.dumps.names import FftsSlice, ffts_slice, parse_dump_name
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.dumps.raw_header import (
@@ -214,7 +214,7 @@ def _bytes(ref: RawRef, fd: int, tensor: RawTensor, read_below: int) -> np.ndarr
             raise RawDumpError(f"Raw dump {ref.file} ended while {ref.kind} {ref.index} was read.", ref.file)
         return np.frombuffer(data, dtype=np.uint8)
     try:
-        mapped = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        mapped = map_file(fd, ref.path)
     except (OSError, ValueError) as exc:
         raise RawDumpError(f"Cannot memory-map raw dump {ref.file}: {exc}.", ref.file) from exc
     return np.frombuffer(mapped, dtype=np.uint8, count=tensor.size, offset=tensor.offset)
@@ -417,5 +417,9 @@ def _merge_ffts(ref: RawRef, files: list[str]) -> LazyTensor:
         merged = _thread_values(dumps[newest], files[newest], ref.kind, ref.index, None)
         notes.append(f"FFTS+ op with {len(files)} thread files and no slice description: only the newest, "
                      f"{os.path.basename(files[newest])}, is compared")
+    if ranges is not None or axis is not None:  # the parts were read into `merged`: did a file change meanwhile?
+        changed = changed_since_mapped(*parts)
+        if changed is not None:
+            raise RawDumpError(f"Cannot merge the FFTS+ thread files of {files[0]}: {changed}.", files[0])
     dtype = dump_dtype(dumps[0].tensor(ref.kind, ref.index).dtype)  # type: ignore[union-attr]
     return LazyTensor(merged, (1,) * merged.ndim, tuple(merged.shape), None, dtype.logical, "; ".join(notes))

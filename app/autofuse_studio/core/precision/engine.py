@@ -32,7 +32,7 @@ from autofuse_studio.core.precision.row_notices import row_notices
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
 from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank
+from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank, self_reference_notice
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.release import empty_in_chunks
 
@@ -202,8 +202,12 @@ def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPai
         notices = [notice for notice in notices if notice.kind != "fusion_mapping"]
         notices += [*on_side(_mapping_notices(case.mapping, plan.from_headers), OPEN_SIDE),
                     _from_headers_notice(plan.from_headers)]
+    producers = producer_index(case.af_open)
     notices = notices + plan.occurrences.notices() + row_notices(rows)
-    first = assign_verdicts(rows, request.thresholds, producer_index(case.af_open))
+    looped = self_reference_notice(producers, (fused.op.name for fused in case.mapping.fused_ops))
+    if looped is not None:
+        notices.append(looped)
+    first = assign_verdicts(rows, request.thresholds, producers)
     return PrecisionResult(
         rows=rows, thresholds=request.thresholds, first_divergence=first, notices=notices,
         output_mappings=sum(len(fused.outputs) for fused in case.mapping.fused_ops),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.layout import LayoutInfo, is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.dumps.mapped import changed_since_mapped
 from autofuse_studio.core.dumps.tensors import MissingTensor, UnsupportedDtype, open_dump_tensor
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.metrics import Metrics, compare_tensors
@@ -236,14 +237,30 @@ class PreparedPair:
                           self.origin.shape)
 
     def measure(self, executor: Executor | None = None) -> PairResult:
-        """Compute the metrics (on `executor`'s threads for big pairs): the result, or COMPUTE_ERROR."""
+        """Compute the metrics (on `executor`'s threads for big pairs): the result, or COMPUTE_ERROR.
+
+        A memory-mapped file that shrank or was rewritten while it was read gives NPY_LOAD_ERROR naming it
+        (its values are not used; see dumps.mapped).
+        """
         try:
             metrics = compare_tensors(self.fused, self.origin, executor=executor)
         except (ValueError, OSError, MemoryError) as error:
+            changed = self.changed()
+            if changed is not None:
+                return changed
             message = f"Metric calculation failed - {self.fused_side.label} / {self.origin_side.label}: {error}"
             return PairResult(COMPUTE_ERROR, None, message, self.fused_dtype, self.origin_dtype, self.fused.shape,
                               self.origin.shape)
-        return self.result(metrics)
+        return self.changed() or self.result(metrics)
+
+    def changed(self) -> PairResult | None:
+        """The NPY_LOAD_ERROR result when a mapped file of the pair changed while it was read, else None."""
+        problem = changed_since_mapped(self.fused.view, self.origin.view)
+        if problem is None:
+            return None
+        message = f"NPY Load failed - {self.fused_side.label} / {self.origin_side.label}: {problem}."
+        return PairResult(NPY_LOAD_ERROR, None, message, self.fused_dtype, self.origin_dtype, self.fused.shape,
+                          self.origin.shape)
 
 
 def prepare_pair(fused_side: PairSide, origin_side: PairSide, fused: LazyTensor, origin: LazyTensor

@@ -17,6 +17,7 @@ import numpy as np
 
 from autofuse_studio.core.dumps.layout import LETTERED_FORMATS, LayoutInfo, is_private_format, normalize_format
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
+from autofuse_studio.core.dumps.mapped import changed_since_mapped
 from autofuse_studio.core.dumps.tensors import open_dump_tensor
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision import pair as pair_module
@@ -321,6 +322,7 @@ def compute_tensor_view(pair: TensorPair, options: ViewOptions | None = None, *,
     second = plan.run(functools.partial(_second_pass, pair, value_edges, first.errors, options.bins),
                       SharedProgress(progress, pair.size, total, "histograms"))
     progress(total, total, "done")
+    check_unchanged(pair)
     fused_hist, origin_hist, error_hist, abs_hist = (histogram.result() for histogram in second.histograms)
     return TensorView(
         shape=pair.shape, axis_names=pair.axis_names(), fused_stats=fused_stats, origin_stats=origin_stats,
@@ -356,7 +358,15 @@ def compute_heatmap(pair: TensorPair, axes: HeatmapAxes, max_cells: int = DEFAUL
     plan = Plan.of(pair, block_elements, jobs, cancel)
     heat = plan.run(functools.partial(_heatmap_pass, pair, mapper, axes),
                     SharedProgress(progress, 0, pair.size, "heatmap"))
+    check_unchanged(pair)
     return heat.result()
+
+
+def check_unchanged(pair: TensorPair) -> None:
+    """InputError when a mapped file of the pair shrank or was rewritten while it was read (see dumps.mapped)."""
+    problem = changed_since_mapped(pair.fused.view, pair.origin.view)
+    if problem is not None:
+        raise InputError(f"Cannot show {pair.fused_label} against {pair.origin_label}: {problem}.")
 
 
 def view_files(fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from autofuse_studio.core.dumps.dump_dtypes import dtype_name, dump_dtype
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
+from autofuse_studio.core.printable import EXCERPT_CHARS, escape_controls, short_repr
+from autofuse_studio.core.side_files import read_side_file
 
 DEFAULT_COSINE = 0.99
 
@@ -69,8 +73,14 @@ class Thresholds:
     stats: StatsThresholds = field(default_factory=StatsThresholds)  # statistics-mode rows
 
     def limits_for(self, dtype: str) -> Limits:
-        """The limits for a row whose origin-side dtype is `dtype`."""
-        return self.per_dtype.get(dtype, self.default)
+        """The limits for a row whose origin-side dtype is `dtype` (float16 and DT_FLOAT16 are the same)."""
+        found = self.per_dtype.get(dtype)
+        if found is not None or not self.per_dtype:
+            return found or self.default
+        wanted = dtype_key(dtype)
+        if wanted is None:
+            return self.default
+        return next((limits for name, limits in self.per_dtype.items() if dtype_key(name) == wanted), self.default)
 
     def fails(self, metrics: Metrics, dtype: str) -> bool:
         """True when the row's metrics break its dtype's limits."""
@@ -81,6 +91,42 @@ class Thresholds:
         return {"default": self.default.as_dict(),
                 "per_dtype": {name: limits.as_dict() for name, limits in sorted(self.per_dtype.items())},
                 "stats": self.stats.as_dict()}
+
+
+# Names users key per-dtype limits by: numpy's (float16, bfloat16, int32 ...), the dump files' (DT_FLOAT16, DT_BF16
+# ...) and CANN's short spellings; each maps to the name the rows carry (a tensor's decoded dtype).
+_NUMPY_NAMES = ("bool", "int4", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+                "bfloat16", "float32", "float64", "hifloat8", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu",
+                "complex64", "complex128")
+_ALIASES = {"float": "float32", "double": "float64", "bf16": "bfloat16", "fp16": "float16", "half": "float16",
+            "fp32": "float32", "fp64": "float64"}
+
+
+@functools.cache
+def _dtype_keys() -> dict[str, str]:
+    keys = {name: name for name in _NUMPY_NAMES} | dict(_ALIASES)
+    for code in range(256):
+        name = dtype_name(code)
+        if name == f"DT_{code}":  # past the last known value
+            break
+        logical = dump_dtype(code).logical
+        keys[name.lower()] = logical
+        keys.setdefault(logical, logical)
+    return keys
+
+
+def dtype_key(name: str) -> str | None:
+    """The row dtype name `name` stands for (DT_FLOAT16 -> float16, fp16 -> float16); None for an unknown name."""
+    return _dtype_keys().get(name.strip().lower())
+
+
+def check_dtype_name(name: object, where: str) -> str:
+    """`name` when it names a dtype; InputError listing the known names otherwise (a typo would be ignored)."""
+    if isinstance(name, str) and dtype_key(name) is not None:
+        return name.strip()
+    shown = repr(escape_controls(name[:EXCERPT_CHARS])) if isinstance(name, str) else short_repr(name, EXCERPT_CHARS)
+    raise InputError(f"{where}: unknown dtype {shown} (use {', '.join(_NUMPY_NAMES)}, or the dump files' names "
+                     "such as DT_FLOAT16, DT_BF16, DT_FLOAT).")
 
 
 _KEYS = {"cosine": "cosine", "max_abs": "max_abs", "max_abs_err": "max_abs",
@@ -123,12 +169,10 @@ def _limits_from_table(table: object, base: Limits, where: str) -> Limits:
 
 
 def _read_toml(path: str | Path) -> dict[str, Any]:
+    # A regular file only, and never more than the cap read (a FIFO would hang, /dev/zero reports 0 bytes).
+    contents = read_side_file(path, MAX_FILE_BYTES, "The thresholds file")
     try:
-        if Path(path).stat().st_size > MAX_FILE_BYTES:
-            raise InputError(f"The thresholds file {path} is larger than {MAX_FILE_BYTES >> 20} MB.", path)
-        return tomllib.loads(Path(path).read_bytes().decode("utf-8-sig"))
-    except OSError as error:
-        raise InputError(f"Cannot read the thresholds file {path}: {error.strerror or error}.", path) from None
+        return tomllib.loads(contents.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise InputError(f"The thresholds file {path} is not UTF-8 text.", path) from None
     except tomllib.TOMLDecodeError as error:
@@ -152,7 +196,8 @@ def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresho
         raise InputError(f"{path}: dtype must hold tables such as [dtype.float16], not {dtypes!r}.", path)
     per_dtype = dict(base.per_dtype)
     for name, table in dtypes.items():
-        per_dtype[name] = _limits_from_table(table, default, f"{path} [dtype.{name}]")
+        where = f"{path} [dtype.{escape_controls(name[:EXCERPT_CHARS])}]"
+        per_dtype[check_dtype_name(name, where)] = _limits_from_table(table, default, where)
     return Thresholds(default, per_dtype, _stats_from_table(data.get("stats", {}), base.stats, path))
 
 
@@ -183,9 +228,10 @@ def _stats_from_table(table: object, base: StatsThresholds, path: str | Path) ->
         raise InputError(f"{path}: stats.dtype must hold tables such as [stats.dtype.float16].", path)
     per_dtype = dict(base.per_dtype)
     for name, limits in dtypes.items():
+        where = f"{path} [stats.dtype.{escape_controls(name[:EXCERPT_CHARS])}]"
         if not isinstance(limits, dict):
-            raise InputError(f"{path} [stats.dtype.{name}] must be a table of statistics limits.", path)
-        per_dtype[name] = stats_limits(default, limits, f"{path} [stats.dtype.{name}]")
+            raise InputError(f"{where} must be a table of statistics limits.", path)
+        per_dtype[check_dtype_name(name, where)] = stats_limits(default, limits, where)
     return StatsThresholds(default, per_dtype)
 
 
@@ -200,4 +246,5 @@ def parse_dtype_limit(text: str) -> tuple[str, str, float]:
                          "e.g. float16:cosine=0.995 (keys: cosine, max_abs, max_rel)") from error
     if not dtype.strip():
         raise InputError(f"Bad --dtype-threshold '{text}': the dtype before ':' is empty.")
+    check_dtype_name(dtype, f"--dtype-threshold '{text}'")
     return dtype.strip(), key, check_limit(key, number, f"--dtype-threshold '{text}'")

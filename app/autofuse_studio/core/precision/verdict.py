@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from autofuse_studio.core.notices import Notice, plural, shorten
 from autofuse_studio.core.precision.failing import Group, RowTable, row_table
 from autofuse_studio.core.precision.rows import (
     OUTPUT,
@@ -120,13 +121,42 @@ def _failing_verdicts(table: RowTable, group: Group, failing_positions: list[int
         if not inputs:
             continue  # nothing upstream: a culprit
         if not output:
-            upstream_bad = taint.port_fails(inputs[index] if index < len(inputs) else None)
+            port = inputs[index] if index < len(inputs) else None
+            upstream_bad = not _is_self(op_name, port) and taint.port_fails(port)
         else:
-            upstream_bad = any(input_known_bad(op_name, number, port) for number, port in enumerate(inputs))
+            # An input that is the op's own output (a self-reference) cannot be the cause of its error: counted,
+            # it made every failing such op PROPAGATED and hid the culprit (see self_reference_notice).
+            upstream_bad = any(input_known_bad(op_name, number, port) for number, port in enumerate(inputs)
+                               if not _is_self(op_name, port))
         if upstream_bad:
             propagated.append(position)
     codes[failing_positions] = CULPRIT_CODE
     codes[propagated] = PROPAGATED_CODE
+
+
+def _is_self(op_name: str, port: Port | None) -> bool:
+    return port is not None and port[0] == op_name
+
+
+def self_reference_notice(producers: ProducerIndex, ops: Iterable[str]) -> Notice | None:
+    """The notice naming the fused ops among `ops` whose data inputs include their own output, else None.
+
+    A graph that feeds an op its own output is broken (or a loop written without its subgraph); such an input
+    is not counted when the op's verdict is decided, so the op can still be the CULPRIT.
+    """
+    items = [{"fused_op": name, "input": number, "output": port[1]}
+             for name in dict.fromkeys(ops) for number, port in enumerate(producers.get(name, ()))
+             if port is not None and port[0] == name]
+    if not items:
+        return None
+    names = list(dict.fromkeys(str(item["fused_op"]) for item in items))
+    first = items[0]
+    verb = "takes" if len(names) == 1 else "take"
+    message = (f"{plural(len(names), 'fused operator')} {verb} {'its' if len(names) == 1 else 'their'} own output "
+               f"as an input (a self-reference in the af-open graph), e.g. {shorten(str(first['fused_op']))} input "
+               f"{first['input']} is its output {first['output']}: such an input is not counted as the cause of the "
+               "operator's error, so a failing one is still a CULPRIT; check the graph.")
+    return Notice("self_reference", message, len(names), items, side="af-open")
 
 
 def _failing_by_group(table: RowTable, failing: np.ndarray) -> list[list[int]]:

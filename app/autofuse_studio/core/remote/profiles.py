@@ -16,6 +16,7 @@ from typing import Any
 from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.remote import grammar
 from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.side_files import read_side_file
 
 CONFIG_FOLDER = "AutofuseStudio"
 MAX_FILE_BYTES = 4 << 20
@@ -164,12 +165,10 @@ def profiles_path() -> Path:
 
 
 def _read_document(path: Path) -> list[Any]:
+    # A regular file only, at most the cap read: a FIFO would hang, a device never end.
+    contents = read_side_file(path, MAX_FILE_BYTES, "The host profiles file", quoted=True)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise InputError(f"The host profiles file '{path}' is larger than {MAX_FILE_BYTES >> 20} MB.", path)
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except OSError as exc:
-        raise InputError(f"The host profiles file '{path}' cannot be read: {exc.strerror or exc}.", path) from None
+        data = json.loads(contents.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise InputError(f"The host profiles file '{path}' is not UTF-8 text.", path) from None
     except json.JSONDecodeError as exc:
@@ -187,8 +186,8 @@ def _read_document(path: Path) -> list[Any]:
 def load_entries() -> list[StoredEntry]:
     """Every entry of hosts.json, checked one by one; InputError only when the file as a whole is unusable."""
     path = profiles_path()
-    if not path.is_file():
-        return []
+    if not os.path.lexists(path):
+        return []  # none saved yet; anything else there (a FIFO, a folder, a dangling link) is said
     entries = []
     for number, raw in enumerate(_read_document(path), start=1):
         name = raw.get("name") if isinstance(raw, dict) else None

@@ -12,8 +12,8 @@ from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.precision.overview import build_overview
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
-from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
-from autofuse_studio.core.reports.xlsx_cells import append_row
+from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, save_workbook
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
 # Statistics-mode columns, empty for tensor rows (the JSON rows carry the whole comparison as `statistics`):
@@ -96,13 +96,17 @@ def write_json(result: PrecisionResult, path: Path) -> None:
 
 
 def write_csv(result: PrecisionResult, path: Path) -> None:
-    """One header line and one line per row, UTF-8 with BOM so Excel opens Chinese names correctly."""
+    """One header line and one line per row, UTF-8 with BOM so Excel opens Chinese names correctly.
+
+    Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR ...) starts with a `'`.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     columns = table_columns(result)
     writer.writerow(columns)
     for record in table_records(result, columns):
-        writer.writerow(["" if value is None else value for value in record])
+        # Names from graphs and dumps (`=HYPERLINK(...)`) are text, never a live formula: see csv_cell.
+        writer.writerow(["" if value is None else csv_cell(value) for value in record])
     atomic_write_text(path, buffer.getvalue(), encoding="utf-8-sig")
 
 
@@ -160,8 +164,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
     _ranks_sheet(workbook.create_sheet("ranks"), result)
-    with atomic_open(path, "wb") as handle:
-        workbook.save(handle)
+    save_workbook(workbook, path)
 
 
 RANK_COLUMNS = ("rank", "step", "rows", "culprits", "propagated", "ok", "unknown", "worst verdict",

@@ -3,13 +3,17 @@
 Every workbook the tool writes (nwa --output, report.xlsx, att summary/compare -f excel, GUI exports) puts
 its cells through `append_row` or `set_cell`, so an op name such as `=HYPERLINK(...)` or `@SUM(A1)` read
 from a graph or a log is stored with its exact text as an inline string, never as a `<f>` formula.
+`save_workbook` writes a workbook atomically and leaves nothing half-closed behind when the disk is full.
+CSV has no text type: `csv_cell` puts a quote before text that a spreadsheet would run (OWASP's advice).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 # Leads that make Excel (or an importer that trims whitespace) read a typed value as a formula or a
@@ -23,6 +27,14 @@ _XML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f]")
 def is_formula_like(text: str) -> bool:
     """True when `text` typed into a spreadsheet cell would start a formula or command."""
     return text.startswith(FORMULA_LEADS)
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell: text that would start a formula or command gets a leading `'` (numbers are left alone).
+
+    A spreadsheet shows such a cell as the text after the quote; a script reading the CSV sees the quote.
+    """
+    return f"'{value}" if isinstance(value, str) and is_formula_like(value) else value
 
 
 def xml_safe_text(text: str) -> str:
@@ -57,3 +69,27 @@ def set_cell(sheet: Any, row: int, column: int, value: Any, number_format: str |
     if number_format is not None:
         cell.number_format = number_format
     return cell
+
+
+def save_workbook(book: Any, path: str | Path) -> None:
+    """Write an openpyxl workbook to `path` atomically (OutputError naming it when that fails).
+
+    openpyxl's own save leaves its ZipFile open when a write fails (a full disk), and the ZipFile's
+    __del__ then writes into the closed file later ("Exception ignored in ZipFile.__del__"): here it
+    is closed, or disarmed, before the error goes on.
+    """
+    from zipfile import ZIP_DEFLATED, ZipFile
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    from autofuse_studio.core.reports.atomic import atomic_open
+
+    with atomic_open(path, "wb") as handle:
+        archive = ZipFile(handle, "w", ZIP_DEFLATED, allowZip64=True)
+        try:
+            ExcelWriter(book, archive).save()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                archive.close()
+            archive.fp = None  # whatever close() could not finish, __del__ must not try again
+            raise
