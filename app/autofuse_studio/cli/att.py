@@ -6,10 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autofuse_studio.cli.guard import print_error
 from autofuse_studio.core.att.model import FileScan
 from autofuse_studio.core.errors import AppError, InputError, UsageError, os_error_sentence
+
+if TYPE_CHECKING:
+    from autofuse_studio.core.att.summary import Summary
 
 # Subcommands whose att.py counterpart prints its `Error:` / `[perf-formula] ...` lines on stdout;
 # compare and evidence print theirs on stderr (split-slog prints none).
@@ -52,18 +56,25 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan], list[str]]:
+def scan_paths(log_path: str, announce: bool, digest: bool = False,
+               no_logs: str | None = None) -> tuple[list[Path], list[FileScan], list[str]]:
     """Find and scan the logs; returns (paths, scans, per-file failure messages).
 
     `announce` (summary): print the `Found`/`Parsing` lines and the per-file warnings on stdout, as
-    att.py does; otherwise the warnings go to stderr.
+    att.py does; otherwise the warnings go to stderr. `digest`: hash each file from the descriptor it
+    is scanned from (FileScan.sha256). `no_logs`: the message when the path is missing or holds no log.
     """
-    from autofuse_studio.core.att.scanner import find_logs, scan_file
+    from autofuse_studio.core.att.scanner import discover_logs, scan_file
 
-    paths = find_logs(log_path)
+    if no_logs is not None and not Path(log_path).exists():
+        raise InputError(no_logs, log_path)
+    found = discover_logs(log_path)
+    for note in found.notes:
+        print(f"Warning: {note}", file=sys.stderr)
+    paths = found.paths
     if Path(log_path).is_dir():
         if not paths:
-            raise InputError(f"No .log files found in '{log_path}' (nor *.log.gz).", log_path)
+            raise InputError(no_logs or f"No .log files found in '{log_path}' (nor *.log.gz).", log_path)
         if announce:
             print(f"Found {len(paths)} log file(s)")
     scans, failures = [], []
@@ -71,7 +82,7 @@ def scan_paths(log_path: str, announce: bool) -> tuple[list[Path], list[FileScan
         if announce:
             print(f"Parsing: {path}")
         try:
-            scan = scan_file(path)
+            scan = scan_file(path, pin=found.pins.get(path), digest=digest)
         except InputError as exc:
             failures.append(f"Warning: Failed to parse {path}: {exc}")
             continue
@@ -120,14 +131,26 @@ def _summary(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(table)
     elif args.format == "csv":
+        _note_left_out(summary)
         target = args.output or "output.csv"
-        out.write_summary_csv(summary, target, with_status=args.with_status)
+        out.write_summary_csv(summary, target, with_status=args.with_status, rows=summary.file_rows)
         print(f"Data exported to {target}")
     else:
+        _note_left_out(summary)
         target = args.output or "output.xlsx"
-        out.write_summary_xlsx(summary, target)
+        out.write_summary_xlsx(summary, target, rows=summary.file_rows)
         print(f"Data exported to {target}")
     return 1 if failures else 0
+
+
+def _note_left_out(summary: Summary) -> None:
+    """Say on stderr which rows the file leaves out, as att.py does, when logs mix FINAL_TILING and legacy rows."""
+    left_out = summary.left_out
+    if left_out:
+        logs = len({row.source.path for row in left_out if row.source is not None})
+        print(f"Warning: {len(left_out)} row(s) of {logs} log(s) without FINAL_TILING records are not in the file: "
+              "as att.py, once any log has FINAL_TILING records only those rows are written. Summarise the "
+              "other logs on their own to export their rows.", file=sys.stderr)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -160,10 +183,15 @@ def run_evidence(args: argparse.Namespace, argv: list[str]) -> int:
     """`att evidence`."""
     from autofuse_studio.core.att.evidence import write_evidence
 
-    paths, scans, failures = scan_paths(args.log_path, announce=False)
+    # att.py's sentence for a missing path and for a folder without logs alike.
+    paths, scans, failures = scan_paths(args.log_path, announce=False, digest=True,
+                                        no_logs=f"No log files found at '{args.log_path}'")
     if failures:
         raise InputError(failures[0].removeprefix("Warning: "))
-    count = write_evidence(scans, paths, Path(args.output), ["autofuse-studio", "att", *argv])
+    notes: list[str] = []
+    count = write_evidence(scans, paths, Path(args.output), ["autofuse-studio", "att", *argv], notes)
+    for note in notes:
+        print(f"Warning: {note}", file=sys.stderr)
     print(f"Exported {count} evidence record(s) to '{args.output}'")
     return 0
 
@@ -183,6 +211,14 @@ def run_split(args: argparse.Namespace) -> int:
               f"runtime={counts.runtime_groups} groups")
     if not result.operators:
         raise InputError(f"No operator{' ' + args.op if args.op else ''} found in '{args.log_path}'.")
+    splits = result.operators.values()
+    if args.case and not any(c.compiler_groups or c.runtime_groups for c in splits) \
+            and any(c.compiler_groups_seen or c.runtime_groups_seen for c in splits):
+        # The counts above are of groups written; att.py printed the groups before --case filtered them.
+        seen = "; ".join(f"{name}: compiler={c.compiler_groups_seen} groups, runtime={c.runtime_groups_seen} groups"
+                         for name, c in result.operators.items())
+        print(f"Warning: --case {args.case} matched no tiling case, so nothing was written. Without --case: "
+              f"{seen}.", file=sys.stderr)
     return 0
 
 

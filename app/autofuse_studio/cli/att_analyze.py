@@ -25,19 +25,13 @@ def add_parser(commands: Any) -> None:
 
 def run_analyze(args: argparse.Namespace, argv: list[str]) -> int:
     """Analyse, write the four report files, optionally archive; 1 on input errors (nothing written then)."""
-    from autofuse_studio.cli.progress import terminal_progress
+    from autofuse_studio.cli.progress import clear_progress_line, terminal_progress
     from autofuse_studio.core.att.runs.analysis import analyze_run
-    from autofuse_studio.core.att.runs.archive import archive_run
+    from autofuse_studio.core.att.runs.archive import archive_name, archive_run, check_archive_root
     from autofuse_studio.core.att.runs.console import overview
-    from autofuse_studio.core.att.runs.outputs import (
-        check_not_in_run_root,
-        check_report_dir,
-        render_reports,
-        write_reports,
-    )
+    from autofuse_studio.core.att.runs.outputs import check_report_dir, render_reports, write_reports
     from autofuse_studio.core.att.runs.sides import resolve_sides
     from autofuse_studio.core.att.runs.texts import default_language
-    from autofuse_studio.core.att.safe_paths import safe_name
     from autofuse_studio.core.gc_pause import gc_paused
     from autofuse_studio.core.reports.atomic import atomic_write_text
 
@@ -47,12 +41,11 @@ def run_analyze(args: argparse.Namespace, argv: list[str]) -> int:
     sides = resolve_sides(args.run_root, args.default_root, args.candidate_root)
     check_report_dir(args.output, sides.run_root, args.force)
     if args.archive:
-        check_not_in_run_root(args.archive, sides.run_root, "archive folder")
+        check_archive_root(args.archive, sides.run_root)
     with gc_paused():
         analysis = analyze_run(args.run_root, args.default_root, args.candidate_root, terminal_progress())
         files = render_reports(analysis, lang, command)
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
+    clear_progress_line()
     for role in analysis.scans:
         for note in analysis.side_notes(role):
             print(f"Warning: {note}", file=sys.stderr)
@@ -67,9 +60,11 @@ def run_analyze(args: argparse.Namespace, argv: list[str]) -> int:
         sys.stdout.write(text)
     print(f"Wrote {', '.join(p.name for p in written)} to {args.output}")
     if args.archive:
-        if args.name is not None and safe_name(args.name) != args.name:
-            print(f"Warning: the run name '{args.name}' was made safe for a folder name: "
-                  f"'{safe_name(args.name)}'.", file=sys.stderr)
+        used = archive_name(args.name, analysis.name)
+        if args.name == "":
+            print(f"Warning: the run name is empty; the run root's folder name '{used}' is used.", file=sys.stderr)
+        elif args.name is not None and used != args.name:
+            print(f"Warning: the run name '{args.name}' was made safe for a folder name: '{used}'.", file=sys.stderr)
         result = archive_run(analysis, files, args.archive, args.name, command)
         print(f"Archived {result.files} file(s): evidence in {result.evidence}, report in {result.report}")
     return 0

@@ -6,10 +6,12 @@ import datetime
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.att.model import CaseKey, FileScan, FinalTiling, FinalTilingSummary, OperatorLog
+from autofuse_studio.core.att.safe_open import FileId, Pin, not_read, open_regular, os_reason
 from autofuse_studio.core.att.summary import (
     CANDIDATE,
     INFERRED_GRAPH_RESULT,
@@ -117,43 +119,71 @@ def evidence_records(scans: list[FileScan]) -> list[dict[str, Any]]:
     return sorted((r for scan in scans for r in file_records(scan)), key=_sort_key)
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Path, pin: Pin | None = None) -> str:
+    """sha256 of a regular file, read from one descriptor (see safe_open)."""
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    with open_regular(path, pin) as handle:
+        try:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        except OSError as exc:  # e.g. /proc/self/mem: a sentence naming the file, not a bare "Input/output error."
+            raise not_read(path, os_reason(exc)) from None
     return digest.hexdigest()
 
 
-def artifacts(out_dir: Path) -> list[dict[str, str]]:
+def artifacts(out_dir: Path, notes: list[str] | None = None) -> list[dict[str, str]]:
     """Every regular file under `out_dir` with its sha256, in att.py's order (walk, sorted), manifests left out.
 
     Files already in the folder are listed too: archive consumers find the CSVs and SVGs stored next to
-    the evidence through the manifest. FIFOs and devices are skipped (hashing them would block).
+    the evidence through the manifest. Links are not followed (a link to /etc/passwd would put what it
+    points to into the manifest) and FIFOs and devices are skipped (hashing them would block or never
+    end); each is a sentence in `notes`. A file swapped for a link or pipe after the listing is refused.
     """
     entries = []
-    for root, dirs, files in os.walk(out_dir):
+    for root, dirs, files in os.walk(out_dir):  # linked folders are listed in `dirs` but never entered
         dirs.sort()
-        for name in sorted(files):
+        for name in sorted([*files, *(d for d in dirs if os.path.islink(os.path.join(root, d)))]):
             path = Path(root) / name
-            if name != MANIFEST_FILE and path.is_file():
-                entries.append({"path": str(path.relative_to(out_dir)), "sha256": _sha256(path)})
+            if name == MANIFEST_FILE:
+                continue
+            try:
+                info = path.lstat()
+            except OSError:
+                continue  # gone since the listing
+            if stat.S_ISLNK(info.st_mode):
+                if notes is not None:
+                    notes.append(f"'{path}' is a symbolic link; it is not followed and not listed in {MANIFEST_FILE}.")
+            elif stat.S_ISREG(info.st_mode):
+                sha = _sha256(path, Pin(FileId.of(info)))
+                entries.append({"path": str(path.relative_to(out_dir)), "sha256": sha})
+            elif not stat.S_ISDIR(info.st_mode) and notes is not None:
+                notes.append(f"'{path}' is not a regular file (a pipe, socket or device); not listed in "
+                             f"{MANIFEST_FILE}.")
     return entries
 
 
-def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, command: list[str]) -> int:
-    """Write the JSONL and the manifest into `out_dir`; returns the record count."""
+def _input_entry(path: Path, scan: FileScan | None) -> dict[str, str]:
+    """An input of the manifest: hashed by its scan (the very bytes scanned) when the scan did, else now."""
+    sha = scan.sha256 if scan is not None and scan.sha256 is not None else \
+        _sha256(path, scan.pin if scan is not None else None)
+    return {"path": str(path.resolve()), "sha256": sha}
+
+
+def write_evidence(scans: list[FileScan], inputs: list[Path], out_dir: Path, command: list[str],
+                   notes: list[str] | None = None) -> int:
+    """Write the JSONL and the manifest into `out_dir`; returns the record count (`notes`: see artifacts)."""
     records = evidence_records(scans)
     text = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
     evidence_path = out_dir / EVIDENCE_FILE
     atomic_write_text(evidence_path, text)
+    by_path = {scan.path: scan for scan in scans}
     manifest = {
         "manifest_version": MANIFEST_VERSION, "schema_version": SCHEMA_VERSION, "tool": TOOL_NAME,
         "generated_at_utc": datetime.datetime.now(datetime.UTC).isoformat(),
         "command": command,
-        "inputs": [{"path": str(p.resolve()), "sha256": _sha256(p)} for p in inputs],
+        "inputs": [_input_entry(p, by_path.get(str(p))) for p in inputs],
         "record_count": len(records),
-        "artifacts": artifacts(out_dir),
+        "artifacts": artifacts(out_dir, notes),
     }
     atomic_write_text(out_dir / MANIFEST_FILE, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return len(records)

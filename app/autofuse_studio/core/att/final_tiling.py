@@ -21,6 +21,9 @@ MARKERS = (
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
 _PIPE_NAMES = {"M2": "AIV_MTE2", "M3": "AIV_MTE3", "V": "AIV_VEC"}
 PIPE_KEYS = ("AIV_MTE2", "AIV_MTE3", "AIV_VEC")
+# Nesting a payload may have: deeper JSON is refused like malformed JSON (a line of a million "[" ended
+# in a RecursionError traceback, and slightly less deep values could not be written back out).
+MAX_JSON_DEPTH = 100
 
 
 def parse_envelope(text: str) -> dict[str, str]:
@@ -97,12 +100,30 @@ def normalise_pipes(raw: Any) -> dict[str, float | None] | None:
     return result
 
 
+def loads_bounded(text: str) -> Any:
+    """json.loads, with JSON nested deeper than MAX_JSON_DEPTH refused as a ValueError like bad syntax."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > MAX_JSON_DEPTH:
+                    raise ValueError("JSON nested too deeply")
+                stack.append((child, depth + 1))
+    return value
+
+
 def _parse_repr(text: str | None, repr_kind: str | None) -> tuple[bool, Any]:
     """(ok, value) for a tiling_repr payload."""
     if text is None:
         return True, None
     try:
-        return True, json.loads(text)
+        return True, loads_bounded(text)
     except ValueError:
         if repr_kind == "full_json" and text:
             return True, text
@@ -127,7 +148,7 @@ def build_record(fields: dict[str, str], repr_text: str | None, origin: SourceRe
     pipes: dict[str, float | None] | None = dict.fromkeys(PIPE_KEYS)
     if pipes_text is not None and pipes_text != "null":
         try:
-            pipes = normalise_pipes(json.loads(pipes_text))
+            pipes = normalise_pipes(loads_bounded(pipes_text))
         except ValueError:
             pipes = None
     if pipes is None:
@@ -161,7 +182,7 @@ def build_summary(fields: dict[str, str], groups_text: str | None, origin: Sourc
     groups: Any = None
     status = "ok"
     try:
-        groups = json.loads(groups_text) if groups_text is not None else None
+        groups = loads_bounded(groups_text) if groups_text is not None else None
     except ValueError:
         groups = None
     graph, result = _int(fields.get("graph")), _int(fields.get("result"))

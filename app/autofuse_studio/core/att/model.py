@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from autofuse_studio.core.att.safe_open import Pin
+
 
 class SourceRef(NamedTuple):
     """Where a record came from: a log file and a 1-based line number."""
@@ -192,6 +194,9 @@ class FileScan:
     decode_issue_count: int = 0
     warnings: list[str] = field(default_factory=list)  # over-long lines and values, "file:line: ..." each
     warning_count: int = 0
+    pin: Pin | None = None  # the file that was read (later readers open that very file)
+    sha256: str | None = None  # of its bytes as stored, when the scan was asked to hash them
+    byte_size: int | None = None
 
     def warn(self, message: str, listed: int = 20) -> None:
         """Count a warning; the first `listed` are kept word for word."""

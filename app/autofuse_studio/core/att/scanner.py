@@ -9,18 +9,22 @@ Memory depends on the number of records, not on the size of the logs.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import gzip
+import hashlib
 import importlib
 import logging
 import os
 import re
+import stat
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from autofuse_studio.core.att.final_frames import FinalTilingCollector
 from autofuse_studio.core.att.lines import (
@@ -44,6 +48,7 @@ from autofuse_studio.core.att.model import (
     TemplateSelection,
     TilingValue,
 )
+from autofuse_studio.core.att.safe_open import FileId, Pin, open_regular, os_reason
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -58,6 +63,7 @@ BLOCK_SIZE = 1 << 20
 MAX_LINE_BYTES = 1 << 20
 MARKERS = (b"[PROF]", b"[PERF]", b"[DFX]", b"[ATT][FINAL_TILING", b"The value of graph")
 MAX_LISTED_DECODE_ISSUES = 100
+MAX_LISTED_NOTES = 20  # links out of a folder named one by one; the rest are counted
 # The markers that start with "[" in one regex, with the rest of their line: its literal prefix "["
 # lets sre skip noise in C, which costs far less than one bytes.find pass over the block per marker,
 # and the match ends at the end of the line, so no further match in that line is reported.
@@ -87,38 +93,139 @@ def native_scanner() -> ModuleType | None:
     return _LINESCAN
 
 
-def find_logs(path: str | Path) -> list[Path]:
-    """A file as is, or every `*.log` / `*.log.gz` under a folder (recursive, sorted)."""
+@dataclass
+class LogDiscovery:
+    """The logs found under a path, the pin of each (see safe_open), and sentences about what was left out."""
+
+    paths: list[Path] = field(default_factory=list)
+    pins: dict[Path, Pin] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def discover_logs(path: str | Path) -> LogDiscovery:
+    """A file as is, or every `*.log` / `*.log.gz` under a folder (recursive, sorted).
+
+    In a folder, links are followed only to files inside it: a link that leads out (to /etc/passwd,
+    /proc/self/mem, another user's logs) is named in `notes` and not read; links to folders are not
+    entered, and pipes or devices named `*.log` are left out. Each file found is pinned, so reading it
+    later refuses anything swapped in meanwhile.
+    """
     root = Path(path)
     if root.is_file():
-        return [root]
+        return LogDiscovery([root])
     if not root.exists():
         raise InputError(f"Path '{root}' not found.", root)
     if not root.is_dir():
         raise InputError(f"Path '{root}' is neither a file nor a folder.", root)
-    found = [p for p in root.rglob("*") if p.is_file() and p.name.endswith((".log", ".log.gz"))]
-    return sorted(found)
+    found = LogDiscovery()
+    real_root = root.resolve()
+    for folder, dirs, files in os.walk(root):  # never enters linked folders (followlinks=False)
+        dirs.sort()
+        for name in files:
+            if name.endswith((".log", ".log.gz")):
+                _discover_file(Path(folder) / name, real_root, root, found)
+    found.paths.sort()
+    if len(found.notes) > MAX_LISTED_NOTES:
+        more = len(found.notes) - MAX_LISTED_NOTES
+        found.notes[MAX_LISTED_NOTES:] = [f"... and {more} more link(s) out of '{root}', not read either."]
+    return found
 
 
-def open_log(path: Path) -> BinaryIO:
-    """Open a log for binary reading, transparently un-gzipping `.gz` files."""
+def _discover_file(candidate: Path, real_root: Path, root: Path, found: LogDiscovery) -> None:
     try:
-        if path.name.endswith(".gz"):
-            return cast(BinaryIO, gzip.open(path, "rb"))
-        return path.open("rb")
-    except OSError as exc:
-        raise InputError(f"Cannot read log '{path}': {exc.strerror or exc}.", path) from exc
+        info = candidate.lstat()
+        link = stat.S_ISLNK(info.st_mode)
+        if link:
+            target = candidate.resolve()
+            if target != real_root and real_root not in target.parents:
+                found.notes.append(f"'{candidate}' is a symbolic link to '{os.readlink(candidate)}', outside "
+                                   f"'{root}'; links out of the folder are not followed, so it was not read.")
+                return
+            info = target.stat()
+    except (OSError, RuntimeError):  # vanished, unreadable, or a link loop
+        return
+    if stat.S_ISREG(info.st_mode):
+        found.paths.append(candidate)
+        found.pins[candidate] = Pin(FileId.of(info), link=link)
 
 
-def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def find_logs(path: str | Path) -> list[Path]:
+    """A file as is, or every `*.log` / `*.log.gz` under a folder (recursive, sorted; see discover_logs)."""
+    return discover_logs(path).paths
+
+
+def open_log(path: Path, pin: Pin | None = None) -> BinaryIO:
+    """Open a log for binary reading, transparently un-gzipping `.gz` files; a regular file only (safe_open)."""
+    raw = open_regular(path, pin, what="log ")
+    if not path.name.endswith(".gz"):
+        return raw
+    return cast(BinaryIO, _ClosingGzip(raw))
+
+
+class _ClosingGzip(gzip.GzipFile):
+    """A GzipFile over an opened file that closes that file too."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+class _Hashing:
+    """Reads a binary file and feeds every byte read to a hash (the file hashed is the one scanned)."""
+
+    def __init__(self, raw: BinaryIO, digest: Any) -> None:
+        self.raw, self.digest, self.size = raw, digest, 0
+        self.mode, self.name = "rb", getattr(raw, "name", "")
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size)
+        self.digest.update(data)
+        self.size += len(data)
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        data = self.raw.readline(size)
+        self.digest.update(data)
+        self.size += len(data)
+        return data
+
+    def drain(self) -> None:
+        """Hash the rest of the file (a gzip stream may end before its file does)."""
+        while self.read(BLOCK_SIZE):
+            pass
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return os_reason(exc)
+    return str(exc).rstrip(".") or type(exc).__name__
+
+
+def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None, pin: Pin | None = None,
+                raw: BinaryIO | None = None, digest: _Hashing | None = None) -> Iterator[bytes]:
     """Yield blocks of whole lines (each ends with a newline except maybe the last).
 
     A line longer than MAX_LINE_BYTES keeps its first MAX_LINE_BYTES; the rest is read in bounded
     pieces and dropped, and `on_cut(length of the whole line)` is called before its block is yielded.
+    The file is opened with open_log (`pin`: see safe_open), or `raw` (an opened file, left open) is read.
+    With `digest` (a _Hashing over `raw`), every byte of the file is hashed on the way.
     """
     read_size = min(BLOCK_SIZE, MAX_LINE_BYTES)
     try:
-        with open_log(path) as handle:
+        with contextlib.ExitStack() as stack:
+            if raw is None:
+                handle = stack.enter_context(open_log(path, pin))
+            else:
+                source = cast(BinaryIO, digest if digest is not None else raw)
+                gz = path.name.endswith(".gz")
+                handle = cast(BinaryIO, stack.enter_context(gzip.GzipFile(fileobj=source, mode="rb"))) \
+                    if gz else source
             while True:
                 data = handle.read(read_size)
                 if not data:
@@ -126,18 +233,22 @@ def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None) -> Iter
                 if not data.endswith(b"\n"):
                     data = _complete_last_line(handle, data, on_cut)
                 yield data
+            if digest is not None:
+                digest.drain()
+    except InputError:
+        raise
     except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(f"Cannot read log '{path}': {exc}.", path) from exc
+        raise InputError(f"Cannot read log '{path}': {_reason(exc)}.", path) from exc
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, bytes, int]]:
+def iter_lines(path: Path, pin: Pin | None = None) -> Iterator[tuple[int, bytes, int]]:
     """(1-based number, line, 0 or the length it had before it was cut) of every line, in bounded memory.
 
     A line longer than MAX_LINE_BYTES keeps its first MAX_LINE_BYTES (see iter_blocks).
     """
     number = 0
     cuts: list[int] = []
-    for block in iter_blocks(path, cuts.append):
+    for block in iter_blocks(path, cuts.append, pin):
         lines = block.splitlines(keepends=True)
         for position, line in enumerate(lines):
             number += 1
@@ -281,18 +392,19 @@ class _FileScanner:
         try:
             # The hot kind first. A value match implies "[PROF]" in the line, so without "[PERF]" this
             # is exactly the record feed_line's first branch would store, minus its dispatch.
-            record = parse_prof_value(line, source) if "[PERF]" not in line else None
+            tried = "[PERF]" not in line
+            record = parse_prof_value(line, source) if tried else None
             if record is None:
-                self.feed_line(line, source)
+                self.feed_line(line, source, value_tried=tried)
             else:
                 self._store_value(record)
         except UnreadableNumber as exc:
             self.scan.warn(f"{path}:{line_no}: {exc}; the line is skipped.")
 
-    def feed_line(self, line: str, source: SourceRef) -> None:
-        """Classify one marked line and store its record."""
+    def feed_line(self, line: str, source: SourceRef, value_tried: bool = False) -> None:
+        """Classify one marked line and store its record (`value_tried`: parse_prof_value found nothing in it)."""
         if "[PROF]" in line and "[PERF]" not in line:  # the common case first
-            record = parse_prof(line, source)
+            record = parse_prof(line, source, value_tried)
             if record is not None:
                 self._store(record)
                 return
@@ -364,15 +476,30 @@ class _FileScanner:
 
 
 def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
-              on_block: Callable[[int], None] | None = None) -> FileScan:
-    """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read."""
+              on_block: Callable[[int], None] | None = None, *, pin: Pin | None = None,
+              raw: BinaryIO | None = None, digest: bool = False) -> FileScan:
+    """Scan one log file in a single streaming pass; `on_block` gets the byte size of each block read.
+
+    The file is opened once (open_log, `pin`: see safe_open), or `raw` (an opened file) is read. The scan
+    records the identity of what it read (FileScan.pin), so later readers open that very file, and with
+    `digest` the sha256 and size of its bytes as stored (FileScan.sha256), hashed from the same descriptor.
+    """
+    with contextlib.ExitStack() as stack:
+        if raw is None:
+            raw = stack.enter_context(open_regular(path, pin, what="log "))
+        return _scan_open(path, raw, pin, cancel, on_block, digest)
+
+
+def _scan_open(path: Path, raw: BinaryIO, pin: Pin | None, cancel: CancelToken,
+               on_block: Callable[[int], None] | None, digest: bool) -> FileScan:
     scanner = _FileScanner(str(path), native_scanner())
+    hashing = _Hashing(raw, hashlib.sha256()) if digest else None
     line_no = 1
     cuts: list[int] = []
     # Every marked line leaves a few acyclic objects (record, source, key): collections during the
     # scan would only rescan them again and again.
     with gc_paused():
-        for block in iter_blocks(path, cuts.append):
+        for block in iter_blocks(path, cuts.append, raw=raw, digest=hashing):
             cancel.check()
             check_utf8(block, scanner.scan.path, line_no, scanner.scan)
             line_no += scanner.feed_block(block, line_no)
@@ -384,6 +511,9 @@ def scan_file(path: Path, cancel: CancelToken = NEVER_CANCELLED,
         # scan them all (70 ms at 100k records, as much as a fifth of a summary of a sparse log).
         gc.freeze()
     scan = scanner.finish(line_no - 1)
+    scan.pin = Pin(FileId.of(os.fstat(raw.fileno())), link=pin.link if pin is not None else True)
+    if hashing is not None:
+        scan.sha256, scan.byte_size = hashing.digest.hexdigest(), hashing.size
     if scan.decode_issue_count:
         log.warning("%s: %d line(s) with invalid UTF-8 were decoded with replacement characters",
                     path, scan.decode_issue_count)

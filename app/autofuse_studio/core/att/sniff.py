@@ -8,7 +8,9 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
+from autofuse_studio.core.att.safe_open import open_regular
 from autofuse_studio.core.att.scanner import MARKERS
+from autofuse_studio.core.errors import InputError
 
 LOG_SUFFIXES = (".log", ".log.gz")
 SNIFF_BYTES = 256 * 1024
@@ -20,13 +22,14 @@ _MAX_DUMP_SNIFFS = 16
 
 
 def _head(path: Path) -> bytes:
+    """The first bytes of a regular file (a FIFO swapped in is refused, never waited on); b"" if unreadable."""
     try:
-        if path.name.endswith(".gz"):
-            with gzip.open(path, "rb") as stream:
-                return stream.read(SNIFF_BYTES)
-        with path.open("rb") as stream:
-            return stream.read(SNIFF_BYTES)
-    except (OSError, EOFError, zlib.error):
+        with open_regular(path) as raw:
+            if path.name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+                    return stream.read(SNIFF_BYTES)
+            return raw.read(SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error, InputError):
         return b""
 
 

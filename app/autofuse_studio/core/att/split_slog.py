@@ -20,6 +20,7 @@ from typing import IO
 from autofuse_studio.core.att.case_filter import CaseFilter
 from autofuse_studio.core.att.lines import IdTooLong, bracket_tags, find_case_label, parse_dfx, parse_prof
 from autofuse_studio.core.att.model import BestResult, FileScan, ResultPerf, SourceRef, TemplateSelection
+from autofuse_studio.core.att.safe_open import Pin
 from autofuse_studio.core.att.safe_paths import UniqueNames, contained
 from autofuse_studio.core.att.scanner import ByteProgress, decode_block, iter_blocks
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -35,6 +36,9 @@ class OperatorSplit:
     compiler_groups: int = 0
     runtime_groups: int = 0
     files: list[Path] = field(default_factory=list)
+    # Groups in the logs before --case filtered their cases (att.py printed these counts).
+    compiler_groups_seen: int = 0
+    runtime_groups_seen: int = 0
 
 
 @dataclass
@@ -102,6 +106,8 @@ class _Splitter:
         self.result = SplitResult({name: OperatorSplit() for name in operators})
         self.compiler_groups: dict[str, set[tuple[int, int, int]]] = {}
         self.runtime_groups: dict[str, set[tuple[int, int, int]]] = {}
+        self.compiler_seen: dict[str, set[tuple[int, int, int]]] = {}
+        self.runtime_seen: dict[str, set[tuple[int, int, int]]] = {}
         self.dfx = _DfxState()
 
     def line(self, text: str, source: SourceRef) -> None:
@@ -118,6 +124,7 @@ class _Splitter:
         if op not in self.operators or self.dfx.group is None or case is None:
             return
         graph, result, group = self.dfx.group
+        self.compiler_seen.setdefault(op, set()).add(self.dfx.group)
         if self.filter.matches(result, group, case):
             self.compiler_groups.setdefault(op, set()).add(self.dfx.group)
             self._write(op, "compiler", graph, result, group, case, text)
@@ -148,6 +155,8 @@ class _Splitter:
             return
         key = find_case_label(text)
         if key is not None:
+            for op in owners:
+                self.runtime_seen.setdefault(op, set()).add((key.graph, key.result, key.group))
             if self.filter.matches(key.result, key.group, key.case):
                 for op in owners:
                     self.runtime_groups.setdefault(op, set()).add((key.graph, key.result, key.group))
@@ -173,13 +182,18 @@ class _Splitter:
         for name, counts in self.result.operators.items():
             counts.compiler_groups = len(self.compiler_groups.get(name, ()))
             counts.runtime_groups = len(self.runtime_groups.get(name, ()))
+            counts.compiler_groups_seen = len(self.compiler_seen.get(name, ()))
+            counts.runtime_groups_seen = len(self.runtime_seen.get(name, ()))
         return self.result
 
 
-def _split_file(path: Path, splitter: _Splitter, cancel: CancelToken) -> Iterator[int]:
-    """Feed one log to the splitter line by line; yields the byte size of each block read."""
+def _split_file(path: Path, splitter: _Splitter, cancel: CancelToken, pin: Pin | None = None) -> Iterator[int]:
+    """Feed one log to the splitter line by line; yields the byte size of each block read.
+
+    `pin`: the file the scan read (see safe_open); anything swapped in since is refused, not split.
+    """
     line_no = 1
-    for block in iter_blocks(path):
+    for block in iter_blocks(path, pin=pin):
         cancel.check()
         text = decode_block(block, str(path), line_no, FileScan(str(path)))
         lines = text.split("\n")
@@ -216,9 +230,10 @@ def split_logs(paths: list[Path], scans: list[FileScan], out_dir: Path, only: st
     writer = _SplitWriter(out_dir)
     splitter = _Splitter(operators, writer, case_filter or CaseFilter())
     counter = ByteProgress(paths, progress)
+    pins = {scan.path: scan.pin for scan in scans}
     try:
         for path, advance in counter.files("Splitting"):
-            for block in _split_file(path, splitter, cancel):
+            for block in _split_file(path, splitter, cancel, pins.get(str(path))):
                 if advance is not None:
                     advance(block)
         counter.finish("Split finished")

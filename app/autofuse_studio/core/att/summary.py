@@ -56,6 +56,21 @@ class Summary:
         """True when any file held FINAL_TILING records."""
         return bool(self.final_rows)
 
+    @property
+    def file_rows(self) -> list[SummaryRow]:
+        """The rows of `att summary`'s CSV and xlsx files, as att.py writes them: once any log has FINAL_TILING
+        records, the FINAL_TILING rows of every log (legacy rows of logs without them are left out), else the
+        legacy rows. (`export_rows`, per log its FINAL_TILING rows or else its legacy rows, is what the GUI
+        shows and exports.)"""
+        return self.final_rows if self.final_rows else self.legacy_rows
+
+    @property
+    def left_out(self) -> list[SummaryRow]:
+        """Rows of `export_rows` that `file_rows` leaves out (legacy rows of logs without FINAL_TILING records)."""
+        if not self.final_rows:
+            return []
+        return [row for row in self.export_rows if row.final is None]
+
 
 def graph_status(op: OperatorLog) -> str:
     """How the operator's schedule result is known: best-result line, template line, or not at all."""

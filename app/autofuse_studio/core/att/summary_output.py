@@ -71,9 +71,10 @@ def csv_columns(rows: list[SummaryRow], with_status: bool = False) -> list[str]:
     return [*columns, STATUS_COLUMN] if with_status else columns
 
 
-def summary_csv_text(summary: Summary, with_status: bool = False) -> str:
-    """The CSV text (without BOM; the writer adds it) with `\\n` line endings."""
-    rows = summary.export_rows
+def summary_csv_text(summary: Summary, with_status: bool = False, rows: list[SummaryRow] | None = None) -> str:
+    """The CSV text (without BOM; the writer adds it) with `\\n` line endings; `rows` default to export_rows
+    (what the GUI shows; `att summary` passes Summary.file_rows, att.py's rows)."""
+    rows = summary.export_rows if rows is None else rows
     columns = csv_columns(rows, with_status)
     value_columns = tiling_columns(rows)
     buffer = io.StringIO()
@@ -84,9 +85,10 @@ def summary_csv_text(summary: Summary, with_status: bool = False) -> str:
     return buffer.getvalue()
 
 
-def write_summary_csv(summary: Summary, path: str | Path, with_status: bool = False) -> None:
-    """Write the CSV as UTF-8 with BOM, atomically."""
-    atomic_write_text(path, summary_csv_text(summary, with_status), encoding="utf-8-sig")
+def write_summary_csv(summary: Summary, path: str | Path, with_status: bool = False,
+                      rows: list[SummaryRow] | None = None) -> None:
+    """Write the CSV as UTF-8 with BOM, atomically (`rows`: see summary_csv_text)."""
+    atomic_write_text(path, summary_csv_text(summary, with_status, rows), encoding="utf-8-sig")
 
 
 def console_table(summary: Summary) -> str:
@@ -120,13 +122,15 @@ def final_table(rows: list[SummaryRow]) -> str:
     return "\n".join(lines)
 
 
-def write_summary_xlsx(summary: Summary, path: str | Path) -> None:
-    """Sheet "Summary": header fill 4472C4, bold white font, centred cells, width 15, with status."""
+def write_summary_xlsx(summary: Summary, path: str | Path, rows: list[SummaryRow] | None = None) -> None:
+    """Sheet "Summary": header fill 4472C4, bold white font, centred cells, width 15, with status.
+
+    `rows`: see summary_csv_text."""
     from openpyxl import Workbook  # lazy: only this path needs openpyxl
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
-    rows = summary.export_rows
+    rows = summary.export_rows if rows is None else rows
     value_columns = tiling_columns(rows)
     columns = [*BASE_COLUMNS, *value_columns]
     if summary.has_final:

@@ -3,9 +3,35 @@
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape, quoteattr
+import re
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from autofuse_studio.core.render.display import DisplayItem, Group, Line, Polyline, Rect, Text
+
+# What XML 1.0 forbids (C0 controls but TAB, LF and CR; lone surrogates; U+FFFE, U+FFFF): an op name or log
+# tag holding one made the whole SVG unreadable. Shown as `\x1b` / `\ud800` escapes, like the console does.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def xml_safe(text: str) -> str:
+    """`text` with the characters XML 1.0 forbids replaced by visible escapes (everything else unchanged)."""
+    return _NOT_XML.sub(_visible, text)
+
+
+def escape(text: str) -> str:
+    """Text content for the SVG: XML-escaped, forbidden characters as visible escapes, CR kept as `&#13;`."""
+    return _escape(xml_safe(text), {"\r": "&#13;"})
+
+
+def quoteattr(text: str) -> str:
+    """An attribute value in quotes: XML-escaped, forbidden characters as visible escapes."""
+    return _quoteattr(xml_safe(text))
 
 
 def _num(value: float) -> str:

@@ -80,7 +80,8 @@ def analyze_run(run_root: str | Path, default_root: str | Path | None = None,
         diffs = compare_sides(operators[ROLES[0]].operators, operators[ROLES[1]].operators)
         cancel.check()
         progress(0, 1, "Copying evidence lines")
-        texts, problems = fetch_lines((ref.source for diff in diffs for ref in diff.evidence), cancel)
+        pins = {log.scan.path: log.scan.pin for scan in scans.values() for log in scan.logs}
+        texts, problems = fetch_lines((ref.source for diff in diffs for ref in diff.evidence), cancel, pins)
         analysis = RunAnalysis(sides, scans, operators, diffs, row_diffs(diffs), texts, problems)
     progress(1, 1, "Analysis finished")
     return analysis

@@ -7,6 +7,7 @@ ever written again. Each archive ends with archive-manifest.json (sha256 and siz
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -15,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autofuse_studio.core.att.runs.analysis import RunAnalysis
-from autofuse_studio.core.att.runs.outputs import check_not_in_run_root
+from autofuse_studio.core.att.runs.outputs import check_not_in_run_root, inside
+from autofuse_studio.core.att.safe_open import Pin, not_read, open_regular, os_reason
 from autofuse_studio.core.att.safe_paths import contained, safe_name
-from autofuse_studio.core.errors import OutputError
+from autofuse_studio.core.errors import InputError, OutputError
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_bytes, make_folder
 
@@ -64,17 +66,28 @@ def claim_name(archive_root: Path, name: str) -> tuple[str, Path, Path]:
     raise OutputError(f"No free archive name for '{name}' in '{archive_root}' (tried {MAX_NUMBER}).", archive_root)
 
 
-def _copy(source: Path, target: Path, cancel: CancelToken) -> dict[str, object]:
-    """Copy a file byte for byte (atomically) and hash it on the way: one read."""
+def _copy(source: Path, pin: Pin | None, target: Path, cancel: CancelToken) -> dict[str, object]:
+    """Copy a file byte for byte (atomically) and hash it on the way: one descriptor, one read.
+
+    The file is opened as the file that was scanned (`pin`, see safe_open): a log swapped for a link to a
+    secret, a pipe or another file meanwhile is refused (InputError), never copied into the archive.
+    """
     digest = hashlib.sha256()
     size = 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with source.open("rb") as reader, atomic_open(target, "wb") as writer:
-        for block in iter(lambda: reader.read(CHUNK), b""):
-            cancel.check()
-            digest.update(block)
-            writer.write(block)
-            size += len(block)
+    with open_regular(source, pin) as reader:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_open(target, "wb") as writer:
+            while True:
+                try:
+                    block = reader.read(CHUNK)
+                except OSError as exc:
+                    raise not_read(source, os_reason(exc)) from None
+                if not block:
+                    break
+                cancel.check()
+                digest.update(block)
+                writer.write(block)
+                size += len(block)
     return {"sha256": digest.hexdigest(), "bytes": size}
 
 
@@ -88,19 +101,57 @@ def _manifest(folder: Path, name: str, command: list[str], source_root: Path,
     atomic_write_bytes(folder / MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
 
 
+def archive_name(name: str | None, default: str) -> str:
+    """The run name used in the archives: `name` made safe for a folder (safe_name), or `default` when
+    `name` is missing or empty (`--name ""`: the warning and the folder name agree)."""
+    return safe_name(name) if name else safe_name(default)
+
+
+def check_archive_root(archive_root: str | Path, run_root: Path) -> None:
+    """InputError when the archive root, or the evidence-archive/ or report-archive/ folder in it (through a
+    link too), is or would be inside the run root: an archive must never be written into what it archives.
+
+    `--run-root A/evidence-archive --archive A` and `A/evidence-archive -> run-root/x` are refused like
+    `--archive` inside the run root."""
+    root = Path(archive_root)
+    check_not_in_run_root(root, run_root, "archive folder")
+    for sub in (EVIDENCE_ARCHIVE, REPORT_ARCHIVE):
+        folder = (root / sub).resolve()  # follows a link that is already there
+        if inside(folder, run_root):
+            raise InputError(f"The archive folder '{root / sub}' is inside the run root '{run_root}' (it is "
+                             f"'{folder}'); the run root is only read, so pick an archive root whose "
+                             f"{sub}/ lies outside it.", root / sub)
+
+
+def _check_claimed(folder: Path, run_root: Path) -> None:
+    """After a name is claimed: its folder (reached through links swapped in meanwhile) is not in the run root."""
+    if inside(folder.resolve(), run_root):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+        raise InputError(f"The archive folder '{folder}' is inside the run root '{run_root}'; nothing was "
+                         "archived.", folder)
+
+
 def archive_run(analysis: RunAnalysis, report_files: dict[str, bytes], archive_root: str | Path,
                 name: str | None, command: list[str], progress: Progress = no_progress,
                 cancel: CancelToken = NEVER_CANCELLED) -> ArchiveResult:
     """Copy the ATT logs (paths kept, relative to the run root) and the report files into fresh archives."""
     root = Path(archive_root)
-    check_not_in_run_root(root, analysis.sides.run_root, "archive folder")
-    used, evidence, report = claim_name(root, safe_name(name or analysis.name))
-    logs = [log.file for scan in analysis.scans.values() for log in scan.logs]
-    total = sum(f.size for f in logs) or 1
+    run_root = analysis.sides.run_root
+    check_archive_root(root, run_root)
+    used, evidence, report = claim_name(root, archive_name(name, analysis.name))
+    _check_claimed(evidence, run_root)
+    _check_claimed(report, run_root)
+    logs = [log for scan in analysis.scans.values() for log in scan.logs]
+    total = sum(log.file.size for log in logs) or 1
     done, entries = 0, []
-    for found in logs:
+    for log in logs:
+        found = log.file
         progress(done, total, f"Archiving {found.relpath}")
-        entry = _copy(found.path, contained(evidence, Path(found.relpath)), cancel)
+        target = contained(evidence, Path(found.relpath))
+        if inside(target, run_root):  # a folder of the archive swapped for a link into the run root
+            raise InputError(f"Refusing to write '{target}': it is inside the run root '{run_root}'.", target)
+        entry = _copy(found.path, log.scan.pin or found.pin, target, cancel)
         entries.append({"path": found.relpath, **entry})
         done += found.size
     _manifest(evidence, used, command, analysis.sides.run_root, entries)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.att.runs.sides import Side
+from autofuse_studio.core.att.safe_open import FileId, Pin
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 # Folder names noted in the report (any depth, case-insensitive) -> the category shown.
@@ -27,13 +28,29 @@ MAX_ENTRIES = 1_000_000  # per side: a dump folder of a million files is counted
 MAX_NOTES = 50
 
 
-@dataclass
+@dataclass(slots=True)
 class FoundFile:
-    """A regular file: path relative to the run root (posix), absolute path, size in bytes."""
+    """A regular file: path relative to the run root (posix), the run root, size in bytes, identity.
+
+    Compact (a side may hold a million files): the absolute path is made on demand, and the device and
+    inode found are kept as two ints; every later open checks it is still that file (see safe_open).
+    """
 
     relpath: str
-    path: Path
+    run_root: Path
     size: int
+    dev: int = 0
+    ino: int = 0
+
+    @property
+    def path(self) -> Path:
+        """The absolute path."""
+        return self.run_root / self.relpath
+
+    @property
+    def pin(self) -> Pin:
+        """The file found there (links are never followed in a run root)."""
+        return Pin(FileId(self.dev, self.ino))
 
 
 @dataclass
@@ -149,7 +166,8 @@ class _Walker:
         return path, depth + 1, [*inside, note]
 
     def _file(self, entry: os.DirEntry[str], path: Path, inside: list[FolderNote]) -> None:
-        size = entry.stat(follow_symlinks=False).st_size
+        info = entry.stat(follow_symlinks=False)
+        size = info.st_size
         for note in inside:
             note.files += 1
             note.bytes += size
@@ -157,7 +175,7 @@ class _Walker:
             self.listing.other_files += 1
             self.listing.other_bytes += size
             return
-        self.listing.candidates.append(FoundFile(self._rel(path), path, size))
+        self.listing.candidates.append(FoundFile(self._rel(path), self.run_root, size, info.st_dev, info.st_ino))
 
 
 def list_side(side: Side, run_root: Path, cancel: CancelToken = NEVER_CANCELLED) -> SideListing:

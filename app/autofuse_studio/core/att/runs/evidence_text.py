@@ -7,10 +7,11 @@ in C: nothing is parsed again (about a tenth of the scan's time for a 140 MB log
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from autofuse_studio.core.att.model import SourceRef
+from autofuse_studio.core.att.safe_open import Pin
 from autofuse_studio.core.att.scanner import iter_blocks
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
@@ -24,12 +25,12 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[:limit] + ELLIPSIS
 
 
-def _file_lines(path: str, wanted: list[int], cancel: CancelToken) -> dict[int, str]:
-    """The wanted 1-based lines of one file (sorted list) as text."""
+def _file_lines(path: str, wanted: list[int], cancel: CancelToken, pin: Pin | None = None) -> dict[int, str]:
+    """The wanted 1-based lines of one file (sorted list) as text; `pin`: the file scanned (see safe_open)."""
     found: dict[int, str] = {}
     first = 1
     index = 0
-    for block in iter_blocks(Path(path)):
+    for block in iter_blocks(Path(path), pin=pin):
         cancel.check()
         count = block.count(b"\n") + (0 if block.endswith(b"\n") else 1)
         last = first + count - 1
@@ -45,9 +46,13 @@ def _file_lines(path: str, wanted: list[int], cancel: CancelToken) -> dict[int, 
     return found
 
 
-def fetch_lines(refs: Iterable[SourceRef], cancel: CancelToken = NEVER_CANCELLED) -> tuple[dict[SourceRef, str],
-                                                                                            list[str]]:
-    """Text per cited line, and a sentence for each file that could not be read again (its lines stay empty)."""
+def fetch_lines(refs: Iterable[SourceRef], cancel: CancelToken = NEVER_CANCELLED,
+                pins: Mapping[str, Pin | None] | None = None) -> tuple[dict[SourceRef, str], list[str]]:
+    """Text per cited line, and a sentence for each file that could not be read again (its lines stay empty).
+
+    `pins` (path -> the file its scan read): a log swapped for another file, a link or a pipe since it was
+    scanned is refused with a sentence, so no other file's text is cited.
+    """
     by_path: dict[str, set[int]] = {}
     for ref in refs:
         by_path.setdefault(ref.path, set()).add(ref.line)
@@ -55,7 +60,7 @@ def fetch_lines(refs: Iterable[SourceRef], cancel: CancelToken = NEVER_CANCELLED
     problems = []
     for path, lines in sorted(by_path.items()):
         try:
-            for line, text in _file_lines(path, sorted(lines), cancel).items():
+            for line, text in _file_lines(path, sorted(lines), cancel, (pins or {}).get(path)).items():
                 texts[SourceRef(path, line)] = text
         except InputError as exc:
             problems.append(f"{exc} Its evidence lines are shown without text.")

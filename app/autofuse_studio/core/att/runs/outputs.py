@@ -32,14 +32,15 @@ def render_reports(analysis: RunAnalysis, lang: str, command: list[str]) -> dict
     return files
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
+    """True when `path` is `root` or below it (both resolved)."""
     return path == root or root in path.parents
 
 
 def check_not_in_run_root(target: str | Path, run_root: Path, what: str) -> None:
     """InputError when `target` would lie in the run root (the analysis never writes there)."""
     resolved = Path(target).resolve()
-    if _inside(resolved, run_root):
+    if inside(resolved, run_root):
         raise InputError(f"The {what} '{target}' is inside the run root '{run_root}'; the run root is only read, "
                          "so pick a folder outside it.", target)
 

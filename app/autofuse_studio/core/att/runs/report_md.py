@@ -31,6 +31,7 @@ _T: dict[str, tuple[str, str]] = {
     "binary": ("binary, not read", "二进制，未读取"),
     "folders": ("Folders", "目录"), "not_parsed": ("listed, never parsed", "仅列出，不解析"),
     "files": ("{n} file(s), {size}", "{n} 个文件，{size}"),
+    "more_files": ("… {n} more", "… 另有 {n} 个"),
     "others": ("Files not read as logs (other names, or inside kernel_meta/ or dump/): {n}, {size}",
                "未作为日志读取的文件（其他文件名，或位于 kernel_meta/、dump/ 中）：{n} 个，{size}"),
     "notes": ("Notes", "说明"),
@@ -43,6 +44,10 @@ _T: dict[str, tuple[str, str]] = {
     "causes": ("Causes", "原因"), "evidence_missing": ("(no line to cite)", "（无可引用的行）"),
     "analysis_notes": ("Analysis notes", "分析说明"),
 }
+
+
+# Text and binary files listed by name per side; the rest are one "… N more" row (a side of 200k empty files).
+MAX_FILES_LISTED = 50
 
 
 def _t(key: str, lang: str, **values: object) -> str:
@@ -79,8 +84,13 @@ def _side_section(analysis: RunAnalysis, role: str, lang: str) -> list[str]:
     lines = [f"### {role}: {code(listing.side.label + '/')}", ""]
     rows = [[_t("att_log", lang), code(log.file.relpath), size_text(log.file.size), str(log.scan.line_count),
              str(sum(1 for op in log.scan.operators.values() if op.prof_lines))] for log in scan.logs]
-    rows += [[_t("plain", lang), code(f.relpath), size_text(f.size), "", ""] for f in scan.plain]
-    rows += [[_t("binary", lang), code(f.relpath), size_text(f.size), "", ""] for f in scan.binary]
+    for kind, files, count, size in (("plain", scan.plain, scan.plain_count, scan.plain_bytes),
+                                     ("binary", scan.binary, scan.binary_count, scan.binary_bytes)):
+        shown = files[:MAX_FILES_LISTED]
+        rows += [[_t(kind, lang), code(f.relpath), size_text(f.size), "", ""] for f in shown]
+        if count > len(shown):
+            rest = size - sum(f.size for f in shown)
+            rows.append([_t(kind, lang), _t("more_files", lang, n=count - len(shown)), size_text(rest), "", ""])
     header = [_t("kind", lang), _t("path", lang), _t("size", lang), _t("lines", lang), _t("ops_col", lang)]
     lines += [*table(header, rows), ""]
     folder_parts = []
@@ -131,7 +141,7 @@ def _unchanged_table(diffs: list[OperatorDiff], lang: str) -> list[str]:
         facts = diff.default
         assert facts is not None
         cases = " ".join(f"g{g}:c{f.key.case}" for g, f in facts.groups.items())
-        note = "; ".join(cause_text(c, lang) for c in diff.causes)
+        note = plain("; ".join(cause_text(c, lang) for c in diff.causes))
         rows.append([code(diff.name), facts.best_label, cases, number(facts.result_perf), note])
     header = [_t("operators", lang), _t("best", lang), _t("cases", lang), _t("perf", lang), _t("note", lang)]
     return [*table(header, rows), ""]

@@ -73,10 +73,13 @@ def _files_sheet(book: Any, analysis: RunAnalysis) -> None:
         label = scan.listing.side.label
         for log in scan.logs:
             append_row(sheet, [role, label, "ATT log", log.file.relpath, log.file.size, log.scan.line_count])
-        for found in scan.plain:
-            append_row(sheet, [role, label, "text, no ATT lines", found.relpath, found.size, None])
-        for found in scan.binary:
-            append_row(sheet, [role, label, "binary, not read", found.relpath, found.size, None])
+        for kind, files, count, size in (("text, no ATT lines", scan.plain, scan.plain_count, scan.plain_bytes),
+                                         ("binary, not read", scan.binary, scan.binary_count, scan.binary_bytes)):
+            for found in files:
+                append_row(sheet, [role, label, kind, found.relpath, found.size, None])
+            if count > len(files):  # SideScan lists the first MAX_LISTED of a kind and counts the rest
+                rest = size - sum(f.size for f in files)
+                append_row(sheet, [role, label, kind, f"… {count - len(files)} more", rest, None])
         for folder in scan.listing.folders:
             append_row(sheet, [role, label, f"{folder.category}/ folder ({folder.files} files)", folder.relpath,
                                folder.bytes, None])

@@ -6,17 +6,23 @@ same scan then feeds the summary, the comparison and the evidence (nothing is pa
 
 from __future__ import annotations
 
+import gzip
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from autofuse_studio.core.att.model import FileScan
 from autofuse_studio.core.att.runs.discovery import FoundFile, SideListing
-from autofuse_studio.core.att.scanner import open_log, scan_file
+from autofuse_studio.core.att.safe_open import open_regular
+from autofuse_studio.core.att.scanner import MARKERS, scan_file
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 SNIFF_BYTES = 64 * 1024
+# Text files without ATT lines and binary files listed by name per side (report.md, summary.xlsx, the Runs
+# view); the rest are counted. 200k empty files held ~3 KB each in rows of the report and the workbook.
+MAX_LISTED = 1000
 
 
 @dataclass
@@ -33,10 +39,28 @@ class SideScan:
 
     listing: SideListing
     logs: list[SideLog] = field(default_factory=list)
-    plain: list[FoundFile] = field(default_factory=list)
-    binary: list[FoundFile] = field(default_factory=list)
+    plain: list[FoundFile] = field(default_factory=list)  # the first MAX_LISTED; all are counted below
+    binary: list[FoundFile] = field(default_factory=list)  # the first MAX_LISTED
     failures: list[str] = field(default_factory=list)  # sentences naming the file
     warnings: list[str] = field(default_factory=list)  # sentences naming file:line (bad bytes, huge numbers)
+    plain_count: int = 0
+    plain_bytes: int = 0
+    binary_count: int = 0
+    binary_bytes: int = 0
+
+    def add_plain(self, found: FoundFile) -> None:
+        """A text file without ATT lines: counted, listed while fewer than MAX_LISTED are."""
+        self.plain_count += 1
+        self.plain_bytes += found.size
+        if len(self.plain) < MAX_LISTED:
+            self.plain.append(found)
+
+    def add_binary(self, found: FoundFile) -> None:
+        """A binary file: counted, listed while fewer than MAX_LISTED are."""
+        self.binary_count += 1
+        self.binary_bytes += found.size
+        if len(self.binary) < MAX_LISTED:
+            self.binary.append(found)
 
     @property
     def scans(self) -> list[FileScan]:
@@ -78,8 +102,20 @@ class ReadProgress:
 
 def is_binary(found: FoundFile) -> bool:
     """True when the first 64 KB (decompressed for .gz) hold a NUL byte: not log text."""
-    with open_log(found.path) as handle:
-        return b"\x00" in handle.read(SNIFF_BYTES)
+    path = found.path
+    with open_regular(path, found.pin, what="log ") as raw:
+        return b"\x00" in _head(raw, path.name)
+
+
+def _head(raw: BinaryIO, name: str) -> bytes:
+    """The first SNIFF_BYTES of an opened file (decompressed for .gz); the file is left open at its start."""
+    if name.endswith(".gz"):
+        with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # leaves `raw` open
+            head = stream.read(SNIFF_BYTES)
+    else:
+        head = raw.read(SNIFF_BYTES)
+    raw.seek(0)
+    return head
 
 
 def has_att_records(scan: FileScan) -> bool:
@@ -103,6 +139,9 @@ def _warnings(found: FoundFile, scan: FileScan) -> list[str]:
     return notes
 
 
+_NO_MARKER = FileScan("")  # _read's answer for a small text file without any ATT marker
+
+
 def scan_side(listing: SideListing, progress: ReadProgress | None = None,
               cancel: CancelToken = NEVER_CANCELLED) -> SideScan:
     """Sniff and scan each candidate; a file that cannot be read is a sentence in `failures`, the rest goes on."""
@@ -111,26 +150,38 @@ def scan_side(listing: SideListing, progress: ReadProgress | None = None,
     for found in listing.candidates:
         cancel.check()
         counter.start(found)
-        scan = _read(found, result, None if found.path.name.endswith(".gz") else counter.block, cancel)
+        scan = _read(found, result, None if found.relpath.endswith(".gz") else counter.block, cancel)
         counter.finish(found)
         if scan is None:
+            continue
+        if scan is _NO_MARKER:
+            result.add_plain(found)
             continue
         if has_att_records(scan):
             result.logs.append(SideLog(found, scan))
             result.warnings += _warnings(found, scan)
         else:
-            result.plain.append(found)
+            result.add_plain(found)
     return result
 
 
 def _read(found: FoundFile, result: SideScan, on_block: Callable[[int], None] | None,
           cancel: CancelToken) -> FileScan | None:
-    """The scan of a text file; None (noted in `result`) for binary and unreadable files."""
+    """The scan of a text file; None (noted in `result`) for binary and unreadable files.
+
+    The file is opened once, as the file that was listed (see safe_open): sniffed, then scanned from the
+    same descriptor, so a file swapped for a link, a pipe or another file is refused, never read.
+    """
+    path = found.path
     try:
-        if is_binary(found):
-            result.binary.append(found)
-            return None
-        return scan_file(found.path, cancel, on_block)
+        with open_regular(path, found.pin, what="log ") as raw:
+            head = _head(raw, path.name)
+            if b"\x00" in head:
+                result.add_binary(found)
+                return None
+            if len(head) < SNIFF_BYTES and not any(marker in head for marker in MARKERS):
+                return _NO_MARKER  # the whole (small) file has no ATT line: nothing to scan
+            return scan_file(path, cancel, on_block, pin=found.pin, raw=raw)
     except InputError as exc:
         result.failures.append(f"'{found.relpath}' could not be read: {_reason(exc)}")
     except (OSError, EOFError, zlib.error) as exc:  # the sniff reads outside scan_file's own guard
