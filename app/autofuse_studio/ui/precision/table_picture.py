@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.render.svg import xml_safe
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, OPTIONAL_COLUMNS, visual_order
@@ -45,13 +46,17 @@ def picture_columns(rows: Sequence[PrecisionRow]) -> list[int]:
 
 
 def make_picture(rows: Sequence[PrecisionRow], columns: Sequence[int], note: str = "") -> TablePicture:
-    """The cells of `rows` in `columns` (model indexes, in drawing order)."""
+    """The cells of `rows` in `columns` (model indexes, in drawing order).
+
+    Texts XML 1.0 forbids (control characters in op names) are drawn as visible escapes: QSvgGenerator would
+    write them raw and the SVG would not parse.
+    """
     chosen = [COLUMNS[number] for number in columns]
     unknown = VERDICT_COLOURS["UNKNOWN"]
     return TablePicture(
         headers=[column.translated_header() for column in chosen],
         numeric=[column.numeric and not column.left_aligned for column in chosen],
-        cells=[[column.display(row) for column in chosen] for row in rows],
+        cells=[[xml_safe(column.display(row)) for column in chosen] for row in rows],
         fills=[f"#{VERDICT_COLOURS.get(row.verdict, unknown)}" for row in rows],
         note=note,
     )
