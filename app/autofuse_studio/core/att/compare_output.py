@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.att.compare import Comparison, FieldDiff, PerfDiff
-from autofuse_studio.core.reports.atomic import atomic_open
-from autofuse_studio.core.reports.xlsx_cells import set_cell
+from autofuse_studio.core.reports.xlsx_cells import save_workbook, set_cell
 
 RULE = "=" * 80
 HEADER_FILL = "4472C4"
@@ -143,8 +142,7 @@ def write_comparison_xlsx(result: Comparison, path: str | Path) -> None:
         _write_sheet(book.create_sheet("详细差异"), DETAIL_HEADER, detail_sheet_rows(result), percent_column=7)
     if result.perf_diffs:
         _write_sheet(book.create_sheet("性能对比"), PERF_HEADER, perf_sheet_rows(result), percent_column=6)
-    with atomic_open(path, "wb") as handle:
-        book.save(handle)
+    save_workbook(book, path)  # atomic, and one error on a full disk (no ZipFile.__del__ noise)
 
 
 def _write_sheet(sheet: Any, header: list[str], rows: list[list[object]], width: int = 15,

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.att.summary import Summary, SummaryRow, tiling_columns
-from autofuse_studio.core.reports.atomic import atomic_open, atomic_write_text
-from autofuse_studio.core.reports.xlsx_cells import append_row
+from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.reports.xlsx_cells import append_row, save_workbook
 
 BASE_COLUMNS = ["Operator", "Graph", "Result", "Group", "Case", "AIV_MTE2", "AIV_MTE3",
                 "Objective Value", "Result Perf"]
@@ -152,8 +152,7 @@ def write_summary_xlsx(summary: Summary, path: str | Path, rows: list[SummaryRow
             cell.alignment = centre
     for index in range(1, len(columns) + 1):
         sheet.column_dimensions[get_column_letter(index)].width = 15
-    with atomic_open(path, "wb") as handle:
-        book.save(handle)
+    save_workbook(book, path)  # atomic, and one error on a full disk (no ZipFile.__del__ noise)
 
 
 def _xlsx_value(column: str, text: str, row: SummaryRow) -> Any:
