@@ -4,23 +4,34 @@ The graphs are parsed here while every worker scans its view of the dump folders
 merged scans give the same index, pairs and plan as a local run. Each (rank, step) is cut into batches of
 pairs sent to the workers that see both files of every pair; a task returns only PairResults (status,
 metrics, dtypes, shapes), so the rows, verdicts and first divergence are exactly the local run's.
+Every task returns msgpack bytes (wire.py) and the client never unpickles what the cluster sends
+(safe_client.py); a `tls://` scheduler is reached with the certificates of ClusterOptions.tls.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.cluster.address import SchedulerAddress
 from autofuse_studio.core.cluster.pathmap import PathMap
+from autofuse_studio.core.cluster.safe_client import refusals
 from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
-from autofuse_studio.core.cluster.submit import GATHER_TIMEOUT_S, Submitter, plan_batches
-from autofuse_studio.core.cluster.workers import LiveWorker, connect, live_workers
+from autofuse_studio.core.cluster.submit import (
+    Submitter,
+    check_refusals,
+    gather_payloads,
+    plan_batches,
+    refused_reply,
+)
+from autofuse_studio.core.cluster.tls import TlsFiles
+from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_scan
+from autofuse_studio.core.cluster.workers import LiveWorker, cluster_client, live_workers
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.gc_pause import gc_paused
@@ -52,6 +63,7 @@ class ClusterOptions:
     scheduler: SchedulerAddress
     path_map: PathMap = field(default_factory=PathMap)
     retries: int = 1  # re-runs of a task that raised; a task on a dying worker is moved by Dask itself
+    tls: TlsFiles | None = None  # CA, certificate and key for a tls:// scheduler (else Dask's configuration)
 
 
 @dataclass
@@ -79,26 +91,39 @@ class ClusterRun:
     stats: ClusterStats
 
 
-def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken, stats: ClusterStats) -> list[WorkerScan]:
-    """Every scan that finished; a worker that left or failed meanwhile is skipped (its folders are not seen)."""
+def _wait_scans(client: Any, futures: dict[str, Any], sides: int, cancel: CancelToken, stats: ClusterStats,
+                refused: int) -> list[WorkerScan]:
+    """Every scan that finished; a worker that left or failed meanwhile is skipped (its folders are not seen).
+
+    A reply that is not an autofuse-studio scan stops the run with a sentence naming the worker.
+    """
+    from autofuse_studio import __version__
+
     scans: list[WorkerScan] = []
     pending = dict(futures)
     while pending:
         cancel.check()
+        if refusals() > refused:
+            return scans  # the caller says so
         alive = set(live_workers(client))
         for address, future in list(pending.items()):
             if future.done():
                 del pending[address]
                 if future.status == "finished":
-                    try:  # a result lives on its worker until fetched: it may die meanwhile
-                        scans.append(future.result(timeout=GATHER_TIMEOUT_S))
-                    except TimeoutError:
+                    # A result lives on its worker until fetched: it may die meanwhile (None).
+                    payloads = gather_payloads(client, [future], "dump scan", _only(address))
+                    if payloads is None:
                         stats.notes.append(f"The Dask worker {address} left the cluster with its dump scan.")
+                        continue
+                    scan = _decoded_scan(client, future, address, payloads[0], sides, __version__)
+                    if isinstance(scan, WorkerScan):
+                        scans.append(scan)
+                    else:
+                        stats.notes.append(f"The Dask worker {address} could not scan the dump folders ({scan}).")
                 else:  # e.g. autofuse-studio is not installed there: say so rather than "sees nothing"
-                    error = future.exception()
-                    stats.notes.append(f"The Dask worker {address} could not scan the dump folders "
-                                       f"({type(error).__name__}: {error}); install autofuse-studio[cluster] "
-                                       "there, the same version as here.")
+                    error = future.exception()  # text only: safe_client never unpickles a worker's error
+                    stats.notes.append(f"The Dask worker {address} could not scan the dump folders ({error}); "
+                                       "install autofuse-studio[cluster] there, the same version as here.")
             elif address not in alive:
                 future.cancel()
                 del pending[address]
@@ -106,6 +131,22 @@ def _wait_scans(client: Any, futures: dict[str, Any], cancel: CancelToken, stats
         if pending:
             time.sleep(0.02)
     return sorted(scans, key=lambda scan: scan.worker)
+
+
+def _only(address: str) -> Callable[[Any], frozenset[str]]:
+    return lambda _: frozenset({address})
+
+
+def _decoded_scan(client: Any, future: Any, address: str, payload: object, sides: int,
+                  version: str) -> WorkerScan | str:
+    """The worker's scan (named by the address the task was sent to), or a failed task's error text."""
+    try:
+        decoded = decode_scan(payload, version, sides)
+    except WireError as error:
+        raise refused_reply(client, [future], "dump scan", str(error), _only(address)) from None
+    if isinstance(decoded, TaskFailed):
+        return decoded.error
+    return WorkerScan(address, *decoded)
 
 
 def _check_versions(scans: list[WorkerScan]) -> None:
@@ -132,7 +173,7 @@ def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, fr
 
 
 def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress: Progress,
-          cancel: CancelToken, stats: ClusterStats) -> tuple[LoadedCase, list[MergedSide]]:
+          cancel: CancelToken, stats: ClusterStats, refused: int) -> tuple[LoadedCase, list[MergedSide]]:
     """Parse both graphs here while every worker scans its view of both dump folders."""
     roots = [str(request.af_open_data), str(request.af_close_data)]
     workers = live_workers(client)
@@ -151,7 +192,8 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
         progress(1, 3, "parsing the fusion-disabled graph")
         af_close = load_model(request.af_close_graph, cancel)
         progress(2, 3, "indexing the dump folders on the workers")
-        scans = _wait_scans(client, futures, cancel, stats)
+        scans = _wait_scans(client, futures, len(roots), cancel, stats, refused)
+        check_refusals(refused, options)
         _check_versions(scans)
         stats.notes += [problem for scan in scans for problem in scan.problems]
         stats.workers = sum(len(groups[scan.worker]) for scan in scans)
@@ -175,14 +217,14 @@ def run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progre
 def _run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress, cancel: CancelToken,
                  on_rows: RowSink | None, on_case: CaseSink | None) -> ClusterRun:
     stats = ClusterStats()
-    client = connect(options.scheduler)
-    try:
-        case, sides = _load(request, client, options, progress, cancel, stats)
+    with cluster_client(options.scheduler, options.tls) as client:
+        refused = refusals()
+        case, sides = _load(request, client, options, progress, cancel, stats, refused)
         if on_case is not None:
             on_case(case)
         notices = input_notices(case)
         pairs = pair_dumps(case.open_index, case.close_index, request.step, request.ranks, notices)
-        with Submitter(client, options, stats) as submitter:
+        with Submitter(client, options, stats, refused) as submitter:
             plan, outcomes = _plan_and_submit(case, pairs, request.compare_input, sides, live_workers(client),
                                               submitter)
             if on_rows is not None:
@@ -191,8 +233,6 @@ def _run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progr
             if deliver is not None and outcomes:
                 deliver([(number, plan.rows[number], result) for number, result in outcomes.items()])
             outcomes.update(submitter.wait(plan.rows, progress, cancel, deliver))
-    finally:
-        _close(client)
     return ClusterRun(assemble_result(request, case, pairs, plan, notices, outcomes), stats)
 
 
@@ -218,8 +258,3 @@ def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: boo
     for position, item in enumerate(rows):
         item.row.table_position = position
     return Plan(rows, log), outcomes
-
-
-def _close(client: Any) -> None:
-    with contextlib.suppress(OSError, TimeoutError):  # the scheduler is gone: nothing left to close
-        client.close(timeout=5)

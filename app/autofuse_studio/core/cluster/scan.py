@@ -1,8 +1,9 @@
 """Dump indexes built where the files are: a scan task per worker, merged on the client into one DumpIndex.
 
 Each worker walks its own view of the client's dump folders (through the path map) and sends back the file
-names only; the client merges the scans and decides ranks, steps and runs over the union exactly as a local
-build over the same files would, so the plan (and every row) is the local run's.
+names only, as msgpack bytes (wire.py; never a pickled object); the client merges the scans and decides
+ranks, steps and runs over the union exactly as a local build over the same files would, so the plan (and
+every row) is the local run's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
+from autofuse_studio.core.cluster.wire import encode_failure, encode_scan
 from autofuse_studio.core.dumps.index import DumpIndex, TreeScan, scan_tree
 from autofuse_studio.core.dumps.walk import WalkReport
 from autofuse_studio.core.errors import AppError
@@ -21,7 +23,7 @@ from autofuse_studio.core.errors import AppError
 class WorkerScan:
     """One worker's scans of the sides (None: it does not see that folder), in the client's paths."""
 
-    worker: str  # the worker's address
+    worker: str  # the worker's address (the one the client sent the task to, not what the worker says)
     version: str
     sides: list[TreeScan | None]
     problems: list[str] = field(default_factory=list)  # sentences: a folder it sees but cannot read
@@ -46,24 +48,31 @@ def _to_client(scan: TreeScan, path_map: PathMap, worker: WorkerId) -> TreeScan:
                     [client(path) for path in scan.ignored], scan.notices, [client(path) for path in scan.loose])
 
 
-def scan_sides(roots: list[str], path_map: PathMap) -> WorkerScan:
-    """Worker task: scan this worker's view of each dump folder (file names only, no NPY is read)."""
+def scan_sides(roots: list[str], path_map: PathMap) -> bytes:
+    """Worker task: scan this worker's view of each dump folder (file names only, no NPY is read).
+
+    Returns msgpack bytes (wire.ScanReply); any error is sent as a wire.TaskFailed record, never raised:
+    a raised exception would reach the client as a pickle.
+    """
     from autofuse_studio import __version__
 
-    worker = current_worker()
-    sides: list[TreeScan | None] = []
-    problems: list[str] = []
-    for root in roots:
-        local = Path(path_map.to_local(root, worker))
-        if not local.is_dir():
-            sides.append(None)
-            continue
-        try:
-            sides.append(_to_client(scan_tree(local), path_map, worker))
-        except AppError as error:
-            problems.append(f"{worker.name}: {error}")
-            sides.append(None)
-    return WorkerScan(worker.address, __version__, sides, problems)
+    try:
+        worker = current_worker()
+        sides: list[TreeScan | None] = []
+        problems: list[str] = []
+        for root in roots:
+            local = Path(path_map.to_local(root, worker))
+            if not local.is_dir():
+                sides.append(None)
+                continue
+            try:
+                sides.append(_to_client(scan_tree(local), path_map, worker))
+            except AppError as error:
+                problems.append(f"{worker.name}: {error}")
+                sides.append(None)
+        return encode_scan(__version__, sides, problems)
+    except Exception as error:  # noqa: BLE001  (every error travels as text)
+        return encode_failure(__version__, error)
 
 
 @dataclass

@@ -3,20 +3,24 @@
 A batch goes only to workers that see both files of each of its pairs. A worker that dies mid-run has its
 tasks moved by Dask to another allowed worker; when none is left, the batch's rows get WORKER_LOST at once
 (never a task waiting forever for a worker that cannot come back). Cancel and Ctrl-C cancel every future.
+A reply is msgpack bytes decoded with strict types (wire.py); anything else stops the run with a sentence
+naming the worker, and nothing a worker sends is ever unpickled (safe_client.py).
 """
 
 from __future__ import annotations
 
-import pickle
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from autofuse_studio.core.cluster.address import require_distributed
+from autofuse_studio.core.cluster.safe_client import TaskError, refusals
 from autofuse_studio.core.cluster.tasks import Pair, compare_batch, pack
+from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_compare
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
 from autofuse_studio.core.dumps.tensors import dump_folder
+from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.pair import PairResult, compare_pair
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.precision.scheduler import LARGE_PAIR_BYTES, Delivery
@@ -110,10 +114,11 @@ class Submitter:
     wait() collects everything. Leaving the `with` block on an error, cancel or Ctrl-C cancels every future.
     """
 
-    def __init__(self, client: Any, options: ClusterOptions, stats: ClusterStats) -> None:
+    def __init__(self, client: Any, options: ClusterOptions, stats: ClusterStats, refused: int = 0) -> None:
         self._client = client
         self._options = options
         self._stats = stats
+        self._refused = refused  # the process's pickle refusals when the client connected
         self._token = uuid.uuid4().hex[:8]
         self._futures: dict[Any, Batch] = {}
         self._pending: set[Any] = set()
@@ -151,18 +156,22 @@ class Submitter:
         progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
         while pending:
             cancel.check()
+            check_refusals(self._refused, self._options)
             done = _wait_some(pending)
             pending -= done
             finished = [future for future in done if future.status == "finished"]
-            gathered = self._gather(finished)
+            gathered = gather_payloads(self._client, finished, "comparison result",
+                                       lambda future: futures[future].workers)
             if gathered is None:  # a result was lost with its worker: wait for Dask (or _drop_lost) to say so
                 pending.update(done)
                 done = set()
                 finished, gathered = [], []
-            for future, results in zip(finished, gathered, strict=True):
-                self._stats.result_bytes += result_bytes(results)
+            for future, payload in zip(finished, gathered, strict=True):
+                batch = futures[future]
+                results = self._decoded(future, payload, batch)
+                self._stats.result_bytes += len(payload) if isinstance(payload, bytes) else 0
                 self._stats.pairs += len(results)
-                self._record(futures[future], results, planned, outcomes, deliver)
+                self._record(batch, results, planned, outcomes, deliver)
             for future in done.difference(finished):
                 self._record(futures[future], self._failed(future, futures[future]), planned, outcomes, deliver)
             if time.monotonic() - checked > _WORKER_CHECK_S:
@@ -171,34 +180,33 @@ class Submitter:
             progress(len(futures) - len(pending), len(futures), CLUSTER_PROGRESS)
         return outcomes
 
-    def _gather(self, finished: list[Any]) -> list[list[PairResult]] | None:
-        """The results of finished tasks in one call (each result() alone is a round trip to the client's loop).
-
-        None when they did not all arrive within GATHER_TIMEOUT_S: a result lives on its worker until it is
-        fetched, and Client.gather() waits forever for one whose worker died meanwhile and that no other
-        allowed worker can recompute. WORKAROUND: Client.gather has no timeout; Client.sync gives _gather one.
-        """
-        if not finished:
-            return []
+    def _decoded(self, future: Any, payload: object, batch: Batch) -> list[PairResult]:
+        """A compare reply's results; a failed task's error on each row; anything else stops the run."""
         try:
-            results: list[list[PairResult]] = self._client.sync(self._client._gather, finished,
-                                                                callback_timeout=GATHER_TIMEOUT_S)
-        except TimeoutError:
-            return None
-        return results
+            decoded = decode_compare(payload, len(batch.pairs))
+        except WireError as error:
+            raise refused_reply(self._client, [future], "comparison result", str(error),
+                                lambda _: batch.workers) from None
+        if isinstance(decoded, TaskFailed):
+            where = _names(frozenset(_holders(self._client, [future])) or batch.workers, live_workers(self._client))
+            return [PairResult(CLUSTER_ERROR, message=f"the comparison failed on the Dask worker {where} "
+                               f"({decoded.error}): {fused.label}") for fused, _ in batch.pairs]
+        return decoded
 
-    @staticmethod
-    def _failed(future: Any, batch: Batch) -> list[PairResult]:
-        """Statuses for the pairs of a task that failed (a cancelled one counts as lost)."""
+    def _failed(self, future: Any, batch: Batch) -> list[PairResult]:
+        """Statuses for the pairs of a task that failed (a cancelled one counts as lost).
+
+        Dask's error is never unpickled: safe_client keeps it as text (a TaskError).
+        """
         if future.status == "cancelled":
             return [PairResult(WORKER_LOST, message=f"the task was cancelled on the cluster: {fused.label}")
                     for fused, _ in batch.pairs]
         error = future.exception()
-        distributed = require_distributed()
-        if isinstance(error, distributed.KilledWorker):
+        if isinstance(error, TaskError) and error.killed:
             status, text = WORKER_LOST, "the workers running this comparison died too often; Dask gave up"
         else:
-            status, text = CLUSTER_ERROR, f"the task failed on the cluster ({type(error).__name__}: {error})"
+            where = _names(batch.workers, live_workers(self._client))
+            status, text = CLUSTER_ERROR, f"the task failed on the cluster (on {where}: {error})"
         return [PairResult(status, message=f"{text}: {fused.label}") for fused, _ in batch.pairs]
 
     def _drop_lost(self, pending: set[Any], futures: dict[Any, Batch], planned: list[PlannedRow],
@@ -228,9 +236,72 @@ class Submitter:
             deliver(group)
 
 
-def result_bytes(results: Any) -> int:
-    """Bytes of a task's results as sent back (pickled, as Dask sends them)."""
-    return len(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+def check_refusals(baseline: int, options: ClusterOptions) -> None:
+    """Stop the run when this process refused a pickle since `baseline` (safe_client.refusing_pickles)."""
+    if refusals() > baseline:
+        raise InputError(f"The Dask cluster at {options.scheduler} sent this client a pickled Python object; it "
+                         "was refused (this client never unpickles data from the cluster) and the run stops: "
+                         "check who runs the scheduler and the workers (docs/scale-out.md).")
+
+
+def _holders(client: Any, futures: list[Any]) -> set[str]:
+    try:
+        who_has = client.who_has(futures)
+    except Exception:  # noqa: BLE001  (the sentence then names the workers allowed to run the task)
+        return set()
+    return {str(address) for addresses in who_has.values() for address in addresses}
+
+
+def refused_reply(client: Any, futures: list[Any], what: str, reason: str,
+                  allowed: Callable[[Any], frozenset[str]]) -> InputError:
+    """The sentence for a reply that is not an autofuse-studio task's, naming the worker that holds it."""
+    holders = _holders(client, futures) or {address for future in futures for address in allowed(future)}
+    workers = live_workers(client)
+    named = ", ".join(f"{workers[address].name} ({address})" if address in workers and
+                      workers[address].name != address else address for address in sorted(holders))
+    reason = " ".join(reason.split())[:300]
+    return InputError(f"The Dask worker {named or '(unknown)'} sent a {what} that autofuse-studio's task does not "
+                      f"send ({reason}); it was refused (this client never unpickles data from the cluster) and "
+                      "the run stops: check who runs workers on this scheduler (docs/scale-out.md).")
+
+
+def gather_payloads(client: Any, finished: list[Any], what: str,
+                    allowed: Callable[[Any], frozenset[str]]) -> list[object] | None:
+    """The replies of finished tasks in one call (each result() alone is a round trip to the client's loop).
+
+    None when they did not all arrive within GATHER_TIMEOUT_S, or when one failed or was cancelled meanwhile
+    (the caller sees that on its next look): a result lives on its worker until it is fetched, and
+    Client.gather() waits forever for one whose worker died meanwhile and that no other allowed worker can
+    recompute. WORKAROUND: Client.gather has no timeout; Client.sync gives _gather one.
+    A reply Dask refuses to read (serialized otherwise than as msgpack, or holding a pickle) stops the run
+    with a sentence naming the worker that sent it.
+    """
+    if not finished:
+        return []
+    before = refusals()
+    try:
+        payloads: list[object] = client.sync(client._gather, finished, callback_timeout=GATHER_TIMEOUT_S)
+    except TimeoutError:
+        return None
+    except Exception as error:  # noqa: BLE001  (Dask's refusal of a non-msgpack reply, or a refused pickle)
+        if any(future.status != "finished" for future in finished):
+            return None
+        culprits = [future for future in finished if _unreadable(client, future)] or finished
+        raise refused_reply(client, culprits, what, f"{type(error).__name__}: {error}", allowed) from None
+    if refusals() > before:  # Dask got over it (it asked the scheduler instead): the sender is still rogue
+        raise refused_reply(client, finished, what, "it sent a pickled Python object", allowed)
+    return payloads
+
+
+def _unreadable(client: Any, future: Any) -> bool:
+    """True when this one task's reply cannot be fetched for another reason than time."""
+    try:
+        client.sync(client._gather, [future], callback_timeout=GATHER_TIMEOUT_S)
+    except TimeoutError:
+        return False
+    except Exception:  # noqa: BLE001
+        return True
+    return False
 
 
 def _wait_some(pending: set[Any]) -> set[Any]:

@@ -1,4 +1,8 @@
-"""The worker task: compare a batch of pairs with the local engine code, where the NPYs are; return metrics only."""
+"""The worker task: compare a batch of pairs with the local engine code, where the NPYs are; return metrics only.
+
+The reply is msgpack bytes (wire.CompareReply), an error a wire.TaskFailed record: the task never returns a
+Python object nor raises, so nothing the client receives from it needs unpickling.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from pathlib import Path
 
 from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
 from autofuse_studio.core.cluster.scan import current_worker
+from autofuse_studio.core.cluster.wire import encode_compare, encode_failure
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.precision.pair import PairResult, PairSide
 from autofuse_studio.core.precision.pair_batch import compare_pairs
@@ -50,15 +55,20 @@ def _client_message(result: PairResult, path_map: PathMap, worker: WorkerId) -> 
     return replace(result, message=message) if message != result.message else result
 
 
-def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> list[PairResult]:
-    """Worker task: every pair of the batch compared on this worker, in order."""
-    delay = os.environ.get(DELAY_ENV)
-    if delay:
-        time.sleep(float(delay))
-    worker = current_worker()
-    path_map = path_map.for_worker(worker)  # the entries naming this worker, looked up once per batch
-    keys = [(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker)) for fused, origin in pairs]
-    # The local pool's batched path (a round's files read in one native call, its pairs measured in
-    # another), so a worker compares exactly as a local run does.
-    outcomes = compare_pairs(keys)
-    return [_client_message(outcomes[key], path_map, worker) for key in keys]
+def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> bytes:
+    """Worker task: every pair of the batch compared on this worker, in order, as msgpack bytes."""
+    from autofuse_studio import __version__
+
+    try:
+        delay = os.environ.get(DELAY_ENV)
+        if delay:
+            time.sleep(float(delay))
+        worker = current_worker()
+        path_map = path_map.for_worker(worker)  # the entries naming this worker, looked up once per batch
+        keys = [(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker)) for fused, origin in pairs]
+        # The local pool's batched path (a round's files read in one native call, its pairs measured in
+        # another), so a worker compares exactly as a local run does.
+        outcomes = compare_pairs(keys)
+        return encode_compare([_client_message(outcomes[key], path_map, worker) for key in keys])
+    except Exception as error:  # noqa: BLE001  (every error travels as text)
+        return encode_failure(__version__, error)
