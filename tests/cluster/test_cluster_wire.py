@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import pickle
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import msgspec
@@ -186,3 +186,11 @@ def test_the_client_overrides_dask_methods_that_exist() -> None:
     assert overridden <= set(vars(client_class()))
     assert all(callable(getattr(distributed.Client, name, None)) for name in overridden)
     assert {"print", "warn"} <= set(distributed.Client._default_event_handlers)
+
+
+def test_an_unknown_status_is_refused() -> None:
+    """A row's status decides what the table and the verdicts do with it: only the engine's own travel."""
+    result = _results()[0]
+    forged = wire.encode_compare([replace(result, status="OK; rm -rf /")])
+    with pytest.raises(wire.WireError, match="status autofuse-studio does not know"):
+        wire.decode_compare(forged, 1)

@@ -22,6 +22,7 @@ from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison
+from autofuse_studio.core.precision.stream_schema import KNOWN_STATUSES, detail
 
 _TEXT_LIMIT = 2000  # characters of a worker's error text kept in a message
 Number: TypeAlias = int | float
@@ -211,6 +212,8 @@ def _stats(record: StatsRecord) -> StatsComparison:
 
 
 def _pair(record: PairRecord) -> PairResult:
+    if record.status not in KNOWN_STATUSES:  # a row's status decides what the table and the verdicts do with it
+        raise WireError(f"it sent a comparison status autofuse-studio does not know ({detail(record.status)})")
     return PairResult(record.status, None if record.metrics is None else _metrics(record.metrics), record.message,
                       record.fused_dtype, record.origin_dtype, record.fused_shape, record.origin_shape,
                       None if record.stats is None else _stats(record.stats))
