@@ -58,5 +58,23 @@ def test_path_map_file(tmp_path: Path) -> None:
     file.write_text("node2 /a /b\n", encoding="utf-8")
     with pytest.raises(UsageError, match=r"map.txt line 1 takes WORKER:CLIENT_PREFIX=LOCAL_PREFIX"):
         load_path_map([], str(file))
-    with pytest.raises(InputError, match="Cannot read the path map file"):
+    with pytest.raises(InputError, match=r"The path map file .*missing\.txt cannot be read"):
         load_path_map([], str(tmp_path / "missing.txt"))
+
+
+def test_path_map_file_is_a_capped_regular_file(tmp_path: Path) -> None:
+    """A FIFO is named, never opened (it would hang the run); /dev/zero never fills the memory."""
+    import os
+
+    fifo = tmp_path / "map.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="is a named pipe"):
+        load_path_map([], str(fifo))
+    if Path("/dev/zero").exists():
+        with pytest.raises(InputError, match="not a file"):
+            load_path_map([], "/dev/zero")
+    big = tmp_path / "big.txt"
+    with big.open("wb") as handle:
+        handle.truncate(200 << 20)  # sparse: 200 MB of zeros costs nothing on disk
+    with pytest.raises(InputError, match="larger than 1 MB"):
+        load_path_map([], str(big))

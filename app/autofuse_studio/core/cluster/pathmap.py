@@ -5,9 +5,9 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from autofuse_studio.core.errors import InputError, UsageError
+from autofuse_studio.core.side_files import read_side_file
 
 ANY_WORKER = "*"
 _WORKER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}|\*")
@@ -99,15 +99,19 @@ def parse_entry(text: str, where: str = "--path-map") -> PathMapEntry:
     return PathMapEntry(worker, _normal(client), _normal(local))
 
 
+PATH_MAP_CAP = 1 << 20
+
+
 def load_path_map(options: list[str], file: str | None = None) -> PathMap:
     """The --path-map options plus the lines of a --path-map-file (same form, '#' comments)."""
     entries = [parse_entry(text) for text in options]
     if file:
+        # A regular file, at most PATH_MAP_CAP bytes: a FIFO would hang the run, /dev/zero fill the memory.
+        data = read_side_file(file, PATH_MAP_CAP, "The path map file")
         try:
-            text = Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise InputError(f"Cannot read the path map file {file}: {getattr(error, 'strerror', None) or error}.",
-                             file) from None
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InputError(f"The path map file {file} is not UTF-8 text.", file) from None
         for number, line in enumerate(text.splitlines(), 1):
             line = line.strip()
             if line and not line.startswith("#"):  # a whole-line comment: paths may hold '#'
