@@ -51,11 +51,16 @@ def _reference_verdicts(rows: list[PrecisionRow], thresholds: Thresholds, produc
             row.verdict = VERDICT_OK if row.metrics is not None else VERDICT_UNKNOWN
         for row in failing:
             inputs = producers.get(row.fused_op, ())
+
+            def own(port: Any, op: str = row.fused_op) -> bool:
+                return port is not None and port[0] == op  # a self-reference is never the cause
+
             if row.kind == INPUT:
-                bad = taint.port_fails(inputs[row.fused_index] if row.fused_index < len(inputs) else None)
+                port = inputs[row.fused_index] if row.fused_index < len(inputs) else None
+                bad = not own(port) and taint.port_fails(port)
             else:
                 bad = any(((row.fused_op, i) in failed_inputs) if (row.fused_op, i) in compared_inputs
-                          else taint.port_fails(port) for i, port in enumerate(inputs))
+                          else taint.port_fails(port) for i, port in enumerate(inputs) if not own(port))
             row.verdict = VERDICT_PROPAGATED if bad else VERDICT_CULPRIT
     culprits = [row for row in rows if row.verdict == VERDICT_CULPRIT]
     return min(culprits, key=lambda r: (natural_key(r.step), r.order, r.kind == OUTPUT, r.fused_index,
