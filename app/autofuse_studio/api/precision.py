@@ -124,13 +124,15 @@ class PrecisionTable:
     def to_dataframe(self) -> pd.DataFrame:
         """One pandas row per result row; metrics keep NaN and Inf; shapes are tuples; counts nullable ints.
 
-        The statistics columns (stat_*) are empty (None) for tensor rows.
+        The statistics columns (stat_*) are empty (None) for tensor rows; `signature` (the code) and
+        `signature_sentence` are empty for rows without a signature (see core.precision.signature).
         """
         import pandas as pd  # lazy: pandas costs ~0.3 s and only this method needs it
 
-        from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS, stats_cells
+        from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS, signature_cells, stats_cells
 
-        records = [{**_record(row), **stats_cells(row, self.result.thresholds.stats)} for row in self.result.rows]
+        records = [{**_record(row), **stats_cells(row, self.result.thresholds.stats), **signature_cells(row)}
+                   for row in self.result.rows]
         frame = pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
         for column in _INTEGER_COLUMNS:
             frame[column] = frame[column].astype("Int64")

@@ -14,7 +14,14 @@ from autofuse_studio.cli.progress import terminal_progress
 from autofuse_studio.core.dumps.npy import not_a_file_message
 from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError, UsageError
-from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
+from autofuse_studio.core.precision.engine import (
+    Mode1Request,
+    mode2_result,
+    mode2_sides,
+    pair_signature,
+    run_mode1,
+    run_mode2,
+)
 from autofuse_studio.core.precision.notice_lines import notice_item_lines
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
 from autofuse_studio.core.precision.rank_ids import rank_list
@@ -246,10 +253,13 @@ def run_mode2_cli(args: argparse.Namespace) -> int:
         print(f"WARNING: {outcome.message}")
     print(format_mode2(npy_a, npy_b, outcome))
     failed = _mode2_verdict(outcome, thresholds)
+    signed = pair_signature(*mode2_sides(npy_a, npy_b)) if failed else None
+    if signed is not None:
+        print(f"签名/signature: {signed.sentence}")
     if args.output:
         from autofuse_studio.core.reports.precision_files import write_precision
 
-        print(f"Wrote {write_precision(mode2_result(npy_a, npy_b, outcome, thresholds), args.output)}")
+        print(f"Wrote {write_precision(mode2_result(npy_a, npy_b, outcome, thresholds, signed), args.output)}")
     if not is_compared_status(outcome.status):
         return 1
     return EXIT_DIVERGENCE if failed and args.fail_on_divergence else 0

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.dumps.index import DumpIndex
-from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
@@ -19,7 +19,7 @@ from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.notices import Notice, examples, on_side, plain_notices, plural
 from autofuse_studio.core.precision.dump_pairs import CLOSE_SIDE, OPEN_SIDE, DumpPair, pair_dumps
 from autofuse_studio.core.precision.explain import no_fused_ops_notice
-from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
+from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair, open_side, prepare_pair
 from autofuse_studio.core.precision.plan import (
     Plan,
     PlannedRow,
@@ -29,8 +29,14 @@ from autofuse_studio.core.precision.plan import (
     provisional_rows,
 )
 from autofuse_studio.core.precision.row_notices import row_notices
-from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.rows import (
+    OUTPUT,
+    VERDICT_CULPRIT,
+    PrecisionResult,
+    PrecisionRow,
+)
 from autofuse_studio.core.precision.scheduler import Delivery, PairScheduler
+from autofuse_studio.core.precision.signature import MAX_ELEMENTS, Signature, signature
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank, self_reference_notice
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -208,6 +214,7 @@ def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPai
     if looped is not None:
         notices.append(looped)
     first = assign_verdicts(rows, request.thresholds, producers)
+    sign_failing(plan.rows)
     return PrecisionResult(
         rows=rows, thresholds=request.thresholds, first_divergence=first, notices=notices,
         output_mappings=sum(len(fused.outputs) for fused in case.mapping.fused_ops),
@@ -216,6 +223,39 @@ def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPai
         ranks=[rank for rank in dict.fromkeys(pair.rank for pair in pairs) if rank is not None],
         first_divergence_by_rank=first_divergence_by_rank(rows),
     )
+
+
+# Only culprits are signed in a run: a small pair's signature costs several times its metrics (numpy passes
+# against the native kernel), and a big model can have thousands of propagated rows. Mode 2 signs a failing
+# pair (its one row is a culprit).
+SIGNED_VERDICTS = (VERDICT_CULPRIT,)
+
+
+def sign_failing(planned: list[PlannedRow]) -> None:
+    """Give CULPRIT rows compared by their values a signature (after the verdicts: no metric or verdict
+    changes). Rows above signature.MAX_ELEMENTS, or whose files cannot be read again, get none."""
+    for item in planned:
+        row = item.row
+        if row.verdict in SIGNED_VERDICTS and row.metrics is not None and item.fused is not None \
+                and item.origin is not None:
+            row.signature = pair_signature(item.fused, item.origin)
+
+
+def pair_signature(fused_side: PairSide, origin_side: PairSide) -> Signature | None:
+    """Open a compared pair again (as compare_pair did) and name its signature; None when it cannot."""
+    if fused_side.path is None or origin_side.path is None:
+        return None
+    try:
+        fused, fused_side = open_side(fused_side)
+        if fused.size > MAX_ELEMENTS:
+            return None
+        origin, origin_side = open_side(origin_side)
+        prepared = prepare_pair(fused_side, origin_side, fused, origin)
+        if isinstance(prepared, PairResult):
+            return None
+        return signature(prepared.fused, prepared.origin, prepared.fused_dtype, prepared.origin_dtype)
+    except (AppError, OSError, ValueError, MemoryError):
+        return None
 
 
 def input_notices(case: LoadedCase) -> list[Notice]:
@@ -268,19 +308,28 @@ def deliverer(on_rows: RowSink) -> Delivery:
     return lambda group: on_rows([_row_from(item, outcome) for _, item, outcome in group])
 
 
+def mode2_sides(npy_a: str | Path, npy_b: str | Path) -> tuple[PairSide, PairSide]:
+    """The two sides of a mode-2 comparison (no layouts)."""
+    return PairSide(Path(npy_a), None, str(npy_a)), PairSide(Path(npy_b), None, str(npy_b))
+
+
 def run_mode2(npy_a: Path, npy_b: Path) -> PairResult:
     """Compare two NPY files directly (no layouts), with block-level parallelism."""
-    sides = [PairSide(Path(path), None, str(path)) for path in (npy_a, npy_b)]
+    sides = mode2_sides(npy_a, npy_b)
     with ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, 8)) as pool:
         return compare_pair(sides[0], sides[1], pool)
 
 
-def mode2_result(npy_a: str | Path, npy_b: str | Path, outcome: PairResult, thresholds: Thresholds) -> PrecisionResult:
-    """A mode-2 outcome as a one-row result (npy_a on the fused side, names as given), with its verdict."""
+def mode2_result(npy_a: str | Path, npy_b: str | Path, outcome: PairResult, thresholds: Thresholds,
+                 signed: Signature | None = None) -> PrecisionResult:
+    """A mode-2 outcome as a one-row result (npy_a on the fused side, names as given), with its verdict and
+    `signed`, the pair's signature, when the row fails."""
     row = PrecisionRow(OUTPUT, str(npy_a), 0, str(npy_b), 0, outcome.status, metrics=outcome.metrics,
                        message=outcome.message, fused_file=str(npy_a), origin_file=str(npy_b),
                        fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
                        fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
     result = PrecisionResult([row], thresholds)
     assign_verdicts(result.rows, result.thresholds, {})
+    if row.verdict in SIGNED_VERDICTS:
+        row.signature = signed
     return result

@@ -19,12 +19,14 @@ from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.stream_schema import (
     LayoutRecord,
     MetricsRecord,
     NoticeRecord,
     RowRecord,
+    SignatureRecord,
     StatsRecord,
     check_row,
     convert,
@@ -100,6 +102,10 @@ def stats_from_record(record: dict[str, Any] | StatsRecord) -> StatsComparison:
                            tuple(checked.one_sided), checked.shape_mismatch, checked.count_mismatch, checked.problem)
 
 
+def _signature(record: SignatureRecord) -> Signature:
+    return Signature(record.code, record.confidence, dict(record.params), record.sentence)
+
+
 def _shape(shape: list[int] | None) -> tuple[int, ...] | None:
     return None if shape is None else tuple(shape)
 
@@ -126,6 +132,8 @@ def row_to_record(row: PrecisionRow) -> dict[str, Any]:
             value = None if value is None else metrics_to_record(value)
         elif name == "stats":
             value = None if value is None else stats_to_record(value)
+        elif name == "signature":
+            value = None if value is None else value.as_dict()
         elif name in _SHAPES:
             value = None if value is None else [int(dim) for dim in value]
         elif name in _LAYOUTS:
@@ -142,6 +150,7 @@ def row_from_record(record: dict[str, Any] | RowRecord) -> PrecisionRow:
     values = {name: getattr(checked, name) for name in _ROW_FIELDS}
     values["metrics"] = None if checked.metrics is None else metrics_from_record(checked.metrics)
     values["stats"] = None if checked.stats is None else stats_from_record(checked.stats)
+    values["signature"] = None if checked.signature is None else _signature(checked.signature)
     for name in _SHAPES:
         values[name] = _shape(values[name])
     for name in _LAYOUTS:

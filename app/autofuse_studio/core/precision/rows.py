@@ -9,6 +9,7 @@ from typing import Any
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.core.precision.stats import StatsComparison
 from autofuse_studio.core.precision.thresholds import Thresholds
 
@@ -57,6 +58,7 @@ class PrecisionRow:
     fused_layout: LayoutInfo | None = None
     origin_layout: LayoutInfo | None = None
     stats: StatsComparison | None = None  # statistics mode: the row was compared by its statistics
+    signature: Signature | None = None  # what kind of error a failing row holds (core.precision.signature)
 
     @property
     def compared(self) -> bool:
@@ -93,6 +95,7 @@ class PrecisionRow:
             "source_type": self.source_type, "message": self.message,
             "fused_file": self.fused_file, "origin_file": self.origin_file,
             "statistics": self.stats.as_dict() if self.stats is not None else None,
+            "signature": self.signature.as_dict() if self.signature is not None else None,
         })
         return row
 

@@ -94,6 +94,15 @@ class LayoutRecord(msgspec.Struct, kw_only=True):
     origin_shape: Shape | None
 
 
+class SignatureRecord(msgspec.Struct, kw_only=True):
+    """core.precision.signature.Signature (params: JSON values, no NaN tokens in a strict stream)."""
+
+    code: str
+    confidence: Finite
+    params: dict[str, Any]
+    sentence: str
+
+
 class RowRecord(msgspec.Struct, kw_only=True):
     """Every field of a PrecisionRow (see row_stream.row_to_record)."""
 
@@ -121,6 +130,7 @@ class RowRecord(msgspec.Struct, kw_only=True):
     fused_layout: LayoutRecord | None
     origin_layout: LayoutRecord | None
     stats: StatsRecord | None = None  # rows of hosts before statistics mode have none
+    signature: SignatureRecord | None = None  # rows of hosts before signatures have none
 
 
 class StreamRow(RowRecord, kw_only=True):

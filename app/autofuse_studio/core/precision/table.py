@@ -82,7 +82,8 @@ def _counts_text(counts: dict[str, int]) -> str:
 
 
 def describe_row(row: PrecisionRow) -> str:
-    """'autofuse_3_Mul output 0 (origin Mul_1 output 0, step 0), cosine 0.91...'."""
+    """'autofuse_3_Mul output 0 (origin Mul_1 output 0, step 0), cosine 0.91...', then ' — {sentence}' when the
+    row has a signature (core.precision.signature)."""
     origin = f"{row.origin_op} output {row.origin_index}" if row.origin_op else "no origin"
     where = f", rank {row.rank}" if row.rank is not None else ""
     where += f", step {row.step}" if row.step else ""
@@ -91,7 +92,8 @@ def describe_row(row: PrecisionRow) -> str:
     worst = row.stats.item(row.stats.worst_item() or "") if row.stats is not None else None
     if worst is not None:
         cosine = f", statistics: {worst.describe()}"
-    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}")
+    signed = f" — {row.signature.sentence}" if row.signature is not None else ""
+    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}{signed}")
 
 
 def describe_first(row: PrecisionRow) -> str:

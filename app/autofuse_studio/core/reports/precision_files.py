@@ -24,12 +24,15 @@ STATS_COLUMNS = (
     "stat_worst", "stat_fused", "stat_origin", "stat_rel_diff", "stat_max_fused", "stat_max_origin",
     "stat_min_fused", "stat_min_origin", "stat_avg_fused", "stat_avg_origin",
 )
+# The signature of a failing row (core.precision.signature): its code and its sentence; the JSON rows carry the
+# whole {code, confidence, params, sentence} as `signature`. Written only when some row has one.
+SIGNATURE_COLUMNS = ("signature", "signature_sentence")
 # Columns of the tabular exports, in order (the JSON rows carry the same keys, statistics in `statistics`).
 TABLE_COLUMNS = (
     "rank", "step", "occurrence", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
     "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio",
     "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch",
-    "elements", *STATS_COLUMNS, "verdict",
+    "elements", *STATS_COLUMNS, "verdict", *SIGNATURE_COLUMNS,
     "fused_dtype", "origin_dtype", "fused_shape", "origin_shape", "source_type", "message",
     "fused_file", "origin_file",
 )
@@ -43,16 +46,24 @@ def _cell(value: Any) -> Any:
 
 
 def table_columns(result: PrecisionResult) -> tuple[str, ...]:
-    """TABLE_COLUMNS without 'rank' / 'occurrence' / the statistics columns when no row has one.
+    """TABLE_COLUMNS without 'rank' / 'occurrence' / the statistics / the signature columns when no row has one.
 
     Single-device tensor runs keep the files they always had.
     """
     has_rank = any(row.rank is not None for row in result.rows)
     has_occurrence = any(row.occurrence is not None for row in result.rows)
     has_stats = any(row.stats is not None for row in result.rows)
+    has_signature = any(row.signature is not None for row in result.rows)
     return tuple(name for name in TABLE_COLUMNS
                  if (name != "rank" or has_rank) and (name != "occurrence" or has_occurrence)
-                 and (name not in STATS_COLUMNS or has_stats))
+                 and (name not in STATS_COLUMNS or has_stats) and (name not in SIGNATURE_COLUMNS or has_signature))
+
+
+def signature_cells(row: PrecisionRow) -> dict[str, Any]:
+    """The SIGNATURE_COLUMNS values of a row: its signature's code and sentence, None when it has none."""
+    found = row.signature
+    return {"signature": None if found is None else found.code,
+            "signature_sentence": None if found is None else found.sentence}
 
 
 def stats_cells(row: PrecisionRow, thresholds: StatsThresholds) -> dict[str, Any]:
@@ -86,6 +97,7 @@ def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = Non
         row_dict = row.to_dict()
         if with_stats:
             row_dict.update(stats_cells(row, result.thresholds.stats))
+        row_dict.update(signature_cells(row))
         records.append([_cell(row_dict.get(name)) for name in columns])
     return records
 

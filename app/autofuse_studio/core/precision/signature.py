@@ -1,0 +1,471 @@
+"""Name what kind of error a failing pair holds (issue 31): overflow, layout permutation, tail block, bias, ….
+
+`signature(fused, origin, fused_dtype, origin_dtype)` looks at the two tensors as the metrics see them (same
+layout and element count, see pair.prepare_pair) and returns a Signature, or None when they are identical (or
+bigger than MAX_ELEMENTS, which are not examined: the cost stays bounded and signatures run for failing rows only).
+
+Tolerance. An element differs when |fused - origin| > tol with
+    tol = ROUNDING_ULPS * eps * max(|fused|, |origin|) + ROUNDING_ULPS * min_subnormal
+where eps and min_subnormal are those of the lower-precision dtype of the two (the one with the larger eps).
+
+Checks, in this fixed order (each later check looks only at what the earlier ones left unexplained):
+ 1. nonfinite_introduced — fused NaN/±Inf where the origin is finite (and not an overflow, check 2);
+ 2. overflow — fused ±Inf or ±max of the fused dtype where |origin| exceeds that max;
+ 3. underflow — fused exact zero where the origin lies in the fused dtype's subnormal range (flushed);
+ 4. layout_permutation — (only when 1–3 found nothing) the sorted values agree within tol, positions do not;
+    the transform is named when it is two axes swapped, an axis reversed or a shift along an axis;
+ 5. tail_block — the differing elements all lie in the range [first, n) of one axis, first > 0 (at least
+    TAIL_MIN_DENSITY of those slices wrong);
+ 6. localised — they all lie in at most a quarter of the slices of one axis;
+ 7. bias — fused - origin minus its median is within tol everywhere (or everywhere outside a region that
+    checks 5–6 name: then bias plus that region);
+ 8. scale — fused - k*origin is within tol everywhere (same rule), k the median ratio, |k - 1| > ROUNDING_ULPS*eps;
+ 9. uncorrelated — the Pearson correlation is below UNCORRELATED_R;
+10. unclassified — differences beyond rounding that none of the above describes.
+When nothing differs beyond tol the code is `rounding` (benign); when more than one check fires, `mixed` with
+params {"parts": [{"code", "params"}, …]}.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from autofuse_studio.core.dumps.lazy import LazyTensor
+
+# "A few units of rounding": a fused kernel rounds each operand and its accumulation, so several half-ulps add
+# up; 4 ulps of the lower-precision dtype is the allowance (half an ulp is the best a single cast can do).
+ROUNDING_ULPS = 4.0
+# Tensors above this are not examined (4M elements: 16 MB per float32 side, the size pair.READ_BELOW_BYTES reads
+# whole; about 1 s of numpy work per pair on a 2-core machine).
+MAX_ELEMENTS = 4 << 20
+# Bigger tensors are examined on a grid of SAMPLE_ELEMENTS: whole short axes, evenly spaced indices (first and
+# last kept) of the longest ones; params then say "sampled": true (counts are the sample's) and a tail's first
+# index is found again on the whole tensor. When the sample shows nothing beyond rounding, the whole tensors are
+# examined after all (sparse errors fall between the grid's points). 64K elements: a few ms of numpy, about one
+# metrics pass of 4M elements.
+SAMPLE_ELEMENTS = 1 << 16
+# "Near zero" correlation: |r| < 0.1 means the origin explains under 1% (r^2) of the fused variance.
+UNCORRELATED_R = 0.1
+# "A few slices": the localised error covers at most this share of one axis's slices.
+LOCALISED_MAX_SHARE = 0.25
+# A value model (bias, scale) next to a region: it must fit at least this share of the elements.
+MODEL_MAJORITY = 0.5
+# A tail tile of garbage may hold a few values that happen to match: the tail's slices must be at least this
+# share wrong (3 in 4), so two wrong slices near the end with a good one between stay `localised`.
+TAIL_MIN_DENSITY = 0.75
+# How many indices a localised signature lists.
+MAX_LISTED = 16
+
+
+@dataclass(frozen=True)
+class DtypeLimits:
+    """What a dtype can hold: spacing at 1, smallest normal and subnormal, largest finite value."""
+
+    eps: float
+    tiny: float
+    min_subnormal: float
+    max: float
+
+
+def _float_limits(dtype: type[np.floating[Any]]) -> DtypeLimits:
+    info = np.finfo(dtype)
+    return DtypeLimits(float(info.eps), float(info.tiny), float(info.smallest_subnormal), float(info.max))
+
+
+# bfloat16 has float32's exponent and 8 significant bits (ml_dtypes-free constants).
+_BF16 = DtypeLimits(eps=2.0**-7, tiny=2.0**-126, min_subnormal=2.0**-133, max=(2 - 2.0**-7) * 2.0**127)
+_INTEGER = DtypeLimits(eps=0.0, tiny=0.0, min_subnormal=0.0, max=math.inf)  # integers are exact, never overflow
+LIMITS: dict[str, DtypeLimits] = {
+    "float16": _float_limits(np.float16), "bfloat16": _BF16, "float32": _float_limits(np.float32),
+    "float64": _float_limits(np.float64),
+}
+
+
+def dtype_limits(name: str) -> DtypeLimits:
+    """The limits of a dtype name as pair results report it (integers exact; unknown names as float32)."""
+    if name in LIMITS:
+        return LIMITS[name]
+    if name.startswith(("int", "uint", "bool")):
+        return _INTEGER
+    return LIMITS["float32"]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What kind of error a pair holds: a code, how sure, its parameters (JSON-friendly) and an English sentence."""
+
+    code: str
+    confidence: float
+    params: dict[str, Any] = field(default_factory=dict)
+    sentence: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """{code, confidence, params, sentence} for JSON."""
+        return {"code": self.code, "confidence": self.confidence, "params": self.params, "sentence": self.sentence}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Signature:
+        """The inverse of as_dict."""
+        return Signature(str(data["code"]), float(data["confidence"]), dict(data.get("params") or {}),
+                         str(data.get("sentence") or ""))
+
+
+Finding = tuple[str, dict[str, Any]]
+
+
+def signature(fused: LazyTensor, origin: LazyTensor, fused_dtype: str, origin_dtype: str) -> Signature | None:
+    """The signature of a pair prepared by pair.prepare_pair; None when identical or above MAX_ELEMENTS."""
+    if fused.size != origin.size or fused.size == 0 or fused.size > MAX_ELEMENTS:
+        return None
+    y_all = origin.materialize().reshape(origin.shape)
+    x_all = fused.materialize().reshape(origin.shape)
+    if fused.size <= SAMPLE_ELEMENTS:
+        return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
+    return _sampled(x_all, y_all, fused_dtype, origin_dtype)
+
+
+def _grid(shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Per axis the indices of the sample grid: halve the longest axis until the grid holds SAMPLE_ELEMENTS."""
+    kept = list(shape)
+    while math.prod(kept) > SAMPLE_ELEMENTS:
+        axis = int(np.argmax(kept))
+        kept[axis] = max(2, kept[axis] // 2)
+    return [np.unique(np.linspace(0, length - 1, count).round().astype(np.int64))
+            for length, count in zip(shape, kept, strict=True)]
+
+
+def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
+    """The signature of a big pair from its sample grid (a permutation is looked for on the whole tensors)."""
+    if np.array_equal(x_all, y_all):  # one fast pass; identical tensors holding NaN end in classify's check
+        return None
+    low = max(dtype_limits(fused_dtype), dtype_limits(origin_dtype), key=lambda limits: limits.eps)
+    grid = _grid(y_all.shape)
+    cells = np.ix_(*grid)
+    found = classify(x_all[cells].astype(np.float64), y_all[cells].astype(np.float64), fused_dtype, origin_dtype)
+    if found is not None and found.code in ("uncorrelated", "unclassified"):
+        # Moved values look like garbage in a sample: only then are the whole tensors checked for a permutation.
+        with np.errstate(all="ignore"):
+            permutation = _whole_permutation(x_all, y_all, low)
+        if permutation is not None:
+            return _build([("layout_permutation", permutation)], 1.0)
+    if found is None or found.code == "rounding":
+        # The differences fall between the grid's points (a few elements, a slice): the whole tensors decide.
+        return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
+    parts: list[dict[str, Any]] = (found.params["parts"] if found.code == "mixed"
+                                   else [{"code": found.code, "params": found.params}])
+    findings: list[Finding] = []
+    for part in parts:
+        params: dict[str, Any] = dict(part["params"])
+        if "first_index" in params and isinstance(params["first_index"], list):
+            params["first_index"] = [int(grid[axis][i]) for axis, i in enumerate(params["first_index"])]
+        if part["code"] == "tail_block":
+            axis = params["axis"]
+            first = _tail_start(x_all, y_all, axis, grid[axis], params["first_index"], low)
+            params.update(first_index=first, tile=y_all.shape[axis] - first, length=y_all.shape[axis])
+        if part["code"] == "localised":
+            axis = params["axis"]
+            params["indices"] = [int(grid[axis][i]) for i in params["indices"]]
+            params["length"] = y_all.shape[axis]
+        params["sampled"] = True
+        findings.append((str(part["code"]), params))
+    return _build(findings, found.confidence)
+
+
+def _wrong_slice(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: int, low: DtypeLimits) -> bool:
+    x = np.take(x_all, index, axis=axis).astype(np.float64)
+    y = np.take(y_all, index, axis=axis).astype(np.float64)
+    tol = ROUNDING_ULPS * low.eps * np.maximum(np.abs(x), np.abs(y)) + ROUNDING_ULPS * low.min_subnormal
+    with np.errstate(all="ignore"):
+        return bool(np.any(~(np.abs(x - y) <= tol) & ~(np.isnan(x) & np.isnan(y)) & ~((x == y) & np.isinf(x))))
+
+
+def _tail_start(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: np.ndarray, position: int,
+                low: DtypeLimits) -> int:
+    """A tail's first wrong index on the whole tensor (`position`: the first wrong one in the grid's `index`):
+    the slices between the last good grid point and the first wrong one are checked from the wrong one down."""
+    start = int(index[position])
+    floor = int(index[position - 1]) + 1 if position > 0 else 0
+    while start - 1 >= floor and _wrong_slice(x_all, y_all, axis, start - 1, low):
+        start -= 1
+    return start
+
+
+def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> dict[str, Any] | None:
+    """Check 4 on whole tensors, gated by the extremes and the sum of the values (a permutation keeps them)."""
+    for pick in (np.max, np.min):
+        a, b = float(pick(x_all)), float(pick(y_all))
+        if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
+            return None
+    total_x, total_y = float(np.sum(x_all, dtype=np.float64)), float(np.sum(y_all, dtype=np.float64))
+    if not (math.isfinite(total_x) and math.isfinite(total_y)):
+        return None
+    scale = float(np.sum(np.abs(y_all), dtype=np.float64))
+    # Each term carries up to ROUNDING_ULPS ulps of rounding: the sums may differ by that much of the |terms|.
+    if abs(total_x - total_y) > ROUNDING_ULPS * low.eps * scale + x_all.size * low.min_subnormal:
+        return None
+    x, y = x_all.astype(np.float64), y_all.astype(np.float64)
+    tol = ROUNDING_ULPS * low.eps * np.maximum(np.abs(x), np.abs(y)) + ROUNDING_ULPS * low.min_subnormal
+    return _permutation(x, y, tol, np.ones(x.shape, dtype=bool))
+
+
+def classify(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
+    """The signature of two float64 arrays of the same shape (x fused, y origin)."""
+    if np.array_equal(x, y, equal_nan=True):
+        return None
+    fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
+    low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
+    with np.errstate(all="ignore"):
+        return _classify(x, y, fused_limits, low)
+
+
+def _classify(x: np.ndarray, y: np.ndarray, fused_limits: DtypeLimits, low: DtypeLimits) -> Signature:
+    finite_x, finite_y = np.isfinite(x), np.isfinite(y)
+    abs_x, abs_y = np.abs(x), np.abs(y)
+    tol = ROUNDING_ULPS * low.eps * np.maximum(np.where(finite_x, abs_x, 0), np.where(finite_y, abs_y, 0))
+    tol += ROUNDING_ULPS * low.min_subnormal
+    diff = np.abs(x - y)
+    both = finite_x & finite_y
+    # Nonfinite on either side: equal only when both are the same (NaN with NaN, +Inf with +Inf).
+    same_special = (~finite_x & ~finite_y) & ((np.isnan(x) & np.isnan(y)) | (x == y))
+    bad = np.where(both, diff > tol, ~same_special)
+    findings: list[Finding] = []
+    explained = np.zeros(x.shape, dtype=bool)
+
+    overflow = (np.isinf(x) | (abs_x >= fused_limits.max)) & finite_y & (abs_y > fused_limits.max)
+    nonfinite = ~finite_x & finite_y & ~overflow
+    underflow = (x == 0) & (abs_y >= fused_limits.min_subnormal) & (abs_y < fused_limits.tiny) & bad
+    for code, mask, extra in (
+        ("nonfinite_introduced", nonfinite, {}),
+        ("overflow", overflow, {"limit": fused_limits.max}),
+        ("underflow", underflow, {}),
+    ):
+        count = int(mask.sum())
+        if count:
+            first = [int(i) for i in np.unravel_index(int(np.argmax(mask)), x.shape)]
+            params = {"count": count, "share": count / x.size, "first_index": first, **extra}
+            findings.append((code, params))
+            explained |= mask
+    rest = bad & ~explained
+    accounted = 1.0
+    if rest.any():
+        if not findings:
+            permutation = _permutation(x, y, tol, both)
+            if permutation is not None:
+                return _build([("layout_permutation", permutation)], 1.0)
+        pattern, accounted = _residual(x, y, rest, tol, both & ~explained, low.eps)
+        findings += pattern
+    if not findings:
+        rel = np.where(both & (abs_y > 0), diff / np.where(abs_y > 0, abs_y, 1), 0)
+        params = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": float(np.max(np.where(both, diff, 0))),
+                  "max_rel_err": float(np.max(rel))}
+        return _build([("rounding", params)], 1.0)
+    return _build(findings, accounted)
+
+
+def _residual(x: np.ndarray, y: np.ndarray, rest: np.ndarray, tol: np.ndarray, usable: np.ndarray, eps: float
+              ) -> tuple[list[Finding], float]:
+    """What the differing elements left by the special-value checks look like (checks 5–10), and the share
+    of the elements the answer accounts for."""
+    region = _region(rest)
+    if region is not None:
+        return [region], 1.0
+    d = x - y
+    values = d[usable]
+    if values.size:
+        # The median of the differences, then again within the rounding band around it: a region of garbage
+        # next to the bias pulls the first median to one side of the cluster of offsets.
+        offset = float(np.median(values))
+        near = np.abs(values - offset) <= float(np.max(tol[usable]))
+        offset = float(np.median(values[near])) if near.any() else offset
+        # The added constant is itself rounded in the fused dtype: its own rounding is allowed on top of tol.
+        slack = ROUNDING_ULPS * eps * abs(offset)
+        fitted = _model_fit(np.abs(d - offset) > tol + slack, rest, usable)
+        if fitted is not None and abs(offset) > float(np.median(tol[usable])):
+            return _with_region(("bias", {"offset": offset}), fitted)
+        big = usable & (np.abs(y) > 0)
+        if big.any():
+            magnitude = np.abs(y[big])
+            strong = big.copy()
+            strong[big] = magnitude >= np.median(magnitude)
+            factor = float(np.median(x[strong] / y[strong]))
+            low_eps = float(np.median(tol[usable] / np.maximum(np.abs(y[usable]), 1e-300)))
+            fitted = _model_fit(np.abs(x - factor * y) > tol * max(1.0, abs(factor)), rest, usable)
+            if fitted is not None and abs(factor - 1) > min(low_eps, 1.0):
+                return _with_region(("scale", {"factor": factor}), fitted)
+    r = _correlation(x[usable], y[usable])
+    if r is not None and abs(r) < UNCORRELATED_R:
+        return [("uncorrelated", {"correlation": r})], 1 - r * r
+    share = 1 - float(rest.sum()) / rest.size
+    rel = float(np.median(np.abs(d[rest]) / np.maximum(np.abs(y[rest]), 1e-300))) if rest.any() else 0.0
+    return [("unclassified", {"correlation": r, "differing_share": 1 - share, "median_rel_err": rel})], share
+
+
+def _model_fit(off_model: np.ndarray, rest: np.ndarray, usable: np.ndarray) -> np.ndarray | None:
+    """The elements a value model leaves wrong, when it fits everywhere or at least MODEL_MAJORITY of them
+    with the rest forming a region; None when it does not fit."""
+    left: np.ndarray = off_model & usable | (rest & ~usable)
+    if not left.any():
+        return left
+    if float(left.sum()) <= (1 - MODEL_MAJORITY) * left.size and _region(left) is not None:
+        return left
+    return None
+
+
+def _with_region(model: Finding, left: np.ndarray) -> tuple[list[Finding], float]:
+    if not left.any():
+        return [model], 1.0
+    region = _region(left)
+    assert region is not None
+    return [model, region], 1.0
+
+
+def _region(bad: np.ndarray) -> Finding | None:
+    """tail_block or localised when the differing elements sit in part of one axis (checks 5, 6)."""
+    if bad.ndim == 0 or not bad.any():
+        return None
+    tails: list[tuple[float, int, int]] = []
+    local: list[tuple[float, int, list[int]]] = []
+    for axis, length in enumerate(bad.shape):
+        if length < 2:
+            continue
+        other = tuple(a for a in range(bad.ndim) if a != axis)
+        hit = bad.any(axis=other) if other else bad
+        indices = np.flatnonzero(hit)
+        if indices.size == length:
+            continue
+        first = int(indices[0])
+        if first > 0 and indices[-1] == length - 1 and indices.size >= TAIL_MIN_DENSITY * (length - first):
+            tails.append((indices.size / length, axis, first))
+        if indices.size <= max(1, int(LOCALISED_MAX_SHARE * length)):
+            local.append((indices.size / length, axis, [int(i) for i in indices]))
+    if tails:
+        _, axis, first = min(tails)
+        return ("tail_block", {"axis": axis, "first_index": first, "tile": bad.shape[axis] - first,
+                               "length": bad.shape[axis]})
+    if local:
+        _, axis, listed = min(local, key=lambda item: (item[0], item[1]))
+        return ("localised", {"axis": axis, "indices": listed[:MAX_LISTED], "count": len(listed),
+                              "length": bad.shape[axis]})
+    return None
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float | None:
+    if a.size < 2:
+        return None
+    a, b = a - a.mean(), b - b.mean()
+    norm = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
+    return None if norm == 0 else float(np.dot(a, b)) / norm
+
+
+def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> bool:
+    return bool(np.all(np.abs(a - b) <= tol))
+
+
+def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray) -> dict[str, Any] | None:
+    """Check 4: the same values in other places; the transform when it is a simple one."""
+    if not both.all() or x.size < 2:
+        return None
+    order = np.argsort(y, axis=None)
+    if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
+        return None
+    for axis in range(x.ndim):
+        if x.shape[axis] > 1 and _close(x, np.flip(y, axis), tol):
+            return {"transform": "reverse", "axis": axis}
+    for first in range(x.ndim):
+        for second in range(first + 1, x.ndim):
+            if x.shape[first] == x.shape[second] > 1 and _close(x, np.swapaxes(y, first, second), tol):
+                return {"transform": "swap_axes", "axes": [first, second]}
+    shift = _shift(x, y, tol)
+    if shift is not None:
+        return {"transform": "shift", "axis": shift[0], "shift": shift[1]}
+    return {"transform": None}
+
+
+def _shift(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> tuple[int, int] | None:
+    """(axis, s) with fused == roll(origin, s, axis); candidates tried on 64 positions, the match checked whole."""
+    rng = np.random.default_rng(0)
+    probe = rng.integers(0, x.size, size=min(64, x.size))
+    coords = np.unravel_index(probe, x.shape)
+    for axis, length in enumerate(x.shape):
+        for s in range(1, length):
+            moved = list(coords)
+            moved[axis] = (coords[axis] - s) % length
+            if np.all(np.abs(x[coords] - y[tuple(moved)]) <= tol[coords]) and _close(x, np.roll(y, s, axis), tol):
+                return axis, s
+    return None
+
+
+def _build(findings: list[Finding], confidence: float) -> Signature:
+    if len(findings) == 1:
+        code, params = findings[0]
+        return Signature(code, round(confidence, 4), _plain(params), _sentence(code, params))
+    parts = [{"code": code, "params": _plain(params)} for code, params in findings]
+    sentence = "mixed: " + "; ".join(_sentence(code, params) for code, params in findings)
+    return Signature("mixed", round(confidence, 4), {"parts": parts}, sentence)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-friendly: numpy numbers become Python ones, NaN/Inf stay floats only when finite (else None)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return value
+
+
+def _sentence(code: str, params: dict[str, Any]) -> str:
+    """One English sentence per code (the console, reports and docs use it as is)."""
+    if code == "nonfinite_introduced":
+        return (f"non-finite values introduced: {params['count']} NaN/Inf where the origin is finite "
+                f"(first at {params['first_index']})")
+    if code == "overflow":
+        return (f"overflow: {params['count']} values beyond the fused dtype's limit {params['limit']:g} "
+                f"became Inf/max (accumulate in a wider dtype)")
+    if code == "underflow":
+        return (f"underflow: {params['share']:.2%} of the values flushed to zero below the fused dtype's "
+                f"smallest normal, the rest rounding-level")
+    if code == "layout_permutation":
+        transform = params.get("transform")
+        how = {"reverse": f"axis {params.get('axis')} reversed",
+               "swap_axes": f"axes {params.get('axes')} swapped",
+               "shift": f"shifted by {params.get('shift')} along axis {params.get('axis')}"}.get(str(transform),
+                                                                                             "an unknown order")
+        return f"layout permutation: the same values in other places ({how}): an index or layout bug"
+    if code == "tail_block":
+        return (f"tail block: axis {params['axis']} from index {params['first_index']} (last tile of "
+                f"{params['tile']}) wrong, rest rounding-level")
+    if code == "localised":
+        return (f"localised: {params['count']} slice(s) of axis {params['axis']} wrong "
+                f"(indices {params['indices']}), rest rounding-level")
+    if code == "bias":
+        return f"bias: fused = origin {params['offset']:+.6g} (a wrong constant or a missing term)"
+    if code == "scale":
+        factor = params["factor"]
+        hint = f", about 1/{1 / factor:.4g}" if factor and abs(factor) < 1 else ""
+        return f"scale: fused = {factor:.6g} × origin{hint} (a missing or extra factor such as 1/N)"
+    if code == "rounding":
+        return (f"rounding: every difference within {params['ulps']:g} units of rounding (eps {params['eps']:g}), "
+                f"benign; max_rel_err <= {_above(params['max_rel_err'])} would pass it")
+    if code == "uncorrelated":
+        return f"uncorrelated: correlation {params['correlation']:.3f} (garbage or uninitialised memory)"
+    return (f"unclassified: {params['differing_share']:.2%} of the values differ beyond rounding "
+            f"(median relative error {params['median_rel_err']:.3g})")
+
+
+def _above(value: float) -> str:
+    """A round threshold just above value (one significant digit up)."""
+    if value <= 0 or not math.isfinite(value):
+        return "0"
+    power = 10.0 ** math.floor(math.log10(value))
+    return f"{math.ceil(value / power) * power:.1g}"
