@@ -369,6 +369,39 @@
     </message>
 </context>
 <context>
+    <name>ColumnChooser</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="85"/>
+        <source>Table columns</source>
+        <translation>表格列</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="87"/>
+        <source>%1 stay first and shown, also while you scroll sideways.</source>
+        <translation>%1 始终显示在最前，横向滚动时也固定不动。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="88"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="101"/>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="102"/>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="103"/>
+        <source>Reset columns</source>
+        <translation>恢复默认列</translation>
+    </message>
+</context>
+<context>
     <name>ComparePanel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="90"/>
@@ -1860,26 +1893,52 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionTableView</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="79"/>
         <source>Copy rows</source>
         <translation>复制行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="80"/>
+        <source>Columns…</source>
+        <translation>列…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="40"/>
+        <source>Columns</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="52"/>
+        <source>Key columns stay shown and stay left while you scroll sideways.</source>
+        <translation>关键列始终显示，横向滚动时固定在左侧。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="58"/>
+        <source>Show, hide and reorder the columns (or drag a column header)</source>
+        <translation>显示、隐藏列并调整顺序（也可拖动列标题）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="61"/>
+        <source>Reset columns</source>
+        <translation>恢复默认列</translation>
     </message>
 </context>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="93"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="110"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="196"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="267"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="268"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>

@@ -7,7 +7,8 @@ import math
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 
-from autofuse_studio.ui.precision.columns import COLUMN_KEYS
+from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
+from autofuse_studio.ui.precision.columns import COLUMN_KEYS, LONG_TEXT_COLUMNS
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
 
 
@@ -44,10 +45,15 @@ def needed_width(view: PrecisionTableView, logical: int, rows: range) -> tuple[i
 
 
 def elided_columns(view: PrecisionTableView) -> dict[str, str]:
-    """Shown columns narrower than their header or a cell in view: key -> 'width < need: text'."""
+    """Shown columns narrower than their header or a cell in view: key -> 'width < need: text'.
+
+    A name column at the width cap is elided by design (in the middle, the full text in its tooltip): not counted.
+    """
     rows = rows_in_view(view)
     found = {}
     for logical in view.visible_columns():
+        if COLUMN_KEYS[logical] in LONG_TEXT_COLUMNS and view.columnWidth(logical) >= MAX_WIDTH:
+            continue
         need, text = needed_width(view, logical, rows)
         if view.columnWidth(logical) < need:
             found[COLUMN_KEYS[logical]] = f"{view.columnWidth(logical)} < {need}: {text!r}"

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
+from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.export import save_table_pictures
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
@@ -60,7 +61,9 @@ def test_verdict_and_step_lead_without_moving_model_columns(bench: PrecisionWork
 
 def test_columns_fit_numbers_and_long_statuses(bench: PrecisionWorkbench) -> None:
     view = bench.view
-    assert elided_columns(view) == {}
+    origin = COLUMN_KEYS.index("origin_op")
+    # Only the capped long name is elided (in the middle; its tooltip holds it); every number and status fits.
+    assert elided_columns(view) == {} and view.columnWidth(origin) == MAX_WIDTH
     view.scrollTo(bench.proxy.index(30, 0))
     assert elided_columns(view) == {}
     # Every verdict fits, whatever a threshold change brings: no resize is needed later.

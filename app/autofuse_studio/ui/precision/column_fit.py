@@ -20,7 +20,7 @@ from autofuse_studio.ui.precision.filters import PrecisionProxyModel
 
 SAMPLE_ROWS = 300
 FIT_FIRST_ROWS = 60  # rows measured at the top of the table and around the first divergence
-MAX_WIDTH = 4000  # px: only absurd names are elided (their tooltip holds the full text)
+MAX_WIDTH = 360  # px: longer names are elided in the middle (their tooltip holds the full text)
 
 
 def sample(rows: Sequence[PrecisionRow], count: int = SAMPLE_ROWS) -> list[PrecisionRow]:

@@ -1,14 +1,28 @@
-"""PrecisionTableView: the result table with row selection, Ctrl+C as TSV and 'go to row'."""
+"""PrecisionTableView: the result table with row selection, Ctrl+C as TSV, 'go to row', frozen key columns and a
+column chooser whose choices are remembered."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from collections.abc import Iterable
+
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.ui.precision.columns import COLUMNS, visual_order
+from autofuse_studio.ui.precision.column_chooser import ColumnChooser, column_menu, make_chooser
+from autofuse_studio.ui.precision.column_layout import ColumnLayout, load_layout, save_layout
+from autofuse_studio.ui.precision.columns import COLUMN_KEYS, COLUMNS, visual_order
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
+from autofuse_studio.ui.precision.frozen_columns import FROZEN_COLUMNS, FROZEN_KEYS, PINNED_KEYS, FrozenColumns
 from autofuse_studio.ui.precision.row_header import PaintingHeader, RowNumberHeader
 
 _WIDE_COLUMNS = {"fused_op": 240, "origin_op": 240}
@@ -26,7 +40,10 @@ class PrecisionTableView(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long op name keeps its start and its end
         self.setCornerButtonEnabled(False)
+        # Pixel steps sideways: the columns slide evenly under the frozen key columns.
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         # Uniform row heights: the view never measures rows, so 100k rows scroll as fast as 100.
         self.setVerticalHeader(RowNumberHeader(self))
         self.setHorizontalHeader(PaintingHeader(Qt.Orientation.Horizontal, self))
@@ -43,12 +60,24 @@ class PrecisionTableView(QTableView):
         self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.copy_action.triggered.connect(self.copy_selection)
         self.addAction(self.copy_action)
+        self.columns_action = QAction(self)
+        self.columns_action.triggered.connect(self._on_columns_action_triggered)
+        self.addAction(self.columns_action)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self._user_hidden: set[str] = set()  # keys the user hid with the chooser
+        self._empty: set[str] = set()  # optional columns without a value in this case
+        self._arranging = False  # moving sections in code: not a user's reordering
+        self.frozen = FrozenColumns(self)
+        for header in (horizontal, self.frozen.horizontalHeader()):
+            header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            header.customContextMenuRequested.connect(self._on_header_context_menu_requested)
+        horizontal.sectionMoved.connect(self._on_header_section_moved)
         self.retranslate()
 
     def retranslate(self) -> None:
         """Texts in the current language."""
         self.copy_action.setText(self.tr("Copy rows"))
+        self.columns_action.setText(self.tr("Columns…"))
 
     def set_proxy(self, proxy: PrecisionProxyModel) -> None:
         """Show `proxy`; sorting by header clicks starts in run order."""
@@ -57,14 +86,162 @@ class PrecisionTableView(QTableView):
         self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         proxy.sort(-1)
         self.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.frozen.attach()
         self.apply_default_order()
+        self.restore_layout(load_layout())
         self.fit_columns()
 
     def apply_default_order(self) -> None:
         """Rank, step and verdict next to the op names (visual moves: model columns keep their indexes)."""
+        self._move_to_front(visual_order())
+
+    def _move_to_front(self, logicals: Iterable[int]) -> None:
         header = self.horizontalHeader()
-        for position, logical in enumerate(visual_order()):
-            header.moveSection(header.visualIndex(logical), position)
+        self._arranging = True
+        try:
+            for position, logical in enumerate(logicals):
+                if header.visualIndex(logical) != position:
+                    header.moveSection(header.visualIndex(logical), position)
+        finally:
+            self._arranging = False
+        self.frozen.sync_columns()
+
+    def keep_key_columns_first(self) -> None:
+        """The frozen key columns lead, in their order; the others keep the order they have."""
+        header = self.horizontalHeader()
+        others = [header.logicalIndex(visual) for visual in range(header.count())]
+        frozen = [COLUMN_KEYS.index(key) for key in FROZEN_KEYS]
+        self._move_to_front(frozen + [logical for logical in others if logical not in FROZEN_COLUMNS])
+
+    # --- column layout: the chooser, hidden columns, remembered order ------------------------------
+    def column_layout(self) -> ColumnLayout:
+        """The order and the user-hidden columns as shown now."""
+        header = self.horizontalHeader()
+        order = [COLUMN_KEYS[header.logicalIndex(visual)] for visual in range(header.count())]
+        return ColumnLayout(order, set(self._user_hidden))
+
+    def restore_layout(self, layout: ColumnLayout) -> None:
+        """Apply a remembered layout (the key columns stay first and shown)."""
+        if layout.order:
+            known = [COLUMN_KEYS.index(key) for key in layout.order]
+            rest = [number for number in visual_order() if number not in known]
+            self._move_to_front(known + rest)
+        self._user_hidden = set(layout.hidden) - PINNED_KEYS
+        self.keep_key_columns_first()
+        self._apply_hidden()
+
+    def reset_layout(self) -> None:
+        """The default order with every column that has values shown; forgets the remembered layout."""
+        self._user_hidden = set()
+        self.apply_default_order()
+        self._apply_hidden()
+        save_layout(ColumnLayout())
+
+    @property
+    def empty_columns(self) -> set[str]:
+        """The optional columns hidden because no row has a value in them."""
+        return set(self._empty)
+
+    def set_empty_columns(self, keys: Iterable[str]) -> None:
+        """Optional columns without a value in this case: hidden whatever the user chose."""
+        self._empty = set(keys)
+        self._apply_hidden()
+
+    def set_column_shown(self, key: str, shown: bool) -> None:
+        """Show or hide a column as the user asked, and remember it (the pinned key columns stay)."""
+        if key in PINNED_KEYS:
+            return
+        if shown:
+            self._user_hidden.discard(key)
+        else:
+            self._user_hidden.add(key)
+        self._apply_hidden()
+        save_layout(self.column_layout())
+
+    def _apply_hidden(self) -> None:
+        for number, key in enumerate(COLUMN_KEYS):
+            hidden = key in self._user_hidden or key in self._empty
+            if self.isColumnHidden(number) != hidden:
+                self.setColumnHidden(number, hidden)
+        self.frozen.sync_columns()
+
+    @property
+    def user_hidden(self) -> set[str]:
+        """The keys the user hid."""
+        return set(self._user_hidden)
+
+    def column_menu(self, parent: QWidget | None = None) -> QMenu:
+        """The header's context menu: a check per column in table order, Columns… and a reset."""
+        return column_menu(self, parent or self)
+
+    def _on_header_context_menu_requested(self, position: QPoint) -> None:
+        sender = self.sender()
+        widget = sender if isinstance(sender, QWidget) else self.horizontalHeader()
+        menu = self.column_menu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(widget.mapToGlobal(position))
+
+    def chooser(self) -> ColumnChooser:
+        """A column chooser dialog over the current layout (not shown yet)."""
+        return make_chooser(self)
+
+    def apply_choice(self, order: list[str], hidden: set[str]) -> None:
+        """Show the chooser's columns in its order (key columns first, empty optional ones after) and remember it."""
+        header = self.horizontalHeader()
+        chosen = [COLUMN_KEYS.index(key) for key in order]
+        rest = [header.logicalIndex(visual) for visual in range(header.count())]
+        self._move_to_front(chosen + [number for number in rest if number not in chosen])
+        self._user_hidden = (hidden | (self._user_hidden - set(order))) - PINNED_KEYS
+        self.keep_key_columns_first()
+        self._apply_hidden()
+        save_layout(self.column_layout())
+
+    def open_chooser(self) -> None:
+        """Let the user show, hide and reorder columns in a dialog."""
+        dialog = self.chooser()
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._on_chooser_accepted(dialog))
+        dialog.open()
+
+    def _on_chooser_accepted(self, dialog: ColumnChooser) -> None:
+        if dialog.reset_requested:
+            self.reset_layout()
+        else:
+            self.apply_choice(*dialog.chosen())
+
+    def _on_columns_action_triggered(self) -> None:
+        self.open_chooser()
+
+    def _on_header_section_moved(self, _logical: int, _old: int, _new: int) -> None:
+        if self._arranging:
+            return
+        self.keep_key_columns_first()
+        save_layout(self.column_layout())
+
+    def scrollTo(self, index: QModelIndex | QPersistentModelIndex,
+                 hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible) -> None:
+        """Scroll so that `index` is not under the frozen key columns (a key column's cell: vertically only)."""
+        across = self.horizontalScrollBar().value()
+        super().scrollTo(index, hint)
+        if not index.isValid():
+            return
+        if index.column() in FROZEN_COLUMNS:
+            self.horizontalScrollBar().setValue(across)
+            return
+        covered = self.frozen.frozen_width() - self.columnViewportPosition(index.column())
+        if covered > 0:
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - covered)
+
+    def updateGeometries(self) -> None:
+        """Keep the frozen key columns over the viewport's left edge when headers or scroll bars change."""
+        super().updateGeometries()
+        if hasattr(self, "frozen"):
+            self.frozen.update_geometry()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The frozen part follows the viewport's height."""
+        super().resizeEvent(event)
+        self.frozen.update_geometry()
 
     def visible_columns(self) -> list[int]:
         """Logical indexes of the shown columns, in visual order."""

@@ -287,10 +287,10 @@ class PrecisionWorkbench(QWidget):
     # --- rank and step ---------------------------------------------------------------------------
     def _show_optional_columns(self, has_values: dict[str, bool], keep_shown: bool = False) -> None:
         """Rank and Occurrence columns only when some row has one (Rank is first in the default order)."""
-        for key, shown in has_values.items():
-            if keep_shown and not shown:
-                continue
-            self.view.setColumnHidden(COLUMN_KEYS.index(key), not shown)
+        empty = {key for key, shown in has_values.items() if not shown}
+        if keep_shown:  # streamed rows only ever add values
+            empty &= self.view.empty_columns
+        self.view.set_empty_columns(empty)
 
     def _focus_default(self) -> None:
         """The graph follows the first divergence's rank and step, else the first cell."""
