@@ -599,43 +599,56 @@
 <context>
     <name>FileMenuMixin</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="35"/>
         <source>Open graphs or NPY files</source>
-        <translation>打开图或 NPY 文件</translation>
+        <translation type="vanished">打开图或 NPY 文件</translation>
+    </message>
+    <message>
+        <source>Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)</source>
+        <translation type="vanished">图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/file_menu.py" line="36"/>
-        <source>Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)</source>
-        <translation>图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
+        <source>Graphs, NPYs and ATT logs (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</source>
+        <translation>图、NPY 与 ATT 日志 (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="37"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="38"/>
+        <source>Open graphs, NPY files or ATT logs</source>
+        <translation>打开图、NPY 文件或 ATT 日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="43"/>
         <source>Open a run or dump folder</source>
         <translation>打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="48"/>
         <source>Open case</source>
         <translation>打开用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="46"/>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="53"/>
         <source>Cases (*.afcase)</source>
         <translation>用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="53"/>
         <source>Save case</source>
         <translation>保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="58"/>
         <source>Export table</source>
         <translation>导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="62"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="64"/>
         <source>Export table picture</source>
         <translation>导出表格图片</translation>
     </message>
@@ -1307,171 +1320,198 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="211"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="233"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="234"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="235"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="214"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="236"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="238"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="217"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="223"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="225"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="256"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="278"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="302"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="359"/>
+        <source>Nothing opened: %1</source>
+        <translation>未打开任何内容：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="325"/>
+        <source>Opened %1 in the Graph tab.</source>
+        <translation>已在“图”页打开 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="329"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="366"/>
+        <source>Opened %1; the case is not complete yet (see the case panel).</source>
+        <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="331"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="368"/>
+        <source>Opened the case %1: analysing…</source>
+        <translation>已打开用例 %1：正在分析…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
+        <source>Opened the ATT logs %1: scanning…</source>
+        <translation>已打开 ATT 日志 %1：正在扫描…</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="281"/>
         <source>Opened %n item(s)</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>已打开 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="386"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="449"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="391"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="454"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="395"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="458"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="412"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="475"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="434"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="497"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1508,12 +1548,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="490"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="553"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="493"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="556"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1521,22 +1561,22 @@
 <context>
     <name>NoticesModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="24"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="23"/>
         <source>both sides</source>
         <translation>两侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="123"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="124"/>
         <source>Concerns</source>
         <translation>涉及</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_model.py" line="125"/>
         <source>Count</source>
         <translation>数量</translation>
     </message>
@@ -1544,44 +1584,44 @@
 <context>
     <name>NoticesPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="58"/>
         <source>0 rows: the af-open graph has no fused operators (no AscBackend/FusedAscBackend op and no _datadump_origin_name attribute)</source>
         <translation>0 行：af-open 图中没有融合算子（没有 AscBackend/FusedAscBackend 算子，也没有 _datadump_origin_name 属性）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="61"/>
         <source>0 rows: the two dump folders have no rank and step in common</source>
         <translation>0 行：两个 dump 目录没有共同的 rank 和 step</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="63"/>
         <source>0 rows: nothing could be paired for comparing</source>
         <translation>0 行：没有可配对比较的内容</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="123"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="148"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="149"/>
         <source>Show or hide what the analysis had to say about the inputs</source>
         <translation>显示或隐藏分析对输入给出的提示</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="150"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="159"/>
         <source>%n kind(s) of warning</source>
         <translation>
             <numerusform>%n 类警告</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="203"/>
         <source>Concerns:</source>
         <translation>涉及：</translation>
     </message>
@@ -2079,81 +2119,86 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunForm</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="120"/>
         <source>Source folder</source>
         <translation>源码目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
         <source>Scene</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
         <source>Input JSON</source>
         <translation>输入 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
         <source>aiv_num override</source>
         <translation>覆盖 aiv_num</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
         <source>Compile config</source>
         <translation>编译配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
         <source>Target host</source>
         <translation>目标主机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
         <source>Preset A</source>
         <translation>预设 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
         <source>Preset B</source>
         <translation>预设 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="101"/>
         <source>folder with *tiling_func*.cpp or output_code.py (drop it here)</source>
         <translation>含 *tiling_func*.cpp 或 output_code.py 的目录（可拖放到此处）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="102"/>
         <source>compile.toml (default ~/.att_analyze/compile.toml)</source>
         <translation>compile.toml（默认 ~/.att_analyze/compile.toml）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="103"/>
         <source>from parameters</source>
         <translation>取自参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="104"/>
         <source>keep the build folder</source>
         <translation>保留构建目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="106"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="157"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="180"/>
         <source>Choose an existing source folder.</source>
         <translation>请选择一个已存在的源码目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="208"/>
+        <source>Start by choosing the source folder (or drop it here).</source>
+        <translation>请先选择源目录（或将其拖放到此处）。</translation>
     </message>
 </context>
 <context>
@@ -2906,77 +2951,89 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorHistograms</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="105"/>
         <source>Values (shared bins)</source>
         <translation>数值直方图（共用分箱）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
         <source>Error (fused − origin)</source>
         <translation>误差（融合侧 − 原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="107"/>
         <source>|Error| (log bins; bin 0 = exact zeros)</source>
         <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="109"/>
         <source>count</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="110"/>
         <source>Log counts</source>
         <translation>对数计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="123"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="124"/>
         <source>The tensors hold no elements.</source>
         <translation>张量没有元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="125"/>
         <source>No finite values to plot: all %1 elements are NaN or Inf on both sides.</source>
         <translation>没有可绘制的有限值：两侧全部 %1 个元素均为 NaN 或 Inf。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="130"/>
         <source>No finite errors to plot (%1 non-finite).</source>
         <translation>没有可绘制的有限误差（%1 个非有限值）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="134"/>
+        <source>All %1 finite errors are exactly 0, but %2 errors are NaN or Inf
+(NaN/Inf values: fused %3, origin %4).</source>
+        <translation>全部 %1 个有限误差均精确为 0，但有 %2 个误差为 NaN 或 Inf
+（NaN/Inf 值：融合侧 %3，原始侧 %4）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="138"/>
+        <source>Finite errors are all exactly 0; the %1 NaN or Inf errors have no place on a log scale.</source>
+        <translation>有限误差均精确为 0；%1 个 NaN 或 Inf 误差无法在对数坐标上显示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="141"/>
         <source>All %1 finite errors are exactly 0: fused and origin are identical.</source>
         <translation>全部 %1 个有限误差均精确为 0：融合侧与原始侧完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="143"/>
         <source>All errors are exactly 0: nothing to show on a log scale.</source>
         <translation>所有误差均精确为 0：对数坐标下没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="158"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="159"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="151"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="161"/>
         <source>error</source>
         <translation>误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="163"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="177"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="179"/>
         <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
         <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
     </message>
@@ -2984,113 +3041,118 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="167"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="268"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="178"/>
+        <source>Both tensors are all zeros: their cosine is 0 by its formula, a·b / (|a|·|b| + ε), and the row is OK because the two are identical.</source>
+        <translation>两个张量全为 0：按公式 a·b / (|a|·|b| + ε) 其余弦为 0；两者完全相同，因此该行为 OK。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="282"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="182"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="183"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="184"/>
         <source>Save the plots or the whole panel as PNG or SVG</source>
         <translation>将图或整个面板保存为 PNG 或 SVG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="185"/>
         <source>Shown plots (PNG, SVG)…</source>
         <translation>当前显示的图（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="172"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="186"/>
         <source>Whole panel (PNG, SVG)…</source>
         <translation>整个面板（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="232"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="274"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="284"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="299"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="300"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="315"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="319"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="334"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="348"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="363"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="351"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="366"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="374"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="389"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="380"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="395"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="396"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="411"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="425"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="440"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
     </message>
@@ -3098,109 +3160,119 @@ means: fused %9, origin %10</source>
 <context>
     <name>ThresholdsEditor</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="162"/>
         <source>Default limits</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="163"/>
         <source>Cosine ≥</source>
         <translation>余弦相似度 ≥</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="163"/>
         <source>Max abs err ≤</source>
         <translation>绝对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="163"/>
         <source>Max rel err ≤</source>
         <translation>相对误差最大值 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="167"/>
         <source>not checked</source>
         <translation>不检查</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="162"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="170"/>
         <source>Tensors</source>
         <translation>张量</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="163"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="171"/>
         <source>Statistics</source>
         <translation>统计值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="164"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="172"/>
         <source>Limits of rows compared by their statistics (statistics dumps)</source>
         <translation>按统计值比较的行（统计 dump）的限值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="173"/>
         <source>Statistics limits (statistics dumps)</source>
         <translation>统计值限值（统计 dump）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="175"/>
         <source>Rows of statistics dumps are judged by their statistics: Max, Min, Avg or L2 norm fails when it differs by more than the relative limit and more than the absolute floor; a NaN or Inf count fails when it differs by more than its limit.</source>
         <translation>统计 dump 的行按统计值判定：最大值、最小值、平均值或 L2 范数的相对差超过相对限值且绝对差超过绝对下限时不通过；NaN 或 Inf 个数相差超过其限值时不通过。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>Relative difference ≤</source>
         <translation>相对差 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
         <source>Absolute floor</source>
         <translation>绝对下限</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="179"/>
         <source>NaN/Inf count difference ≤</source>
         <translation>NaN/Inf 个数差 ≤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="184"/>
         <source>Per dtype (origin side)</source>
         <translation>按数据类型（原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="186"/>
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="186"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="186"/>
         <source>Max abs</source>
         <translation>绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="186"/>
         <source>Max rel</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="187"/>
         <source>Add dtype</source>
         <translation>添加数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="188"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="189"/>
         <source>Reset to defaults</source>
         <translation>恢复默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="190"/>
+        <source>Set every limit back to its default (Undo brings yours back)</source>
+        <translation>将所有阈值恢复为默认值（“撤销重置”可恢复您的设置）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/thresholds_editor.py" line="191"/>
+        <source>Undo reset</source>
+        <translation>撤销重置</translation>
     </message>
 </context>
 <context>

@@ -95,9 +95,9 @@ def test_output_files_gain_the_rank(case: tuple[Path, CaseManifest], tmp_path: P
     assert ranks[0][:4] == ("rank", "step", "rows", "culprits")
     cells = {(row[0], row[1]): row for row in ranks[1:]}
     assert len(cells) == 8
-    assert cells[("2", "0")][3] == 1 and cells[("2", "0")][7] == "CULPRIT"
-    assert "autofuse_3_Mul_Add" in cells[("2", "0")][8]
-    assert cells[("0", "0")][7] == "OK" and cells[("3", "0")][7] == "UNKNOWN"
+    assert cells[(2, 0)][3] == 1 and cells[(2, 0)][7] == "CULPRIT"  # rank and step folder numbers are numbers
+    assert "autofuse_3_Mul_Add" in cells[(2, 0)][8]
+    assert cells[(0, 0)][7] == "OK" and cells[(3, 0)][7] == "UNKNOWN"
 
 
 def test_report_draws_the_first_divergence_of_its_rank(case: tuple[Path, CaseManifest], tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_report_draws_the_first_divergence_of_its_rank(case: tuple[Path, CaseMan
     assert "ranks" in book.sheetnames
     summary = {row[0]: row[1] for row in book["summary"].iter_rows(values_only=True)}
     book.close()
-    assert summary["first divergence rank"] == "2"
+    assert summary["first divergence rank"] == 2
     svg = (tmp_path / "out" / "graph_first_divergence.svg").read_text(encoding="utf-8")
     assert "autofuse_3_Mul_Add" in svg and "#" in svg
     assert (tmp_path / "out" / "tensor.png").stat().st_size > 1000

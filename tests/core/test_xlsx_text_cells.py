@@ -112,3 +112,23 @@ def test_summary_xlsx_final_tiling_key_and_score_are_numbers(tmp_path: Path) -> 
     row = {c.value: sheet.cell(row=2, column=c.column) for c in sheet[1]}
     assert (row["Tiling Key"].value, row["Score"].value, row["Case"].value) == (5, 7, 2)
     assert row["Tiling Key"].data_type == "n" and row["Pipe Estimate"].data_type == "s"
+
+
+def test_integer_steps_and_ranks_are_numbers_other_names_stay_text(tmp_path: Path) -> None:
+    metrics = Metrics(0.5, 1.0, 2.0, 0.1, 0.2, 0.3, 0.4, 0.6, 8, 0, 0, 0, 0)
+    steps = ["0", "12", "0012", "step_a", "=1"]
+    rows = [PrecisionRow(OUTPUT, f"op{n}", 0, "o", 0, "OK", step=step, rank=str(n % 2) if n < 4 else "r",
+                         metrics=metrics) for n, step in enumerate(steps)]
+    path = tmp_path / "steps.xlsx"
+    write_xlsx(PrecisionResult(rows, Thresholds(), first_divergence=rows[1]), path)
+    book = load_workbook(path)
+    sheet = book["precision"]
+    header = [c.value for c in sheet[1]]
+    step_cells = [sheet.cell(row=n + 2, column=header.index("step") + 1) for n in range(len(steps))]
+    assert [c.value for c in step_cells] == [0, 12, "0012", "step_a", "=1"]  # "0012" is a folder's exact name
+    assert [c.data_type for c in step_cells] == ["n", "n", "s", "s", "s"]
+    assert [sheet.cell(row=n + 2, column=header.index("rank") + 1).value for n in range(5)] == [0, 1, 0, 1, "r"]
+    summary = {row[0].value: row[1].value for row in book["summary"].iter_rows()}
+    assert summary["first divergence step"] == 12
+    ranks = book["ranks"]
+    assert {(row[0].value, row[1].value) for row in ranks.iter_rows(min_row=2)} >= {(0, 0), (1, 12), (1, "step_a"), (0, "0012")}

@@ -108,3 +108,39 @@ def test_a_normal_run_keeps_the_warnings_collapsed(qtbot: QtBot, demo_case: tupl
     assert panel.model.notices == result.notices and panel.badge.text() == str(len(result.notices))
     assert panel.isVisible() == bool(result.notices) and not panel.body.isVisible()
     assert window.statusBar().currentMessage().startswith(f"{len(result.rows)} rows; first divergence")
+
+
+def test_concerns_never_repeats_a_name(qtbot: QtBot) -> None:
+    model = NoticesModel()
+    paths = CasePaths({}, {"af-open": "/case/af-open/dump", "af-close": "/case/af-close/dump/"})
+    model.set_notices([Notice("dump", "Some NPYs are unreadable.")], paths)  # both sides: two folders named dump
+    assert model.data(model.index(0, FILES)) == "af-open/dump, af-close/dump"
+    same = CasePaths({}, {"af-open": "/case/dump", "af-close": "/case/dump"})
+    model.set_notices([Notice("dump", "Some NPYs are unreadable.")], same)
+    assert model.data(model.index(0, FILES)) == "dump"
+    assert model.data(model.index(0, FILES), Qt.ItemDataRole.ToolTipRole) == "/case/dump"
+
+
+def test_warnings_follow_a_dark_desktop_palette(qtbot: QtBot) -> None:
+    from PySide6.QtGui import QColor, QPalette
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    light = app.palette()
+    panel = NoticesPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_notices(NOTICES, PATHS)
+    dark = QPalette(light)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202124"))
+    dark.setColor(QPalette.ColorRole.WindowText, QColor("#e8eaed"))
+    dark.setColor(QPalette.ColorRole.Base, QColor("#2b2c30"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#e8eaed"))
+    app.setPalette(dark)
+    try:
+        # a pixel inside the frame, away from any text: dark amber behind pale text, not cream
+        qtbot.waitUntil(lambda: panel.grab().toImage().pixelColor(panel.width() - 3, 3).lightnessF() < 0.35)
+        assert panel.summary.palette().color(QPalette.ColorRole.WindowText).lightnessF() > 0.8
+    finally:
+        app.setPalette(light)
+    qtbot.waitUntil(lambda: panel.grab().toImage().pixelColor(panel.width() - 3, 3).lightnessF() > 0.7)

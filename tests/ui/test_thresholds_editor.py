@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.ui.precision.limit_input import INVALID_STYLE, parse_limit_text
-from autofuse_studio.ui.precision.thresholds_editor import PROBLEM_ROLE, ThresholdsEditor
+from autofuse_studio.ui.precision.thresholds_editor import PROBLEM_ROLE, ThresholdsEditor, format_limit
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -91,3 +91,29 @@ def test_per_dtype_editor_outlines_invalid_text_while_typing(qtbot: QtBot) -> No
     assert line is not None
     qtbot.keyClicks(line, "-1")
     assert line.styleSheet() == INVALID_STYLE  # a negative max abs error cannot be a limit
+
+
+def test_reset_to_defaults_can_be_undone(qtbot: QtBot) -> None:
+    editor = ThresholdsEditor()
+    qtbot.addWidget(editor)
+    editor.show()
+    mine = Thresholds(Limits(0.9, 0.5, None), {"float16": Limits(0.8, None, None)})
+    editor.set_thresholds(mine)
+    emitted: list[Thresholds] = []
+    editor.thresholdsChanged.connect(emitted.append)
+    assert not editor.undo_reset_button.isVisible()
+    qtbot.mouseClick(editor.reset_button, Qt.MouseButton.LeftButton)
+    assert emitted[-1] == Thresholds() and editor.edits["cosine"].text() == format_limit(Thresholds().default.cosine)
+    assert editor.undo_reset_button.isVisible() and editor.undo_reset_button.text() == "Undo reset"
+    qtbot.mouseClick(editor.undo_reset_button, Qt.MouseButton.LeftButton)
+    assert emitted[-1] == mine and editor.thresholds() == mine
+    assert editor.edits["cosine"].text() == "0.9" and editor.dtype_table.rowCount() == 1
+    assert not editor.undo_reset_button.isVisible()
+    qtbot.mouseClick(editor.reset_button, Qt.MouseButton.LeftButton)
+    edit = editor.edits["max_abs"]
+    edit.setText("3")
+    edit.editingFinished.emit()  # an edit after the reset: undoing would throw it away, so the offer goes
+    assert not editor.undo_reset_button.isVisible()
+    qtbot.mouseClick(editor.reset_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(editor.reset_button, Qt.MouseButton.LeftButton)  # already the defaults: nothing to undo
+    assert not editor.undo_reset_button.isVisible()

@@ -135,6 +135,11 @@ class Detection:
 
     case: CaseFiles
     notes: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # given paths that set no role (kept out of Recent cases)
+
+    def found_anything(self) -> bool:
+        """Whether any role was set (a dropped picture alone sets none)."""
+        return any(getattr(self.case, role) is not None for role in (*MODE1_ROLES, "npy_a", "npy_b"))
 
 
 def _side_hint(path: Path) -> str | None:
@@ -320,6 +325,7 @@ def detect_roles(paths: Iterable[str | Path]) -> Detection:
     dumps: list[_Tree] = []
     npys: list[Path] = []
     notes: list[str] = []
+    ignored: list[str] = []
     budget = [_MAX_ENTRIES]
     for raw in paths:
         path = Path(raw).expanduser()
@@ -329,14 +335,21 @@ def detect_roles(paths: Iterable[str | Path]) -> Detection:
             dumps += _dump_roots(tree)
             if not tree.graphs and not tree.dumps:
                 notes.append(f"Found no graphs or dump files in {path}.")
+                ignored.append(str(raw))
         elif path.suffix.lower() == ".npy":
             npys.append(path)
         elif path.is_file() and is_graph_file(path):
             graphs.append(path)
         elif path.suffix.lower() == CASE_SUFFIX:
             notes.append(f"{path} is a case file: open it with File > Open case.")
+            ignored.append(str(raw))
+        elif not path.exists():
+            notes.append(f"{path.name} does not exist (any more); it was ignored.")
+            ignored.append(str(raw))
         else:
-            notes.append(f"{path} is neither a graph, a dump folder nor an NPY file; it was ignored.")
+            notes.append(f"{path.name or path} is neither a graph, a dump folder, an NPY file nor an ATT log; "
+                         "it was ignored.")
+            ignored.append(str(raw))
     if budget[0] < 0:
         notes.append(f"Stopped scanning after {_MAX_ENTRIES} entries; set the roles by hand if some are missing.")
     case = CaseFiles()
@@ -348,7 +361,25 @@ def detect_roles(paths: Iterable[str | Path]) -> Detection:
         case.npy_a = npys[0]
         case.npy_b = npys[1] if len(npys) > 1 else None
         notes += [f"Ignored the extra NPY file {extra}." for extra in npys[2:]]
-    return Detection(case, notes)
+    return Detection(case, notes, ignored)
+
+
+def recent_entry_usable(paths: Sequence[str]) -> bool:
+    """Whether a Recent cases entry can still be opened: every path exists, and no folder in it is empty."""
+    if not paths:
+        return False
+    for raw in paths:
+        path = Path(raw)
+        try:
+            if path.is_dir():
+                with os.scandir(path) as entries:
+                    if next(entries, None) is None:
+                        return False
+            elif not path.is_file():
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def merge(base: CaseFiles, found: CaseFiles) -> CaseFiles:

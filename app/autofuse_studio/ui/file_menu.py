@@ -32,8 +32,10 @@ class FileMenuMixin(QMainWindow):
         raise NotImplementedError
 
     def _on_open_files_triggered(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graphs or NPY files"), "",
-                                                self.tr("Graphs and NPYs (*.json *.txt *.pbtxt *.npy *.afcase)"))
+        # Whatever is chosen goes where its content belongs (a case, a graph, ATT logs), as a drop does.
+        filters = ";;".join((self.tr("Graphs, NPYs and ATT logs (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)"),
+                             self.tr("All files (*)")))
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graphs, NPY files or ATT logs"), "", filters)
         if files:
             self.open_paths(files)
 

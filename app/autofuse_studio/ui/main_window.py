@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
+    QGraphicsView,
     QMenu,
     QMessageBox,
     QScrollArea,
@@ -18,7 +19,14 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio import APP_NAME, __version__
-from autofuse_studio.core.case import CASE_SUFFIX, CaseFiles, Detection, load_case_file, merge
+from autofuse_studio.core.case import (
+    CASE_SUFFIX,
+    CaseFiles,
+    Detection,
+    load_case_file,
+    merge,
+    recent_entry_usable,
+)
 from autofuse_studio.core.dropped import Dropped, sort_dropped
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
@@ -85,6 +93,9 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.tabs.addTab(_scrollable(self.graph), "")
         self.result_steps = ResultSteps(self.workbench, self.graph, self)
         self.att = AttWorkbench(runner=self.runner)
+        # A drop on the ATT tab goes where its content belongs (the window sorts it), not to the ATT loader;
+        # the Runs view keeps its own drops (a run root dropped on it).
+        self.att.setAcceptDrops(False)
         self.tabs.addTab(_scrollable(self.att), "")
         self.runner_panel = RunnerPanel(self)
         self.tabs.addTab(_scrollable(self.runner_panel), "")
@@ -104,6 +115,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._build_actions()
         self._build_menus()
         self._connect()
+        self._route_drops_to_window()
         self.retranslate()
         self._restore_layout()
 
@@ -195,6 +207,16 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.runner_panel.statusMessage.connect(lambda text: self.tab_status.show(text, self.runner_panel, 15000))
 
+    def _route_drops_to_window(self) -> None:
+        """Let drops over the canvases and graph views reach the window, which sorts them by content.
+
+        A QGraphicsView takes drops by default and its scene accepts every drag that enters, then refuses the
+        drop (no item takes it): a file dragged over the perf canvas or a graph could not be dropped there.
+        """
+        for view in self.findChildren(QGraphicsView):
+            view.setAcceptDrops(False)
+            view.viewport().setAcceptDrops(False)
+
     def _if_current(self, remote: bool, slot: Callable[..., object]) -> Callable[..., None]:
         """`slot`, called only while its controller (local or remote) runs the current analysis."""
         def call(*args: object) -> None:
@@ -267,21 +289,47 @@ class MainWindow(Retranslating, FileMenuMixin):
             return  # replaced by a newer drop
         self._sorting = None
         self.case_panel.set_progress(0, 1, "")
+        # One rule: what was dropped goes where its content belongs, that tab is shown and says what it opened.
         if dropped.att_logs:  # an ATT log dropped anywhere opens in the ATT tab
             self.open_att_logs(dropped.att_logs)
-        if dropped.detection is not None:
-            self._apply_detection(dropped.paths, dropped.detection)
+        detection = dropped.detection
+        if detection is not None and detection.found_anything():
+            self._apply_detection(dropped.paths, detection)
+        elif detection is not None:  # nothing of a case: say so in one place, keep the case as it was
+            if dropped.att_logs:  # the ATT tab says what it opened, then what was left out
+                text = " ".join((self._att_opened_text(dropped.att_logs), *detection.notes))
+            else:
+                text = self.tr("Nothing opened: %1").replace("%1", " ".join(detection.notes))
+            shown = self.tabs.currentWidget()
+            self.tab_status.show(text, shown if shown is not None else self.workbench, 15000)
         self.pathsOpened.emit()
+
+    def _names(self, paths: list[str]) -> str:
+        return ", ".join(Path(path).name or path for path in paths)
+
+    def show_case_tab(self) -> None:
+        """Show the Precision tab and the case dock (a case was opened, maybe from the ATT or Runner tab)."""
+        self.tabs.setCurrentWidget(self.workbench)
+        self.case_dock.show()
+        self.case_dock.raise_()
 
     def _apply_detection(self, paths: list[str], detection: Detection) -> None:
         case = merge(self.case_panel.case(), detection.case)
         case.thresholds = self.thresholds_editor.thresholds()
         self.case_panel.set_case(case, detection.notes)
-        self._remember(paths)
-        self.tab_status.show(self.tr("Opened %n item(s)", "", len(paths)), self.workbench)
+        used = [path for path in paths if path not in detection.ignored]
+        self._remember(used)
+        names = self._names(used)
         if case.graphs_only():  # a graph alone, or two without dumps: browse them, as in Netron
             self._browse_graphs(case)
+            self.tab_status.show(self.tr("Opened %1 in the Graph tab.").replace("%1", names), self.graph)
             return
+        self.show_case_tab()
+        if case.problems():
+            text = self.tr("Opened %1; the case is not complete yet (see the case panel).").replace("%1", names)
+        else:
+            text = self.tr("Opened the case %1: analysing…").replace("%1", names)
+        self.tab_status.show(text, self.workbench)
         self._analyse_if_complete(case)
 
     def _browse_graphs(self, case: CaseFiles) -> None:
@@ -296,18 +344,29 @@ class MainWindow(Retranslating, FileMenuMixin):
         """Open ATT logs (or folders of them) in the ATT tab and show it."""
         self.att.open_paths(paths)
         self.tabs.setCurrentIndex(self.tab_status.page(self.att))
+        self.tab_status.show(self._att_opened_text(paths), self.att, 15000)
+
+    def _att_opened_text(self, paths: list[str]) -> str:
+        return self.tr("Opened the ATT logs %1: scanning…").replace("%1", self._names(paths))
 
     def open_case_file(self, path: str) -> None:
         """Open a saved *.afcase file: inputs, thresholds and view state."""
+        self.show_case_tab()
         try:
             case = load_case_file(path)
         except AppError as error:
             self.case_panel.show_error(str(error))
+            self.tab_status.show(self.tr("Nothing opened: %1").replace("%1", str(error)), self.workbench, 15000)
             return
         self.thresholds_editor.set_thresholds(case.thresholds)
         self.case_panel.set_case(case)
         self._pending_view = dict(case.view)
         self._remember([path])
+        if case.problems():
+            text = self.tr("Opened %1; the case is not complete yet (see the case panel).")
+        else:
+            text = self.tr("Opened the case %1: analysing…")
+        self.tab_status.show(text.replace("%1", Path(path).name), self.workbench)
         self._analyse_if_complete(case)
 
     def _analyse_if_complete(self, case: CaseFiles) -> None:
@@ -325,13 +384,17 @@ class MainWindow(Retranslating, FileMenuMixin):
         return case
 
     def _remember(self, paths: list[str]) -> None:
+        """Remember opened paths in Recent cases: never ignored files, missing paths or empty folders."""
         self._opened_paths = [str(Path(path).resolve()) for path in paths]
-        self.settings.add_recent_case(self._opened_paths)
+        if recent_entry_usable(self._opened_paths):
+            self.settings.add_recent_case(self._opened_paths)
         self._fill_recent_menu()
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for entry in self.settings.recent_cases():
+            if not recent_entry_usable(entry):  # moved, deleted or emptied since: not offered
+                continue
             label = " + ".join(Path(path).name or path for path in entry)
             item = self.recent_menu.addAction(label)
             item.setToolTip("\n".join(entry))

@@ -16,6 +16,9 @@ LOG_SUFFIXES = (".log", ".log.gz")
 SNIFF_BYTES = 256 * 1024
 # What a precision case folder holds; a folder with any of these is left to role detection.
 _CASE_SUFFIXES = (".npy", ".json", ".pbtxt", ".afcase")
+# Documents and pictures are never logs, whatever they mention (a README quoting "[PERF]").
+_NOT_LOG_SUFFIXES = (".md", ".markdown", ".rst", ".html", ".htm", ".pdf", ".png", ".jpg", ".jpeg", ".gif",
+                     ".svg", ".bmp", ".webp", ".csv", ".xlsx", ".py", ".afcase")
 _MAX_ENTRIES = 5000
 # Files named like NPU dump files (raw dumps, statistics CSVs) whose first bytes are read, at most, per folder test.
 _MAX_DUMP_SNIFFS = 16
@@ -33,18 +36,32 @@ def _head(path: Path) -> bytes:
         return b""
 
 
+def _slog_line(line: bytes) -> bool:
+    """A line as slog writes it: an ATT marker at its start, or after a bracketed prefix ([INFO] …, [Add] …)."""
+    text = line.lstrip()
+    if not text.startswith(b"["):
+        return any(text.startswith(marker) for marker in MARKERS)
+    return any(marker in text for marker in MARKERS)
+
+
 def is_att_log_file(path: str | Path) -> bool:
-    """A *.log / *.log.gz file, or another text file whose start holds an ATT marker ([PERF], [PROF], …)."""
+    """A *.log / *.log.gz file, or another text file whose first lines include slog lines with an ATT marker.
+
+    A document (README.md, notes) that merely mentions "[PERF]" inside prose or a table is not one, nor is a
+    picture or a case file.
+    """
     file = Path(path)
     if not file.is_file():
         return False
     name = file.name.lower()
     if name.endswith(LOG_SUFFIXES):
         return True
-    if name.endswith(_CASE_SUFFIXES):
+    if name.endswith(_CASE_SUFFIXES) or name.endswith(_NOT_LOG_SUFFIXES):
         return False
     head = _head(file)
-    return any(marker in head for marker in MARKERS)
+    if b"\0" in head[:4096]:
+        return False  # binary
+    return any(marker in head for marker in MARKERS) and any(_slog_line(line) for line in head.splitlines())
 
 
 def _dump_name(name: str) -> bool:

@@ -122,7 +122,7 @@ def rank_lines(result: PrecisionResult) -> list[str]:
 def format_summary(result: PrecisionResult) -> str:
     """The short summary printed after the table: counts, culprits, first divergence."""
     lines = [
-        f"Summary: {len(result.rows)} rows",
+        f"Summary: {len(result.rows)} {'row' if len(result.rows) == 1 else 'rows'}",
         f"  status:  {_counts_text(result.counts('status'))}",
         f"  verdict: {_counts_text(result.counts('verdict'))}",
     ]

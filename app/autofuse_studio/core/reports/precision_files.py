@@ -13,7 +13,7 @@ from autofuse_studio.core.precision.overview import build_overview
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_write_text
-from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, save_workbook
+from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, integer_cell, save_workbook
 
 VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
 # Statistics-mode columns, empty for tensor rows (the JSON rows carry the whole comparison as `statistics`):
@@ -157,7 +157,10 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     append_row(sheet, columns)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
+    numbered = [columns.index(name) for name in ("rank", "step") if name in columns]
     for record in table_records(result, columns):
+        for position in numbered:  # plain integer folder numbers as numbers; other names stay text
+            record[position] = integer_cell(record[position])
         append_row(sheet, record)
     last_column = get_column_letter(len(columns))
     last_row = max(2, len(result.rows) + 1)
@@ -172,7 +175,8 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
         sheet.column_dimensions[get_column_letter(number)].width = 40 if name.endswith(("op", "file")) else 14
     summary = workbook.create_sheet("summary")
     for label, value in summary_records(result):
-        append_row(summary, [label, value])
+        by_number = label in ("first divergence rank", "first divergence step")
+        append_row(summary, [label, integer_cell(value) if by_number else value])
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
     _ranks_sheet(workbook.create_sheet("ranks"), result)
@@ -209,7 +213,7 @@ def _ranks_sheet(sheet: Any, result: PrecisionResult) -> None:
         cell.font = Font(bold=True)
     verdict_column = RANK_COLUMNS.index("worst verdict")
     for record in rank_records(result):
-        append_row(sheet, record)
+        append_row(sheet, [integer_cell(value) if position < 2 else value for position, value in enumerate(record)])
         colour = VERDICT_COLOURS[record[verdict_column]]
         sheet.cell(sheet.max_row, verdict_column + 1).fill = PatternFill(start_color=colour, end_color=colour,
                                                                           fill_type="solid")

@@ -24,6 +24,18 @@ FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff
 _XML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f]")
 
 
+_PLAIN_INTEGER = re.compile(r"(?:0|[1-9][0-9]{0,14})")  # no sign, no leading zero: exactly what int() prints
+
+
+def integer_cell(value: Any) -> Any:
+    """A step or rank read from a folder name: a number when its text is a plain integer ("12" -> 12), so
+    spreadsheets sort and filter it as one; any other text ("0012", "step_a", "+1") stays its exact text, as
+    every text from the inputs does (turning "0012" into 12 would change what the folder is called)."""
+    if isinstance(value, str) and _PLAIN_INTEGER.fullmatch(value):
+        return int(value)
+    return value
+
+
 def is_formula_like(text: str) -> bool:
     """True when `text` typed into a spreadsheet cell would start a formula or command."""
     return text.startswith(FORMULA_LEADS)

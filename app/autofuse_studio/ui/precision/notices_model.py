@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,11 +24,26 @@ def side_label(side: str | None) -> str:
     return side
 
 
+def short_names(files: Sequence[str]) -> list[str]:
+    """Each file once, by its name; names that would repeat ("dump, dump") keep enough parent folders to differ."""
+    unique = list(dict.fromkeys(file.rstrip("/\\") or file for file in files))
+    parts = [[part for part in file.replace("\\", "/").split("/") if part] or [file] for file in unique]
+    depth = [1] * len(unique)
+    while True:
+        names = ["/".join(split[-d:]) for split, d in zip(parts, depth, strict=True)]
+        clashes = {name for name in names if names.count(name) > 1}
+        grow = [i for i, name in enumerate(names) if name in clashes and depth[i] < len(parts[i])]
+        if not grow:
+            return list(dict.fromkeys(names))
+        for i in grow:
+            depth[i] += 1
+
+
 def _files_text(files: list[str], role: int, fallback: str) -> str:
     """File names for the cell (full paths in the tooltip)."""
     if role == _TOOLTIP:
-        return "\n".join(files) or fallback
-    return ", ".join(os.path.basename(file.rstrip("/\\")) or file for file in files) or fallback
+        return "\n".join(dict.fromkeys(files)) or fallback
+    return ", ".join(short_names(files)) or fallback
 
 
 class NoticesModel(QAbstractItemModel):

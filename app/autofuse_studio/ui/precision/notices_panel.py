@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -34,8 +34,22 @@ from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _BADGE_STYLE = ("QLabel { background: #e0a100; color: black; border-radius: 8px; padding: 0px 6px; "
                 "font-weight: bold; }")
-_FRAME_STYLE = "#noticesPanel { background: #fff8e1; border: 1px solid #e0b252; }"
+_AMBER = QColor("#e0a100")
 BODY_HEIGHT = 170
+
+
+def _mix(base: QColor, tint: QColor, amount: float) -> QColor:
+    return QColor.fromRgbF(*(b + (t - b) * amount for b, t in zip(
+        (base.redF(), base.greenF(), base.blueF()), (tint.redF(), tint.greenF(), tint.blueF()), strict=True)))
+
+
+def frame_style(palette: QPalette) -> str:
+    """An amber tint over the palette's own window colour: cream on a light desktop, dark amber on a dark one,
+    so the palette's text colour always reads on it."""
+    window = palette.color(QPalette.ColorRole.Window)
+    background = _mix(window, _AMBER, 0.14).name()
+    border = _mix(window, _AMBER, 0.6).name()
+    return f"#noticesPanel {{ background: {background}; border: 1px solid {border}; }}"
 
 
 def empty_result_text(reason: str) -> str:
@@ -58,7 +72,7 @@ class NoticesPanel(Retranslating, QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("noticesPanel")
-        self.setStyleSheet(_FRAME_STYLE)
+        self._follow_palette()
         self.model = NoticesModel(self)
         self.toggle = QToolButton()
         self.toggle.setObjectName("noticesToggle")
@@ -97,6 +111,17 @@ class NoticesPanel(Retranslating, QFrame):
         self._on_toggle_toggled(False)
         self.hide()
         self.retranslate()
+
+    def _follow_palette(self) -> None:
+        style = frame_style(QGuiApplication.palette())  # the application's: the frame's own holds the tint
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-tint when the desktop palette changes (light/dark)."""
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._follow_palette()
+        super().changeEvent(event)
 
     def _make_view(self) -> QTreeView:
         view = QTreeView()

@@ -36,6 +36,7 @@ from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.stats_pair import stats_ref
+from autofuse_studio.core.precision.tensor_stats import SideStats
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.precision.stats_view import StatsComparisonView
@@ -83,6 +84,11 @@ class Cover(QLabel):
         self.show()
 
 
+def all_zero(stats: SideStats) -> bool:
+    """True when a side has elements and every one is exactly 0 (so its norm, and the cosine, is 0)."""
+    return stats.elements > 0 and stats.finite == stats.elements and stats.min == 0 and stats.max == 0
+
+
 def _table(model: TopKTableModel | StatsTableModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
@@ -114,6 +120,10 @@ class TensorPanel(Retranslating, QWidget):
         self._title_text = ""  # the shown pair's title; empty: the translated hint
         self.title = QLabel()
         self.title.setWordWrap(True)
+        self.zero_note = QLabel()  # why a green row shows cosine 0: both tensors are all zeros
+        self.zero_note.setObjectName("zeroNote")
+        self.zero_note.setWordWrap(True)
+        self.zero_note.hide()
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.cancel_button = QPushButton()
@@ -156,6 +166,7 @@ class TensorPanel(Retranslating, QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.banner)
+        layout.addWidget(self.zero_note)
         layout.addWidget(self.pages, 1)
         self._set_busy(False)
         self.retranslate()
@@ -163,6 +174,9 @@ class TensorPanel(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         """Texts in the current language."""
+        self.zero_note.setText(self.tr(
+            "Both tensors are all zeros: their cosine is 0 by its formula, a·b / (|a|·|b| + ε), and the row "
+            "is OK because the two are identical."))
         if not self._title_text:
             self.title.setText(self.tr("No tensor pair selected."))
         self.cancel_button.setText(self.tr("Cancel"))
@@ -274,6 +288,7 @@ class TensorPanel(Retranslating, QWidget):
             self._end_task()
         self.pair, self.view = None, None
         self.banner.hide()
+        self.zero_note.hide()
 
     def show_pair(self, fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
                   origin_layout: LayoutInfo | None = None, title: str = "") -> None:
@@ -439,6 +454,7 @@ class TensorPanel(Retranslating, QWidget):
         self.heatmaps.set_heatmap(view.heatmap)
         self.top_model.set_elements(view.top)
         self.stats_model.set_stats(view.fused_stats, view.origin_stats)
+        self.zero_note.setVisible(all_zero(view.fused_stats) and all_zero(view.origin_stats))
         self.viewReady.emit(view)
 
     def _on_heatmap_finished(self, heatmap: Heatmap) -> None:

@@ -19,6 +19,7 @@ FUSED_PEN = pg.mkPen("#1f77b4", width=1.5)
 ORIGIN_PEN = pg.mkPen("#ff7f0e", width=1.5)
 ERROR_PEN = pg.mkPen("#d62728", width=1.5)
 EMPTY_TEXT_COLOUR = "#555555"
+MIN_LOG_SPAN = 1.0  # decades: errors that (nearly) all equal keep a readable axis, not 8-decimal ticks
 
 
 class ScenePlots(QWidget):
@@ -128,11 +129,20 @@ class TensorHistograms(Retranslating, ScenePlots):
         if not positive:
             no_errors = self.tr("No finite errors to plot (%1 non-finite).").replace(
                 "%1", str(view.error_histogram.nonfinite))
-            identical = self.tr("All %1 finite errors are exactly 0: fused and origin are identical.").replace(
-                "%1", str(zeros))
+            nonfinite = view.error_histogram.nonfinite
+            if nonfinite:  # NaN/Inf elements differ (or cannot be compared): never "identical"
+                identical = self.tr("All %1 finite errors are exactly 0, but %2 errors are NaN or Inf\n"
+                                    "(NaN/Inf values: fused %3, origin %4).").replace("%1", str(zeros)).replace(
+                    "%2", str(nonfinite)).replace("%3", str(view.fused_histogram.nonfinite)).replace(
+                    "%4", str(view.origin_histogram.nonfinite))
+                abs_zero = self.tr("Finite errors are all exactly 0; the %1 NaN or Inf errors have no place "
+                                   "on a log scale.").replace("%1", str(nonfinite))
+            else:
+                identical = self.tr("All %1 finite errors are exactly 0: fused and origin are identical.").replace(
+                    "%1", str(zeros))
+                abs_zero = self.tr("All errors are exactly 0: nothing to show on a log scale.")
             reasons["error"] = identical if zeros else no_errors
-            reasons["abs_error"] = (self.tr("All errors are exactly 0: nothing to show on a log scale.")
-                                    if zeros else no_errors)
+            reasons["abs_error"] = abs_zero if zeros else no_errors
         return reasons
 
     def set_view(self, view: TensorView) -> None:
@@ -157,6 +167,10 @@ class TensorHistograms(Retranslating, ScenePlots):
             edges = np.log10(abs_hist.edges[1:])
             self.abs_plot.plot(edges, abs_hist.counts[1:].astype(np.float64), stepMode="center", pen=ERROR_PEN)
             self.abs_plot.setLabel("bottom", "log10 |error|")
+            occupied = edges[np.flatnonzero(abs_hist.counts[1:])]
+            if occupied.size and float(occupied[-1] - occupied[0]) < MIN_LOG_SPAN:
+                centre = float(occupied[0] + occupied[-1]) / 2  # one decade around the (nearly) equal errors
+                self.abs_plot.setXRange(centre - MIN_LOG_SPAN / 2, centre + MIN_LOG_SPAN / 2, padding=0.05)
         else:
             self.abs_plot.setLabel("bottom", "|error|")
             _step(self.abs_plot, abs_hist, ERROR_PEN, "|error|")

@@ -117,6 +117,11 @@ class ThresholdsEditor(Retranslating, QWidget):
         self.add_button.clicked.connect(self._on_add_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.reset_button.clicked.connect(self._on_reset_clicked)
+        self.undo_reset_button = QPushButton()  # a reset is one click away from being undone, not a question
+        self.undo_reset_button.setObjectName("undoReset")
+        self.undo_reset_button.clicked.connect(self._on_undo_reset_clicked)
+        self.undo_reset_button.hide()
+        self._before_reset: Thresholds | None = None
         buttons = QHBoxLayout()
         for button in (self.add_button, self.remove_button):
             buttons.addWidget(button)
@@ -145,7 +150,10 @@ class ThresholdsEditor(Retranslating, QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.problem_label)
-        layout.addWidget(self.reset_button)
+        reset_row = QHBoxLayout()
+        reset_row.addWidget(self.reset_button, 1)
+        reset_row.addWidget(self.undo_reset_button)
+        layout.addLayout(reset_row)
         self.retranslate()
         self.set_thresholds(Thresholds())
 
@@ -179,6 +187,8 @@ class ThresholdsEditor(Retranslating, QWidget):
         self.add_button.setText(self.tr("Add dtype"))
         self.remove_button.setText(self.tr("Remove"))
         self.reset_button.setText(self.tr("Reset to defaults"))
+        self.reset_button.setToolTip(self.tr("Set every limit back to its default (Undo brings yours back)"))
+        self.undo_reset_button.setText(self.tr("Undo reset"))
         with QSignalBlocker(self.dtype_table):
             for row in range(self.dtype_table.rowCount()):
                 for column in range(1, len(LIMIT_KEYS) + 1):
@@ -192,6 +202,7 @@ class ThresholdsEditor(Retranslating, QWidget):
 
     def set_thresholds(self, thresholds: Thresholds) -> None:
         """Show `thresholds` without emitting thresholdsChanged."""
+        self._forget_reset()
         blockers = [QSignalBlocker(self.dtype_table)]
         for key, field in self.fields.items():
             value = getattr(thresholds.default, key)
@@ -291,7 +302,14 @@ class ThresholdsEditor(Retranslating, QWidget):
         self._emit()
 
     def _emit(self, *_args: Any) -> None:
-        self.thresholdsChanged.emit(self.thresholds())
+        thresholds = self.thresholds()
+        if self._before_reset is not None and thresholds != Thresholds():
+            self._forget_reset()  # edited after the reset: the undo would throw that edit away
+        self.thresholdsChanged.emit(thresholds)
+
+    def _forget_reset(self) -> None:
+        self._before_reset = None
+        self.undo_reset_button.hide()
 
     def _on_add_clicked(self) -> None:
         with QSignalBlocker(self.dtype_table):
@@ -309,5 +327,14 @@ class ThresholdsEditor(Retranslating, QWidget):
         self._emit()
 
     def _on_reset_clicked(self) -> None:
+        before = self.thresholds()
         self.set_thresholds(Thresholds())
+        if before != Thresholds():
+            self._before_reset = before
+            self.undo_reset_button.show()
         self._emit()
+
+    def _on_undo_reset_clicked(self) -> None:
+        if self._before_reset is not None:
+            self.set_thresholds(self._before_reset)  # also hides this button
+            self._emit()

@@ -32,6 +32,11 @@ INPUT_JSON = "json"
 LOCAL = "local"
 
 
+def preset_json(name: str) -> str:
+    """A preset's values as the editor shows them."""
+    return json.dumps(PRESETS[name], indent=2)
+
+
 class RunForm(Retranslating, QWidget):
     """Collects one verify-tiling run; validityChanged tells whether Run may be pressed."""
 
@@ -46,8 +51,12 @@ class RunForm(Retranslating, QWidget):
         self.params_combo = QComboBox()
         for mode in PARAM_MODES:
             self.params_combo.addItem(mode, mode)
-        self.json_edit = QPlainTextEdit(json.dumps(PRESETS["B"], indent=2))
+        self.json_edit = QPlainTextEdit(preset_json(str(self.params_combo.currentData())))
         self.json_edit.setMaximumHeight(140)
+        self._custom_json: str | None = None  # the user's own editor text, kept while a preset is shown
+        self._shown_mode = str(self.params_combo.currentData())
+        self._source_touched = False  # no red "choose a folder" before the user did anything
+        self.hint_label = QLabel(wordWrap=True)  # neutral first step, in the palette's text colour
         self.problems_label = QLabel(wordWrap=True)
         self.problems_label.setStyleSheet("color: #c0392b")
         self.aiv_spin = QSpinBox(minimum=0, maximum=65535)
@@ -59,17 +68,18 @@ class RunForm(Retranslating, QWidget):
         self._build_layout()
         self.retranslate()
         self.reload_hosts()
-        for signal in (self.source_edit.textChanged, self.json_edit.textChanged):
-            signal.connect(self._on_input_changed)
+        self.source_edit.textChanged.connect(self._on_source_changed)
+        self.json_edit.textChanged.connect(self._on_input_changed)
         self.scene_combo.currentIndexChanged.connect(self._on_input_changed)
-        self.params_combo.currentIndexChanged.connect(self._on_input_changed)
+        self.params_combo.currentIndexChanged.connect(self._on_params_mode_changed)
         self._on_input_changed()
 
     def _build_layout(self) -> None:
         layout = QFormLayout(self)
         rows: tuple[tuple[str, QWidget], ...] = (
             ("source", self._with_browse(self.source_edit, folder=True)), ("scene", self.scene_combo),
-            ("params", self.params_combo), ("json", self.json_edit), ("", self.problems_label),
+            ("params", self.params_combo), ("json", self.json_edit), ("", self.hint_label),
+            ("", self.problems_label),
             ("aiv", self.aiv_spin), ("config", self._with_browse(self.config_edit, folder=False)),
             ("host", self.host_combo), ("", self.keep_check))
         for key, widget in rows:
@@ -149,27 +159,56 @@ class RunForm(Retranslating, QWidget):
         """True when the input JSON editor supplies the parameters."""
         return bool(self.params_combo.currentData() == INPUT_JSON)
 
+    def _on_source_changed(self) -> None:
+        self._source_touched = True
+        self._on_input_changed()
+
+    def _on_params_mode_changed(self) -> None:
+        """The editor always shows the parameters a run would use: a preset's own values, or the user's JSON."""
+        mode = str(self.params_combo.currentData())
+        if self._shown_mode == INPUT_JSON and mode != INPUT_JSON:
+            self._custom_json = self.json_edit.toPlainText()
+        self._shown_mode = mode
+        if mode in PRESETS:
+            self.json_edit.setPlainText(preset_json(mode))
+        elif self._custom_json is not None:
+            self.json_edit.setPlainText(self._custom_json)
+        # else: start editing from the preset shown last
+        self._on_input_changed()
+
+    def _source_problem(self) -> str:
+        return self.tr("Choose an existing source folder.")
+
     def problems(self) -> list[str]:
         """Everything that stops a run, one sentence each (live ABI and range checks of the editor)."""
         problems = []
         source = self.source_edit.text().strip()
         if not source or not Path(source).is_dir():
-            problems.append(self.tr("Choose an existing source folder."))
+            problems.append(self._source_problem())
+        values: dict[str, object] = dict(PRESETS.get(str(self.params_combo.currentData()), {}))
         if self.uses_json():
             try:
                 values = parse_input_json(self.json_edit.toPlainText(), "editor").values
             except AppError as exc:
                 return [*problems, str(exc)]
             problems += validate_params(values)
-            scene = self.scene_combo.currentText()
-            if scene != "auto" and isinstance(values.get("abi"), dict):
-                problems += scene_problems(scene, values["abi"])
+        scene = self.scene_combo.currentText()  # a preset is checked against the scene like the editor's JSON
+        abi = values.get("abi")
+        if scene != "auto" and isinstance(abi, dict):
+            problems += scene_problems(scene, abi)
         return problems
 
     def _on_input_changed(self) -> None:
         self.json_edit.setEnabled(self.uses_json())
         problems = self.problems()
-        self.problems_label.setText("\n".join(f"✗ {p}" for p in problems))
+        shown = problems
+        hint = ""
+        if not self._source_touched and not self.source_edit.text().strip():
+            shown = [p for p in problems if p != self._source_problem()]
+            hint = self.tr("Start by choosing the source folder (or drop it here).")
+        self.hint_label.setText(hint)
+        self.hint_label.setVisible(bool(hint))
+        self.problems_label.setText("\n".join(f"✗ {p}" for p in shown))
         self.validityChanged.emit(not problems)
 
     def arguments(self, output_dir: str, input_json_path: str | None) -> list[str]:
