@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import struct
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from autofuse_studio.core.synth import full_coverage_spec, generate_case
 from autofuse_studio.core.synth.case import load_manifest
 from autofuse_studio.core.synth.raw_twin import twin_case
 from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
+from tests.core.test_dump_convert import _real_names
 
 SIDES = ("af_open", "af_close")
 NAME = "Add.op_{}.3.4.1736172181001234"
@@ -30,16 +30,7 @@ def case(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]
 
 def _names(root: Path) -> dict[str, Path]:
     """Relative real name (mapping.csv resolved) -> file, for every NPY under root."""
-    found = {}
-    for folder, _, names in os.walk(root):
-        mapping = {}
-        if "mapping.csv" in names:
-            lines = (Path(folder) / "mapping.csv").read_text(encoding="utf-8").splitlines()
-            mapping = dict(line.split(",", 1) for line in lines if line)
-        for name in names:
-            if name.endswith(".npy"):
-                found[os.path.relpath(Path(folder) / mapping.get(name, name), root)] = Path(folder) / name
-    return found
+    return {name: path for name, path in _real_names(root).items() if name.endswith(".npy")}
 
 
 def _values(path: Path) -> np.ndarray:

@@ -10,7 +10,7 @@ import pytest
 
 from autofuse_studio.core.synth import CaseManifest, generate_case
 from autofuse_studio.core.synth.spec import multi_rank_spec
-from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.cluster.local_cluster import LocalCluster, require_dask, two_node_cluster
 
 
 @pytest.fixture(scope="module")
@@ -39,15 +39,7 @@ def node_view(case_root: Path, target: Path, ranks: dict[str, set[str]]) -> Path
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     """A scheduler and two workers (nodeA, nodeB) on 127.0.0.1, shared by the module's tests."""
     require_dask()
-    local = LocalCluster(tmp_path_factory.mktemp("dask"))
-    try:
-        local.start_scheduler()
-        for name in ("nodeA", "nodeB"):
-            local.start_worker(name)
-        local.wait_for_workers(2)
-        yield local
-    finally:
-        local.stop()
+    yield from two_node_cluster(LocalCluster(tmp_path_factory.mktemp("dask")))
 
 
 @pytest.fixture

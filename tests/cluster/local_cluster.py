@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,15 @@ class LocalCluster:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait(10)
+
+
+def two_node_cluster(local: LocalCluster) -> Iterator[LocalCluster]:
+    """A fixture body: the scheduler and two workers (nodeA, nodeB) of `local` started, yielded, stopped."""
+    try:
+        local.start_scheduler()
+        for name in ("nodeA", "nodeB"):
+            local.start_worker(name)
+        local.wait_for_workers(2)
+        yield local
+    finally:
+        local.stop()

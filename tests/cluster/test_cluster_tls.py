@@ -15,7 +15,7 @@ from autofuse_studio.core.cluster.safe_client import refusals
 from autofuse_studio.core.cluster.tls import TlsFiles
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.synth import CaseManifest
-from tests.cluster.local_cluster import LocalCluster, TlsPaths, make_tls, require_dask
+from tests.cluster.local_cluster import LocalCluster, TlsPaths, make_tls, require_dask, two_node_cluster
 from tests.cluster.test_cluster_cli import _args
 from tests.cluster.test_cluster_rows import assert_same, path_map, request_for, split_views  # noqa: F401
 
@@ -29,15 +29,7 @@ def tls(tmp_path_factory: pytest.TempPathFactory) -> TlsPaths:
 def tls_cluster(tmp_path_factory: pytest.TempPathFactory, tls: TlsPaths) -> Iterator[LocalCluster]:
     """A scheduler and two workers (nodeA, nodeB) on 127.0.0.1 speaking only TLS with the test CA."""
     require_dask()
-    local = LocalCluster(tmp_path_factory.mktemp("dask_tls"), tls)
-    try:
-        local.start_scheduler()
-        for name in ("nodeA", "nodeB"):
-            local.start_worker(name)
-        local.wait_for_workers(2)
-        yield local
-    finally:
-        local.stop()
+    yield from two_node_cluster(LocalCluster(tmp_path_factory.mktemp("dask_tls"), tls))
 
 
 def _files(tls: TlsPaths) -> TlsFiles:

@@ -15,8 +15,6 @@ import functools
 import os
 import re
 import stat
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ import numpy as np
 from autofuse_studio.core.dumps.dump_dtypes import dump_dtype
 from autofuse_studio.core.dumps.layout import LayoutInfo, normalize_format
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.dumps.lru import LockedLru
 from autofuse_studio.core.dumps.mapped import changed_since_mapped, map_file
 from autofuse_studio.core.dumps.names import FftsSlice, ffts_slice, parse_dump_name
 from autofuse_studio.core.dumps.npy import open_npy
@@ -89,28 +88,8 @@ def dump_folder(path: str | Path) -> str:
     return os.path.dirname(ref.path if ref is not None else os.fspath(path))
 
 
-class _HeaderCache:
-    """The last few thousand parsed headers by path (with size and mtime, so a rewritten file is read again)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: OrderedDict[tuple[str, int, int], RawDump] = OrderedDict()
-
-    def get(self, key: tuple[str, int, int]) -> RawDump | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, int, int], dump: RawDump) -> None:
-        with self._lock:
-            self._items[key] = dump
-            while len(self._items) > _CACHED_HEADERS:
-                self._items.popitem(last=False)
-
-
-_HEADERS = _HeaderCache()
+# The last few thousand parsed headers by (path, size, mtime): a rewritten file is read again.
+_HEADERS: LockedLru[tuple[str, int, int], RawDump] = LockedLru(_CACHED_HEADERS)
 
 
 def _open_raw(path: Path) -> tuple[int, os.stat_result]:
@@ -281,8 +260,8 @@ class _FolderGroups:
     """The FFTS+ thread files of recently read folders, by group (keyed by the folder's mtime: new files count)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: OrderedDict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, int, str]]]] = OrderedDict()
+        self._folders: LockedLru[tuple[str, int], dict[tuple[str, ...], list[tuple[int, int, str]]]] = \
+            LockedLru(_CACHED_FOLDERS)
 
     def group(self, path: str) -> list[str]:
         """The thread files of the FFTS+ op dump `path` belongs to, by thread (just `path` for other files)."""
@@ -294,14 +273,10 @@ class _FolderGroups:
             key = (folder, os.stat(folder).st_mtime_ns)
         except OSError:
             return [path]
-        with self._lock:
-            groups = self._items.get(key)
+        groups = self._folders.get(key)
         if groups is None:
             groups = _scan_groups(folder)
-            with self._lock:
-                self._items[key] = groups
-                while len(self._items) > _CACHED_FOLDERS:
-                    self._items.popitem(last=False)
+            self._folders.put(key, groups)
         files = sorted(groups.get(sliced.group, []))
         return [os.path.join(folder, file_name) for _thread, _stamp, file_name in files] or [path]
 

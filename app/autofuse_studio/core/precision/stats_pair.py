@@ -8,11 +8,10 @@ without the device padding) and compared with the CSV's, so a stats run can be c
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import is_private_format, to_origin_layout
+from autofuse_studio.core.dumps.lru import LockedLru
 from autofuse_studio.core.dumps.stats_csv import StatsDump, TensorStats, read_stats_csv
 from autofuse_studio.core.dumps.tensors import RawRef, raw_ref
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
@@ -40,31 +39,22 @@ def stats_ref(path: str | Path | None) -> RawRef | None:
     return ref if ref is not None and ref.path.endswith(_STATS_SUFFIX) else None
 
 
-class _CsvCache:
-    """The last parsed statistics CSVs: a fused op's inputs and outputs are read from one file, row by row."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: OrderedDict[tuple[str, int, int], StatsDump] = OrderedDict()
-
-    def read(self, path: Path) -> StatsDump:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return read_stats_csv(path)  # says what is wrong with it
-        key = (os.fspath(path), info.st_size, info.st_mtime_ns)
-        with self._lock:
-            found = self._items.get(key)
-        if found is None:
-            found = read_stats_csv(path)
-            with self._lock:
-                self._items[key] = found
-                while len(self._items) > _CACHED_FILES:
-                    self._items.popitem(last=False)
-        return found
+# The last parsed statistics CSVs: a fused op's inputs and outputs are read from one file, row by row.
+_CSVS: LockedLru[tuple[str, int, int], StatsDump] = LockedLru(_CACHED_FILES)
 
 
-_CSVS = _CsvCache()
+def _read_csv(path: Path) -> StatsDump:
+    """The parsed CSV, from the cache while the file's size and mtime are unchanged."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return read_stats_csv(path)  # says what is wrong with it
+    key = (os.fspath(path), info.st_size, info.st_mtime_ns)
+    found = _CSVS.get(key)
+    if found is None:
+        found = read_stats_csv(path)
+        _CSVS.put(key, found)
+    return found
 
 
 class _SideProblem(Exception):
@@ -78,7 +68,7 @@ class _SideProblem(Exception):
 
 def _csv_statistics(ref: RawRef, side: PairSide) -> TensorStats:
     try:
-        dump = _CSVS.read(ref.file)
+        dump = _read_csv(ref.file)
     except NpyLoadError as error:
         raise _SideProblem(NPY_LOAD_ERROR, f"Statistics load failed - {side.label}: {error}") from None
     stats = dump.tensor(ref.kind, ref.index)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from autofuse_studio.core.dumps.index import MAPPING_FILE, read_mapping
 from autofuse_studio.core.dumps.names import sanitize_op_name
 from autofuse_studio.core.ge.attrs import attr_value
 from autofuse_studio.core.ge.fusion import ORIGIN_INDEX, ORIGIN_NAME
@@ -56,14 +57,6 @@ def descs_from_models(models: Iterable[Model]) -> DescLookup:
         return descs[index] if 0 <= index < len(descs) else None
 
     return lookup
-
-
-def _read_mapping(folder: Path) -> dict[str, str]:
-    path = folder / "mapping.csv"
-    if not path.is_file():
-        return {}
-    lines = (line.partition(",") for line in path.read_text(encoding="utf-8").splitlines())
-    return {new: old for new, comma, old in lines if comma}
 
 
 def _to_bf16_bits(values: np.ndarray) -> np.ndarray:
@@ -116,7 +109,7 @@ def _raw_name(name: str, mapping_lines: list[str]) -> str:
 
 
 def _group_folder(folder: Path, names: list[str]) -> dict[str, dict[tuple[str, int], Path]]:
-    mapping = _read_mapping(folder)
+    mapping = read_mapping(folder / MAPPING_FILE, []) if (folder / MAPPING_FILE).is_file() else {}
     groups: dict[str, dict[tuple[str, int], Path]] = defaultdict(dict)
     for name in names:
         match = _TENSOR.fullmatch(mapping.get(name, name))
