@@ -43,7 +43,7 @@ screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/screenshots.py
 
 demo: $(STAMP)
-	$(BIN)/python -m autofuse_studio.core.demo resources/demo
+	$(BIN)/python -m tests.synth.demo resources/demo
 
 clean:
 	rm -rf build dist $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -17,6 +17,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the case generators are test support: tests/synth (not in the product)
 IMAGES = ROOT / "docs" / "images"
 SAMPLES = ROOT.parent / "shared" / "samples" / "att"
 ATT_LOG = SAMPLES / "synthetic" / "perf_multi_case.log"
@@ -93,8 +94,8 @@ def npu_run(scratch: Path, kind: str) -> Path:
     """A run folder as it comes off the NPU: the full-coverage case's graphs with its `kind` ('raw' or 'stats') twin."""
     import shutil
 
-    from autofuse_studio.core.synth import full_coverage_spec, generate_case
-    from autofuse_studio.core.synth.raw_twin import twin_case
+    from tests.synth import full_coverage_spec, generate_case
+    from tests.synth.raw_twin import twin_case
 
     run = scratch / f"{kind}-run"
     if run.exists():
@@ -168,9 +169,8 @@ def runner_tab(window: object, lang: str, scratch: Path) -> list[Path]:
 def multi_rank_overview(out: Path) -> Path:
     """The precision tab of an 8-rank case: overview grid, filters and the first rows."""
     from PySide6.QtCore import QRect
-
-    from autofuse_studio.core.synth import generate_case
-    from autofuse_studio.core.synth.spec import multi_rank_spec
+    from tests.synth import generate_case
+    from tests.synth.spec import multi_rank_spec
 
     with tempfile.TemporaryDirectory() as scratch:
         generate_case(Path(scratch), multi_rank_spec(ranks=8, culprit_rank=5, runs=2,

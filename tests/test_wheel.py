@@ -71,6 +71,8 @@ def test_the_wheel_carries_the_package_and_its_resources(dist: Path) -> None:
                    "autofuse_studio/core/tiling/runner_script.py"):
         assert needed in names
     assert not [name for name in names if name.startswith("tests/") or name.endswith((".ts", ".pyc"))]
+    # The test-data generators and the demo regenerator live in tests/synth (dev only), never in the product.
+    assert not [name for name in names if "synth" in name or name.endswith("core/demo.py")]
     sdist = next(dist.glob(f"autofuse_studio-{__version__}.tar.gz"))
     with tarfile.open(sdist) as packed:
         members = packed.getnames()

@@ -50,7 +50,7 @@
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="82"/>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="115"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
@@ -60,47 +60,47 @@
         <translation>将 ATT 日志或日志目录拖放到此处，或点击打开。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="116"/>
         <source>Scanning logs</source>
         <translation>正在扫描日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="130"/>
         <source>Open a run root</source>
         <translation>打开运行目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="137"/>
         <source>Nothing opened.</source>
         <translation>尚未打开任何内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="154"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="156"/>
         <source>{title}: {files} file(s), {lines} lines, {ops} operator(s) with [PERF] lines, {rows} summary row(s)</source>
         <translation>{title}：{files} 个文件，{lines} 行，{ops} 个算子含 [PERF] 行，{rows} 行汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="167"/>
         <source>Exporting evidence</source>
         <translation>正在导出证据</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="172"/>
         <source>{n} evidence record(s) written to {folder}</source>
         <translation>已将 {n} 条证据记录写入 {folder}</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="176"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="178"/>
         <source>Export evidence to folder</source>
         <translation>导出证据到目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="183"/>
         <source>Open ATT logs</source>
         <translation>打开 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/att/workbench.py" line="186"/>
         <source>Open a folder of ATT logs</source>
         <translation>打开 ATT 日志目录</translation>
     </message>
@@ -131,162 +131,162 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="141"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="142"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="149"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="150"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="151"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="151"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="153"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="153"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="155"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="219"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="220"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
         <source>%1 rank (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
         <source>%1 ranks (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="235"/>
         <source>%1 step (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="235"/>
         <source>%1 steps (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="238"/>
         <source>statistics dumps (%1 CSV)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="239"/>
         <source>statistics dumps (%1 CSVs)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="241"/>
         <source>%1 NPY</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="241"/>
         <source>%1 NPYs</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
         <source>%1 raw dump file</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
         <source>%1 raw dump files</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
         <source>%1 statistics CSV ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
         <source>%1 statistics CSVs ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="290"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="307"/>
         <source>This is a file; choose the dump folder that holds the dump files.</source>
         <translation>这是一个文件；请选择存放 dump 文件的 dump 目录。</translation>
     </message>
@@ -295,42 +295,42 @@
         <translation type="vanished">这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="291"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="308"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="294"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="311"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="295"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="312"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="305"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="322"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="307"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="324"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="308"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="325"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="309"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="326"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="328"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="345"/>
         <source>This path cannot be sent to the host: %1.</source>
         <translation>此路径无法发送到远程主机：%1。</translation>
     </message>
@@ -338,32 +338,32 @@
 <context>
     <name>ClusterRunChoice</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="33"/>
         <source>Run on a Dask cluster</source>
         <translation>在 Dask 集群上运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="34"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="35"/>
         <source>Path map</source>
         <translation>路径映射</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="37"/>
         <source>optional file: WORKER:CLIENT_PREFIX=LOCAL_PREFIX lines</source>
         <translation>可选文件：每行 WORKER:CLIENT_PREFIX=LOCAL_PREFIX</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="38"/>
         <source>Compare where the dumps are: each pair on a Dask worker that sees its files; the rows are those of a run on this computer.</source>
         <translation>在 dump 所在处比较：每对张量由能看到其文件的 Dask worker 比较；结果行与在本机运行完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/precision/cluster_run.py" line="69"/>
         <source>Compared %1 of %2 tasks on the cluster</source>
         <translation>集群上已完成 %1 / %2 个任务</translation>
     </message>
@@ -404,107 +404,107 @@
 <context>
     <name>ComparePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
         <source>baseline: log, folder or summary CSV (e.g. default)</source>
         <translation>基线：日志、目录或汇总 CSV（如 default）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="95"/>
         <source>candidate: log, folder or summary CSV (e.g. PGO)</source>
         <translation>候选：日志、目录或汇总 CSV（如 PGO）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>All operators</source>
         <translation>全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>Changed</source>
         <translation>有变化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>Regressions</source>
         <translation>性能劣化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
         <source>Improvements</source>
         <translation>性能提升</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="99"/>
         <source>Only in one run</source>
         <translation>仅在一次运行中</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
         <source>Baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
         <source>Candidate</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="105"/>
         <source>File…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="106"/>
         <source>Folder…</source>
         <translation>目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="107"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="108"/>
         <source>Export text…</source>
         <translation>导出文本…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="108"/>
         <source>Export xlsx…</source>
         <translation>导出 xlsx…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="118"/>
         <source>Both a baseline and a candidate are needed.</source>
         <translation>需要同时指定基线和候选。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="122"/>
         <source>{common} matched, {only1} only in baseline, {only2} only in candidate; {better} improved, {worse} regressed; {fields} field difference(s)</source>
         <translation>{common} 个匹配，{only1} 个仅在基线中，{only2} 个仅在候选中；{better} 个提升，{worse} 个劣化；{fields} 处字段差异</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="128"/>
         <source>Choose two runs and press Compare.</source>
         <translation>选择两次运行，然后点击“对比”。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="173"/>
         <source>Comparing runs</source>
         <translation>正在对比运行结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="197"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="201"/>
         <source>Exporting comparison</source>
         <translation>正在导出对比结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="204"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="208"/>
         <source>Export comparison</source>
         <translation>导出对比结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="209"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_panel.py" line="213"/>
         <source>Choose a run</source>
         <translation>选择一次运行</translation>
     </message>
@@ -607,48 +607,48 @@
         <translation type="vanished">图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="84"/>
         <source>Graphs, NPYs and ATT logs (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</source>
         <translation>图、NPY 与 ATT 日志 (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="85"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="86"/>
         <source>Open graphs, NPY files or ATT logs</source>
         <translation>打开图、NPY 文件或 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
         <source>Open a run or dump folder</source>
         <translation>打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
         <source>Open case</source>
         <translation>打开用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="48"/>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
         <source>Cases (*.afcase)</source>
         <translation>用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
         <source>Save case</source>
         <translation>保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="106"/>
         <source>Export table</source>
         <translation>导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="113"/>
         <source>Export table picture</source>
         <translation>导出表格图片</translation>
     </message>
@@ -693,7 +693,7 @@
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="78"/>
         <source>Step</source>
-        <translation>Step</translation>
+        <translation>步骤</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="87"/>
@@ -708,7 +708,7 @@
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="96"/>
         <source>All steps</source>
-        <translation>全部 step</translation>
+        <translation>全部步骤</translation>
     </message>
 </context>
 <context>
@@ -1041,34 +1041,54 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="103"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="104"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="110"/>
         <source>Map</source>
         <translation>缩略图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="111"/>
         <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
         <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="403"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="434"/>
+        <source>%1: %2 nodes</source>
+        <translation>%1：%2 个节点</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="437"/>
+        <source>whole graphs side by side in one picture (%1)</source>
+        <translation>整图并排于一张图片中（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="439"/>
+        <source>whole graph (%1)</source>
+        <translation>整图（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="451"/>
         <source>Export graph</source>
         <translation>导出图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="459"/>
+        <source>There is no graph to export: open a case or a graph first.</source>
+        <translation>没有可导出的图：请先打开一个用例或一张图。</translation>
     </message>
 </context>
 <context>
@@ -1320,167 +1340,167 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="231"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="234"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="235"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="233"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="236"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="234"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="235"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="238"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="236"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="278"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="276"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="302"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="359"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="300"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="358"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="325"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="329"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="366"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="328"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="331"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="368"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="330"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="369"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="350"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="349"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1491,27 +1511,28 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="449"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="428"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="454"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="433"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="458"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="438"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="475"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="455"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="487"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="497"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="498"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1548,12 +1569,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="553"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="556"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="556"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="559"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1584,44 +1605,44 @@
 <context>
     <name>NoticesPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="60"/>
         <source>0 rows: the af-open graph has no fused operators (no AscBackend/FusedAscBackend op and no _datadump_origin_name attribute)</source>
         <translation>0 行：af-open 图中没有融合算子（没有 AscBackend/FusedAscBackend 算子，也没有 _datadump_origin_name 属性）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="61"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="63"/>
         <source>0 rows: the two dump folders have no rank and step in common</source>
         <translation>0 行：两个 dump 目录没有共同的 rank 和 step</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="65"/>
         <source>0 rows: nothing could be paired for comparing</source>
         <translation>0 行：没有可配对比较的内容</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="152"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="153"/>
         <source>Show or hide what the analysis had to say about the inputs</source>
         <translation>显示或隐藏分析对输入给出的提示</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="154"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="173"/>
         <source>%n kind(s) of warning</source>
         <translation>
             <numerusform>%n 类警告</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="203"/>
+        <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="217"/>
         <source>Concerns:</source>
         <translation>涉及：</translation>
     </message>
@@ -1697,77 +1718,77 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="105"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="294"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="293"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="223"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="222"/>
         <source>Drawing all operators</source>
         <translation>正在绘制全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="229"/>
         <source>Building the picture of all operators…</source>
         <translation>正在生成全部算子的图…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="297"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="296"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="297"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="300"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="299"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="323"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="322"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="332"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="331"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>
@@ -1775,157 +1796,302 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionColumns</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="27"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="27"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
         <source>Mean abs err</source>
         <translation>平均绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
         <source>RMSE</source>
         <translation>均方根误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
         <source>Rel. Euclidean</source>
         <translation>相对欧氏距离</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
         <source>Within 0.1%</source>
         <translation>千分之一通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
         <source>Within 0.5%</source>
         <translation>千分之五通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
         <source>NaN fused</source>
         <translation>融合侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
         <source>Inf fused</source>
         <translation>融合侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
         <source>NaN origin</source>
         <translation>原始侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
         <source>Inf origin</source>
         <translation>原始侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
         <source>NaN/Inf mismatch</source>
         <translation>NaN/Inf 不一致</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
+        <source>output: a fused op&apos;s output against its origin op&apos;s output; input: a fused op&apos;s input (--compare-input).</source>
+        <translation>output：融合算子的输出与其原算子的输出比较；input：融合算子的输入（--compare-input）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
+        <source>The fused op (af-open graph).</source>
+        <translation>融合算子（af-open 图）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="62"/>
+        <source>Which output (or input) of the fused op.</source>
+        <translation>融合算子的第几个输出（或输入）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="63"/>
+        <source>The af-close op whose output the fused tensor is compared with.</source>
+        <translation>与融合侧张量比较其输出的 af-close 图算子。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="64"/>
+        <source>Which output of the origin op.</source>
+        <translation>原算子的第几个输出。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="65"/>
+        <source>Cosine similarity: a·b / (‖a‖·‖b‖ + 1e-8) (a: fused tensor, b: origin tensor).</source>
+        <translation>余弦相似度：a·b / (‖a‖·‖b‖ + 1e-8)（a：融合侧张量，b：原始侧张量）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="67"/>
+        <source>Largest absolute error: max |a − b| (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s |fused − origin|.</source>
+        <translation>绝对误差最大值：max |a − b|（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的 |融合侧 − 原始侧|。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="69"/>
+        <source>Largest relative error: max |a − b| / (max(|a|, |b|) + 1e-8) (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s relative difference.</source>
+        <translation>相对误差最大值：max |a − b| / (max(|a|, |b|) + 1e-8)（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的相对差。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="72"/>
+        <source>OK when compared, else why not (NO_MAPPING, FILE_NOT_FOUND, SHAPE_MISMATCH, ...).</source>
+        <translation>比较了则为 OK，否则说明原因（NO_MAPPING、FILE_NOT_FOUND、SHAPE_MISMATCH 等）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="74"/>
+        <source>CULPRIT: fails while its inputs are fine; PROPAGATED: fails because an upstream op already failed; OK: within the thresholds; UNKNOWN: not compared.</source>
+        <translation>CULPRIT：输入正常而自身失败；PROPAGATED：因上游算子已失败而失败；OK：在阈值之内；UNKNOWN：未比较。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="77"/>
+        <source>The device (rank) of a multi-rank dump; empty when neither side has several ranks.</source>
+        <translation>多 rank dump 的设备号（rank）；两侧都只有一个 rank 时为空。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="79"/>
+        <source>The step (iteration) folder the two dumps come from.</source>
+        <translation>两份 dump 所在的步骤（迭代）目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="80"/>
+        <source>k-th dump (timestamp order) of an op dumped k times on both sides.</source>
+        <translation>在两侧都被 dump k 次的算子的第 k 次 dump（按时间戳顺序）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="81"/>
+        <source>Mean absolute error: Σ|a − b| / n (a: fused tensor, b: origin tensor, n: elements).</source>
+        <translation>平均绝对误差：Σ|a − b| / n（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="83"/>
+        <source>Root mean square error: √(Σ(a − b)² / n) (a: fused tensor, b: origin tensor, n: elements).</source>
+        <translation>均方根误差：√(Σ(a − b)² / n)（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="85"/>
+        <source>Relative Euclidean distance: ‖a − b‖ / ‖b‖, 0 when both are 0 (a: fused tensor, b: origin tensor).</source>
+        <translation>相对欧氏距离：‖a − b‖ / ‖b‖，两者均为 0 时为 0（a：融合侧张量，b：原始侧张量）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="87"/>
+        <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.001 (a: fused tensor, b: origin tensor).</source>
+        <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.001 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="89"/>
+        <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.005 (a: fused tensor, b: origin tensor).</source>
+        <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.005 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="91"/>
+        <source>NaN elements of the fused tensor.</source>
+        <translation>融合侧张量中 NaN 元素的个数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="92"/>
+        <source>+Inf and -Inf elements of the fused tensor.</source>
+        <translation>融合侧张量中 +Inf 和 -Inf 元素的个数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="93"/>
+        <source>NaN elements of the origin tensor.</source>
+        <translation>原始侧张量中 NaN 元素的个数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="94"/>
+        <source>+Inf and -Inf elements of the origin tensor.</source>
+        <translation>原始侧张量中 +Inf 和 -Inf 元素的个数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="95"/>
+        <source>Positions where only one side is NaN or Inf, or the Infs differ.</source>
+        <translation>只有一侧为 NaN 或 Inf、或两侧 Inf 不同的位置个数。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="96"/>
+        <source>Elements compared (n).</source>
+        <translation>比较的元素个数（n）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="97"/>
+        <source>Data type of the fused tensor.</source>
+        <translation>融合侧张量的数据类型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="98"/>
+        <source>Data type of the origin tensor.</source>
+        <translation>原始侧张量的数据类型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="99"/>
+        <source>Shape of the fused tensor (as compared).</source>
+        <translation>融合侧张量的形状（比较时的形状）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="100"/>
+        <source>Shape of the origin tensor (as compared).</source>
+        <translation>原始侧张量的形状（比较时的形状）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="101"/>
+        <source>Statistics mode: the statistic that diverged most, fused vs origin (relative difference).</source>
+        <translation>统计值模式：偏差最大的统计值，融合侧对原始侧（相对差）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="29"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="30"/>
         <source>Fused op</source>
         <translation>融合算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
         <source>Index</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
         <source>Origin op</source>
         <translation>原算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
         <source>Origin index</source>
         <translation>原索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
         <source>Max abs err</source>
         <translation>绝对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
         <source>Max rel err</source>
         <translation>相对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
         <source>Occurrence</source>
         <translation>出现次序</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
         <source>Fused dtype</source>
         <translation>融合侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
         <source>Origin dtype</source>
         <translation>原始侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="60"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
         <source>Fused shape</source>
         <translation>融合侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
         <source>Origin shape</source>
         <translation>原始侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="62"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
         <source>Statistics</source>
         <translation>统计值</translation>
     </message>
@@ -1967,20 +2133,31 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="94"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="379"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="214"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="268"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="286"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="374"/>
+        <source>No result: open a case and analyse it to see tensors here.</source>
+        <translation>没有结果：打开一个用例并分析后，这里显示张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="378"/>
+        <source>This result has no rows: there are no tensors to show.</source>
+        <translation>此结果没有行：没有可显示的张量。</translation>
     </message>
     <message>
         <source>The tensors of this row are on host %1; `autofuse-studio report --host %1 …` draws those of the first divergence.</source>
@@ -2204,28 +2381,28 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunOnChooser</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="53"/>
         <source>Run on</source>
         <translation>运行位置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="54"/>
         <source>Command there</source>
         <translation>远程命令</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="55"/>
         <source>autofuse-studio on the host: a program name, an absolute path or a ~/ path. Graph and dump paths above are paths on the host.</source>
         <translation>远程主机上的 autofuse-studio：程序名、绝对路径或 ~/ 路径。上方的图和 dump 路径均为远程主机上的路径。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="57"/>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="69"/>
         <source>local (this machine)</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/run_on.py" line="97"/>
         <source>This command cannot be sent to the host: %1</source>
         <translation>此命令无法发送到远程主机：%1</translation>
     </message>
@@ -2334,52 +2511,52 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunnerPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="132"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="128"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="133"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="129"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="134"/>
         <source>Re-run</source>
         <translation>重新运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="135"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="136"/>
         <source>Hosts…</source>
         <translation>主机…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="137"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="138"/>
         <source>Console: verify-tiling output</source>
         <translation>控制台：verify-tiling 输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="135"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="140"/>
         <source>Choose a source folder with *tiling_func*.cpp or output_code.py and press Run: the build and the tiling run are shown here line by line, stages in blue and errors in red.</source>
         <translation>选择包含 *tiling_func*.cpp 或 output_code.py 的源码目录并点击“运行”：构建和 tiling 运行的输出逐行显示在这里，阶段为蓝色，错误为红色。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="175"/>
         <source>Run this code?</source>
         <translation>运行此代码？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="176"/>
         <source>verify-tiling compiles the C++ code in
 %1
 and runs it with your privileges (on the chosen host). Do you trust this folder?</source>
@@ -2388,7 +2565,7 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 并以你的权限（在所选主机上）运行。你信任此目录吗？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="291"/>
+        <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="303"/>
         <source>Export run history</source>
         <translation>导出运行历史</translation>
     </message>
@@ -2666,17 +2843,17 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
         <translation>标准差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="138"/>
         <source>Statistic</source>
         <translation>统计量</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="138"/>
         <source>Fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_models.py" line="138"/>
         <source>Origin</source>
         <translation>原始侧</translation>
     </message>
@@ -3028,6 +3205,16 @@ means: fused %9, origin %10</source>
         <translation>误差</translation>
     </message>
     <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="169"/>
+        <source>log10 |error|</source>
+        <translation>log10 |误差|</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="175"/>
+        <source>|error|</source>
+        <translation>|误差|</translation>
+    </message>
+    <message>
         <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="177"/>
         <source>n/a</source>
         <translation>无</translation>
@@ -3047,7 +3234,7 @@ means: fused %9, origin %10</source>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="181"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="282"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="293"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
@@ -3097,62 +3284,87 @@ means: fused %9, origin %10</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="205"/>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="206"/>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="207"/>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="207"/>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="209"/>
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="236"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="251"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="274"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="285"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="299"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="310"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="315"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="326"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="334"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="345"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="363"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="374"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="366"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="377"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="389"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="400"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="395"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="406"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="411"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="422"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="440"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="451"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
     </message>

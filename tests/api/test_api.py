@@ -14,10 +14,10 @@ import pytest
 
 from autofuse_studio import api
 from autofuse_studio.cli import main as cli_main
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
 from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from tests.synth import generate_case
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
+from tests.synth.spec import multi_rank_spec
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QTimer
 
+from autofuse_studio.core.gc_pause import long_lived_freezing
 from autofuse_studio.ui.app import make_application, prefer_gui_thread
 
 BLOCK_S = 0.1
@@ -87,4 +88,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with long_lived_freezing():  # as run_app: the GUI freezes what lives for the session
+        main()

@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from autofuse_studio.core.precision.dump_pairs import pair_dumps
-from autofuse_studio.core.precision.engine import Mode1Request, load_case, run_mode1
+from autofuse_studio.core.precision.engine import load_case, run_mode1
 from autofuse_studio.core.precision.plan import plan_rows
 from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.run.spec import RunSpec
 
 
 def naive_loop(pairs: list[tuple[Path, Path]]) -> float:
@@ -28,7 +29,7 @@ def naive_loop(pairs: list[tuple[Path, Path]]) -> float:
     return time.perf_counter() - start
 
 
-def known_pairs(request: Mode1Request) -> list[tuple[Path, Path]]:
+def known_pairs(request: RunSpec) -> list[tuple[Path, Path]]:
     """Every (fused, origin) file pair our own plan compares: the paths the naive loop is handed."""
     case = load_case(request)
     planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
@@ -37,7 +38,7 @@ def known_pairs(request: Mode1Request) -> list[tuple[Path, Path]]:
             and item.fused.path is not None and item.origin.path is not None]
 
 
-def best_of_two(pairs: list[tuple[Path, Path]], request: Mode1Request) -> tuple[float, float, PrecisionResult]:
+def best_of_two(pairs: list[tuple[Path, Path]], request: RunSpec) -> tuple[float, float, PrecisionResult]:
     """(naive seconds, our seconds, our result), each the best of two runs alternated in the same process."""
     naive_times, our_times = [], []
     result = None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.cli.att import main as att_main
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
 
 pytestmark = pytest.mark.bench
 

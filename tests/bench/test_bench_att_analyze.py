@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.cli.att import main as att_main
-from autofuse_studio.core.att.runs.synthetic import CASE, GONE, RESULT, SLOWER, VALUES, RunLogSpec, write_run_root
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_runs import CASE, GONE, RESULT, SLOWER, VALUES, RunLogSpec, write_run_root
 
 pytestmark = pytest.mark.bench
 

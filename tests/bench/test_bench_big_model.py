@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, CaseSpec, generate_case
+from tests.synth import CaseManifest, CaseSpec, generate_case
 
 pytestmark = pytest.mark.bench
 

@@ -16,11 +16,12 @@ import pytest
 
 from autofuse_studio.core.cluster.address import parse_scheduler_address
 from autofuse_studio.core.cluster.run import ClusterOptions, ClusterRun, run_cluster
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
 from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.synth import generate_case
+from tests.synth.spec import multi_rank_spec
 
 pytestmark = pytest.mark.bench
 
@@ -33,7 +34,7 @@ def test_eight_ranks_on_a_local_cluster(tmp_path: Path) -> None:
                            chains=FUSED // 6, culprit=FUSED - 3 * (FUSED // 6))
     manifest = generate_case(tmp_path / "case", spec)
     root = tmp_path / "case"
-    request = Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+    request = RunSpec(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
                            root / manifest.data["af_open"], root / manifest.data["af_close"], jobs=2)
     cluster = LocalCluster(tmp_path / "dask")
     cluster.folder.mkdir()

@@ -18,10 +18,10 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from tests.synth import demo_spec, generate_case
 from tests.ui.test_table_model import make_rows
 from tests.ui.windows import shown_result_window
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.ge import build_fusion_mapping, load_model
-from autofuse_studio.core.ge.synth import write_synthetic_graph
 from tests.conftest import samples_dir
+from tests.synth.ge_graph import write_synthetic_graph
 
 pytestmark = pytest.mark.bench
 

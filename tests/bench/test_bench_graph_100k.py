@@ -27,13 +27,14 @@ from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview import build_display_graph, compute_layout
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import CaseSpec, generate_case, load_manifest
+from autofuse_studio.core.run.spec import RunSpec
 from autofuse_studio.ui.app import prefer_gui_thread
 from autofuse_studio.ui.graph.toolbar import FILTER_NONE
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
+from tests.synth import CaseSpec, generate_case, load_manifest
 
 pytestmark = pytest.mark.bench
 
@@ -56,7 +57,7 @@ def big_case(tmp_path_factory: pytest.TempPathFactory) -> Case:
                                      chains=max(1, FUSED // 6), culprit=FUSED // 2, description="big model"))
     manifest = load_manifest(root)
     graphs, data = manifest["graphs"], manifest["data"]
-    result = run_mode1(Mode1Request(root / graphs["af_open"], root / graphs["af_close"], root / data["af_open"],
+    result = run_mode1(RunSpec(root / graphs["af_open"], root / graphs["af_close"], root / data["af_open"],
                                     root / data["af_close"]))
     af_open, af_close = load_model(root / graphs["af_open"]), load_model(root / graphs["af_close"])
     mapping = build_fusion_mapping(af_open)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseSpec, generate_case
+from tests.synth import CaseSpec, generate_case
 
 pytestmark = pytest.mark.bench
 

@@ -26,9 +26,6 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import bench_spec, generate_case
-from autofuse_studio.core.synth.case import CaseManifest
-from autofuse_studio.core.synth.raw_twin import twin_case
 from tests.bench.msaccucmp_peer import (
     Key,
     Msaccucmp,
@@ -37,6 +34,9 @@ from tests.bench.msaccucmp_peer import (
     prepare_msaccucmp,
     run_msaccucmp,
 )
+from tests.synth import bench_spec, generate_case
+from tests.synth.case import CaseManifest
+from tests.synth.raw_twin import twin_case
 
 pytestmark = pytest.mark.bench
 

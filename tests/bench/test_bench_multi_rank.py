@@ -12,27 +12,27 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.precision.engine import Mode1Request
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
 from tests.bench.naive import best_of_two, known_pairs
 from tests.robustness.conftest import run_python_peak
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 pytestmark = pytest.mark.bench
 
 RANKS, FUSED, ELEMENTS = 8, 300, 65_536
 
 
-def _request(root: Path, manifest: CaseManifest, ranks: list[str] | None = None) -> Mode1Request:
-    return Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+def _request(root: Path, manifest: CaseManifest, ranks: list[str] | None = None) -> RunSpec:
+    return RunSpec(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
                         root / manifest.data["af_open"], root / manifest.data["af_close"], jobs=2, ranks=ranks)
 
 
 def _peak_mib(root: Path, manifest: CaseManifest, ranks: list[str]) -> float:
     request = _request(root, manifest, ranks)
     code = ("from pathlib import Path\n"
-            "from autofuse_studio.core.precision.engine import Mode1Request, run_mode1\n"
-            f"result = run_mode1(Mode1Request(Path({str(request.af_open_graph)!r}), Path({str(request.af_close_graph)!r}),"
+            "from autofuse_studio.core.precision.engine import run_mode1\n"
+            f"result = run_mode1(RunSpec(Path({str(request.af_open_graph)!r}), Path({str(request.af_close_graph)!r}),"
             f" Path({str(request.af_open_data)!r}), Path({str(request.af_close_data)!r}), jobs=2, ranks={ranks!r}))\n"
             "assert result.first_divergence is not None\n")
     done, peak = run_python_peak(code)

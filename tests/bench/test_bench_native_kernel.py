@@ -14,7 +14,7 @@ from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, _
 
 pytestmark = [
     pytest.mark.bench,
-    pytest.mark.skipif(native._library() is None, reason="native kernel not built"),
+    pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built"),
 ]
 BLOCK = 260_000
 BLOCKS = 16

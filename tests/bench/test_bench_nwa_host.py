@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.remote.profiles import save_profiles
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.stub_sdk.remote_nwa import case_args, remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
+from tests.synth import generate_case
+from tests.synth.spec import multi_rank_spec
 
 pytestmark = pytest.mark.bench
 

@@ -15,13 +15,13 @@ import pytest
 from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace
 from autofuse_studio.core.progress import NEVER_CANCELLED, no_progress
 from autofuse_studio.ui.app import prefer_gui_thread
 from autofuse_studio.ui.att.perf_panel import OPERATOR_VIEW, WHOLE_VIEW, build_whole_picture
 from autofuse_studio.ui.att.workbench import AttWorkbench
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 pytestmark = pytest.mark.bench
 

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.precision.engine import Mode1Request
-from autofuse_studio.core.synth import bench_spec, generate_case
+from autofuse_studio.core.run.spec import RunSpec
 from tests.bench.naive import best_of_two, known_pairs
+from tests.synth import bench_spec, generate_case
 
 pytestmark = pytest.mark.bench
 
 
 def test_mode1_300_fused_ops(tmp_path: Path) -> None:
     manifest = generate_case(tmp_path, bench_spec())
-    request = Mode1Request(tmp_path / manifest.graphs["af_open"], tmp_path / manifest.graphs["af_close"],
+    request = RunSpec(tmp_path / manifest.graphs["af_open"], tmp_path / manifest.graphs["af_close"],
                            tmp_path / manifest.data["af_open"], tmp_path / manifest.data["af_close"], jobs=2)
     pairs = known_pairs(request)
     total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)

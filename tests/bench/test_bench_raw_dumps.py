@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.dumps.index import DumpIndex
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
-from autofuse_studio.core.synth import bench_spec, generate_case
-from autofuse_studio.core.synth.case import load_manifest
-from autofuse_studio.core.synth.raw_twin import twin_case
+from autofuse_studio.core.precision.engine import run_mode1
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import bench_spec, generate_case
+from tests.synth.case import load_manifest
+from tests.synth.raw_twin import twin_case
 
 pytestmark = pytest.mark.bench
 
@@ -59,7 +60,7 @@ def test_raw_dumps_cost_what_npys_cost(tmp_path: Path, shape: str) -> None:
 
     def mode1(kind: str, folders: list[Path]) -> Callable[[], object]:
         def run() -> None:
-            results[kind] = run_mode1(Mode1Request(*graphs, *folders, jobs=2))
+            results[kind] = run_mode1(RunSpec(*graphs, *folders, jobs=2))
         return run
 
     whole = _best({"npy": mode1("npy", npy), "raw": mode1("raw", raw_folders)}, ROUNDS[shape])

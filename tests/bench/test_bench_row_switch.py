@@ -15,8 +15,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.tensor_view import view_files
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.app import prefer_gui_thread
+from tests.synth import demo_spec, generate_case
 from tests.ui.gui_block import GuiBlockMeter
 from tests.ui.windows import shown_result_window
 

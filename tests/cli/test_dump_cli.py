@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from autofuse_studio.cli import main
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
-from autofuse_studio.core.synth.case import load_manifest
-from autofuse_studio.core.synth.raw_twin import twin_case
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 from tests.core.test_dump_convert import _real_names
+from tests.synth import full_coverage_spec, generate_case
+from tests.synth.case import load_manifest
+from tests.synth.raw_twin import twin_case
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 
 SIDES = ("af_open", "af_close")
 NAME = "Add.op_{}.3.4.1736172181001234"

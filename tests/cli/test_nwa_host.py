@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.cli import main
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
-from autofuse_studio.core.remote.nwa_remote import RemoteNwaRequest
-from autofuse_studio.core.remote.nwa_stream import run_remote_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.remote.profiles import save_profiles
-from autofuse_studio.core.synth import CaseManifest, full_coverage_spec, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.events import RowsDone
+from autofuse_studio.core.run.runners import start
+from autofuse_studio.core.run.spec import OnHost, RunSpec, mode1_spec
 from tests.stub_sdk.remote_nwa import case_args, fake_command, processes_with, remote_command, stalling_remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
+from tests.synth import CaseManifest, full_coverage_spec, generate_case
+from tests.synth.spec import multi_rank_spec
 
 Case = tuple[Path, CaseManifest]
 
@@ -101,14 +102,15 @@ def test_csv_output_is_byte_identical(host: str, command: str, ranks_case: Case,
     assert (tmp_path / "remote.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
 
 
-def test_rows_equal_the_local_rows_repr_included(sshd: LocalSshd, command: str, coverage_case: Case) -> None:
+def test_rows_equal_the_local_rows_repr_included(host: str, command: str, coverage_case: Case) -> None:
     root, manifest = coverage_case
     paths = [str(root / manifest.graphs["af_open"]), str(root / manifest.graphs["af_close"]),
              str(root / manifest.data["af_open"]), str(root / manifest.data["af_close"])]
-    local = run_mode1(Mode1Request(*map(Path, paths), compare_input=True))
+    local = run_mode1(RunSpec(*map(Path, paths), compare_input=True))
     streamed: list[object] = []
-    outcome = run_remote_mode1(sshd.profile(), RemoteNwaRequest(*paths, compare_input=True, remote_command=command,
-                                                                producers=True), on_rows=streamed.extend)
+    spec = mode1_spec(paths, compare_input=True, where=OnHost(host, command))
+    outcome = start(spec, live=True, producers=True).wait(
+        on_event=lambda event: streamed.extend(event.rows) if isinstance(event, RowsDone) else None)
     assert [repr(row) for row in outcome.result.rows] == [repr(row) for row in local.rows]
     assert repr(outcome.result.first_divergence) == repr(local.first_divergence)
     assert len(streamed) == len(local.rows)  # every row arrived once while the run went on
@@ -261,7 +263,7 @@ def test_a_remote_process_killed_mid_run_is_one_sentence(host: str, ranks_case: 
 def test_raw_and_statistics_dumps_on_a_host(host: str, command: str, ranks_case: Case, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str], kind: str) -> None:
     """Dumps as the NPU writes them, compared where they are: the local run's console and JSON."""
-    from autofuse_studio.core.synth.raw_twin import twin_case
+    from tests.synth.raw_twin import twin_case
 
     root, manifest = ranks_case
     folders = twin_case(root, tmp_path / kind, kind)

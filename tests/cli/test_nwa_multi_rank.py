@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.cli import main
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 HEADER = "类型 | 融合算子名"
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from autofuse_studio.cli import main
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
-from autofuse_studio.core.synth.case import load_manifest
-from autofuse_studio.core.synth.raw_twin import twin_case
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
+from tests.synth import full_coverage_spec, generate_case
+from tests.synth.case import load_manifest
+from tests.synth.raw_twin import twin_case
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, full_coverage_spec, generate_case
+from tests.synth import CaseManifest, full_coverage_spec, generate_case
 
 
 @pytest.fixture(scope="module")

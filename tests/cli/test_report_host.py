@@ -13,10 +13,10 @@ import pytest
 from autofuse_studio.core.remote.fetch import TooLarge, fetch_file
 from autofuse_studio.core.remote.profiles import save_profiles
 from autofuse_studio.core.remote.ssh import RemoteError
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.stub_sdk.remote_nwa import case_args, remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 
 @pytest.fixture(scope="module")

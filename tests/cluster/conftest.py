@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.cluster.local_cluster import LocalCluster, require_dask, two_node_cluster
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 
 @pytest.fixture(scope="module")

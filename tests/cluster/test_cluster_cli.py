@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.cli import main
-from autofuse_studio.core.synth import CaseManifest
 from tests.cluster.local_cluster import LocalCluster
 from tests.cluster.test_cluster_rows import split_views  # noqa: F401  (fixture)
+from tests.synth import CaseManifest
 
 
 def _args(root: Path, manifest: CaseManifest, *extra: str) -> list[str]:
@@ -171,3 +171,36 @@ def test_dump_folders_need_not_exist_on_the_client(case: tuple[Path, CaseManifes
     assert "First divergence: autofuse_3_Mul_Add output 0" in out and "rank 2" in out
     assert main(argv) == 1  # locally they do not exist
     assert "datadump 目录不存在" in capsys.readouterr().out
+
+
+def test_report_to_an_unreachable_scheduler_fails_with_the_sentence(case: tuple[Path, CaseManifest],
+                                                                    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`report --scheduler` once ran locally and exited 0; it now runs on the cluster or fails like `nwa`."""
+    from tests.cluster.local_cluster import require_dask
+
+    require_dask()
+    monkeypatch.setattr("autofuse_studio.core.cluster.workers.CONNECT_TIMEOUT_S", 1.0)
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root, manifest = case
+    args = _args(root, manifest, "--scheduler", f"tcp://127.0.0.1:{port}", "-o", str(tmp_path / "report"))
+    assert main(["report", *args[1:]]) == 1
+    assert f"Cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 1 s" in capsys.readouterr().err
+    assert not (tmp_path / "report" / "report.xlsx").exists()
+
+
+def test_report_on_a_cluster_writes_the_local_reports_cells(case: tuple[Path, CaseManifest], cluster: LocalCluster,
+                                                            split_views: dict[str, Path], tmp_path: Path,  # noqa: F811
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    root, manifest = case
+    views = [f"--path-map={name}:{root}={view}" for name, view in split_views.items()]
+    for where, extra in (("local", []), ("cluster", ["--scheduler", cluster.address, *views])):
+        assert main(["report", *_args(root, manifest, *extra)[1:], "-o", str(tmp_path / where)]) == 0
+    captured = capsys.readouterr()
+    assert "Cluster tcp://127.0.0.1:" in captured.err
+    assert _cells(tmp_path / "cluster" / "report.xlsx") == _cells(tmp_path / "local" / "report.xlsx")
+    assert (tmp_path / "cluster" / "graph_first_divergence.svg").exists()  # the graphs were parsed here

@@ -9,12 +9,12 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.case import detect_roles
 from autofuse_studio.core.cluster import submit
+from autofuse_studio.core.phase import Phase, phase_of
 from autofuse_studio.core.precision.engine import run_mode1
-from autofuse_studio.core.synth import CaseManifest
 from autofuse_studio.ui.main_window import MainWindow
-from autofuse_studio.ui.precision import cluster_run
 from tests.cluster.local_cluster import LocalCluster
 from tests.cluster.test_cluster_rows import request_for, split_views  # noqa: F401  (fixture)
+from tests.synth import CaseManifest
 
 WAIT_MS = 60_000
 
@@ -27,8 +27,8 @@ def _window(qtbot: QtBot, root: Path) -> MainWindow:
     return window
 
 
-def test_the_progress_message_is_the_core_one() -> None:
-    assert cluster_run.CLUSTER_PROGRESS == submit.CLUSTER_PROGRESS
+def test_the_progress_message_is_the_core_phase() -> None:
+    assert phase_of(submit.CLUSTER_PROGRESS) is Phase.COMPARING_CLUSTER
 
 
 def test_a_cluster_run_fills_the_table_with_the_local_rows(qtbot: QtBot, case: tuple[Path, CaseManifest],

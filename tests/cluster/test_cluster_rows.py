@@ -11,15 +11,16 @@ from autofuse_studio.core.cluster.pathmap import PathMap, PathMapEntry
 from autofuse_studio.core.cluster.run import ClusterOptions, run_cluster
 from autofuse_studio.core.cluster.safe_client import refusals
 from autofuse_studio.core.cluster.submit import NO_WORKER
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import CaseManifest
+from autofuse_studio.core.run.spec import RunSpec
 from tests.cluster.conftest import node_view
 from tests.cluster.local_cluster import LocalCluster
+from tests.synth import CaseManifest
 
 
-def request_for(root: Path, manifest: CaseManifest, compare_input: bool = True) -> Mode1Request:
-    return Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+def request_for(root: Path, manifest: CaseManifest, compare_input: bool = True) -> RunSpec:
+    return RunSpec(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
                         root / manifest.data["af_open"], root / manifest.data["af_close"],
                         compare_input=compare_input, jobs=2)
 

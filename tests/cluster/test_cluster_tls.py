@@ -14,10 +14,10 @@ from autofuse_studio.core.cluster.run import ClusterOptions, run_cluster
 from autofuse_studio.core.cluster.safe_client import refusals
 from autofuse_studio.core.cluster.tls import TlsFiles
 from autofuse_studio.core.precision.engine import run_mode1
-from autofuse_studio.core.synth import CaseManifest
 from tests.cluster.local_cluster import LocalCluster, TlsPaths, make_tls, require_dask, two_node_cluster
 from tests.cluster.test_cluster_cli import _args
 from tests.cluster.test_cluster_rows import assert_same, path_map, request_for, split_views  # noqa: F401
+from tests.synth import CaseManifest
 
 
 @pytest.fixture(scope="module")

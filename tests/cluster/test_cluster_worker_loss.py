@@ -13,10 +13,10 @@ from autofuse_studio.core.cluster.run import ClusterOptions, run_cluster
 from autofuse_studio.core.cluster.submit import CLUSTER_PROGRESS, WORKER_LOST
 from autofuse_studio.core.cluster.tasks import DELAY_ENV
 from autofuse_studio.core.precision.engine import run_mode1
-from autofuse_studio.core.synth import CaseManifest
 from tests.cluster.conftest import node_view
 from tests.cluster.local_cluster import LocalCluster, require_dask
 from tests.cluster.test_cluster_rows import assert_same, path_map, request_for
+from tests.synth import CaseManifest
 
 
 @pytest.fixture

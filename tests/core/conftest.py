@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from autofuse_studio.core.precision.engine import Mode1Request
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import full_coverage_spec, generate_case
 
 
 @pytest.fixture(scope="session")
@@ -20,7 +20,7 @@ def coverage_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
 
 
-def mode1_request(root: Path, manifest: dict[str, Any], **options: Any) -> Mode1Request:
-    """The Mode1Request of a generated case's graphs and dump folders."""
-    return Mode1Request(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
+def mode1_request(root: Path, manifest: dict[str, Any], **options: Any) -> RunSpec:
+    """The RunSpec of a generated case's graphs and dump folders."""
+    return RunSpec(root / manifest["graphs"]["af_open"], root / manifest["graphs"]["af_close"],
                         root / manifest["data"]["af_open"], root / manifest["data"]["af_close"], **options)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
-from autofuse_studio.core.synth.raw_twin import twin_case
+from tests.synth import full_coverage_spec, generate_case
+from tests.synth.raw_twin import twin_case
 
 SIDES = ("af_open", "af_close")
 

@@ -6,7 +6,8 @@ import gzip
 import os
 from pathlib import Path
 
-from autofuse_studio.core.att.runs.synthetic import (
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_runs import (
     CASE,
     GONE,
     RESULT,
@@ -15,7 +16,6 @@ from autofuse_studio.core.att.runs.synthetic import (
     RunLogSpec,
     write_run_root,
 )
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
 
 SHAPE = SyntheticShape(operators=8, results=2, groups=2, cases=3, noise_per_case=1)
 # Candidate changes: Op1 picks another case, Op2 another result, Op3 is 25 % slower, Op4 has other tiling

@@ -11,11 +11,11 @@ from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.perf_cases_render import operator_picture, pipe_totals
 from autofuse_studio.core.att.perf_render import BOTTLENECK, SELECTED, SENSITIVITY
 from autofuse_studio.core.att.scanner import scan_logs_by_bytes
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.render.display import Rect, Text, walk
+from tests.synth.att_log import SyntheticShape, objective_of
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 SHAPE = SyntheticShape(operators=2, results=2, groups=2, cases=3)
 
@@ -29,7 +29,7 @@ def workspace(tmp_path: Path) -> AttWorkspace:
 
 def test_all_cases_model_keeps_every_case_of_the_chosen_result(workspace: AttWorkspace) -> None:
     op1 = next(op for op in workspace.cases.operators if op.name == "Op1")
-    assert (op1.graph, op1.result) == (0, 1)  # synthetic_log: Op1's best result is result 1
+    assert (op1.graph, op1.result) == (0, 1)  # tests.synth.att_log: Op1's best result is result 1
     assert [len(g.cases) for g in op1.groups] == [3, 3]
     assert {(g.graph, g.result) for g in op1.groups} == {(0, 1)}
     # The CLI model (what perf_formula.svg draws) keeps only the selected case of each group.

@@ -12,7 +12,7 @@ from autofuse_studio.core.att.evidence_archive import claim_folder, copy_tree, e
 from autofuse_studio.core.att.scanner import scan_file
 from autofuse_studio.core.att.summary import build_summary
 from autofuse_studio.core.att.summary_output import write_summary_csv
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
 
 
 def _log(tmp_path: Path, name: str = "run.log", operators: int = 2) -> Path:

@@ -9,10 +9,10 @@ import pytest
 
 from autofuse_studio.core.att.runs.analysis import analyze_run
 from autofuse_studio.core.att.runs.diff import CHANGED, ONLY_CANDIDATE, ONLY_DEFAULT, UNCHANGED
-from autofuse_studio.core.att.runs.synthetic import RunLogSpec, write_run_root
 from autofuse_studio.core.att.runs.texts import cause_text
 from autofuse_studio.core.errors import InputError
 from tests.core.runroots import SHAPE, read_line, standard_run_root, tree_state
+from tests.synth.att_runs import RunLogSpec, write_run_root
 
 
 @pytest.fixture

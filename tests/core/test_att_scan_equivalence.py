@@ -21,10 +21,10 @@ import pytest
 
 from autofuse_studio.cli.att import main as att_main
 from autofuse_studio.core.att import scanner
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from tests.core.att_random_logs import write_random_log
 from tests.core.att_reference_feed import reference_feed_block
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 CURRENT_FEED = scanner._FileScanner.feed_block
 BLOCK_SIZES = (1, 2, 7, 64, 300, 4096, 65536, 1 << 20)

@@ -10,7 +10,8 @@ import pytest
 from autofuse_studio.core.att.scanner import find_logs, scan_file, scan_logs
 from autofuse_studio.core.att.summary import build_summary
 from autofuse_studio.core.att.summary_output import console_table, summary_csv_text, write_summary_csv
-from autofuse_studio.core.att.synthetic_log import (
+from tests.conftest import samples_dir
+from tests.synth.att_log import (
     VALUE_NAMES,
     SyntheticShape,
     objective_of,
@@ -18,7 +19,6 @@ from autofuse_studio.core.att.synthetic_log import (
     value_of,
     write_synthetic_log,
 )
-from tests.conftest import samples_dir
 
 SHAPE = SyntheticShape(operators=4, results=3, groups=2, cases=3, noise_per_case=3)
 

@@ -22,7 +22,7 @@ from autofuse_studio.core.case import (
 )
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
-from autofuse_studio.core.synth import demo_spec, generate_case
+from tests.synth import demo_spec, generate_case
 
 OPEN_GRAPH = {"graph": [{"name": "g", "op": [{"name": "autofuse_1_Mul", "type": "AscBackend", "output_desc": [
     {"attr": [{"key": "_datadump_origin_name", "value": {"s": "Mul_1"}}]}]}]}]}
@@ -120,7 +120,7 @@ def test_missing_inputs_are_sentences(tmp_path: Path) -> None:
     assert len(problems) == 3
     assert all(problem.endswith(".") and ("nope" in problem or "nodir" in problem) for problem in problems)
     with pytest.raises(InputError):
-        case.request()
+        case.spec()
 
 
 def test_merge_replaces_only_found_roles(tmp_path: Path) -> None:

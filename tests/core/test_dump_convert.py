@@ -6,6 +6,7 @@ import os
 import struct
 import tracemalloc
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,9 @@ from autofuse_studio.core.dumps.sniff import NANO, RAW, sniff_file
 from autofuse_studio.core.errors import Cancelled, InputError
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.progress import CancelToken
-from autofuse_studio.core.synth.raw_twin import twin_case
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 from tests.core.conftest import mode1_request
+from tests.synth.raw_twin import twin_case
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 
 SIDES = ("af_open", "af_close")
 STAMP = 1736172181001234
@@ -138,7 +139,7 @@ def test_mode1_on_the_converted_npys_gives_the_npy_rows(converted: dict[str, Any
     root, manifest = converted["root"], converted["manifest"]
     npy = run_mode1(mode1_request(root, manifest, compare_input=compare_input, jobs=2))
     request = mode1_request(root, manifest, compare_input=compare_input, jobs=2)
-    request.af_open_data, request.af_close_data = converted["npy"]["af_open"], converted["npy"]["af_close"]
+    request = replace(request, af_open_data=converted["npy"]["af_open"], af_close_data=converted["npy"]["af_close"])
     ours = run_mode1(request)
     assert [row.key for row in npy.rows] == [row.key for row in ours.rows]
     same = broken = 0

@@ -1,4 +1,4 @@
-"""gc_paused(): counted across threads, restores the caller's GC state, survives exceptions."""
+"""gc_paused() and the freezing policy: counted across threads, restore the caller's GC state, survive exceptions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import freezing_allowed, gc_paused, keep_long_lived, long_lived_freezing
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +48,30 @@ def test_gc_comes_back_after_an_exception() -> None:
     with pytest.raises(RuntimeError), gc_paused():
         raise RuntimeError("boom")
     assert gc.isenabled()
+
+
+def test_keep_long_lived_freezes_only_where_the_application_opted_in() -> None:
+    kept = [[index] for index in range(1000)]  # tracked containers a freeze would move
+    with long_lived_freezing(False):
+        before = gc.get_freeze_count()
+        keep_long_lived()
+        assert gc.get_freeze_count() == before
+        with long_lived_freezing():
+            keep_long_lived()
+            assert gc.get_freeze_count() >= before + len(kept)
+        assert not freezing_allowed()  # the inner opt-in ended with its block
+
+
+def test_the_opt_in_ends_after_an_exception() -> None:
+    seen = []
+
+    def run() -> None:
+        with long_lived_freezing():
+            seen.append(freezing_allowed())
+            raise RuntimeError("boom")
+
+    with long_lived_freezing(False):
+        with pytest.raises(RuntimeError):
+            run()
+        assert seen == [True]
+        assert not freezing_allowed()

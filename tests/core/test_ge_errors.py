@@ -9,8 +9,8 @@ import pytest
 
 from autofuse_studio.core.errors import AppError, Cancelled, GraphParseError, InputError
 from autofuse_studio.core.ge import load_model
-from autofuse_studio.core.ge.synth import synthetic_document
 from autofuse_studio.core.progress import CancelToken
+from tests.synth.ge_graph import synthetic_document
 
 GOOD = json.dumps(synthetic_document(3), indent=2)
 

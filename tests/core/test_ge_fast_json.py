@@ -14,9 +14,9 @@ from autofuse_studio.core.ge.build import build_model
 from autofuse_studio.core.ge.fast_json import decode_typed
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
-from autofuse_studio.core.ge.synth import write_synthetic_graph
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
 from tests.conftest import SAMPLES
+from tests.synth import full_coverage_spec, generate_case
+from tests.synth.ge_graph import write_synthetic_graph
 
 
 def _snapshot(model: Model) -> list[Any]:

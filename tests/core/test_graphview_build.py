@@ -22,8 +22,9 @@ from autofuse_studio.core.graphview import (
 from autofuse_studio.core.graphview.build import scopes
 from autofuse_studio.core.graphview.details import describe_op
 from autofuse_studio.core.graphview.graph import NODE_FUSION, NODE_SCOPE
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
+from autofuse_studio.core.run.spec import RunSpec
 from tests.core.test_graphview_layout import make_model
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
@@ -35,7 +36,7 @@ def demo_case() -> tuple[Model, Model, FusionMapping, PrecisionResult]:
     manifest = json.loads((DEMO / "manifest.json").read_text(encoding="utf-8"))
     graphs, data = manifest["graphs"], manifest["data"]
     af_open, af_close = load_model(DEMO / graphs["af_open"]), load_model(DEMO / graphs["af_close"])
-    request = Mode1Request(DEMO / graphs["af_open"], DEMO / graphs["af_close"], DEMO / data["af_open"],
+    request = RunSpec(DEMO / graphs["af_open"], DEMO / graphs["af_close"], DEMO / data["af_open"],
                            DEMO / data["af_close"], jobs=1)
     return af_open, af_close, build_fusion_mapping(af_open), run_mode1(request)
 

@@ -12,11 +12,12 @@ from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.divergence import first_divergence_picture
 from autofuse_studio.core.graphview.style import VERDICT_FILLS
 from autofuse_studio.core.graphview.sync import worst_verdict
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, PrecisionResult, PrecisionRow
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
 from tests.core.test_graphview_divergence import panel_nodes
+from tests.synth import generate_case
+from tests.synth.spec import multi_rank_spec
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def ranked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Model, Model, Prec
     root: Path = tmp_path_factory.mktemp("ranked")
     manifest = generate_case(root, multi_rank_spec())
     graphs, data = manifest.graphs, manifest.data
-    request = Mode1Request(root / graphs["af_open"], root / graphs["af_close"], root / data["af_open"],
+    request = RunSpec(root / graphs["af_open"], root / graphs["af_close"], root / data["af_open"],
                            root / data["af_close"], jobs=1)
     return load_model(root / graphs["af_open"]), load_model(root / graphs["af_close"]), run_mode1(request)
 

@@ -11,9 +11,9 @@ import pytest
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.spec import CaseSpec, multi_rank_spec
 from tests.core.conftest import mode1_request
+from tests.synth import generate_case
+from tests.synth.spec import CaseSpec, multi_rank_spec
 
 # Each case varies the knobs a field dump varies: rank count and naming, layout, runs, missing ranks, loops.
 CASES = {

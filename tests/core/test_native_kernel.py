@@ -18,15 +18,15 @@ from autofuse_studio.core.precision.metrics import (
     EPSILON,
     PASS_RATIO_LIMITS,
     _block_partial,
-    _Partial,
     block_partial,
     compare_tensors,
 )
+from autofuse_studio.core.precision.partial import Partial
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
-    native._library() is None,
+    native.kernel_library() is None,
     reason="native kernel not built (no C compiler at `pip install -e .`); the numpy path is used instead",
 )
 
@@ -36,12 +36,12 @@ def _native_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(native.DISABLE_ENV, raising=False)
 
 
-def _numpy(a: np.ndarray, b: np.ndarray) -> _Partial:
+def _numpy(a: np.ndarray, b: np.ndarray) -> Partial:
     with np.errstate(all="ignore"):
         return _block_partial(a, b)
 
 
-def _native(a: np.ndarray, b: np.ndarray) -> _Partial:
+def _native(a: np.ndarray, b: np.ndarray) -> Partial:
     partial = native.native_partial(a, b, PASS_RATIO_LIMITS, EPSILON)
     assert partial is not None, "the kernel declined a block it should handle"
     return partial
@@ -57,7 +57,7 @@ def _close(left: float, right: float, scale: float) -> bool:
     return abs(left - right) <= 1e-12 * max(abs(left), abs(right), scale)
 
 
-def assert_same_partial(got: _Partial, want: _Partial) -> None:
+def assert_same_partial(got: Partial, want: Partial) -> None:
     """Counts and maxima exactly; sums to 1e-12 (summation order differs; dot relative to |a||b|)."""
     assert (got.count, got.passes, got.nan_a, got.inf_a, got.nan_b, got.inf_b, got.nonfinite_mismatch) == (
         want.count, want.passes, want.nan_a, want.inf_a, want.nan_b, want.inf_b, want.nonfinite_mismatch)

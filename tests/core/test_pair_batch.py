@@ -19,9 +19,9 @@ from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.pair_batch import PairKey, compare_pairs
 from autofuse_studio.core.progress import CancelToken
-from autofuse_studio.core.synth.layouts import nc1hwc0_shape, nz_shape, to_nc1hwc0, to_nz, to_v2
+from tests.synth.layouts import nc1hwc0_shape, nz_shape, to_nc1hwc0, to_nz, to_v2
 
-NATIVE_BUILT = native._library() is not None
+NATIVE_BUILT = native.kernel_library() is not None
 needs_kernel = pytest.mark.skipif(not NATIVE_BUILT, reason="native kernel not built: compare_pairs is compare_pair")
 
 PLAIN = LayoutInfo("ND", "ND", None)
@@ -282,7 +282,7 @@ def test_the_kernel_declines_and_numpy_takes_over(tmp_path: Path, monkeypatch: p
     np.save(tmp_path / "b.npy", huge * 1.5)
     numpy_route: list[int] = []
 
-    def counted(a: np.ndarray, b: np.ndarray) -> metrics._Partial:
+    def counted(a: np.ndarray, b: np.ndarray) -> metrics.Partial:
         numpy_route.append(a.size)
         return metrics.block_partial(a, b)
 

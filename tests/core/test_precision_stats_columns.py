@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ from autofuse_studio.core.reports.precision_files import (
     write_csv,
     write_xlsx,
 )
-from autofuse_studio.core.synth.raw_twin import twin_case
 from tests.core.conftest import mode1_request
+from tests.synth.raw_twin import twin_case
 from tests.xlsx_checks import HOSTILE, assert_text_cells
 
 NUMBER_COLUMNS = STATS_COLUMNS[1:]
@@ -37,7 +38,7 @@ def stats_result(coverage_case: tuple[Path, dict[str, Any]], tmp_path_factory: p
     root, manifest = coverage_case
     stats = twin_case(root, tmp_path_factory.mktemp("stats_columns"), "stats")
     request = mode1_request(root, manifest, jobs=2)
-    request.af_open_data, request.af_close_data = stats["af_open"], stats["af_close"]
+    request = replace(request, af_open_data=stats["af_open"], af_close_data=stats["af_close"])
     return run_mode1(request)
 
 

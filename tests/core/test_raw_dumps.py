@@ -23,7 +23,7 @@ from autofuse_studio.core.dumps.tensors import (
     tensor_path,
 )
 from autofuse_studio.core.errors import InputError, NpyLoadError
-from autofuse_studio.core.synth.raw_writer import (
+from tests.synth.raw_writer import (
     BF16,
     RawDumpSpec,
     RawTensorSpec,

@@ -12,7 +12,7 @@ from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.dumps.tensors import open_dump_tensor, tensor_path
 from autofuse_studio.core.precision.pair import PairSide, compare_pair
 from autofuse_studio.core.precision.pair_batch import compare_pairs
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 
 STAMP = 1736172181000000
 

@@ -14,10 +14,11 @@ import pytest
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.dumps.names import loose_npy_fields, parse_dump_name
 from autofuse_studio.core.dumps.tensors import open_dump_tensor, tensor_path
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
-from autofuse_studio.core.synth.spec import full_coverage_spec
+from autofuse_studio.core.precision.engine import run_mode1
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import generate_case
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
+from tests.synth.spec import full_coverage_spec
 
 STAMP = 1736172181000000
 
@@ -135,8 +136,8 @@ def test_loosely_named_npys_compare_like_the_originals(tmp_path: Path) -> None:
                 renamed += 1
     assert renamed > 100
     graphs = [root / manifest["graphs"][side] for side in ("af_open", "af_close")]
-    strict = run_mode1(Mode1Request(*graphs, root / manifest["data"]["af_open"], root / manifest["data"]["af_close"]))
-    lenient = run_mode1(Mode1Request(*graphs, loose / "af_open", loose / "af_close"))
+    strict = run_mode1(RunSpec(*graphs, root / manifest["data"]["af_open"], root / manifest["data"]["af_close"]))
+    lenient = run_mode1(RunSpec(*graphs, loose / "af_open", loose / "af_close"))
     assert [(row.key, row.status, row.verdict) for row in strict.rows] == [
         (row.key, row.status, row.verdict) for row in lenient.rows]
     assert any(notice.kind == "loose_npy_names" for notice in lenient.notices)

@@ -12,11 +12,12 @@ import pytest
 
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.ge.load import load_model
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.raw_twin import descs_from_models, raw_twin
-from autofuse_studio.core.synth.spec import ALL_FEATURES, CaseSpec, full_coverage_spec, multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import generate_case
+from tests.synth.raw_twin import descs_from_models, raw_twin
+from tests.synth.spec import ALL_FEATURES, CaseSpec, full_coverage_spec, multi_rank_spec
 
 # The knobs field dumps vary: every status and verdict, ranks, runs, loops, folder layouts, dtypes, nano files.
 CASES: dict[str, tuple[CaseSpec, int]] = {
@@ -59,7 +60,7 @@ def twins(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 def _run(root: Path, manifest: dict[str, Any], data: dict[str, Path] | None, compare_input: bool) -> PrecisionResult:
     graphs = [root / manifest["graphs"][side] for side in ("af_open", "af_close")]
     folders = [data[side] if data else root / manifest["data"][side] for side in ("af_open", "af_close")]
-    return run_mode1(Mode1Request(*graphs, *folders, compare_input=compare_input, jobs=2))
+    return run_mode1(RunSpec(*graphs, *folders, compare_input=compare_input, jobs=2))
 
 
 def _same_number(left: float | None, right: float | None) -> bool:
@@ -138,9 +139,9 @@ def test_raw_headers_pair_what_the_graph_lost(tmp_path: Path) -> None:
     stripped.write_text(json.dumps(graph), encoding="utf-8")
     close_graph = root / manifest["graphs"]["af_close"]
     folders = [raw["af_open"], raw["af_close"]]
-    full = run_mode1(Mode1Request(root / manifest["graphs"]["af_open"], close_graph, *folders))
-    recovered = run_mode1(Mode1Request(stripped, close_graph, *folders))
-    lost = run_mode1(Mode1Request(stripped, close_graph, root / manifest["data"]["af_open"],
+    full = run_mode1(RunSpec(root / manifest["graphs"]["af_open"], close_graph, *folders))
+    recovered = run_mode1(RunSpec(stripped, close_graph, *folders))
+    lost = run_mode1(RunSpec(stripped, close_graph, root / manifest["data"]["af_open"],
                                   root / manifest["data"]["af_close"]))
     # An output the dump lacks has no header to name its origin: those stay unmapped.
     outputs = [row for row in full.rows if row.kind == "output" and row.status != "FILE_NOT_FOUND"]

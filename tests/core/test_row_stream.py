@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from autofuse_studio.core.notices import Notice
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.result_stream import ResultAssembler, RowEmitter
 from autofuse_studio.core.precision.row_stream import (
@@ -23,8 +23,9 @@ from autofuse_studio.core.precision.row_stream import (
 )
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import full_coverage_spec, generate_case
+from tests.synth.spec import multi_rank_spec
 
 SPECS = {
     "multi_rank": lambda: multi_rank_spec(runs=2, missing_ranks=(("af_close", 3),)),
@@ -37,7 +38,7 @@ SPECS = {
 def result(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> PrecisionResult:
     root = tmp_path_factory.mktemp(request.param) / "case"
     manifest = generate_case(root, SPECS[request.param]())
-    return run_mode1(Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+    return run_mode1(RunSpec(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
                                   root / manifest.data["af_open"], root / manifest.data["af_close"],
                                   compare_input=True, jobs=2))
 

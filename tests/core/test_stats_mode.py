@@ -14,15 +14,16 @@ import pytest
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.ge.load import load_model
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.thresholds import Thresholds, load_thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
-from autofuse_studio.core.synth import generate_case
-from autofuse_studio.core.synth.raw_twin import descs_from_models
-from autofuse_studio.core.synth.spec import CaseSpec, full_coverage_spec, multi_rank_spec
-from autofuse_studio.core.synth.stats_twin import stats_twin
+from autofuse_studio.core.run.spec import RunSpec
+from tests.synth import generate_case
+from tests.synth.raw_twin import descs_from_models
+from tests.synth.spec import CaseSpec, full_coverage_spec, multi_rank_spec
+from tests.synth.stats_twin import stats_twin
 
 CASES = {
     "full_coverage": full_coverage_spec(),
@@ -49,7 +50,7 @@ def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 def _run(case: dict[str, Any], open_kind: str, close_kind: str, thresholds: Thresholds | None = None
          ) -> PrecisionResult:
-    request = Mode1Request(*case["graphs"], case[open_kind]["af_open"], case[close_kind]["af_close"], jobs=2,
+    request = RunSpec(*case["graphs"], case[open_kind]["af_open"], case[close_kind]["af_close"], jobs=2,
                            **({"thresholds": thresholds} if thresholds else {}))
     return run_mode1(request)
 

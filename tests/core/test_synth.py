@@ -1,4 +1,4 @@
-"""Tests of the synthetic case generator (core.synth) and the demo regeneration (core.demo)."""
+"""Tests of the synthetic case generator (tests.synth) and the demo regeneration (tests.synth.demo)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autofuse_studio.core import demo
-from autofuse_studio.core.synth import CaseSpec, bench_spec, demo_spec, full_coverage_spec, generate_case
-from autofuse_studio.core.synth.dumps import sanitise
-from autofuse_studio.core.synth.layouts import padding_mask_nc1hwc0
-from autofuse_studio.core.synth.numerics import bf16_to_float32, cosine
+from tests.synth import CaseSpec, bench_spec, demo, demo_spec, full_coverage_spec, generate_case
+from tests.synth.dumps import sanitise
+from tests.synth.layouts import padding_mask_nc1hwc0
+from tests.synth.numerics import bf16_to_float32, cosine
 
 REPO = Path(__file__).resolve().parents[2]
 NPY_RE = re.compile(r"^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.(\d+)\.(\d+)\.(\d{16})\.(input|output)\.(\d+)\.npy$")

@@ -19,7 +19,7 @@ from autofuse_studio.core.precision.tensor_view import (
     view_files,
 )
 from autofuse_studio.core.progress import CancelToken
-from autofuse_studio.core.synth.layouts import to_nc1hwc0
+from tests.synth.layouts import to_nc1hwc0
 
 
 def _save(tmp_path: Path, name: str, array: np.ndarray) -> Path:

@@ -30,9 +30,9 @@ from autofuse_studio.core.precision.tensor_view import (
     compute_tensor_view,
     open_pair,
 )
-from autofuse_studio.core.synth.layouts import to_nc1hwc0
+from tests.synth.layouts import to_nc1hwc0
 
-pytestmark = pytest.mark.skipif(native._library() is None, reason="native kernel not built (no C compiler)")
+pytestmark = pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built (no C compiler)")
 
 REL = 1e-12
 
@@ -40,7 +40,7 @@ REL = 1e-12
 @pytest.fixture(params=["simd", "baseline"])
 def simd(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run with the kernel's AVX2 code (where the CPU has it) and with its plain C baseline."""
-    library = native._library()
+    library = native.kernel_library()
     assert library is not None
     level = library.af_use_simd(int(request.param == "simd"))
     assert request.param == "simd" or level == 0

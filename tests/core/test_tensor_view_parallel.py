@@ -37,7 +37,7 @@ from autofuse_studio.core.precision.tensor_view import (
     open_pair,
 )
 from autofuse_studio.core.progress import CancelToken
-from autofuse_studio.core.synth.layouts import to_nc1hwc0
+from tests.synth.layouts import to_nc1hwc0
 
 REL = 1e-12  # summation order only
 

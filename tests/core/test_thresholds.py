@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.cli.nwa import build_parser, thresholds_from_args
+from autofuse_studio.cli.nwa import build_parser
+from autofuse_studio.cli.run_args import thresholds_from_args
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds, load_thresholds, parse_dtype_limit
 

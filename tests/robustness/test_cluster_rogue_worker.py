@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.cluster.local_cluster import LocalCluster, require_dask
 from tests.robustness.conftest import CliRun, run_cli
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 PRELOAD = Path(__file__).parents[1] / "cluster" / "rogue_worker_preload.py"
 REFUSED = "it was refused (this client never unpickles data from the cluster) and the run stops"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.cluster.local_cluster import require_dask
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 FAKE_LIFETIME_S = 30.0
 FAST_S = 8.0  # the whole CLI process, Python start included (the connect timeout is 10 s, Dask's old hang 20 s)

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 
 @pytest.fixture

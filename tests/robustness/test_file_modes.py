@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from autofuse_studio.core.synth import CaseSpec, generate_case
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseSpec, generate_case
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")

@@ -15,8 +15,8 @@ from autofuse_studio.core.att.safe_paths import UniqueNames, safe_name
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.table import display_width, format_table
 from autofuse_studio.core.printable import escape_controls
-from autofuse_studio.core.synth import CaseSpec, generate_case
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseSpec, generate_case
 
 HOSTILE = "op\x1b[2J\x07\x9b31m\u202eevil\u2066\r"
 SHOWN = "op\\x1b[2J\\x07\\x9b31m\\u202eevil\\u2066\\x0d"

@@ -11,8 +11,8 @@ import pytest
 
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.errors import NpyLoadError
-from autofuse_studio.core.synth import CaseSpec, generate_case
 from tests.robustness.conftest import run_cli, run_python_peak
+from tests.synth import CaseSpec, generate_case
 
 BODY = np.arange(16, dtype="<f4").tobytes()
 READ_WHOLE = 1 << 20

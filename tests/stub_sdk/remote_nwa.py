@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from autofuse_studio.core.synth import CaseManifest
+from tests.synth import CaseManifest
 
 
 def remote_command(folder: Path, name: str = "autofuse-studio", prelude: str = "") -> str:

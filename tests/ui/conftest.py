@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.tasks import TaskRunner
 from tests.core.test_graphview_build import demo_case
+from tests.synth import demo_spec, generate_case
 
 
 @pytest.fixture

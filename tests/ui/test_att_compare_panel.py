@@ -12,10 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.att.compare_inputs import compare_runs
 from autofuse_studio.core.att.compare_output import comparison_text
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of, write_synthetic_log
 from autofuse_studio.ui.att.compare_model import CHANGE_ROLE, IMPROVED, ONLY_ONE, REGRESSED
 from autofuse_studio.ui.att.compare_panel import ComparePanel
 from autofuse_studio.ui.att.jobs import AttJobs
+from tests.synth.att_log import SyntheticShape, objective_of, write_synthetic_log
 
 TIMEOUT_MS = 10000
 BACKGROUND = Qt.ItemDataRole.BackgroundRole
@@ -101,10 +101,12 @@ def test_csv_input_and_exports(panel: ComparePanel, qtbot: QtBot, runs: tuple[Pa
     assert panel.result is not None and panel.result.table1.path == str(csv1)
     with qtbot.waitSignal(panel.exported, timeout=TIMEOUT_MS):
         panel.export(tmp_path / "report.txt")
-    assert (tmp_path / "report.txt").read_text() == comparison_text(compare_runs(csv1, runs[1]))
+    # The English UI writes English (the reference's Chinese is kept by the drop-in CLI only).
+    assert (tmp_path / "report.txt").read_text() == comparison_text(compare_runs(csv1, runs[1]), "en")
+    assert "CSV comparison report" in (tmp_path / "report.txt").read_text()
     with qtbot.waitSignal(panel.exported, timeout=TIMEOUT_MS):
         panel.export(tmp_path / "report.xlsx")
-    assert load_workbook(tmp_path / "report.xlsx").sheetnames == ["摘要", "详细差异", "性能对比"]
+    assert load_workbook(tmp_path / "report.xlsx").sheetnames == ["Summary", "Field differences", "Performance"]
 
 
 def test_missing_run_is_reported_in_the_banner(panel: ComparePanel, qtbot: QtBot, tmp_path: Path) -> None:

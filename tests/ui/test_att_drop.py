@@ -6,9 +6,9 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.ui.main_window import MainWindow
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 from tests.ui.test_case_panel import drop
 
 TIMEOUT_MS = 20_000

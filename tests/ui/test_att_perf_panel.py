@@ -12,12 +12,12 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.perf_cases_render import operator_picture
 from autofuse_studio.core.att.perf_output import perf_svg
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, objective_of
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.render.display import walk
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_panel import WHOLE_VIEW, PerfPanel
+from tests.synth.att_log import SyntheticShape, objective_of
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 TIMEOUT_MS = 20000
 

@@ -9,14 +9,14 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.att.perf_render import perf_display_list
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import AttWorkspace, load_workspace
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.render.display import DisplayItem
 from autofuse_studio.ui.att import perf_panel
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_panel import EXPORT_SVG, OPERATOR_VIEW, WHOLE_VIEW, PerfPanel
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 TIMEOUT_MS = 30000
 

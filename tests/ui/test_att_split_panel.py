@@ -9,11 +9,11 @@ import pytest
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.att.workspace import load_workspace
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.split_panel import SplitPanel
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 TIMEOUT_MS = 10000
 

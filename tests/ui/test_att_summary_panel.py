@@ -10,11 +10,11 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.cli.att import main as att_main
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
 from autofuse_studio.core.att.workspace import load_workspace
 from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.summary_model import PROBLEM_FILL, PROBLEMS
 from autofuse_studio.ui.att.summary_panel import SummaryPanel
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
 
 TIMEOUT_MS = 10000
 

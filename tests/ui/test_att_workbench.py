@@ -13,9 +13,9 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.att.evidence import EVIDENCE_FILE, MANIFEST_FILE
 from autofuse_studio.core.att.model import CaseKey
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.ui.att.workbench import AttWorkbench
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 TIMEOUT_MS = 20000
 

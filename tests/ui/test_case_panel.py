@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.case import CaseFiles, load_case_file
-from autofuse_studio.core.synth import CaseManifest, demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision import analysis as analysis_module
 from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.row_batches import FLUSH_INTERVAL_MS
+from tests.synth import CaseManifest, demo_spec, generate_case
 
 WAIT_MS = 30_000
 

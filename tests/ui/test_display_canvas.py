@@ -12,10 +12,10 @@ from autofuse_studio.core.att.perf_model import build_perf_model
 from autofuse_studio.core.att.perf_output import perf_svg
 from autofuse_studio.core.att.perf_render import perf_display_list
 from autofuse_studio.core.att.scanner import scan_file
-from autofuse_studio.core.att.synthetic_log import SyntheticShape
-from autofuse_studio.core.att.synthetic_perf_log import write_synthetic_perf_log
 from autofuse_studio.core.render.display import Group, Line, Rect, Text, walk
 from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, DrawnItem, prepare_display_list
+from tests.synth.att_log import SyntheticShape
+from tests.synth.att_perf_log import write_synthetic_perf_log
 
 
 def _expected(item: Rect | Line | Text) -> DrawnItem:

@@ -10,7 +10,6 @@ from PySide6.QtCore import QPointF, QRectF
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.ge.load import load_model
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.graph import item as item_module
 from autofuse_studio.ui.graph.item import LABEL_LOD, NAME_LOD, GraphItem
 from autofuse_studio.ui.graph.pane import GraphPane
@@ -19,6 +18,7 @@ from autofuse_studio.ui.graph.view import GraphView
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.conftest import samples_dir
 from tests.core.test_graphview_build import demo_case
+from tests.synth import demo_spec, generate_case
 from tests.ui.test_graph_view import TIMEOUT, show_all, wait_idle
 from tests.ui.windows import shown_result_window
 

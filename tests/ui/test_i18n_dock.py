@@ -11,9 +11,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.att.workspace import load_workspace
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.runner.hosts import HostDialog
+from tests.synth import demo_spec, generate_case
 
 WAIT_MS = 30_000
 

@@ -13,10 +13,10 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.explain import CasePaths
-from autofuse_studio.core.synth import CaseManifest, demo_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.notices_model import FILES, MESSAGE, NoticesModel
 from autofuse_studio.ui.precision.notices_panel import NoticesPanel
+from tests.synth import CaseManifest, demo_spec, generate_case
 
 WAIT_MS = 30_000
 PATHS = CasePaths({"af-open": "/g/open.json", "af-close": "/g/close.json"},

@@ -10,20 +10,21 @@ from PySide6.QtGui import QColor, QImage
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.synth import CaseManifest, demo_spec, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import RunSpec
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.table_model import verdict_colour
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from tests.synth import CaseManifest, demo_spec, generate_case
+from tests.synth.spec import multi_rank_spec
 
 WAIT_MS = 60_000
 
 
-def _request(root: Path, manifest: CaseManifest) -> Mode1Request:
-    return Mode1Request(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
+def _request(root: Path, manifest: CaseManifest) -> RunSpec:
+    return RunSpec(root / manifest.graphs["af_open"], root / manifest.graphs["af_close"],
                         root / manifest.data["af_open"], root / manifest.data["af_close"], jobs=2)
 
 

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.remote.profiles import save_profiles
-from autofuse_studio.core.synth import CaseManifest, generate_case
-from autofuse_studio.core.synth.spec import multi_rank_spec
+from autofuse_studio.core.run.spec import OnHost, RunSpec, mode1_spec
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from tests.stub_sdk.remote_nwa import processes_with, remote_command, stalling_remote_command
 from tests.stub_sdk.sshd import LocalSshd, start_sshd
+from tests.synth import CaseManifest, generate_case
+from tests.synth.spec import multi_rank_spec
 
 WAIT_MS = 90_000
 Case = tuple[Path, CaseManifest]
@@ -44,6 +45,11 @@ def _paths(root: Path, manifest: CaseManifest) -> dict[str, str]:
         {f"{side}_data": str(root / manifest.data[side]) for side in ("af_open", "af_close")}
 
 
+def _spec(paths: dict[str, str], command: str, compare_input: bool = False) -> RunSpec:
+    """The host run of these (host) paths."""
+    return mode1_spec(list(paths.values()), compare_input=compare_input, where=OnHost("testhost", command))
+
+
 def test_remote_rows_fill_the_model_as_they_arrive(qtbot: QtBot, qtmodeltester: object, sshd: LocalSshd,
                                                     case: Case, command: str) -> None:
     save_profiles([sshd.profile()])
@@ -57,11 +63,11 @@ def test_remote_rows_fill_the_model_as_they_arrive(qtbot: QtBot, qtmodeltester: 
     progress: list[str] = []
     controller.progressed.connect(lambda _done, _total, message: progress.append(message))
     with qtbot.waitSignal(controller.finished, timeout=WAIT_MS) as finished:
-        controller.start("testhost", _paths(root, manifest), compare_input=True, remote_command=command)
+        controller.start(_spec(_paths(root, manifest), command, compare_input=True))
         assert controller.running
     analysis = finished.args[0]
     qtmodeltester.check(model)  # type: ignore[attr-defined]
-    local = run_mode1(Mode1Request(*map(Path, _paths(root, manifest).values()), compare_input=True))
+    local = run_mode1(RunSpec(*map(Path, _paths(root, manifest).values()), compare_input=True))
     assert [repr(row) for row in analysis.result.rows] == [repr(row) for row in local.rows]
     # Streamed rows show the run's progress; rows still waiting when it is done come with the result.
     assert model.rowCount() == sum(batches) <= len(local.rows)
@@ -75,7 +81,7 @@ def test_failure_is_one_sentence(qtbot: QtBot, sshd: LocalSshd, case: Case) -> N
     root, manifest = case
     controller = RemoteAnalysisController()
     with qtbot.waitSignal(controller.failed, timeout=WAIT_MS) as failed:
-        controller.start("testhost", _paths(root, manifest), remote_command="/nonexistent/autofuse-studio")
+        controller.start(_spec(_paths(root, manifest), "/nonexistent/autofuse-studio"))
     assert "'/nonexistent/autofuse-studio' was not found on host 'testhost'" in str(failed.args[0])
 
 
@@ -121,7 +127,7 @@ def test_cancel_stops_the_host_process(qtbot: QtBot, sshd: LocalSshd, case: Case
     Path(token).symlink_to(paths["af_open_data"])
     paths["af_open_data"] = token
     controller = RemoteAnalysisController()
-    controller.start("testhost", paths, remote_command=slow)
+    controller.start(_spec(paths, slow))
     qtbot.waitUntil(lambda: any("-m autofuse_studio nwa --emit-jsonl" in p for p in processes_with(token)),
                     timeout=WAIT_MS)
     with qtbot.waitSignal(controller.cancelled, timeout=WAIT_MS):

@@ -12,7 +12,6 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.case import detect_roles
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
-from autofuse_studio.core.synth import demo_spec, generate_case
 from autofuse_studio.ui.precision.analysis import AnalysisController
 from autofuse_studio.ui.precision.row_batches import (
     FIRST_ROWS_PER_TICK,
@@ -25,6 +24,7 @@ from autofuse_studio.ui.precision.row_batches import (
     SliceSizer,
 )
 from autofuse_studio.ui.tasks import TaskRunner
+from tests.synth import demo_spec, generate_case
 
 WAIT_MS = 30_000
 
@@ -125,7 +125,7 @@ def test_cancel_between_done_and_finished_means_no_finished(qtbot: QtBot, tmp_pa
 
     runner.taskEvent.connect(on_event)
     with qtbot.assertNotEmitted(controller.finished, wait=300), qtbot.waitSignal(controller.cancelled, timeout=WAIT_MS):
-        controller.start(detect_roles([str(root)]).case)
+        controller.start(detect_roles([str(root)]).case.spec())
     assert cancelled_when_done == [True]
     runner.shutdown(wait=True)
 
@@ -138,7 +138,7 @@ def test_every_row_reaches_the_table_through_the_finished_result(qtbot: QtBot, t
     streamed: list[PrecisionRow] = []
     controller.rowsArrived.connect(streamed.extend)
     with qtbot.waitSignal(controller.finished, timeout=WAIT_MS) as finished:
-        controller.start(detect_roles([str(root)]).case)
+        controller.start(detect_roles([str(root)]).case.spec())
     rows, streamed_before = finished.args[0].result.rows, len(streamed)
     qtbot.wait(2 * FLUSH_INTERVAL_MS)
     assert len(streamed) == streamed_before  # nothing after finished: the table shows the result's rows then

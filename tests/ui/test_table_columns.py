@@ -9,13 +9,13 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QTableView
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.core.synth import full_coverage_spec, generate_case
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.column_chooser import KEY_ROLE
 from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from tests.synth import full_coverage_spec, generate_case
 
 WAIT_MS = 60_000
 KEY_COLUMNS = ("step", "verdict", "fused_op")

@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from autofuse_studio.core.dumps.npy import not_a_file_message
-from autofuse_studio.core.dumps.tensors import choose_tensor
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.precision.engine import Mode1Request, mode2_result, run_mode1, run_mode2
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rank_ids import rank_list
 from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, PrecisionResult, PrecisionRow
@@ -27,14 +25,13 @@ from autofuse_studio.core.precision.thresholds import (
 from autofuse_studio.core.printable import escape_controls, short_repr
 from autofuse_studio.core.progress import Progress, no_progress
 from autofuse_studio.core.resources import demo_case_dir
+from autofuse_studio.core.run.runners import start
+from autofuse_studio.core.run.spec import RunSpec, mode2_spec
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PathLike = str | os.PathLike[str]
-# Columns of to_dataframe() that hold counts or indexes: pandas' nullable integers keep them integers with gaps.
-_INTEGER_COLUMNS = ("occurrence", "fused_index", "origin_index", "nan_fused", "inf_fused", "nan_origin",
-                    "inf_origin", "nonfinite_mismatch", "elements")
 METRIC_NAMES = tuple(item.name for item in fields(Metrics))
 
 
@@ -129,13 +126,16 @@ class PrecisionTable:
         """
         import pandas as pd  # lazy: pandas costs ~0.3 s and only this method needs it
 
-        from autofuse_studio.core.reports.precision_files import TABLE_COLUMNS, signature_cells, stats_cells
+        from autofuse_studio.core.precision.columns import INTEGER, export_columns
+        from autofuse_studio.core.reports.precision_files import signature_cells, stats_cells
 
         records = [{**_record(row), **stats_cells(row, self.result.thresholds.stats), **signature_cells(row)}
                    for row in self.result.rows]
-        frame = pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
-        for column in _INTEGER_COLUMNS:
-            frame[column] = frame[column].astype("Int64")
+        columns = export_columns()  # the columns of `nwa --output rows.csv`, every one of them
+        frame = pd.DataFrame.from_records(records, columns=[column.key for column in columns])
+        for column in columns:
+            if column.kind == INTEGER:  # counts and indexes: nullable integers stay integers with gaps
+                frame[column.key] = frame[column.key].astype("Int64")
         return frame
 
 
@@ -218,15 +218,13 @@ def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data
     for graph in (Path(af_open_graph), Path(af_close_graph)):
         if not graph.is_file():
             raise InputError(f"The dump graph {graph} does not exist or is not a file.", graph)
-    request = Mode1Request(Path(af_open_graph), Path(af_close_graph), Path(af_open_data), Path(af_close_data),
-                           compare_input=compare_input, step=step,
-                           ranks=None if ranks is None else rank_list(ranks, "ranks"),
-                           thresholds=make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file))
-    if jobs is not None:
-        if isinstance(jobs, bool) or not isinstance(jobs, int):
-            raise InputError(f"jobs must be a whole number of worker threads, not {_shown(jobs)}.")
-        request.jobs = max(1, jobs)
-    return CaseComparison(run_mode1(request, progress or no_progress))
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)):
+        raise InputError(f"jobs must be a whole number of worker threads, not {_shown(jobs)}.")
+    spec = RunSpec(Path(af_open_graph), Path(af_close_graph), Path(af_open_data), Path(af_close_data),
+                   compare_input=compare_input, step=step, ranks=None if ranks is None else rank_list(ranks, "ranks"),
+                   jobs=None if jobs is None else max(1, jobs),
+                   thresholds=make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file))
+    return CaseComparison(start(spec).wait(progress or no_progress).result)
 
 
 def compare_npys(npy_a: PathLike, npy_b: PathLike, *, cosine: float | None = None, max_abs: float | None = None,
@@ -241,7 +239,6 @@ def compare_npys(npy_a: PathLike, npy_b: PathLike, *, cosine: float | None = Non
     for path in (Path(npy_a), Path(npy_b)):
         if not path.is_file():
             raise InputError(not_a_file_message(path) or f"The NPY file {path} does not exist.", path)
-    npy_a, npy_b = choose_tensor(Path(npy_a), tensor), choose_tensor(Path(npy_b), tensor_b or tensor)
-    thresholds = make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file)
-    outcome = run_mode2(Path(npy_a), Path(npy_b))
-    return NpyComparison(mode2_result(os.fspath(npy_a), os.fspath(npy_b), outcome, thresholds))
+    spec = mode2_spec(os.fspath(npy_a), os.fspath(npy_b),
+                      make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file), tensor, tensor_b)
+    return NpyComparison(start(spec).wait().result)

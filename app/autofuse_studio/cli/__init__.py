@@ -44,9 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
         from autofuse_studio.cli.console import escaped_console
+        from autofuse_studio.core.gc_pause import long_lived_freezing
 
         module = importlib.import_module(f"autofuse_studio.cli.{args[0]}")
-        with escaped_console():
+        # The CLI owns the process: core may freeze its long-lived models and results (library use may not).
+        with escaped_console(), long_lived_freezing():
             return int(module.main(args[1:]))
     options = _gui_parser().parse_args(args)
     from autofuse_studio.ui.app import run_app

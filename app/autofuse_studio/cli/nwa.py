@@ -4,37 +4,25 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 
 from autofuse_studio.cli.guard import run_guarded
-from autofuse_studio.cli.nwa_cluster import add_cluster_options, cluster_options, run_on_cluster
+from autofuse_studio.cli.nwa_cluster import add_cluster_options, print_cluster_figures
 from autofuse_studio.cli.nwa_host import add_host_options
 from autofuse_studio.cli.progress import terminal_progress
-from autofuse_studio.core.dumps.npy import not_a_file_message
-from autofuse_studio.core.dumps.tensors import choose_tensor
-from autofuse_studio.core.errors import InputError, UsageError
-from autofuse_studio.core.precision.engine import (
-    Mode1Request,
-    mode2_result,
-    mode2_sides,
-    pair_signature,
-    run_mode1,
-    run_mode2,
-)
+from autofuse_studio.cli.run_args import spec_from_args
+from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.precision.notice_lines import notice_item_lines
 from autofuse_studio.core.precision.pair import NO_MAPPING, PairResult, is_compared_status
-from autofuse_studio.core.precision.rank_ids import rank_list
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import format_mode2, format_summary, format_table
 from autofuse_studio.core.precision.thresholds import (
-    Limits,
     Thresholds,
-    check_limit,
-    load_thresholds,
-    parse_dtype_limit,
-    stats_limits,
 )
+from autofuse_studio.core.run.events import Event, Started
+from autofuse_studio.core.run.runners import check_where, start
+from autofuse_studio.core.run.spec import RunSpec
 
 EXIT_DIVERGENCE = 3
 # Notices the reference's own WARNING lines already say (per fused output, in its wording).
@@ -87,30 +75,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
-    """Combine the TOML file (if any) with the command-line limits (which win)."""
-    thresholds = load_thresholds(args.thresholds) if args.thresholds else Thresholds()
-    default = thresholds.default
-    overrides = {"cosine": args.cosine_threshold, "max_abs": args.max_abs_threshold,
-                 "max_rel": args.max_rel_threshold}
-    for key, value in overrides.items():  # nan would silently switch the check off, inf make it meaningless
-        if value is not None:
-            check_limit(key, value, f"--{key.replace('_', '-')}-threshold")
-    default = Limits(**{key: overrides[key] if overrides[key] is not None else getattr(default, key)
-                        for key in overrides})
-    per_dtype = dict(thresholds.per_dtype)
-    for text in args.dtype_threshold:
-        dtype, key, value = parse_dtype_limit(text)
-        base = per_dtype.get(dtype, default)
-        per_dtype[dtype] = Limits(**{**base.as_dict(), key: value})
-    stats = thresholds.stats
-    given = {key: value for key, value in (("max_rel", args.stats_max_rel), ("abs_floor", args.stats_abs_floor),
-                                           ("max_nonfinite_diff", args.stats_nonfinite_diff)) if value is not None}
-    if given:
-        stats = replace(stats, default=stats_limits(stats.default, dict(given), "--stats-* options"))
-    return Thresholds(default, per_dtype, stats)
-
-
 def check_output_option(output: str | None) -> None:
     """--output before any work: a known suffix, not a folder, in a folder that can be written."""
     if not output:
@@ -121,41 +85,6 @@ def check_output_option(output: str | None) -> None:
     if Path(output).suffix.lower() not in SUFFIXES:
         raise UsageError(f"Cannot write {output}: the output file must end in .json, .csv or .xlsx.")
     check_writable_target(output)
-
-
-def _require(value: str | None, option: str, mode: int) -> str:
-    if not value:
-        raise InputError(f"ERROR: 模式{mode}需要 {option} 参数")
-    return value
-
-
-def parse_ranks(text: str | None) -> list[str] | None:
-    """'0,2, 3' -> ['0', '2', '3'] (device ids as written in the dump tree, leading zeros dropped)."""
-    if text is None:
-        return None
-    try:
-        return rank_list(text, "--rank")
-    except InputError as error:
-        raise UsageError(str(error)) from None
-
-
-def mode1_request(args: argparse.Namespace) -> Mode1Request:
-    """Validate the mode-1 arguments (with the reference's messages) and build the request."""
-    open_graph = _require(args.af_open_graph, "--af-open-graph", 1)
-    close_graph = _require(args.af_close_graph, "--af-close-graph", 1)
-    open_data = _require(args.af_open_data, "--af-open-data", 1)
-    close_data = _require(args.af_close_data, "--af-close-data", 1)
-    for graph in (open_graph, close_graph):
-        if not os.path.isfile(graph):
-            raise InputError(f"ERROR: dump 图 JSON 文件不存在: {graph}", graph)
-    # On a cluster the dump folders are where the workers are; they need not exist here.
-    for folder in (open_data, close_data) if not getattr(args, "scheduler", None) else ():
-        if not os.path.isdir(folder):
-            raise InputError(f"ERROR: datadump 目录不存在: {folder}", folder)
-    return Mode1Request(Path(open_graph), Path(close_graph), Path(open_data), Path(close_data),
-                        compare_input=args.compare_input, step=args.step, ranks=parse_ranks(args.rank),
-                        jobs=max(1, args.jobs),
-                        thresholds=thresholds_from_args(args))
 
 
 def _print_tables(result: PrecisionResult) -> None:
@@ -191,17 +120,23 @@ def _warning_lines(result: PrecisionResult, verbose: bool = False) -> list[str]:
 
 
 def run_mode1_cli(args: argparse.Namespace) -> int:
-    """Mode 1: parse, compare, print the reference's output plus our summary; write --output."""
-    request = mode1_request(args)
+    """Mode 1 here, on a host or on a cluster: print the reference's output plus our summary; write --output."""
+    spec = spec_from_args(args)
+    check_where(spec)
     check_output_option(args.output)
-    cluster = cluster_options(args)
-    print(f"Parsing fusion-enabled dump graph: {request.af_open_graph}")
-    print(f"Parsing fusion-disabled dump graph: {request.af_close_graph}")
-    if cluster is not None:
-        result = run_on_cluster(request, cluster)
-    else:
-        result = run_mode1(request, progress=terminal_progress())
-    return print_mode1_result(args, result)
+    outcome = start(spec).wait(terminal_progress(), on_event=parsing_lines(spec))
+    print_cluster_figures(outcome)
+    return print_mode1_result(args, outcome.result)
+
+
+def parsing_lines(spec: RunSpec) -> Callable[[Event], None]:
+    """Print the reference's `Parsing …` lines once the run has started (on a host: once it answered)."""
+    def on_event(event: Event) -> None:
+        if isinstance(event, Started):
+            print(f"Parsing fusion-enabled dump graph: {Path(spec.af_open_graph)}")
+            print(f"Parsing fusion-disabled dump graph: {Path(spec.af_close_graph)}", flush=True)
+
+    return on_event
 
 
 def print_mode1_result(args: argparse.Namespace, result: PrecisionResult) -> int:
@@ -238,29 +173,22 @@ def _mode2_verdict(outcome: PairResult, thresholds: Thresholds) -> bool | None:
 
 def run_mode2_cli(args: argparse.Namespace) -> int:
     """Mode 2: compare two NPY files; exit 1 when they could not be compared (3 on a failed check, if asked)."""
-    npy_a = _require(args.npy_a, "--npy-a", 2)
-    npy_b = _require(args.npy_b, "--npy-b", 2)
-    for path in (npy_a, npy_b):
-        if not os.path.isfile(path):
-            raise InputError(f"ERROR: {not_a_file_message(path) or f'NPY 文件不存在: {path}'}", path)
-    # A raw dump file holds several tensors: --tensor / --tensor-b say which one (an NPY is taken as is).
-    npy_a = choose_tensor(npy_a, args.tensor)
-    npy_b = choose_tensor(npy_b, args.tensor_b or args.tensor)
-    thresholds = thresholds_from_args(args)  # checked before comparing, like mode 1
+    spec = spec_from_args(args)  # the thresholds are checked before comparing, like mode 1
     check_output_option(args.output)
-    outcome = run_mode2(Path(npy_a), Path(npy_b))
-    if outcome.message:
-        print(f"WARNING: {outcome.message}")
-    print(format_mode2(npy_a, npy_b, outcome))
-    failed = _mode2_verdict(outcome, thresholds)
-    signed = pair_signature(*mode2_sides(npy_a, npy_b)) if failed else None
-    if signed is not None:
-        print(f"签名/signature: {signed.sentence}")
+    outcome = start(spec).wait()
+    row, pair = outcome.result.rows[0], outcome.pair
+    assert pair is not None
+    if pair.message:
+        print(f"WARNING: {pair.message}")
+    print(format_mode2(row.fused_op, row.origin_op or "", pair))
+    failed = _mode2_verdict(pair, spec.thresholds)
+    if failed and row.signature is not None:
+        print(f"签名/signature: {row.signature.sentence}")
     if args.output:
         from autofuse_studio.core.reports.precision_files import write_precision
 
-        print(f"Wrote {write_precision(mode2_result(npy_a, npy_b, outcome, thresholds, signed), args.output)}")
-    if not is_compared_status(outcome.status):
+        print(f"Wrote {write_precision(outcome.result, args.output)}")
+    if not is_compared_status(pair.status):
         return 1
     return EXIT_DIVERGENCE if failed and args.fail_on_divergence else 0
 
@@ -271,9 +199,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.host and args.scheduler:
         parser.error("--host runs the comparison on one host and --scheduler on a Dask cluster: choose one.")
-    if args.host or args.emit_jsonl:  # the run happens on a host, or this is that run (cli/nwa_host.py)
-        from autofuse_studio.cli.nwa_host import main_host
+    if args.emit_jsonl:  # the record stream of a host run: its host side, or the relay the GUI reads
+        from autofuse_studio.cli.nwa_host import main_emit
 
-        return main_host(args)
+        return main_emit(args)
     # fusion_precision_analyzer.py prints its ERROR: lines on stdout.
     return run_guarded(lambda: run_mode1_cli(args) if args.mode == 1 else run_mode2_cli(args), stdout=True)

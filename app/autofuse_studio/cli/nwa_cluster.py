@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
-from autofuse_studio.cli.progress import terminal_progress
-from autofuse_studio.core.precision.engine import Mode1Request
-from autofuse_studio.core.precision.rows import PrecisionResult
-
-if TYPE_CHECKING:  # the cluster modules are imported only when --scheduler is used
-    from autofuse_studio.core.cluster.run import ClusterOptions
+from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.run.events import RunOutcome
+from autofuse_studio.core.run.spec import OnCluster
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
@@ -31,12 +27,10 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
                        "when the certificate file holds it)")
 
 
-def cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
-    """The checked ClusterOptions when --scheduler is given (None otherwise); usage errors before any work."""
+def where_on_cluster(args: argparse.Namespace) -> OnCluster | None:
+    """The spec's cluster when --scheduler is given (None otherwise); usage errors before any work."""
     tls_given = any(getattr(args, name, None) for name in ("tls_ca_file", "tls_cert", "tls_key"))
     if not getattr(args, "scheduler", None):
-        from autofuse_studio.core.errors import UsageError
-
         if getattr(args, "path_map", None) or getattr(args, "path_map_file", None):
             raise UsageError("--path-map and --path-map-file need --scheduler (they say where its workers see "
                              "the dump folders).")
@@ -44,28 +38,19 @@ def cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
             raise UsageError("--tls-ca-file, --tls-cert and --tls-key need --scheduler tls://HOST:PORT (they say "
                              "how to reach it).")
         return None
-    from autofuse_studio.core.cluster.address import parse_scheduler_address, require_distributed
-    from autofuse_studio.core.cluster.pathmap import load_path_map
-    from autofuse_studio.core.cluster.run import ClusterOptions
-    from autofuse_studio.core.cluster.tls import TlsFiles, dask_security
-
-    address = parse_scheduler_address(args.scheduler)
-    path_map = load_path_map(args.path_map, args.path_map_file)
-    require_distributed()
-    tls = TlsFiles(args.tls_ca_file, args.tls_cert, args.tls_key) if tls_given else None
-    dask_security(address, tls)  # tls:// without certificates, tcp:// with them, unusable files: a sentence now
-    return ClusterOptions(address, path_map, tls=tls)
+    if getattr(args, "host", None):
+        raise UsageError("--host runs the comparison on one host and --scheduler on a Dask cluster: choose one.")
+    return OnCluster(args.scheduler, tuple(args.path_map), args.path_map_file, args.tls_ca_file, args.tls_cert,
+                     args.tls_key)
 
 
-def run_on_cluster(request: Mode1Request, options: ClusterOptions) -> PrecisionResult:
-    """Run on the cluster with progress in tasks on stderr; Ctrl-C cancels every submitted task."""
-    from autofuse_studio.core.cluster.run import run_cluster
-
-    run = run_cluster(request, options, progress=terminal_progress())
-    stats = run.stats
+def print_cluster_figures(outcome: RunOutcome) -> None:
+    """A cluster run's notes and figures on stderr (nothing for other runs): stdout stays the local run's."""
+    stats = outcome.stats
+    if stats is None:
+        return
     for note in stats.notes:
         print(f"WARNING: {note}", file=sys.stderr)
-    print(f"Cluster {options.scheduler}: {stats.workers} workers, {stats.tasks} tasks, {stats.pairs} pairs compared, "
+    print(f"Cluster {stats.scheduler}: {stats.workers} workers, {stats.tasks} tasks, {stats.pairs} pairs compared, "
           f"{stats.result_bytes / 1024:.1f} KiB of results sent back ({stats.bytes_per_pair:.0f} bytes per pair)",
           file=sys.stderr)
-    return run.result

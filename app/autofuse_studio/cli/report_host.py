@@ -6,14 +6,14 @@ the first divergence (up to MAX_TENSOR_BYTES each; bigger ones skip the tensor p
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
-from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.remote.fetch import MAX_TENSOR_BYTES, TooLarge, fetch_file
 from autofuse_studio.core.remote.profiles import HostProfile
+from autofuse_studio.core.run.spec import OnHost, RunSpec
 
 MAX_GRAPH_BYTES = 2 << 30
 
@@ -32,44 +32,27 @@ class GraphsHere:
         self.mapping = build_fusion_mapping(self.af_open)
 
 
-def run_report_host(args: argparse.Namespace) -> int:
-    """Compare on the host, write report.xlsx and the pictures here; print what a local report prints."""
-    from autofuse_studio.cli import report
-    from autofuse_studio.cli.nwa_host import remote_request
-    from autofuse_studio.cli.progress import terminal_progress
-    from autofuse_studio.core.precision.table import describe_row
-    from autofuse_studio.core.remote.nwa_remote import check_request
-    from autofuse_studio.core.remote.nwa_stream import RemoteStream, collect
+def host_pictures(result: PrecisionResult, spec: RunSpec, out_dir: Path) -> list[Path]:
+    """The report's pictures of a host run, drawn here from copies of its two graphs and first-divergence tensors."""
+    from autofuse_studio.cli.report_pictures import write_pictures
     from autofuse_studio.core.remote.profiles import find_profile
-    from autofuse_studio.core.reports.precision_files import write_xlsx
 
-    if args.mode != 1:
-        raise UsageError("report supports mode 1 only (graphs and dump folders).")
-    profile = find_profile(args.host)
-    request = remote_request(args)
-    check_request(request, profile.name)
-    out_dir = report._prepare_out_dir(Path(args.out_dir), args.force)
-    result = collect(RemoteStream(profile, request, args.connect_timeout).records(), profile.name,
-                     progress=terminal_progress()).result
-    write_xlsx(result, out_dir / report.REPORT_FILE)
+    assert isinstance(spec.where, OnHost)
+    profile, timeout = find_profile(spec.where.host), spec.where.connect_timeout
     with tempfile.TemporaryDirectory(prefix="report-host-") as scratch:
         folder = Path(scratch)
         first = result.first_divergence  # without one there is no graph picture: nothing to copy
-        graphs = None if first is None else GraphsHere(profile, request.af_open_graph, request.af_close_graph,
-                                                         folder, args.connect_timeout)
+        graphs = None if first is None else GraphsHere(profile, str(spec.af_open_graph), str(spec.af_close_graph),
+                                                         folder, timeout)
         kept = None if first is None else (first.fused_file, first.origin_file)
         try:
             if first is not None:  # the tensor panel reads the two NPYs: local copies for the drawing only
                 first.fused_file, first.origin_file = _tensors_here(profile, first.fused_file, first.origin_file,
-                                                                    folder, args.connect_timeout)
-            written = [out_dir / report.REPORT_FILE, *report.write_pictures(result, out_dir, graphs)]
+                                                                    folder, timeout)
+            return write_pictures(result, out_dir, graphs)
         finally:
             if first is not None and kept is not None:
                 first.fused_file, first.origin_file = kept
-    print(f"{len(result.rows)} rows; first divergence: {describe_row(first) if first else 'none'}")
-    for path in written:
-        print(f"Wrote {path}")
-    return 0
 
 
 def _tensors_here(profile: HostProfile, fused: str | None, origin: str | None, folder: Path,

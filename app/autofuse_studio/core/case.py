@@ -14,8 +14,7 @@ from typing import Any
 from autofuse_studio.core.dumps.sniff import NANO, RAW, STATS_CSV, sniff_file
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.native_find import file_contains_any
-from autofuse_studio.core.precision.engine import Mode1Request, run_mode2
-from autofuse_studio.core.precision.rows import OUTPUT, PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.rank_ids import rank_list
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.thresholds import (
     STATS_KEYS,
@@ -25,9 +24,9 @@ from autofuse_studio.core.precision.thresholds import (
     limit_problem,
     stats_limits,
 )
-from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.core.printable import escape_controls, short_repr
 from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.run.spec import LOCAL, RunSpec, Where, mode1_spec, mode2_spec
 from autofuse_studio.core.side_files import read_side_file
 
 CASE_SUFFIX = ".afcase"
@@ -70,6 +69,7 @@ class CaseFiles:
     npy_b: Path | None = None
     compare_input: bool = False
     step: str | None = None
+    ranks: list[str] | None = None  # compare only these ranks (device ids); None: every rank
     thresholds: Thresholds = field(default_factory=Thresholds)
     view: dict[str, Any] = field(default_factory=dict)
 
@@ -109,18 +109,30 @@ class CaseFiles:
                 found.append(f"The {label} {path} does not exist or is not a file.")
         return found
 
-    def request(self, jobs: int | None = None, data_elsewhere: bool = False) -> Mode1Request:
-        """The engine request for mode 1; raises InputError naming the first problem."""
-        problems = self.problems(data_elsewhere) if self.mode == 1 else ["This case holds two NPY files (mode 2)."]
+    def spec(self, jobs: int | None = None, where: Where = LOCAL) -> RunSpec:
+        """The RunSpec of this case (mode 1 or 2) run `where`; raises InputError naming the first problem.
+
+        On a host the paths are the host's and nothing is checked here; on a cluster the dump folders are where
+        its workers are.
+        """
+        if self.mode == 2:
+            problems = self.problems()
+            if problems:
+                raise InputError(problems[0])
+            assert self.npy_a is not None and self.npy_b is not None
+            return mode2_spec(self.npy_a, self.npy_b, self.thresholds)
+        if where.kind == "host":  # the host's paths: only whether each is given can be checked here
+            problems = [f"The {ROLE_LABELS[role]} is not set." for role in self.missing_roles()]
+        else:
+            problems = self.problems(data_elsewhere=where.kind == "cluster")
         if problems:
             raise InputError(problems[0])
         assert self.af_open_graph and self.af_close_graph and self.af_open_data and self.af_close_data
-        request = Mode1Request(self.af_open_graph, self.af_close_graph, self.af_open_data, self.af_close_data,
-                               compare_input=self.compare_input, step=self.step or None,
-                               thresholds=self.thresholds)
-        if jobs is not None:
-            request.jobs = max(1, jobs)
-        return request
+        paths = [self.af_open_graph, self.af_close_graph, self.af_open_data, self.af_close_data]
+        return mode1_spec([str(path) if where.kind == "host" else path for path in paths],
+                       compare_input=self.compare_input, step=self.step or None,
+                       ranks=None if self.ranks is None else tuple(self.ranks),
+                       jobs=None if jobs is None else max(1, jobs), thresholds=self.thresholds, where=where)
 
 
 ROLE_LABELS = {
@@ -471,8 +483,8 @@ def case_to_dict(case: CaseFiles, case_path: Path) -> dict[str, Any]:
     for role in PATH_ROLES:
         value: Path | None = getattr(case, role)
         document[role] = None if value is None else _relative(value, base)
-    document.update(compare_input=case.compare_input, step=case.step, thresholds=case.thresholds.as_dict(),
-                    view=case.view)
+    document.update(compare_input=case.compare_input, step=case.step, ranks=case.ranks,
+                    thresholds=case.thresholds.as_dict(), view=case.view)
     return document
 
 
@@ -540,9 +552,23 @@ def _case_from_document(document: dict[str, Any], source: Path) -> CaseFiles:
                              or len(str(step)) > MAX_STEP_CHARS or "\0" in str(step)):
         raise InputError(f"'step' must be a step folder name or null, not {_what(step)}.")
     case.step = str(step) if step not in (None, "") else None
+    case.ranks = _ranks(document.get("ranks"))
     case.thresholds = thresholds_from_dict(document.get("thresholds"))
     case.view = view_from_dict(document.get("view"))
     return case
+
+
+def _ranks(value: Any) -> list[str] | None:
+    """The case file's ranks: null (every rank), a list of device ids, or their text ("0,2")."""
+    if value is None:
+        return None
+    if isinstance(value, list) and len(value) > MAX_VIEW_ITEMS * 64:
+        raise InputError(f"'ranks' lists {len(value):,} ranks (at most {MAX_VIEW_ITEMS * 64:,}).")
+    if isinstance(value, str) and len(value) > MAX_VIEW_TEXT:
+        raise InputError(f"'ranks' is a text of {len(value):,} characters (at most {MAX_VIEW_TEXT:,}).")
+    if not isinstance(value, (list, str)):
+        raise InputError(f"'ranks' must be a list of device ids, their text (\"0,2\") or null, not {_what(value)}.")
+    return rank_list(value, "'ranks'")
 
 
 def _text_list(value: Any, key: str) -> list[str]:
@@ -608,18 +634,6 @@ def view_from_dict(data: Any) -> dict[str, Any]:
 def case_roles(case: CaseFiles) -> dict[str, Path | None]:
     """Role name -> path for every path role."""
     return {role: getattr(case, role) for role in PATH_ROLES}
-
-
-def mode2_result(npy_a: Path, npy_b: Path, thresholds: Thresholds) -> PrecisionResult:
-    """Mode 2 as a one-row PrecisionResult with its verdict, so the table shows it like mode 1."""
-    outcome = run_mode2(npy_a, npy_b)
-    row = PrecisionRow(OUTPUT, str(npy_a), 0, str(npy_b), 0, outcome.status, metrics=outcome.metrics,
-                       message=outcome.message, fused_file=str(npy_a), origin_file=str(npy_b),
-                       fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
-                       fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
-    result = PrecisionResult([row], thresholds)
-    result.first_divergence = assign_verdicts(result.rows, thresholds, {})
-    return result
 
 
 def describe(case: CaseFiles) -> Sequence[str]:

@@ -1,4 +1,4 @@
-"""gc_paused(): pause Python's cyclic GC while building large acyclic structures, safely across threads."""
+"""GC policy: pause the cyclic GC while building large acyclic structures; freeze them only where the app opts in."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from collections.abc import Iterator
 _LOCK = threading.Lock()
 _depth = 0
 _resume = False
+# Set only by the application layer (the CLI entry and the GUI) through long_lived_freezing(): library
+# callers (autofuse_studio.api, core called directly) own their heap, and gc.freeze() cannot be undone for
+# just the objects we built (gc.unfreeze() thaws the caller's frozen objects too).
+_freezing = False
 
 
 @contextlib.contextmanager
@@ -34,3 +38,34 @@ def gc_paused() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _resume:
                 gc.enable()
+
+
+@contextlib.contextmanager
+def long_lived_freezing(allowed: bool = True) -> Iterator[None]:
+    """Let keep_long_lived() freeze while the block runs (the CLI and the GUI opt in; the previous policy returns)."""
+    global _freezing
+    with _LOCK:
+        before, _freezing = _freezing, allowed
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _freezing = before
+
+
+def freezing_allowed() -> bool:
+    """Whether the application layer opted in to freezing long-lived objects (see long_lived_freezing)."""
+    return _freezing
+
+
+def keep_long_lived() -> None:
+    """gc.freeze() everything alive now when the application opted in; in library use, leave the GC alone.
+
+    Models, results and workspaces live for the whole run or GUI session and hold no cycles. Frozen, no
+    later collection rescans their 100k+ objects while holding the GIL (40-180 ms each: a frozen window);
+    they stay refcounted, so they are still freed when dropped. But a freeze also moves the caller's own
+    objects (and its uncollected cyclic garbage) to the permanent generation, so only the application
+    layer, which owns the whole heap, may ask for it.
+    """
+    if _freezing:
+        gc.freeze()

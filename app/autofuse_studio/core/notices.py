@@ -12,13 +12,23 @@ _EXAMPLE_WIDTH = 60
 
 @dataclass
 class Notice:
-    """One kind of warning: the sentence a user reads, how many things it covers, and each of them."""
+    """One kind of warning: the sentence a user reads, how many things it covers, and each of them.
+
+    `kind` is the notice's code and `params` the values that fill its sentence in another language
+    (core/messages.py renders it); the JSON form keeps only the English sentence.
+    """
 
     kind: str
     message: str
     count: int = 1
     items: list[dict[str, Any]] = field(default_factory=list)
     side: str | None = None  # "af-open" / "af-close" for what one dump folder or graph said
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def code(self) -> str:
+        """The stable code of the sentence (the kind), the key of the message catalogue."""
+        return self.kind
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: kind, side, message, count and the structured items."""
@@ -66,7 +76,7 @@ def join_names(names: Sequence[str], limit: int = 8) -> str:
 
 def plain_notices(kind: str, messages: Iterable[str], side: str | None = None) -> list[Notice]:
     """Wrap already-written sentences (graph and mapping warnings) as notices of one kind each."""
-    return [Notice(kind, message, side=side) for message in messages]
+    return [Notice(kind, message, side=side, params={"message": message}) for message in messages]
 
 
 def on_side(notices: Iterable[Notice], side: str) -> list[Notice]:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from autofuse_studio import APP_NAME, __version__
+from autofuse_studio.core.gc_pause import long_lived_freezing
 from autofuse_studio.core.resources import APP_ID, icon_pngs
 from autofuse_studio.core.resources import demo_case_dir as demo_case_dir
 from autofuse_studio.core.resources import resources_dir as resources_dir
@@ -80,6 +81,12 @@ def apply_saved_language() -> str:
 
 def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
     """Open the main window; with self_check, build it headless and exit 0 when it came up."""
+    # The GUI owns the process: core and ui may freeze the models, results and views that live for the session.
+    with long_lived_freezing():
+        return _run_app(paths, demo, self_check)
+
+
+def _run_app(paths: Sequence[str], demo: bool, self_check: bool) -> int:
     app = make_application()
     apply_icon(app)
     prefer_gui_thread()

@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from autofuse_studio.core.case import CaseFiles, save_case
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.session import ResultChanged
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+
+_FILTER_SUFFIX = re.compile(r"\(\*(\.[A-Za-z0-9]+)")
+TABLE_SUFFIXES = (".xlsx", ".csv", ".json")
+PICTURE_SUFFIXES = (".png", ".svg")
+
+
+def chosen_path(path: str, chosen_filter: str, known: tuple[str, ...]) -> Path:
+    """The typed name with the suffix of the filter chosen in the dialog (replacing a known other one).
+
+    "precision" or "precision.csv" saved with "Excel (*.xlsx)" chosen is written as precision.xlsx: the
+    writers pick the format by suffix, so the name decides what the user chose.
+    """
+    target = Path(path)
+    found = _FILTER_SUFFIX.search(chosen_filter)
+    if found is None or target.suffix.lower() == found.group(1):
+        return target
+    if target.suffix.lower() in known:
+        return target.with_suffix(found.group(1))
+    return target.with_name(target.name + found.group(1))
 
 
 class FileMenuMixin(QMainWindow):
@@ -18,6 +41,25 @@ class FileMenuMixin(QMainWindow):
 
     workbench: PrecisionWorkbench
     runner: TaskRunner
+    session_events: Any
+    export_table_action: Any
+    export_picture_action: Any
+
+    def watch_table_exports(self) -> None:
+        """Keep the table exports disabled while no result with rows is shown (they would write only headers).
+
+        Called by the window once its actions and session exist.
+        """
+        self.session_events.resultChanged.connect(self._on_session_events_result_changed)
+        self._enable_table_exports(self.workbench.result)
+
+    def _on_session_events_result_changed(self, change: ResultChanged) -> None:
+        self._enable_table_exports(change.result)
+
+    def _enable_table_exports(self, result: object) -> None:
+        rows = getattr(result, "rows", None)
+        for action in (self.export_table_action, self.export_picture_action):
+            action.setEnabled(bool(rows))
 
     def open_paths(self, paths: list[str]) -> None:
         """Open inputs (implemented by the window)."""
@@ -55,15 +97,17 @@ class FileMenuMixin(QMainWindow):
             self._guarded(lambda: self.statusBar().showMessage(str(save_case(self.current_case(), path))))
 
     def _on_export_table_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table"), "precision.xlsx",
-                                              "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
+        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Export table"), "precision.xlsx",
+                                                   "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
         if path:
-            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table(path))))
+            target = chosen_path(path, chosen, TABLE_SUFFIXES)
+            self._guarded(lambda: self.statusBar().showMessage(str(self.workbench.export_table(target))))
 
     def _on_export_picture_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
-                                              "PNG (*.png);;SVG (*.svg)")
+        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Export table picture"), "precision.png",
+                                                   "PNG (*.png);;SVG (*.svg)")
         if path:
+            path = str(chosen_path(path, chosen, PICTURE_SUFFIXES))
             # Cells are collected now; drawing and encoding (seconds for 1000 rows) run on a worker.
             handle = self._guarded(lambda: self.workbench.start_table_picture_export(self.runner, path))
             if isinstance(handle, TaskHandle):

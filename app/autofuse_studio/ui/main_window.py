@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -29,10 +28,14 @@ from autofuse_studio.core.case import (
 )
 from autofuse_studio.core.dropped import Dropped, sort_dropped
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.phase import Phase, phase_of
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.explain import CasePaths, empty_reason
-from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.table import describe_first
+from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.run.spec import OnHost
+from autofuse_studio.core.session import FocusChanged, ResultChanged, Session, ThresholdsChanged
 from autofuse_studio.ui.att.workbench import AttWorkbench
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.file_menu import FileMenuMixin
@@ -40,16 +43,16 @@ from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
 from autofuse_studio.ui.graph.browse import graphs_only_notice, missing_for_comparison
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
-from autofuse_studio.ui.precision.analysis import Analysis, AnalysisController
+from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.case_panel import CasePanel
-from autofuse_studio.ui.precision.cluster_run import CLUSTER_PROGRESS
 from autofuse_studio.ui.precision.notices_panel import empty_result_text
-from autofuse_studio.ui.precision.remote_run import RemoteAnalysisController
 from autofuse_studio.ui.precision.remote_tensors import RemoteTensors
+from autofuse_studio.ui.precision.run_controller import RunController
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.result_steps import ResultSteps
 from autofuse_studio.ui.runner.panel import RunnerPanel
+from autofuse_studio.ui.session_adapter import SessionAdapter
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
@@ -82,11 +85,13 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.setAcceptDrops(True)
         self.settings = AppSettings()
         self.runner = TaskRunner(self)
-        self.analysis = AnalysisController(self.runner, self)
-        self.remote_analysis = RemoteAnalysisController(self)  # Run on: a host profile
+        self.analysis = RunController(self.runner, self)  # here, on a host profile or on a Dask cluster
         self.remote_tensors = RemoteTensors(self.runner, self)  # a remote row's NPYs, copied when selected
-        self._remote_active = False  # which controller's signals count (the other may still be stopping)
-        self.workbench = PrecisionWorkbench()
+        # The case, thresholds, result and focus every view follows (views observe it, nobody pushes to them).
+        self.session = Session(self.settings.thresholds())
+        self.session_events = SessionAdapter(self.session, self)
+        self.workbench = PrecisionWorkbench(session=self.session_events)
+        self._shown_result: PrecisionResult | None = None  # the session's, for what its summary said
         self.tabs = QTabWidget()
         self.tabs.addTab(self.workbench, "")
         self.graph = GraphWorkbench(self.runner)
@@ -115,6 +120,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._build_actions()
         self._build_menus()
         self._connect()
+        self.watch_table_exports()
         self._route_drops_to_window()
         self.retranslate()
         self._restore_layout()
@@ -186,20 +192,20 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.analyseRequested.connect(self.analyse)
         self.case_panel.cancelRequested.connect(self._cancel_analysis)
         self.thresholds_editor.thresholdsChanged.connect(self._on_thresholds_changed)
-        for controller, remote in ((self.analysis, False), (self.remote_analysis, True)):
-            controller.rowsArrived.connect(self._if_current(remote, self.workbench.append_rows))
-            controller.indexed.connect(self._if_current(remote, self._on_analysis_indexed))
-            controller.progressed.connect(self._if_current(remote, self._on_analysis_progressed))
-            controller.finished.connect(self._if_current(remote, self._on_analysis_finished))
-            controller.failed.connect(self._if_current(remote, self._on_analysis_failed))
-            controller.cancelled.connect(self._if_current(remote, self._on_analysis_cancelled))
-        # Table <-> graph selection; the graph's slots never emit, so this cannot loop.
-        self.workbench.rowSelected.connect(self._on_row_selected)
+        self.analysis.rowsArrived.connect(self.workbench.append_rows)
+        self.analysis.indexed.connect(self._on_analysis_indexed)
+        self.analysis.progressed.connect(self._on_analysis_progressed)
+        self.analysis.finished.connect(self._on_analysis_finished)
+        self.analysis.failed.connect(self._on_analysis_failed)
+        self.analysis.cancelled.connect(self._on_analysis_cancelled)
+        # The graph follows the session (table -> session -> graph); its slots never emit, so this cannot loop.
+        self.session_events.focusChanged.connect(self._on_session_focus_changed)
+        self.session_events.resultChanged.connect(self._on_session_result_changed)
+        self.session_events.thresholdsChanged.connect(self._on_session_thresholds_changed)
         self.result_steps.shown.connect(self.resultShown)
         self.workbench.remoteRowSelected.connect(lambda host, row: self.remote_tensors.fetch(host, row))
         self.remote_tensors.ready.connect(lambda row: self.workbench.show_tensors(row))
         self.remote_tensors.failed.connect(lambda error: self.workbench.show_tensor_error(error))
-        self.workbench.focusChanged.connect(lambda rank, step: self.graph.set_focus(rank, step))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
         self.graph.pictureExported.connect(
             lambda path: self.tab_status.show(self.tr("Wrote %1").replace("%1", str(path)), self.graph, 15000))
@@ -216,13 +222,6 @@ class MainWindow(Retranslating, FileMenuMixin):
         for view in self.findChildren(QGraphicsView):
             view.setAcceptDrops(False)
             view.viewport().setAcceptDrops(False)
-
-    def _if_current(self, remote: bool, slot: Callable[..., object]) -> Callable[..., None]:
-        """`slot`, called only while its controller (local or remote) runs the current analysis."""
-        def call(*args: object) -> None:
-            if self._remote_active == remote:
-                slot(*args)
-        return call
 
     def retranslate(self) -> None:
         """Every window-level text in the current language."""
@@ -317,6 +316,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         case = merge(self.case_panel.case(), detection.case)
         case.thresholds = self.thresholds_editor.thresholds()
         self.case_panel.set_case(case, detection.notes)
+        self.session.set_case(case)
         used = [path for path in paths if path not in detection.ignored]
         self._remember(used)
         names = self._names(used)
@@ -359,7 +359,9 @@ class MainWindow(Retranslating, FileMenuMixin):
             self.tab_status.show(self.tr("Nothing opened: %1").replace("%1", str(error)), self.workbench, 15000)
             return
         self.thresholds_editor.set_thresholds(case.thresholds)
+        self.session.set_thresholds(case.thresholds)  # what the editor shows is what judges the rows
         self.case_panel.set_case(case)
+        self.session.set_case(case)
         self._pending_view = dict(case.view)
         self._remember([path])
         if case.problems():
@@ -403,41 +405,19 @@ class MainWindow(Retranslating, FileMenuMixin):
 
     # --- analysis ------------------------------------------------------------------------------
     def analyse(self) -> None:
-        """Analyse the case shown in the case panel, in the background."""
-        host = self.case_panel.host()
-        if host is not None:
-            self._analyse_on_host(host)
-            return
-        case = self.current_case()
+        """Analyse the case shown in the case panel, in the background: here, on its host or on its cluster."""
         try:
-            self.analysis.start(case, cluster=self.case_panel.cluster_run.options() if case.mode == 1 else None)
+            spec = self.case_panel.run_spec(self.current_case())
+            self.analysis.start(spec)
         except AppError as error:
             self.case_panel.show_error(str(error))
             return
-        self.remote_analysis.cancel()
-        self._remote_active = False
         self._analysis_started()
-        self.workbench.remote_host = None
-
-    def _analyse_on_host(self, host: str) -> None:
-        """Analyse the case on a host profile: the paths are the host's, the rows stream back."""
-        problems = self.case_panel.remote_problems()
-        if problems:
-            self.case_panel.show_error(" ".join(problems))
-            return
-        self.analysis.cancel()
-        self._remote_active = True
-        panel = self.case_panel
-        self.remote_analysis.start(host, panel.remote_paths(), compare_input=panel.compare_input.isChecked(),
-                                   step=panel.step_edit.text().strip() or None,
-                                   thresholds=self.thresholds_editor.thresholds(),
-                                   remote_command=panel.run_on.remote_command())
-        self._analysis_started()
-        self.workbench.remote_host = host
+        self.workbench.remote_host = spec.where.host if isinstance(spec.where, OnHost) else None
 
     def _cancel_analysis(self) -> None:
-        """Stop the run in progress, local or remote."""
-        (self.remote_analysis if self._remote_active else self.analysis).cancel()
+        """Stop the run in progress, wherever it runs."""
+        self.analysis.cancel()
 
     def _analysis_started(self) -> None:
         self.result_steps.cancel()
@@ -454,11 +434,12 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_progress(0, 0, self.tr("Indexed %1 files").replace("%1", str(sides.files)))
 
     def _on_analysis_progressed(self, done: int, total: int, message: str) -> None:
-        if message == "comparing":
+        phase = phase_of(message)
+        if phase is Phase.COMPARING:
             text = self.tr("Indexed %1 files · compared %2 of %3 pairs")
             text = text.replace("%1", str(self._files_indexed)).replace("%2", str(done)).replace("%3", str(total))
             self.case_panel.set_progress(done, total, text)
-        elif message == CLUSTER_PROGRESS:
+        elif phase is Phase.COMPARING_CLUSTER:
             self.case_panel.set_progress(done, total, self.case_panel.cluster_run.progress_text(done, total))
         else:
             self.case_panel.set_progress(0, 0, message)
@@ -482,9 +463,30 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.result_steps.start(analysis, self._pending_view)
         self._pending_view = {}
 
-    def _on_row_selected(self, row: PrecisionRow) -> None:
-        if not self.result_steps.graph_pending:  # else the graph selects it once it shows the new case
-            self.graph.select_row(row)
+    def _on_session_focus_changed(self, change: FocusChanged) -> None:
+        if change.cell_changed:
+            self.graph.set_focus(*change.focus.cell)
+        row = change.focus.row
+        if change.row_changed and row is not None and not self.result_steps.graph_pending:
+            self.graph.select_row(row)  # (while pending, the graph selects it once it shows the new case)
+
+    def _on_session_result_changed(self, change: ResultChanged) -> None:
+        previous, self._shown_result = self._shown_result, change.result
+        if change.result is not None:
+            return
+        if self.graph.result is not None:
+            self.graph.set_precision(None)  # no colours of a result that is no longer shown (a run started)
+        # Nor its summary ("58 rows; first divergence: …") above an empty table, e.g. after the next run failed.
+        if previous is not None and self.statusBar().currentMessage() == self._summary_of(previous):
+            self.tab_status.show("", self.workbench)
+
+    def _summary_of(self, result: PrecisionResult) -> str:
+        """The status line of a shown result, as _on_analysis_finished words it."""
+        if (reason := empty_reason(result)) is not None:
+            return empty_result_text(reason)
+        first = result.first_divergence
+        summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
+        return summary.replace("%2", describe_first(first) if first else "-")
 
     def _on_analysis_failed(self, error: BaseException) -> None:
         self.case_panel.set_running(False)
@@ -497,17 +499,19 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_progress(0, 1, self.tr("Cancelled."))
 
     def _on_thresholds_changed(self, thresholds: object) -> None:
-        from autofuse_studio.core.precision.thresholds import Thresholds
-
         assert isinstance(thresholds, Thresholds)
         self.settings.set_thresholds(thresholds)
-        self.workbench.apply_thresholds(thresholds)
-        if self.workbench.result is not None:
-            self.graph.set_precision(self.workbench.result)  # verdict colours follow the thresholds
-            if self.workbench.result.rows:  # the old text named the old first divergence (0 rows: keep why)
-                summary = self.workbench.summary()
-                self.case_panel.set_progress(1, 1, summary)
-                self.tab_status.show(summary, self.workbench)
+        self.session.set_thresholds(thresholds)  # the table, overview, legend and graph follow
+
+    def _on_session_thresholds_changed(self, change: ThresholdsChanged) -> None:
+        result = self.session.result
+        if change.summary is None or result is None or result is not self.workbench.result:
+            return
+        self.graph.set_precision(result)  # verdict colours follow the thresholds
+        if result.rows:  # the old text named the old first divergence (0 rows: keep why)
+            summary = self.workbench.summary()
+            self.case_panel.set_progress(1, 1, summary)
+            self.tab_status.show(summary, self.workbench)
 
     def _on_tabs_current_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.tabs.widget(1):

@@ -10,11 +10,11 @@ alongside, it took the GIL from every first paint of the tensor plots and double
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from autofuse_studio.core.gc_pause import keep_long_lived
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
@@ -107,5 +107,5 @@ class ResultSteps(QObject):
             self._graph.select_row(selected[0])  # the graph follows the table's selection, as it does later
         # The views of a big result are 100k+ long-lived objects: without this the next collections
         # rescan them all while holding the GIL (80-200 ms each, the window frozen).
-        gc.freeze()
+        keep_long_lived()
         self.shown.emit(analysis)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ from autofuse_studio.core.att.perf_model import PerfFormulaModel, build_all_case
 from autofuse_studio.core.att.scanner import find_logs, scan_logs_by_bytes
 from autofuse_studio.core.att.summary import Summary, build_summary
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 
@@ -68,5 +67,5 @@ def load_workspace(inputs: Sequence[str | Path], progress: Progress = no_progres
         # The workspace lives for the session. Frozen before the GC resumes, no collection ever walks its
         # ~700k objects (0.1-0.3 s each, holding the GIL: a stalled window wherever it runs). It holds no
         # cycles, so a replaced workspace is still freed by reference counting.
-        gc.freeze()
+        keep_long_lived()
     return workspace

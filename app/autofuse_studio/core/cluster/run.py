@@ -10,16 +10,16 @@ Every task returns msgpack bytes (wire.py) and the client never unpickles what t
 
 from __future__ import annotations
 
-import gc
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.cluster.address import SchedulerAddress
-from autofuse_studio.core.cluster.pathmap import PathMap
+from autofuse_studio.core.cluster.options import ClusterOptions as ClusterOptions  # re-exported
+from autofuse_studio.core.cluster.options import ClusterStats as ClusterStats  # re-exported
 from autofuse_studio.core.cluster.safe_client import refusals
 from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
 from autofuse_studio.core.cluster.submit import (
@@ -29,19 +29,17 @@ from autofuse_studio.core.cluster.submit import (
     plan_batches,
     refused_reply,
 )
-from autofuse_studio.core.cluster.tls import TlsFiles
 from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_scan
 from autofuse_studio.core.cluster.workers import LiveWorker, cluster_client, live_workers
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.fusion import build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.precision.dump_pairs import DumpPair, pair_dumps
 from autofuse_studio.core.precision.engine import (
     CaseSink,
     LoadedCase,
-    Mode1Request,
     RowSink,
     assemble_result,
     deliverer,
@@ -52,35 +50,9 @@ from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.plan import Plan, PlannedRow, plan_rows
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from autofuse_studio.core.run.spec import RunSpec
 
 SIDES = ("af-open", "af-close")
-
-
-@dataclass(frozen=True)
-class ClusterOptions:
-    """Where the scheduler is and how each worker sees the client's paths."""
-
-    scheduler: SchedulerAddress
-    path_map: PathMap = field(default_factory=PathMap)
-    retries: int = 1  # re-runs of a task that raised; a task on a dying worker is moved by Dask itself
-    tls: TlsFiles | None = None  # CA, certificate and key for a tls:// scheduler (else Dask's configuration)
-
-
-@dataclass
-class ClusterStats:
-    """What the cluster did: workers used, tasks, and the bytes the compare tasks sent back."""
-
-    workers: int = 0
-    tasks: int = 0
-    pairs: int = 0
-    result_bytes: int = 0
-    lost_pairs: int = 0
-    notes: list[str] = field(default_factory=list)  # sentences for stderr (a worker that could not scan, …)
-
-    @property
-    def bytes_per_pair(self) -> float:
-        """Result bytes per compared pair (a row's metrics, status, dtypes and shapes)."""
-        return self.result_bytes / self.pairs if self.pairs else 0.0
 
 
 @dataclass
@@ -158,7 +130,7 @@ def _check_versions(scans: list[WorkerScan]) -> None:
                              f"{__version__}: install the same version on every worker.")
 
 
-def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
+def _merged(request: RunSpec, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
             address: SchedulerAddress, notes: list[str]) -> list[MergedSide]:
     sides = []
     for number, (root, what) in enumerate(zip((request.af_open_data, request.af_close_data), SIDES, strict=True)):
@@ -172,7 +144,7 @@ def _merged(request: Mode1Request, scans: list[WorkerScan], groups: dict[str, fr
     return sides
 
 
-def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress: Progress,
+def _load(request: RunSpec, client: Any, options: ClusterOptions, progress: Progress,
           cancel: CancelToken, stats: ClusterStats, refused: int) -> tuple[LoadedCase, list[MergedSide]]:
     """Parse both graphs here while every worker scans its view of both dump folders."""
     roots = [str(request.af_open_data), str(request.af_close_data)]
@@ -187,10 +159,10 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
                for number, address in enumerate(groups)}
     with gc_paused():
         progress(0, 3, "parsing the fusion-enabled graph")
-        af_open = load_model(request.af_open_graph, cancel)
+        af_open = load_model(Path(request.af_open_graph), cancel)
         mapping = build_fusion_mapping(af_open)
         progress(1, 3, "parsing the fusion-disabled graph")
-        af_close = load_model(request.af_close_graph, cancel)
+        af_close = load_model(Path(request.af_close_graph), cancel)
         progress(2, 3, "indexing the dump folders on the workers")
         scans = _wait_scans(client, futures, len(roots), cancel, stats, refused)
         check_refusals(refused, options)
@@ -198,23 +170,23 @@ def _load(request: Mode1Request, client: Any, options: ClusterOptions, progress:
         stats.notes += [problem for scan in scans for problem in scan.problems]
         stats.workers = sum(len(groups[scan.worker]) for scan in scans)
         sides = _merged(request, scans, groups, options.scheduler, stats.notes)
-        gc.freeze()  # as the local engine does: the models live for the whole run
+        keep_long_lived()  # as the local engine does: the models live for the whole run
     progress(3, 3, "indexed")
     return LoadedCase(af_open, af_close, mapping, sides[0].index, sides[1].index), sides
 
 
-def run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress = no_progress,
+def run_cluster(request: RunSpec, options: ClusterOptions, progress: Progress = no_progress,
                 cancel: CancelToken = NEVER_CANCELLED, on_rows: RowSink | None = None,
                 on_case: CaseSink | None = None) -> ClusterRun:
     """run_mode1 on a Dask cluster: the same rows, verdicts and first divergence, computed where the dumps are."""
     # As run_mode1: no collection rescans the plan and rows while they are built; the result is frozen.
     with gc_paused():
         run = _run_cluster(request, options, progress, cancel, on_rows, on_case)
-        gc.freeze()
+        keep_long_lived()
     return run
 
 
-def _run_cluster(request: Mode1Request, options: ClusterOptions, progress: Progress, cancel: CancelToken,
+def _run_cluster(request: RunSpec, options: ClusterOptions, progress: Progress, cancel: CancelToken,
                  on_rows: RowSink | None, on_case: CaseSink | None) -> ClusterRun:
     stats = ClusterStats()
     with cluster_client(options.scheduler, options.tls) as client:

@@ -15,26 +15,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from autofuse_studio.core.cluster.options import ClusterOptions, ClusterStats
 from autofuse_studio.core.cluster.safe_client import TaskError, refusals
 from autofuse_studio.core.cluster.tasks import Pair, compare_batch, pack
 from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_compare
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
 from autofuse_studio.core.dumps.tensors import dump_folder
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.phase import Phase
 from autofuse_studio.core.precision.pair import PairResult, compare_pair
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.precision.scheduler import LARGE_PAIR_BYTES, Delivery
 from autofuse_studio.core.progress import CancelToken, Progress
 
 if TYPE_CHECKING:
-    from autofuse_studio.core.cluster.run import ClusterOptions, ClusterStats
     from autofuse_studio.core.cluster.scan import MergedSide
 
 # Statuses of rows the cluster could not compare (not compared: verdict UNKNOWN, like FILE_NOT_FOUND).
 NO_WORKER = "NO_WORKER"  # no worker sees both files of the pair
 WORKER_LOST = "WORKER_LOST"  # every worker that saw them left the cluster during the run
 CLUSTER_ERROR = "CLUSTER_ERROR"  # the task failed on the cluster (Dask's error in the message)
-CLUSTER_PROGRESS = "comparing on the cluster"  # progress message; done/total count tasks
+CLUSTER_PROGRESS = Phase.COMPARING_CLUSTER.value  # progress message; done/total count tasks
 MAX_BATCH = 64
 _POLL_S = 0.2
 _WORKER_CHECK_S = 0.5

@@ -176,8 +176,10 @@ class _Problems:
             # Examples by file name: the op name is in it, the folders above are alike.
             shown = examples(f"{os.path.basename(where)} {tensor}".rstrip() for where, tensor, _ in items)
             message = f"{text} (e.g. {shown}{first})."
+            names = [f"{os.path.basename(where)} {tensor}".rstrip() for where, tensor, _ in items]
             notices.append(Notice(kind, message, count, [{"path": where, "tensor": tensor, "reason": why}
-                                                         for where, tensor, why in items]))
+                                                         for where, tensor, why in items],
+                                  params={"root": root, "names": names}))
         return notices
 
 

@@ -73,7 +73,8 @@ def read_mapping(path: Path, notices: list[Notice]) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         notices.append(Notice("unreadable_mapping", f"Cannot read {path}: {exc.strerror or exc}; long file names "
-                              "there stay unresolved.", items=[{"path": str(path)}]))
+                              "there stay unresolved.", items=[{"path": str(path)}],
+                              params={"path": str(path), "reason": str(exc.strerror or exc)}))
         return {}
     mapping: dict[str, str] = {}
     for line in text.splitlines():
@@ -206,7 +207,8 @@ def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[No
         notices.append(Notice(
             "not_a_dump_npy",
             f"{len(ignored)} .npy file(s) under {shorten(str(root), 40)} are not named like dump NPYs and were ignored "
-            f"(e.g. {', '.join(sorted(ignored)[:3])}).", len(ignored), [{"name": name} for name in ignored]))
+            f"(e.g. {', '.join(sorted(ignored)[:3])}).", len(ignored), [{"name": name} for name in ignored],
+            params={"root": shorten(str(root), 40), "names": sorted(ignored)[:3]}))
     return notices
 
 
@@ -425,13 +427,14 @@ def _content_notices(root: Path, tables: DumpTables, loose: list[str]) -> list[N
             f"{plural(len(loose), 'NPY')} under {shorten(str(root), 40)} are named only like "
             f"'*.{{op}}.*.{{input|output}}.{{i}}.npy' (no task, stream or timestamp): found by op, kind and index "
             f"as the reference tool finds them (e.g. {examples(os.path.basename(path) for path in loose)}).",
-            len(loose), [{"path": path} for path in loose]))
+            len(loose), [{"path": path} for path in loose],
+            params={"root": shorten(str(root), 40), "names": [os.path.basename(path) for path in loose]}))
     if tables.stats and (tables.npys or tables.raws):
         count = tables.counts.get(STATS, 0)
         notices.append(Notice(
             "stats_csv_ignored",
             f"{plural(count, 'statistics CSV')} under {shorten(str(root), 40)} lie among tensor dumps and were "
-            "ignored: tensors are compared.", count, []))
+            "ignored: tensors are compared.", count, [], params={"root": shorten(str(root), 40)}))
     return notices
 
 

@@ -64,4 +64,5 @@ def _runs_notice(root: Path, choices: dict[str | None, RunChoice]) -> Notice | N
                f"(e.g. {used}), {plural(files, 'NPY')} of older runs are ignored.")
     items = [{"rank": rank, "used": choice.used, "ignored": list(choice.ignored), "ignored_files": choice.ignored_files}
              for rank, choice in set_aside.items()]
-    return Notice("older_runs_ignored", message, len(set_aside), items)
+    params = {"root": shorten(str(root), 40), "used": used, "files": files, "ranks": ranks}
+    return Notice("older_runs_ignored", message, len(set_aside), items, params=params)

@@ -84,12 +84,14 @@ def _split_entries(entries: list[os.DirEntry[str]], real_root: str,
 def walk_notices(root: Path, report: WalkReport) -> list[Notice]:
     """One notice per unreadable folder and one for the links that lead out of the root (not followed)."""
     notices = [Notice("unreadable_folder", f"Cannot read folder {folder}: {reason}; it was skipped.",
-                      items=[{"path": folder, "reason": reason}]) for folder, reason in report.unreadable]
+                      items=[{"path": folder, "reason": reason}], params={"path": folder, "reason": reason})
+               for folder, reason in report.unreadable]
     if report.outside_links:
         links = report.outside_links
         notices.append(Notice(
             "link_outside_root",
             f"{plural(len(links), 'link')} under {shorten(str(root), 40)} lead outside it and were not followed "
             f"(e.g. {examples(os.path.relpath(link, root) for link in links)}).",
-            len(links), [{"path": link, "target": os.path.realpath(link)} for link in links]))
+            len(links), [{"path": link, "target": os.path.realpath(link)} for link in links],
+            params={"root": shorten(str(root), 40), "names": [os.path.relpath(link, root) for link in links]}))
     return notices

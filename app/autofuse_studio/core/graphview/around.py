@@ -8,12 +8,11 @@ only its ops built: the result is the same graph as neighbourhood_graph(build_di
 
 from __future__ import annotations
 
-import gc
 import threading
 import weakref
 from collections.abc import Iterable
 
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
 from autofuse_studio.core.graphview.filters import BOTH, DOWN, UP
@@ -52,7 +51,7 @@ def plain_facts(model: Model) -> _Plain:
     if found is None:
         with gc_paused():
             found = _Plain(model)
-            gc.freeze()  # it lives as long as the model, like it (see build_display_graph)
+            keep_long_lived()  # it lives as long as the model, like it (see build_display_graph)
         with _LOCK:
             _CACHE[model] = found
     return found

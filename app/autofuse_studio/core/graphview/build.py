@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.attrs import attr_value
 from autofuse_studio.core.ge.model import FUSED_TYPES, Model, Op
 from autofuse_studio.core.graphview.graph import (
@@ -242,5 +241,5 @@ def build_display_graph(model: Model, options: ViewOptions | None = None,
         # The graph lives as long as its pane shows it. Unfrozen, the first young collection after the pause
         # scans all of it and later full ones rescan it, each holding the GIL: 0.5-0.9 s GUI stalls per pass
         # at 100k ops. Frozen objects stay refcounted (a graph holds no cycles), so a dropped graph is freed.
-        gc.freeze()
+        keep_long_lived()
         return graph

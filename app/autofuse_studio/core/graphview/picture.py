@@ -11,9 +11,12 @@ from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.core.render.display import DisplayItem, Group, Polyline, Rect, Text
 from autofuse_studio.core.render.svg import display_list_to_svg
 
-__all__ = ["LEGEND_HEIGHT", "Picture", "graph_display_list", "legend_group"]
+__all__ = ["LEGEND_HEIGHT", "Picture", "graph_display_list", "legend_group", "side_by_side"]
 
 LEGEND_HEIGHT = 28.0
+FIRST_DIVERGENCE = "first divergence"  # the legend entry drawn as the border the graph view draws
+FIRST_BORDER = "#000000"
+FIRST_BORDER_WIDTH = 3.0  # as thick as on screen (GraphItem): a 1 px black edge was lost among the grey ones
 EDGE_COLOUR = "#7a7a7a"
 BACK_EDGE_COLOUR = "#b07aa1"
 CLUSTER_FILLS = {CLUSTER_FUSION: "#fff4d6"}
@@ -50,7 +53,11 @@ def legend_group(entries: list[tuple[str, str]]) -> Group:
     items: list[DisplayItem] = []
     x = 0.0
     for label, colour in entries:
-        items.append(Rect(x, 0, 14, 14, fill=colour, stroke="#333", role="legend-swatch"))
+        if label == FIRST_DIVERGENCE:  # a border, not a fill: the swatch looks like the marked nodes
+            items.append(Rect(x + 1, 1, 12, 12, fill="#ffffff", stroke=FIRST_BORDER, role="legend-swatch",
+                              stroke_width=FIRST_BORDER_WIDTH))
+        else:
+            items.append(Rect(x, 0, 14, 14, fill=colour, stroke="#333", role="legend-swatch"))
         items.append(Text(x + 18, 11, label, font_size=11, role="legend-label"))
         x += 30 + 6.6 * len(label)
     return Group(10, 8, items, role="legend")
@@ -62,6 +69,7 @@ def graph_display_list(graph: DisplayGraph, layout: Layout, style: NodeStyle,
     x0, y0 = (clip[0], clip[1]) if clip is not None else (0.0, 0.0)
     top = LEGEND_HEIGHT if legend else 0.0
     items: list[DisplayItem] = []
+    drawn_first = False
     for number, cluster in enumerate(graph.clusters):
         bx0, by0, bx1, by1 = (float(v) for v in layout.cluster_box[number])
         if bx1 > bx0 and _intersects((bx0, by0, bx1, by1), clip):
@@ -90,9 +98,10 @@ def graph_display_list(graph: DisplayGraph, layout: Layout, style: NodeStyle,
         if not _intersects((nx, ny, nx + nw, ny + nh), clip):
             continue
         first = number in style.first_divergence
-        items.append(Rect(nx, ny, nw, nh, fill=style.fills[number], stroke="#000" if first else "#555",
+        drawn_first = drawn_first or first
+        items.append(Rect(nx, ny, nw, nh, fill=style.fills[number], stroke=FIRST_BORDER if first else "#555",
                           corner_radius=4, role="node-first-divergence" if first else f"node-{node.kind}",
-                          title=f"{node.key}\n{node.type}"))
+                          title=f"{node.key}\n{node.type}", stroke_width=FIRST_BORDER_WIDTH if first else None))
         items.append(Text(nx + nw / 2, ny + 15, _elide(node.label, nw), font_size=11, anchor="middle",
                           role="node-label"))
         items.append(Text(nx + nw / 2, ny + 29, _elide(node.type, nw), font_size=9, fill="#444", anchor="middle",
@@ -102,4 +111,23 @@ def graph_display_list(graph: DisplayGraph, layout: Layout, style: NodeStyle,
         width, height = clip[2] - clip[0], clip[3] - clip[1] + top
     else:
         width, height = layout.size[0], layout.size[1] + top
-    return Picture([legend_group(style.legend), scene] if legend else [scene], width, height)
+    # The legend lists the first divergence only where the picture draws its border (not outside a clip).
+    entries = [entry for entry in style.legend if drawn_first or entry[0] != FIRST_DIVERGENCE]
+    return Picture([legend_group(entries), scene] if legend else [scene], width, height)
+
+
+PANE_GAP = 40.0
+PANE_TITLE_HEIGHT = 24.0
+
+
+def side_by_side(panes: list[tuple[str, Picture]]) -> Picture:
+    """Pictures next to each other, left to right, each under its title (the graph tab's two panes)."""
+    items: list[DisplayItem] = []
+    x = 0.0
+    height = 0.0
+    for title, picture in panes:
+        items.append(Text(x + 10, 17, title, font_size=14, role="pane-title"))
+        items.append(Group(x, PANE_TITLE_HEIGHT, picture.items, role="pane"))
+        x += picture.width + PANE_GAP
+        height = max(height, picture.height + PANE_TITLE_HEIGHT)
+    return Picture(items, max(x - PANE_GAP, 1.0), max(height, 1.0))

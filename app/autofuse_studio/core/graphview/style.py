@@ -11,11 +11,8 @@ from numpy.typing import NDArray
 from autofuse_studio.core.graphview.graph import NODE_FUSION, DisplayGraph
 from autofuse_studio.core.graphview.raster import fill_codes
 from autofuse_studio.core.graphview.sync import FusionIndex, worst_verdict
+from autofuse_studio.core.precision.palette import VERDICT_FILLS
 from autofuse_studio.core.precision.rows import (
-    VERDICT_CULPRIT,
-    VERDICT_OK,
-    VERDICT_PROPAGATED,
-    VERDICT_UNKNOWN,
     PrecisionRow,
 )
 
@@ -24,12 +21,6 @@ __all__ = [
 ]
 
 BY_VERDICT = "verdict"
-VERDICT_FILLS = {
-    VERDICT_CULPRIT: "#e34a33",
-    VERDICT_PROPAGATED: "#fdbb84",
-    VERDICT_OK: "#a6d96a",
-    VERDICT_UNKNOWN: "#cfcfcf",
-}
 NO_ROWS_FILL = "#f7f7f7"  # ops the precision run did not compare (or no run yet)
 METRICS = ("cosine", "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean")
 HIGHER_IS_BETTER = frozenset({"cosine"})

@@ -35,6 +35,12 @@ def rank_label(rank: str | None) -> str:
     return "-" if rank is None else rank
 
 
+def _rank_param(where: str) -> dict[str, str]:
+    """The rank named by a ' on rank R' suffix, as a notice parameter (none for a single-rank case)."""
+    prefix = " on rank "
+    return {"rank": where[len(prefix):]} if where.startswith(prefix) else {}
+
+
 def pair_steps(open_steps: Sequence[str], close_steps: Sequence[str], step: str | None,
                notices: list[Notice], where: str = "") -> list[tuple[str | None, str | None]]:
     """The (af-open step, af-close step) pairs to compare: --step, else every step on both sides."""
@@ -49,12 +55,14 @@ def pair_steps(open_steps: Sequence[str], close_steps: Sequence[str], step: str 
         if only_one_side:
             notices.append(Notice("step_on_one_side", f"Steps present on one side only are not compared{where}: "
                                   f"{join_names(only_one_side)}", len(only_one_side),
-                                  [{"step": name} for name in only_one_side]))
+                                  [{"step": name} for name in only_one_side],
+                                  params={"steps_list": join_names(only_one_side), **_rank_param(where)}))
         return [(name, name) for name in common]
     if len(open_steps) <= 1 and len(close_steps) <= 1:
         if open_steps and close_steps:
             text = f"Comparing af-open step {open_steps[0]} with af-close step {close_steps[0]}{where}."
-            notices.append(Notice("steps_paired_by_position", text))
+            notices.append(Notice("steps_paired_by_position", text, params={
+                "open_step": open_steps[0], "close_step": close_steps[0], **_rank_param(where)}))
         return [(open_steps[0] if open_steps else None, close_steps[0] if close_steps else None)]
     raise InputError(f"The dump folders have no step in common{where} (af-open: {', '.join(open_steps)}; "
                      f"af-close: {', '.join(close_steps)}); choose one with --step.")
@@ -86,7 +94,8 @@ def _single(open_index: DumpIndex, close_index: DumpIndex, step: str | None, wan
     if open_rank is not None and close_rank is not None and open_rank != close_rank:
         notices.append(Notice("ranks_paired_by_position", f"Comparing af-open rank {open_rank} with af-close rank "
                               f"{close_rank} (each side has one rank).", items=[{"af_open_rank": open_rank,
-                                                                                  "af_close_rank": close_rank}]))
+                                                                                  "af_close_rank": close_rank}],
+                              params={"open_rank": open_rank, "close_rank": close_rank}))
     steps = pair_steps(open_index.steps_of(open_rank), close_index.steps_of(close_rank), step, notices)
     return [DumpPair(None, open_step or "", open_rank, close_rank, open_step, close_step)
             for open_step, close_step in steps]
@@ -114,7 +123,8 @@ def pair_dumps(open_index: DumpIndex, close_index: DumpIndex, step: str | None =
                                f" on rank {rank_label(rank)}")
         except InputError as error:
             errors.append(error)
-            notices.append(Notice("rank_not_compared", str(error), items=[{"rank": rank}]))
+            notices.append(Notice("rank_not_compared", str(error), items=[{"rank": rank}],
+                                  params={"rank": rank_label(rank), "detail": str(error)}))
             continue
         pairs += [DumpPair(rank, open_step or "", rank, rank, open_step, close_step) for open_step, close_step in steps]
     if errors and not any(pair.missing_side is None for pair in pairs):
@@ -135,7 +145,8 @@ def _missing_notices(missing: dict[str, list[Rank]]) -> list[Notice]:
             f"{'Rank' if len(ranks) == 1 else 'Ranks'} {join_names(labels)} "
             f"{'is' if len(ranks) == 1 else 'are'} in the {present} dump only (no {absent_side} dump): "
             f"{'its' if len(ranks) == 1 else 'their'} rows are not compared (RANK_NOT_FOUND).",
-            len(ranks), [{"rank": rank, "side": present, "missing_side": absent_side} for rank in ranks]))
+            len(ranks), [{"rank": rank, "side": present, "missing_side": absent_side} for rank in ranks],
+            params={"ranks_list": join_names(labels), "present": present, "absent": absent_side}))
     return notices
 
 

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.errors import AppError, InputError
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.fusion import FusionMapping, build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.notices import Notice, examples, on_side, plain_notices, plural
 from autofuse_studio.core.precision.dump_pairs import CLOSE_SIDE, OPEN_SIDE, DumpPair, pair_dumps
 from autofuse_studio.core.precision.explain import no_fused_ops_notice
+from autofuse_studio.core.precision.loaded_case import LoadedCase as LoadedCase  # re-exported
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair, open_side, prepare_pair
 from autofuse_studio.core.precision.plan import (
     Plan,
@@ -41,48 +40,23 @@ from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts, first_divergence_by_rank, self_reference_notice
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.core.release import empty_in_chunks
+from autofuse_studio.core.run.spec import RunSpec
 
 RowSink = Callable[[list[PrecisionRow]], None]
 EarlyPlan = tuple[list[DumpPair], Plan]  # the (rank, step) pairs and the provisional plan compared early
 
 
-@dataclass
-class Mode1Request:
-    """The inputs of a mode-1 run (the reference's arguments plus ours)."""
-
-    af_open_graph: Path
-    af_close_graph: Path
-    af_open_data: Path
-    af_close_data: Path
-    compare_input: bool = False
-    step: str | None = None
-    ranks: list[str] | None = None  # compare only these ranks (None: every rank)
-    jobs: int = field(default_factory=lambda: min(os.cpu_count() or 1, 8))
-    thresholds: Thresholds = field(default_factory=Thresholds)
-
-
-@dataclass
-class LoadedCase:
-    """Parsed graphs, fusion mapping and dump indexes, kept so the GUI can re-use them."""
-
-    af_open: Model
-    af_close: Model
-    mapping: FusionMapping
-    open_index: DumpIndex
-    close_index: DumpIndex
-
-
 CaseSink = Callable[[LoadedCase], None]
 
 
-def load_case(request: Mode1Request, progress: Progress = no_progress,
+def load_case(request: RunSpec, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED) -> LoadedCase:
     """Parse both graphs and index both dump folders (each exactly once)."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index") as indexer:
         return _load(request, progress, cancel, indexer.submit, None)[0]
 
 
-def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit: Callable[..., Future[Any]],
+def _load(request: RunSpec, progress: Progress, cancel: CancelToken, submit: Callable[..., Future[Any]],
           scheduler: PairScheduler | None) -> tuple[LoadedCase, EarlyPlan | None]:
     """Index on a helper thread while parsing; with a scheduler, start comparing before the af-close graph."""
     for path, what in ((request.af_open_data, "af-open"), (request.af_close_data, "af-close")):
@@ -92,7 +66,7 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         # Indexing is mostly directory syscalls (no GIL): it runs beside the graph parsing.
         indexes = submit(_index_both, request, cancel)
         progress(0, 3, "parsing the fusion-enabled graph")
-        af_open = load_model(request.af_open_graph, cancel)
+        af_open = load_model(Path(request.af_open_graph), cancel)
         mapping = build_fusion_mapping(af_open)
         cancel.check()
         progress(1, 3, "indexing the dump folders")
@@ -101,19 +75,19 @@ def _load(request: Mode1Request, progress: Progress, cancel: CancelToken, submit
         if scheduler is not None:
             early = _start_early(scheduler, request, af_open, mapping, (open_index, close_index))
         progress(2, 3, "parsing the fusion-disabled graph")
-        af_close = load_model(request.af_close_graph, cancel)
+        af_close = load_model(Path(request.af_close_graph), cancel)
         cancel.check()
         # The models live for the whole run (and the GUI session). Without this every later collection
         # rescans all of their objects while holding the GIL: 1.7 s per full pass at 30k ops, a frozen
         # window in the GUI; and the first young collection after the pause would scan everything built
         # during it (20-50 ms even for a 300-op case). The objects stay refcounted (models hold no
         # cycles), so they are still freed when dropped.
-        gc.freeze()
+        keep_long_lived()
     progress(3, 3, "indexed")
     return LoadedCase(af_open, af_close, mapping, open_index, close_index), early
 
 
-def _start_early(scheduler: PairScheduler, request: Mode1Request, af_open: Model, mapping: FusionMapping,
+def _start_early(scheduler: PairScheduler, request: RunSpec, af_open: Model, mapping: FusionMapping,
                  indexes: tuple[DumpIndex, DumpIndex]) -> EarlyPlan | None:
     """Compare the pairs the af-open side alone determines while the af-close graph is parsed."""
     try:
@@ -125,9 +99,9 @@ def _start_early(scheduler: PairScheduler, request: Mode1Request, af_open: Model
     return pairs, provisional
 
 
-def _index_both(request: Mode1Request, cancel: CancelToken) -> tuple[DumpIndex, DumpIndex]:
-    return (DumpIndex.build(request.af_open_data, cancel=cancel),
-            DumpIndex.build(request.af_close_data, cancel=cancel))
+def _index_both(request: RunSpec, cancel: CancelToken) -> tuple[DumpIndex, DumpIndex]:
+    return (DumpIndex.build(Path(request.af_open_data), cancel=cancel),
+            DumpIndex.build(Path(request.af_close_data), cancel=cancel))
 
 
 def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
@@ -143,32 +117,30 @@ def _row_from(planned: PlannedRow, outcome: PairResult | None) -> PrecisionRow:
     return row
 
 
-def run_mode1(request: Mode1Request, progress: Progress = no_progress,
+def run_mode1(request: RunSpec, progress: Progress = no_progress,
               cancel: CancelToken = NEVER_CANCELLED, case: LoadedCase | None = None,
-              on_rows: RowSink | None = None, on_case: CaseSink | None = None,
-              while_comparing: CaseSink | None = None) -> PrecisionResult:
+              on_rows: RowSink | None = None, on_case: CaseSink | None = None) -> PrecisionResult:
     """Compare every fused op output (and input with compare_input) against the origin run.
 
     Without `case`, the graphs and dumps are loaded here and comparing starts before the af-close graph
     is parsed; `on_case` then receives the loaded case (from this thread) once it is complete.
     `on_rows`, when given, receives finished rows (metrics and status, verdict not yet assigned) from
     this thread as they complete, first the uncompared ones in one batch; the returned result holds the
-    same row objects with verdicts. `while_comparing` runs on this thread with the loaded case while the
-    pool compares (the caller's own look-ups over the graphs, done while this thread would wait).
+    same row objects with verdicts. (A caller's own look-ups over the loaded case run on its thread while
+    the pool compares: see core.run's CaseLoaded event.)
     """
     # Planning and comparing build 100k+ acyclic objects (plans, rows, metrics): each collection during
     # the run rescanned them all while holding the GIL (40-180 ms, a frozen window in the GUI). Collect
     # nothing until the result exists, then freeze it like the models: it lives as long as they do.
     with gc_paused():
-        result = _run_mode1(request, progress, cancel, case, on_rows, on_case, while_comparing)
-        gc.freeze()
+        result = _run_mode1(request, progress, cancel, case, on_rows, on_case)
+        keep_long_lived()
     return result
 
 
-def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, case: LoadedCase | None,
-               on_rows: RowSink | None, on_case: CaseSink | None,
-               while_comparing: CaseSink | None) -> PrecisionResult:
-    with PairScheduler(request.jobs, cancel) as scheduler:
+def _run_mode1(request: RunSpec, progress: Progress, cancel: CancelToken, case: LoadedCase | None,
+               on_rows: RowSink | None, on_case: CaseSink | None) -> PrecisionResult:
+    with PairScheduler(request.workers, cancel) as scheduler:
         early = None
         if case is None:
             case, early = _load(request, progress, cancel, scheduler.submit, scheduler)
@@ -189,8 +161,6 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
         def meanwhile() -> None:
             # The verdicts need the producers of the af-open graph: work them out while the pool compares.
             producer_index(loaded.af_open)
-            if while_comparing is not None:
-                while_comparing(loaded)
 
         outcomes = scheduler.compare(planned, progress, deliver, meanwhile=meanwhile)
     result = assemble_result(request, case, pairs, plan, notices, outcomes)
@@ -200,7 +170,7 @@ def _run_mode1(request: Mode1Request, progress: Progress, cancel: CancelToken, c
     return result
 
 
-def assemble_result(request: Mode1Request, case: LoadedCase, pairs: list[DumpPair], plan: Plan,
+def assemble_result(request: RunSpec, case: LoadedCase, pairs: list[DumpPair], plan: Plan,
                     notices: list[Notice], outcomes: dict[int, PairResult]) -> PrecisionResult:
     """The rows of a plan filled with their outcomes (by position), verdicts and the first divergence assigned."""
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(plan.rows)]
@@ -262,7 +232,7 @@ def input_notices(case: LoadedCase) -> list[Notice]:
     """What reading the graphs and indexing the dumps had to say, before any pairing."""
     empty = [Notice("no_dump_npys", f"The {side} dump folder {index.root} holds no dump files (raw dumps "
                     "named like {type}.{name}.{task}.{stream}.{timestamp}, their NPYs or statistics CSVs): nothing "
-                    "of it can be compared.", side=side)
+                    "of it can be compared.", side=side, params={"root": str(index.root)})
              for side, index in ((OPEN_SIDE, case.open_index), (CLOSE_SIDE, case.close_index))
              if index.files_found == 0]
     if not case.mapping.fused_ops:  # a valid graph of the wrong kind: say so instead of a silent 0 rows
@@ -280,7 +250,7 @@ def _from_headers_notice(outputs: set[tuple[str, int]]) -> Notice:
                f"graph {'was' if len(outputs) == 1 else 'were'} paired with their origin by the original_op of their "
                f"raw dump headers (e.g. {examples(named)}).")
     return Notice("origin_from_dump_header", message, len(outputs), [{"output": text} for text in named],
-                  side=OPEN_SIDE)
+                  side=OPEN_SIDE, params={"tensors": [(op, "output", index) for op, index in sorted(outputs)]})
 
 
 def _mapping_notices(mapping: FusionMapping, paired: set[tuple[str, int]] | None = None) -> list[Notice]:
@@ -301,7 +271,8 @@ def _mapping_notices(mapping: FusionMapping, paired: set[tuple[str, int]] | None
     # The mapping's warnings name each output as "Fused op '{op}' output {index} …": keep those still unpaired.
     named = {f"Fused op '{op}' output {index}" for op, index in paired}
     still = [text for text in mapping.warnings if text.partition(" has no usable ")[0] not in named]
-    return [Notice("fusion_mapping", message, count, [{"message": text} for text in still])]
+    return [Notice("fusion_mapping", message, count, [{"message": text} for text in still],
+                   params={"tensors": [(out.fused_op, "output", out.index) for out in left]})]
 
 
 def deliverer(on_rows: RowSink) -> Delivery:
@@ -329,7 +300,18 @@ def mode2_result(npy_a: str | Path, npy_b: str | Path, outcome: PairResult, thre
                        fused_dtype=outcome.fused_dtype, origin_dtype=outcome.origin_dtype,
                        fused_shape=outcome.fused_shape, origin_shape=outcome.origin_shape)
     result = PrecisionResult([row], thresholds)
-    assign_verdicts(result.rows, result.thresholds, {})
+    result.first_divergence = assign_verdicts(result.rows, result.thresholds, {})
     if row.verdict in SIGNED_VERDICTS:
         row.signature = signed
     return result
+
+
+def compare_two(npy_a: str | Path, npy_b: str | Path, thresholds: Thresholds) -> tuple[PairResult, PrecisionResult]:
+    """Mode 2 whole: compare two tensor files, the one-row result with its verdict, first divergence and (when
+    the row fails) its signature. Names are kept as given (they are the row's fused and origin names)."""
+    outcome = run_mode2(Path(npy_a), Path(npy_b))
+    result = mode2_result(npy_a, npy_b, outcome, thresholds)
+    row = result.rows[0]
+    if row.verdict in SIGNED_VERDICTS:
+        row.signature = pair_signature(*mode2_sides(npy_a, npy_b))
+    return outcome, result

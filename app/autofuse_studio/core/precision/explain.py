@@ -41,10 +41,12 @@ def no_fused_ops_notice(af_open: Model, af_close: Model) -> Notice:
     message = (f"The af-open graph {af_open.path} has no fused operators (no AscBackend/FusedAscBackend op and "
                "no _datadump_origin_name attribute): there is nothing to compare.")
     fused_on_close = sum(1 for op in af_close.ops_in_order() if is_fused_op(op))
+    swapped = ""
     if fused_on_close:
         message += (f" The af-close graph {af_close.path} has {fused_on_close:,}: were the two graphs swapped?")
+        swapped = f"af-close 图 {af_close.path} 中有 {fused_on_close:,} 个：两个图是否放反了？"
     return Notice(NO_FUSED_OPS, message, 1, [{"file": af_open.path, "ops": sum(1 for _ in af_open.ops_in_order())}],
-                  side=OPEN_SIDE)
+                  side=OPEN_SIDE, params={"path": af_open.path, "swapped": swapped})
 
 
 def item_files(item: Mapping[str, Any]) -> list[str]:

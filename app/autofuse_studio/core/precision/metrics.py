@@ -12,13 +12,14 @@ import math
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from autofuse_studio.core.blas import limit_blas_threads
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, iter_aligned_pairs
 from autofuse_studio.core.precision.native import native_partial
+from autofuse_studio.core.precision.partial import Partial
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 EPSILON = 1e-8
@@ -49,13 +50,6 @@ class Metrics:
     nonfinite_mismatch: int = 0  # positions where only one side is NaN/Inf, or the Infs differ
 
 
-def _nan_max(left: float, right: float) -> float:
-    """max() that propagates NaN like np.max does."""
-    if math.isnan(left) or math.isnan(right):
-        return math.nan
-    return max(left, right)
-
-
 def _scale_exponent(values: np.ndarray) -> int:
     if values.size == 0:
         return 0
@@ -64,53 +58,6 @@ def _scale_exponent(values: np.ndarray) -> int:
         return 0
     exponent = math.frexp(peak)[1]
     return exponent if exponent > _SCALE_EXPONENT_LIMIT else 0
-
-
-@dataclass
-class _Partial:
-    """Running sums; squared sums are stored in units of 2**(2*exp) for their scale exponents."""
-
-    count: int = 0
-    dot_ab: float = 0.0
-    sum_aa: float = 0.0
-    sum_bb: float = 0.0
-    sum_dd: float = 0.0
-    exp_a: int = 0
-    exp_b: int = 0
-    exp_d: int = 0
-    max_abs: float = 0.0
-    max_rel: float = 0.0
-    sum_abs: float = 0.0
-    passes: list[int] = field(default_factory=lambda: [0, 0])
-    nan_a: int = 0
-    inf_a: int = 0
-    nan_b: int = 0
-    inf_b: int = 0
-    nonfinite_mismatch: int = 0
-
-    def merge(self, other: _Partial) -> None:
-        """Add another block's partial sums into this one (rescaling to the larger exponents)."""
-        exp_a, exp_b, exp_d = (max(self.exp_a, other.exp_a), max(self.exp_b, other.exp_b),
-                               max(self.exp_d, other.exp_d))
-        self.dot_ab = (math.ldexp(self.dot_ab, self.exp_a + self.exp_b - exp_a - exp_b)
-                       + math.ldexp(other.dot_ab, other.exp_a + other.exp_b - exp_a - exp_b))
-        self.sum_aa = math.ldexp(self.sum_aa, 2 * (self.exp_a - exp_a)) + math.ldexp(
-            other.sum_aa, 2 * (other.exp_a - exp_a))
-        self.sum_bb = math.ldexp(self.sum_bb, 2 * (self.exp_b - exp_b)) + math.ldexp(
-            other.sum_bb, 2 * (other.exp_b - exp_b))
-        self.sum_dd = math.ldexp(self.sum_dd, 2 * (self.exp_d - exp_d)) + math.ldexp(
-            other.sum_dd, 2 * (other.exp_d - exp_d))
-        self.exp_a, self.exp_b, self.exp_d = exp_a, exp_b, exp_d
-        self.count += other.count
-        self.max_abs = _nan_max(self.max_abs, other.max_abs)
-        self.max_rel = _nan_max(self.max_rel, other.max_rel)
-        self.sum_abs += other.sum_abs
-        self.passes = [mine + theirs for mine, theirs in zip(self.passes, other.passes, strict=True)]
-        self.nan_a += other.nan_a
-        self.inf_a += other.inf_a
-        self.nan_b += other.nan_b
-        self.inf_b += other.inf_b
-        self.nonfinite_mismatch += other.nonfinite_mismatch
 
 
 def _exact_abs_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -159,7 +106,7 @@ class _Workspace(threading.local):
 _WORKSPACE = _Workspace()
 
 
-def block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
+def block_partial(a_block: np.ndarray, b_block: np.ndarray) -> Partial:
     """Partial sums of one pair of equally long 1-D blocks."""
     # The native kernel does it in one pass without the GIL; it declines (None) for blocks that need
     # rescaling, unsupported dtypes or when it is not built, and _block_partial stays the reference.
@@ -171,7 +118,7 @@ def block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
         return _block_partial(a_block, b_block)
 
 
-def _scaled_dots(partial: _Partial, a: np.ndarray, b: np.ndarray) -> None:
+def _scaled_dots(partial: Partial, a: np.ndarray, b: np.ndarray) -> None:
     partial.dot_ab = float(np.dot(a, b))
     partial.sum_aa = float(np.dot(a, a))
     partial.sum_bb = float(np.dot(b, b))
@@ -191,9 +138,9 @@ def _scaled_dots(partial: _Partial, a: np.ndarray, b: np.ndarray) -> None:
         partial.sum_bb = float(np.dot(b_scaled, b_scaled))
 
 
-def _block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
+def _block_partial(a_block: np.ndarray, b_block: np.ndarray) -> Partial:
     count = int(a_block.size)
-    partial = _Partial(count=count)
+    partial = Partial(count=count)
     a, b, abs_diff, flags = _WORKSPACE.get(count)
     np.copyto(a, a_block, casting="unsafe")
     np.copyto(b, b_block, casting="unsafe")
@@ -225,7 +172,8 @@ def _block_partial(a_block: np.ndarray, b_block: np.ndarray) -> _Partial:
     return partial
 
 
-def _finish(total: _Partial) -> Metrics:
+def metrics_from(total: Partial) -> Metrics:
+    """The Metrics of a pair from its merged partial sums."""
     count = total.count
     norm_a, norm_b = math.sqrt(total.sum_aa), math.sqrt(total.sum_bb)
     scaled_epsilon = math.ldexp(EPSILON, -(total.exp_a + total.exp_b))
@@ -257,7 +205,7 @@ def _finish(total: _Partial) -> Metrics:
 
 def _bounded_map(
     executor: Executor, pairs: Iterable[tuple[np.ndarray, np.ndarray]], in_flight: int
-) -> Iterator[_Partial]:
+) -> Iterator[Partial]:
     """executor.map with at most `in_flight` pending blocks, so memory stays bounded."""
     pending = []
     for a_block, b_block in pairs:
@@ -282,15 +230,15 @@ def compare_tensors(
         raise ValueError("the tensors are empty")
     if fused.size <= block_elements and fused.size == origin.size:
         # One block (most dump tensors): no block iterators, no merging.
-        return _finish(block_partial(fused.materialize().reshape(-1), origin.materialize().reshape(-1)))
+        return metrics_from(block_partial(fused.materialize().reshape(-1), origin.materialize().reshape(-1)))
     pairs = iter_aligned_pairs(fused, origin, block_elements)
-    partials: Iterable[_Partial]
+    partials: Iterable[Partial]
     if executor is None:
         partials = (block_partial(a_block, b_block) for a_block, b_block in pairs)
     else:
         partials = _bounded_map(executor, pairs, in_flight=4)
-    total = _Partial()
+    total = Partial()
     for partial in partials:
         cancel.check()
         total.merge(partial)
-    return _finish(total)
+    return metrics_from(total)

@@ -8,18 +8,17 @@ import importlib
 import logging
 import os
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from autofuse_studio.core.precision.metrics import _Partial
+from autofuse_studio.core.precision.partial import Partial
 
 _LOG = logging.getLogger(__name__)
 DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
 
 # Type codes of _kernel.c; bf16 never reaches us (LazyTensor decodes it to float32 first).
-_TYPE_CODES = {
+TYPE_CODES = {
     np.dtype(np.bool_): 0,
     np.dtype(np.int8): 1,
     np.dtype(np.int16): 2,
@@ -39,7 +38,7 @@ _INIT_LOCK = threading.Lock()
 
 
 @functools.cache
-def _library() -> ctypes.CDLL | None:
+def kernel_library() -> ctypes.CDLL | None:
     """The loaded kernel with its prototypes set, or None when it was not built."""
     try:
         module = importlib.import_module("autofuse_studio.core.precision._kernel")
@@ -69,7 +68,7 @@ def _library() -> ctypes.CDLL | None:
 
 def prototyped(name: str, restype: Any, argtypes: list[Any]) -> Any:
     """The kernel's function `name` with its prototype set (once, under a lock), or None when it is absent."""
-    library = _library()
+    library = kernel_library()
     if library is None or not hasattr(library, name):  # not built, or built from older sources
         return None
     with _INIT_LOCK:  # two threads may ask at once: set the prototype once
@@ -94,20 +93,20 @@ def _outputs() -> tuple[ctypes.Array[ctypes.c_double], ctypes.Array[ctypes.c_int
 
 def enabled() -> bool:
     """True when the native kernel is built, loadable and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1."""
-    return os.environ.get(DISABLE_ENV, "") not in ("1", "true", "yes") and _library() is not None
+    return os.environ.get(DISABLE_ENV, "") not in ("1", "true", "yes") and kernel_library() is not None
 
 
 def native_partial(
     a_block: np.ndarray, b_block: np.ndarray, limits: tuple[float, float], epsilon: float
-) -> _Partial | None:
+) -> Partial | None:
     """The block's partial sums from the native kernel, or None when the numpy path must do it."""
     if not enabled():
         return None
-    library = _library()
-    a_code, b_code = _TYPE_CODES.get(a_block.dtype), _TYPE_CODES.get(b_block.dtype)
+    library = kernel_library()
+    a_code, b_code = TYPE_CODES.get(a_block.dtype), TYPE_CODES.get(b_block.dtype)
     if library is None or a_code is None or b_code is None or a_block.size != b_block.size:
         return None
-    # The kernel reads plain native-endian C arrays; byte-swapped dtypes were not in _TYPE_CODES.
+    # The kernel reads plain native-endian C arrays; byte-swapped dtypes were not in TYPE_CODES.
     a = np.ascontiguousarray(a_block.reshape(-1))
     b = np.ascontiguousarray(b_block.reshape(-1))
     # Per-thread ctypes output arrays and __array_interface__ cost a fraction of numpy's .ctypes per call.
@@ -121,13 +120,11 @@ def native_partial(
     return _partial(int(a.size), doubles[:], counts[:])
 
 
-def _partial(count: int, doubles: list[float], counts: list[int]) -> _Partial:
-    """The _Partial of a block from the kernel's 7 doubles and 7 counts."""
-    from autofuse_studio.core.precision.metrics import _Partial  # metrics imports this module
-
+def _partial(count: int, doubles: list[float], counts: list[int]) -> Partial:
+    """The Partial of a block from the kernel's 7 doubles and 7 counts."""
     dot_ab, sum_aa, sum_bb, sum_dd, sum_abs, max_abs, max_rel = doubles
     pass1, pass2, nan_a, inf_a, nan_b, inf_b, mismatch = counts
-    return _Partial(
+    return Partial(
         count=count, dot_ab=dot_ab, sum_aa=sum_aa, sum_bb=sum_bb, sum_dd=sum_dd, max_abs=max_abs,
         max_rel=max_rel, sum_abs=sum_abs, passes=[pass1, pass2], nan_a=nan_a, inf_a=inf_a, nan_b=nan_b,
         inf_b=inf_b, nonfinite_mismatch=mismatch,
@@ -136,26 +133,27 @@ def _partial(count: int, doubles: list[float], counts: list[int]) -> _Partial:
 
 def batch_enabled() -> bool:
     """True when native_partials can work: the kernel is enabled and has af_pair_stats_batch."""
-    return enabled() and hasattr(_library(), "af_pair_stats_batch")
+    return enabled() and hasattr(kernel_library(), "af_pair_stats_batch")
 
 
-def _address(array: np.ndarray) -> int:
+def data_address(array: np.ndarray) -> int:
+    """The address of an array's first element, for the kernel's pointer arguments."""
     address: int = array.__array_interface__["data"][0]  # a fraction of the cost of array.ctypes
     return address
 
 
 def native_partials(
     blocks: list[tuple[np.ndarray, np.ndarray]], limits: tuple[float, float], epsilon: float
-) -> list[_Partial | None]:
+) -> list[Partial | None]:
     """native_partial of every pair of blocks, computed in one kernel call (one GIL release for all of them)."""
     if not batch_enabled():
         return [None] * len(blocks)
-    library = _library()
+    library = kernel_library()
     assert library is not None
-    results: list[_Partial | None] = [None] * len(blocks)
+    results: list[Partial | None] = [None] * len(blocks)
     numbers, a_blocks, b_blocks, a_codes, b_codes = [], [], [], [], []
     for number, (a_block, b_block) in enumerate(blocks):
-        a_code, b_code = _TYPE_CODES.get(a_block.dtype), _TYPE_CODES.get(b_block.dtype)
+        a_code, b_code = TYPE_CODES.get(a_block.dtype), TYPE_CODES.get(b_block.dtype)
         if a_code is None or b_code is None or a_block.size != b_block.size:
             continue  # native_partial declines these too
         numbers.append(number)
@@ -168,14 +166,14 @@ def native_partials(
         return results
     k = len(numbers)
     inputs: list[np.ndarray] = [
-        np.array([_address(block) for block in a_blocks], dtype=np.uintp), np.array(a_codes, dtype=np.int32),
-        np.array([_address(block) for block in b_blocks], dtype=np.uintp), np.array(b_codes, dtype=np.int32),
+        np.array([data_address(block) for block in a_blocks], dtype=np.uintp), np.array(a_codes, dtype=np.int32),
+        np.array([data_address(block) for block in b_blocks], dtype=np.uintp), np.array(b_codes, dtype=np.int32),
         np.array([block.size for block in a_blocks], dtype=np.int64),
     ]
     doubles, counts = np.empty((k, _DOUBLES), dtype=np.float64), np.empty((k, _COUNTS), dtype=np.int64)
     statuses = np.empty(k, dtype=np.int32)
-    library.af_pair_stats_batch(k, *map(_address, inputs), limits[0], limits[1], epsilon, _address(doubles),
-                                _address(counts), _address(statuses))
+    library.af_pair_stats_batch(k, *map(data_address, inputs), limits[0], limits[1], epsilon, data_address(doubles),
+                                data_address(counts), data_address(statuses))
     for number, block, status, block_doubles, block_counts in zip(
             numbers, a_blocks, statuses.tolist(), doubles.tolist(), counts.tolist(), strict=True):
         if status == _OK:

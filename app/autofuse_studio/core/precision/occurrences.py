@@ -62,4 +62,6 @@ def _notice(kind: str, items: list[dict[str, Any]], template: str) -> Notice:
     ops = list(dict.fromkeys(item["fused_op"] for item in items))
     subject = f"{plural(len(ops), 'operator')} {'was' if len(ops) == 1 else 'were'}"
     message = template.format(ops=subject, where=location(items), names=examples(ops))
-    return Notice(kind, message, len(ops), items)
+    params = {"names": ops, "steps": sorted({item["step"] for item in items if item["step"]}, key=natural_key),
+              "ranks": sorted({item["rank"] for item in items if item["rank"] is not None}, key=natural_key)}
+    return Notice(kind, message, len(ops), items, params=params)

@@ -130,7 +130,7 @@ def _hinted(info: LayoutInfo, other: LazyTensor, other_layout: str | None) -> La
     return LayoutInfo(info.layout, origin_format, shape)
 
 
-def _convert(
+def convert_layouts(
     fused: LazyTensor, origin: LazyTensor, fused_info: LayoutInfo | None, origin_info: LayoutInfo | None
 ) -> tuple[LazyTensor, LazyTensor, bool]:
     """Bring the private-format side(s) to the plain layout of the other side."""
@@ -269,7 +269,7 @@ def prepare_pair(fused_side: PairSide, origin_side: PairSide, fused: LazyTensor,
     fused_dtype, origin_dtype = _dtype_name(fused, fused_side), _dtype_name(origin, origin_side)
     fused_note, origin_note = fused.note, origin.note  # before the layout conversion makes new tensors
     try:
-        fused, origin, converted = _convert(fused, origin, fused_side.layout, origin_side.layout)
+        fused, origin, converted = convert_layouts(fused, origin, fused_side.layout, origin_side.layout)
     except FormatUnsupported as error:
         message = (f"Unsupported format conversion - {fused_side.label}: {_layout_name(fused_side)} vs "
                    f"{origin_side.label}: {_layout_name(origin_side)} ({error})")

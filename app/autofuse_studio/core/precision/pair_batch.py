@@ -3,7 +3,7 @@
 compare_pair releases the GIL about ten times per pair (open, fstat, read and close of each file, then
 the kernel); with two worker threads every release became a handoff between them, and two threads were
 slower than one. Here a batch costs two releases. Everything between them is compare_pair's own code
-(tensor_from_contents, prepare_pair, _finish), and every pair the fast path does not take - a missing,
+(tensor_from_contents, prepare_pair, metrics_from), and every pair the fast path does not take - a missing,
 unreadable, odd or big file, a broken header, more than one block - is compared by compare_pair itself,
 so each result, message included, is the one compare_pair gives.
 """
@@ -26,7 +26,7 @@ from autofuse_studio.core.dumps.npy import largest_read, tensor_from_contents
 from autofuse_studio.core.dumps.tensors import RawRef, is_ffts_file, raw_ref, raw_tensor_from_contents
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.precision import native, pair
-from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, _finish, block_partial
+from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, block_partial, metrics_from
 from autofuse_studio.core.precision.pair import PairResult, PairSide, PreparedPair, compare_pair, prepare_pair
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
@@ -97,8 +97,8 @@ def _read_files(paths: list[bytes], buffer: np.ndarray) -> list[tuple[int, int] 
     # open_npy maps the files above largest_read: those go to compare_pair. Any two files that are read fit
     # in an empty buffer (with their alignment), so every round compares at least one pair.
     limit = min(largest_read(pair.READ_BELOW_BYTES), buffer.size // 2 - 64)
-    done = reader((ctypes.c_char_p * count)(*paths), count, limit, native._address(buffer), buffer.size,
-                  native._address(offsets), native._address(sizes), native._address(statuses))
+    done = reader((ctypes.c_char_p * count)(*paths), count, limit, native.data_address(buffer), buffer.size,
+                  native.data_address(offsets), native.data_address(sizes), native.data_address(statuses))
     assert done >= 0, "af_read_files is unsupported here: _reader() returns None then"
     return [(offset, size) if status == _READ_OK else None
             for offset, size, status in zip(offsets[:done].tolist(), sizes[:done].tolist(), statuses[:done].tolist(),
@@ -163,7 +163,7 @@ def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], 
     partials = native.native_partials([blocks for _, _, blocks in measured], PASS_RATIO_LIMITS, EPSILON)
     for (key, prepared, blocks), partial in zip(measured, partials, strict=True):
         # Where the kernel declined (sums that need rescaling), block_partial takes the numpy route as before.
-        results[key] = prepared.result(_finish(partial if partial is not None else block_partial(*blocks)))
+        results[key] = prepared.result(metrics_from(partial if partial is not None else block_partial(*blocks)))
     return len(spans) // 2
 
 

@@ -9,20 +9,17 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model, TensorDesc
 from autofuse_studio.core.precision.dump_pairs import DumpPair
+from autofuse_studio.core.precision.loaded_case import LoadedCase
 from autofuse_studio.core.precision.occurrences import OccurrenceLog
 from autofuse_studio.core.precision.pair import NO_MAPPING, RANK_NOT_FOUND, SKIPPED_CONST_DATA, PairSide
 from autofuse_studio.core.precision.rows import INPUT, OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.verdict import Port
-
-if TYPE_CHECKING:
-    from autofuse_studio.core.precision.engine import LoadedCase
 
 # Inputs fed by these op types hold weights or graph inputs, not computed data: the reference skips
 # Constant and Data; Const, RefData and Variable are the same thing under other names.

@@ -8,6 +8,7 @@ from autofuse_studio.core.notices import Notice, clip, examples, plural
 from autofuse_studio.core.precision.occurrences import location
 from autofuse_studio.core.precision.pair import RANK_NOT_FOUND
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.sorting import natural_key
 
 
 def _name(row: PrecisionRow) -> str:
@@ -33,5 +34,8 @@ def row_notices(rows: Iterable[PrecisionRow]) -> list[Notice]:
         others = [_name(row) for row in group[1:] if _name(row) != _name(group[0])]
         if others:
             message += f"; also {examples(others, 2)}"
-        notices.append(Notice(f"row_{status.lower()}", message, len(group), items))
+        params = {"status": status, "tensors": [(row.fused_op, row.kind, row.fused_index) for row in group],
+                  "steps": sorted({row.step for row in group if row.step}, key=natural_key),
+                  "ranks": sorted({row.rank for row in group if row.rank is not None}, key=natural_key)}
+        notices.append(Notice(f"row_{status.lower()}", message, len(group), items, params=params))
     return notices

@@ -16,17 +16,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import LazyTensor, rechunk
 from autofuse_studio.core.errors import Cancelled
+from autofuse_studio.core.precision.tensor_pair import TensorPair
 from autofuse_studio.core.precision.tensor_stats import Scratch
 from autofuse_studio.core.progress import CancelToken, Progress
-
-if TYPE_CHECKING:
-    from autofuse_studio.core.precision.tensor_view import TensorPair
 
 
 def default_jobs() -> int:

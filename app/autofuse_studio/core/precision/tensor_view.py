@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from autofuse_studio.core.dumps.layout import LETTERED_FORMATS, LayoutInfo, is_private_format, normalize_format
-from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor
+from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS
 from autofuse_studio.core.dumps.mapped import changed_since_mapped
 from autofuse_studio.core.dumps.tensors import open_dump_tensor
 from autofuse_studio.core.errors import InputError
@@ -41,6 +41,7 @@ from autofuse_studio.core.precision.segmented import (
     float64_block,
     raw_blocks,
 )
+from autofuse_studio.core.precision.tensor_pair import TensorPair as TensorPair  # re-exported
 from autofuse_studio.core.precision.tensor_stats import (
     Histogram,
     HistogramAccumulator,
@@ -54,33 +55,6 @@ from autofuse_studio.core.precision.tensor_stats import (
     uniform_edges,
 )
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
-
-
-@dataclass(frozen=True)
-class TensorPair:
-    """Both sides of a comparison as LazyTensors of equal size, in the origin layout."""
-
-    fused: LazyTensor
-    origin: LazyTensor
-    layout: str | None = None
-    fused_label: str = "fused"
-    origin_label: str = "origin"
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The logical shape (the origin side's): indices in reports refer to it."""
-        return self.origin.shape
-
-    @property
-    def size(self) -> int:
-        """Number of compared elements."""
-        return self.origin.size
-
-    def axis_names(self) -> list[str]:
-        """Layout letters (N, C, H, W ...) when the layout spells the axes, else d0, d1 ..."""
-        if self.layout is not None and len(self.layout) == len(self.shape):
-            return list(self.layout)
-        return [f"d{axis}" for axis in range(len(self.shape))]
 
 
 def _plain_layout(fused_info: LayoutInfo | None, origin_info: LayoutInfo | None) -> str | None:
@@ -100,14 +74,14 @@ def _plain_layout(fused_info: LayoutInfo | None, origin_info: LayoutInfo | None)
 
 def open_pair(fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,
               origin_layout: LayoutInfo | None = None) -> TensorPair:
-    """Open two dumped tensors (NPY or raw) and convert layouts exactly as the precision engine does (pair._convert)."""
+    """Open two dumped tensors (NPY or raw) and convert layouts exactly as compare_pair does (convert_layouts)."""
     fused, fused_stored = open_dump_tensor(fused_path)
     origin, origin_stored = open_dump_tensor(origin_path)
     # A raw dump's header completes the graph's layouts, as compare_pair does.
     fused_layout = pair_module.stored_layout(fused_layout, fused_stored)
     origin_layout = pair_module.stored_layout(origin_layout, origin_stored)
     # Same conversion as compare_pair, so the view shows exactly the elements the metrics compared.
-    fused, origin, _converted = pair_module._convert(fused, origin, fused_layout, origin_layout)
+    fused, origin, _converted = pair_module.convert_layouts(fused, origin, fused_layout, origin_layout)
     if fused.size != origin.size:
         raise InputError(
             f"Cannot view {fused_path} against {origin_path}: {fused.size} elements {list(fused.shape)} "

@@ -156,7 +156,8 @@ def self_reference_notice(producers: ProducerIndex, ops: Iterable[str]) -> Notic
                f"as an input (a self-reference in the af-open graph), e.g. {shorten(str(first['fused_op']))} input "
                f"{first['input']} is its output {first['output']}: such an input is not counted as the cause of the "
                "operator's error, so a failing one is still a CULPRIT; check the graph.")
-    return Notice("self_reference", message, len(names), items, side="af-open")
+    params = {"op": shorten(str(first["fused_op"])), "input": first["input"], "output": first["output"]}
+    return Notice("self_reference", message, len(names), items, side="af-open", params=params)
 
 
 def _failing_by_group(table: RowTable, failing: np.ndarray) -> list[list[int]]:

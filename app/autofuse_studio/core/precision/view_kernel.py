@@ -31,7 +31,7 @@ _LOCK = threading.Lock()
 @functools.cache
 def _functions() -> tuple[Any, Any] | None:
     """af_view_first and af_view_hist with their prototypes, or None without the kernel."""
-    library = native._library()
+    library = native.kernel_library()
     if library is None or not hasattr(library, "af_view_first"):
         return None
     with _LOCK:  # functools.cache may run this on two workers at once: set the prototypes once
@@ -51,7 +51,7 @@ def type_codes(fused: np.ndarray, origin: np.ndarray) -> tuple[int, int] | None:
     """The kernel's type codes of two raw blocks, or None when the numpy path must take them."""
     if not native.enabled() or _functions() is None:
         return None
-    fused_code, origin_code = native._TYPE_CODES.get(fused.dtype), native._TYPE_CODES.get(origin.dtype)
+    fused_code, origin_code = native.TYPE_CODES.get(fused.dtype), native.TYPE_CODES.get(origin.dtype)
     if fused_code is None or origin_code is None or fused.size != origin.size:
         return None
     return fused_code, origin_code

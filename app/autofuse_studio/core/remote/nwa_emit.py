@@ -10,12 +10,12 @@ from typing import Any
 
 from autofuse_studio import __version__
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.precision.dump_pairs import summarise_sides
-from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
 from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.result_stream import RowEmitter, sides_record
 from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record
-from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
+from autofuse_studio.core.run.events import Failed, Finished, Indexed, Progressed, RowsDone
+from autofuse_studio.core.run.runners import LocalRunner
+from autofuse_studio.core.run.spec import RunSpec
 
 PROGRESS_INTERVAL_S = 0.1
 
@@ -48,26 +48,27 @@ def hello_record() -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL, "version": __version__, "pid": os.getpid()}
 
 
-def emit_mode1(request: Mode1Request, write: RecordWriter, *, producers: bool = False,
-               cancel: CancelToken = NEVER_CANCELLED) -> int:
-    """Run mode 1 and stream it: hello, progress, indexed, rows as they finish, [producers], result.
+def emit_mode1(spec: RunSpec, write: RecordWriter, *, producers: bool = False) -> int:
+    """Run the spec here and stream it: hello, progress, indexed, rows as they finish, [producers], result.
 
     An AppError becomes an `error` record with the sentence and the exit code a local run would give.
     """
     write(hello_record())
     emitter = RowEmitter(write)
-    loaded: list[LoadedCase] = []
-
-    def on_case(case: LoadedCase) -> None:
-        loaded.append(case)
-        write(sides_record(summarise_sides(case.open_index, case.close_index)))
-
-    try:
-        result = run_mode1(request, write.progress, cancel, on_rows=emitter.rows, on_case=on_case)
-    except AppError as error:
-        write({"type": "error", "message": str(error), "exit_code": error.exit_code})
-        return error.exit_code
-    if producers and loaded:
-        emitter.producers(producer_index(loaded[0].af_open))
-    emitter.result(result)
+    for event in LocalRunner().start(spec, live=True).events():
+        if isinstance(event, Progressed):
+            write.progress(event.done, event.total, event.message)
+        elif isinstance(event, Indexed):
+            write(sides_record(event.sides))
+        elif isinstance(event, RowsDone):
+            emitter.rows(event.rows)
+        elif isinstance(event, Failed):
+            if not isinstance(event.error, AppError):
+                raise event.error
+            write({"type": "error", "message": str(event.error), "exit_code": event.error.exit_code})
+            return event.error.exit_code
+        elif isinstance(event, Finished):
+            if producers and event.outcome.case is not None:
+                emitter.producers(producer_index(event.outcome.case.af_open))
+            emitter.result(event.outcome.result)
     return 0

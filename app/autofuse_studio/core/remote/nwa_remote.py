@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 
 from autofuse_studio import __version__
 from autofuse_studio.core.errors import InputError
-from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record, thresholds_to_record
-from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record
 from autofuse_studio.core.remote import grammar
 from autofuse_studio.core.remote.profiles import HostProfile
 from autofuse_studio.core.remote.ssh import RemoteError, remote_path, ssh_failure
+from autofuse_studio.core.run.spec import DEFAULT_REMOTE_COMMAND, LOCAL, OnHost, RunSpec, spec_to_record
 
-DEFAULT_REMOTE_COMMAND = "autofuse-studio"
 MIN_REMOTE_VERSION = "0.1.0"  # the first version with `nwa --emit-jsonl` (stream protocol 1)
 NOT_FOUND_CODES = (126, 127)  # what a POSIX shell exits with for a command it cannot run / cannot find
 _VERSION_RE = re.compile(r"Autofuse Studio\s+(\S+)")
@@ -27,23 +25,6 @@ PATH_ROLES = (("af_open_graph", "--af-open-graph", "af-open graph"),
               ("af_close_graph", "--af-close-graph", "af-close graph"),
               ("af_open_data", "--af-open-data", "af-open dump folder"),
               ("af_close_data", "--af-close-data", "af-close dump folder"))
-
-
-@dataclass
-class RemoteNwaRequest:
-    """A mode-1 run on a host: paths as the host sees them, and the options a local run would get."""
-
-    af_open_graph: str
-    af_close_graph: str
-    af_open_data: str
-    af_close_data: str
-    compare_input: bool = False
-    step: str | None = None
-    ranks: list[str] | None = None
-    jobs: int | None = None  # None: the host's own default (its number of cores)
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    remote_command: str = DEFAULT_REMOTE_COMMAND
-    producers: bool = False  # also stream the producer index (the GUI re-assigns verdicts with it)
 
 
 def word_problem(text: str) -> str | None:
@@ -67,20 +48,29 @@ def remote_command_problem(command: str) -> str | None:
     return grammar.command_problem(command)
 
 
-def check_request(request: RemoteNwaRequest, host: str) -> None:
-    """InputError naming the option when a value cannot be sent to the host."""
-    problem = remote_command_problem(request.remote_command)
+def remote_command_of(spec: RunSpec) -> str:
+    """The autofuse-studio command on the spec's host (the default for a spec that runs elsewhere)."""
+    return spec.where.remote_command if isinstance(spec.where, OnHost) else DEFAULT_REMOTE_COMMAND
+
+
+def check_request(spec: RunSpec, host: str) -> None:
+    """InputError naming the option when a value of the spec cannot be sent to the host."""
+    if spec.mode != 1:
+        raise InputError("A run on a host compares mode 1 (graphs and dump folders) only; compare two NPY files "
+                         "locally.")
+    command = remote_command_of(spec)
+    problem = remote_command_problem(command)
     if problem:
-        raise InputError(f"--remote-command {grammar.show(request.remote_command)} is refused: {problem}.")
+        raise InputError(f"--remote-command {grammar.show(command)} is refused: {problem}.")
     for attribute, option, label in PATH_ROLES:
-        value = getattr(request, attribute)
+        value = str(getattr(spec, attribute))
         problem = word_problem(value)
         if problem:
             raise InputError(f"The {label} path {grammar.show(value)} ({option}) cannot be sent to host "
                              f"'{host}': {problem}.")
-    if request.step is not None and (problem := word_problem(request.step)):
-        raise InputError(f"--step {grammar.show(request.step)} cannot be sent to host '{host}': {problem}.")
-    for rank in request.ranks or []:
+    if spec.step is not None and (problem := word_problem(spec.step)):
+        raise InputError(f"--step {grammar.show(spec.step)} cannot be sent to host '{host}': {problem}.")
+    for rank in spec.ranks or ():
         if not (rank.isascii() and rank.isdigit()):
             raise InputError(f"--rank {grammar.show(rank)} is not a device id.")
 
@@ -90,30 +80,21 @@ def _word(text: str) -> str:
     return remote_path(text)
 
 
-def nwa_words(request: RemoteNwaRequest) -> list[str]:
-    """The unquoted argv after the remote command (for tests and messages)."""
+def nwa_words(spec: RunSpec, producers: bool = False) -> list[str]:
+    """The unquoted argv after the remote command: the run there is the spec run locally, sent as JSON.
+
+    The thresholds were read here (a --thresholds file is a local file): they travel inside the spec, exact.
+    """
     words = ["nwa", "--emit-jsonl", "--watch-stdin"]
-    for attribute, option, _label in PATH_ROLES:
-        words += [option, getattr(request, attribute)]
-    if request.compare_input:
-        words.append("--compare-input")
-    if request.step is not None:
-        words += ["--step", request.step]
-    if request.ranks:
-        words += ["--rank", ",".join(request.ranks)]
-    if request.jobs is not None:
-        words += ["--jobs", str(int(request.jobs))]
-    # The thresholds were read here (a --thresholds file is a local file): they travel as exact JSON.
-    words += ["--thresholds-json", encode_record(thresholds_to_record(request.thresholds)).strip()]
-    if request.producers:
+    if producers:
         words.append("--emit-producers")
-    return words
+    return [*words, "--run-spec", encode_record(spec_to_record(spec.with_where(LOCAL))).strip()]
 
 
-def nwa_command_line(request: RemoteNwaRequest, host: str) -> str:
+def nwa_command_line(spec: RunSpec, host: str, producers: bool = False) -> str:
     """The remote shell command: `exec CMD nwa --emit-jsonl …`, every word quoted (exec: one process to stop)."""
-    check_request(request, host)
-    return " ".join(["exec", _word(request.remote_command), *(_word(word) for word in nwa_words(request))])
+    check_request(spec, host)
+    return " ".join(["exec", _word(remote_command_of(spec)), *(_word(word) for word in nwa_words(spec, producers))])
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
@@ -124,15 +105,15 @@ def _where(profile: HostProfile) -> str:
     return f"host '{profile.name}' ({profile.describe()})"
 
 
-def gated_command_line(request: RemoteNwaRequest, host: str) -> str:
+def gated_command_line(spec: RunSpec, host: str, producers: bool = False) -> str:
     """One ssh session: print `CMD --version` behind VERSION_MARK, wait for `go` on stdin, then run the stream.
 
     Nothing is run on the host before this side has read the version and found it good; one ssh handshake
     instead of two (0.7 s each to the test sshd on a busy machine).
     """
-    command = _word(request.remote_command)
+    command = _word(remote_command_of(spec))
     return (f"v=$({command} --version) || exit $?; printf '{VERSION_MARK}%s\\n' \"$v\"; "
-            f"read -r go && [ \"$go\" = go ] && {nwa_command_line(request, host)}")
+            f"read -r go && [ \"$go\" = go ] && {nwa_command_line(spec, host, producers)}")
 
 
 def check_version_answer(profile: HostProfile, command: str, code: int | None, answer: str, stderr: str,

@@ -15,7 +15,7 @@ import os
 import select
 import subprocess
 import threading
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -30,10 +30,11 @@ from autofuse_studio.core.precision.row_stream import PROTOCOL, StreamError
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.verdict import Port
 from autofuse_studio.core.printable import escape_controls
-from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 from autofuse_studio.core.remote import nwa_remote
 from autofuse_studio.core.remote.profiles import HostProfile
 from autofuse_studio.core.remote.ssh import RemoteError, ssh_argv, ssh_failure
+from autofuse_studio.core.run.spec import RunSpec
 
 POLL_S = 0.2
 STOP_GRACE_S = 2.0
@@ -194,9 +195,11 @@ def stream_lines(argv: list[str], cancel: CancelToken, end: ProcessEnd) -> Gener
 class RemoteStream:
     """The records of one remote run, checked (schema, hello first, protocol number), ssh errors as sentences."""
 
-    def __init__(self, profile: HostProfile, request: nwa_remote.RemoteNwaRequest, connect_timeout: int = 10) -> None:
+    def __init__(self, profile: HostProfile, spec: RunSpec, connect_timeout: int = 10, producers: bool = False) -> None:
         self.profile = profile
-        self.request = request
+        self.spec = spec
+        self.command = nwa_remote.remote_command_of(spec)
+        self.producers = producers  # also stream the producer index (the GUI re-assigns verdicts with it)
         self.connect_timeout = connect_timeout
         self.end = ProcessEnd()
         self.version: str | None = None  # the host's version, once its answer was read
@@ -210,7 +213,7 @@ class RemoteStream:
             raise broken_stream(self.profile.name, str(error)) from None
 
     def _records(self, cancel: CancelToken) -> Generator[schema.StreamRecord, None, None]:
-        command = nwa_remote.gated_command_line(self.request, self.profile.name)
+        command = nwa_remote.gated_command_line(self.spec, self.profile.name, self.producers)
         # Rows repeat their keys and dump paths: ssh's zlib makes ~850 B of JSON per row ~50 B on the wire.
         argv = compressed(ssh_argv(self.profile, command, self.connect_timeout))
         greeted = False
@@ -224,7 +227,7 @@ class RemoteStream:
                         continue
                     answer = clip(line.removeprefix(nwa_remote.VERSION_MARK), CHATTER_CHARS)
                     self.version = nwa_remote.check_version_answer(
-                        self.profile, self.request.remote_command, 0, answer, "", self.connect_timeout)
+                        self.profile, self.command, 0, answer, "", self.connect_timeout)
                     self.end.send(b"go\n")  # the version is good: now the host may run the comparison
                     continue
                 if not line.startswith("{"):
@@ -247,13 +250,13 @@ class RemoteStream:
         if self.version is None:  # the version line never came: missing, unreachable or foreign
             code = self.end.returncode
             stderr = self.end.stderr.decode("utf-8", "replace")
-            nwa_remote.check_version_answer(self.profile, self.request.remote_command, code, "\n".join(chatter),
+            nwa_remote.check_version_answer(self.profile, self.command, code, "\n".join(chatter),
                                             stderr, self.connect_timeout)
         raise self._broken_off()
 
     def _check_hello(self, record: schema.Hello) -> None:
         if record.protocol != PROTOCOL:
-            raise RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, record.version)
+            raise RemoteError(nwa_remote.too_old(self.profile, self.command, record.version)
                               if record.protocol < PROTOCOL else
                               f"Host '{self.profile.name}' runs Autofuse Studio {record.version} with stream protocol "
                               f"{record.protocol}, newer than this one's {PROTOCOL}; upgrade here too.")
@@ -263,8 +266,8 @@ class RemoteStream:
         code = self.end.returncode if self.end.returncode is not None else -1
         text = self.end.stderr.decode("utf-8", "replace")
         last = clip(text.strip().splitlines()[-1], MESSAGE_CHARS) if text.strip() else ""
-        if "unrecognized arguments" in text and "--emit-jsonl" in text:
-            return RemoteError(nwa_remote.too_old(self.profile, self.request.remote_command, "(unknown)"))
+        if "unrecognized arguments" in text and ("--emit-jsonl" in text or "--run-spec" in text):
+            return RemoteError(nwa_remote.too_old(self.profile, self.command, "(unknown)"))
         if code == 255 or code < 0:  # ssh's own code: a connection problem it names, or the remote side vanished
             failure = ssh_failure(self.profile, 255, text, self.connect_timeout)
             if not str(failure).startswith("ssh to "):
@@ -331,38 +334,3 @@ class RecordReader:
             self.outcome = RemoteOutcome(self.assembler.result(record), self.assembler.producers, self.files)
             return "result", self.outcome
         return None
-
-
-def collect(records: Iterator[schema.StreamRecord], host: str, *, progress: Progress = no_progress,
-            on_rows: RowsSink | None = None, on_indexed: SidesSink | None = None) -> RemoteOutcome:
-    """Rebuild the run from its records: rows and progress passed on as they come, the result at the end."""
-    reader = RecordReader(host)
-    try:
-        for record in records:
-            event = reader.take(record)
-            if event is None:
-                continue
-            kind, payload = event
-            if kind == "progress":
-                progress(*payload)
-            elif kind == "rows" and on_rows is not None:
-                on_rows(payload)
-            elif kind == "indexed" and on_indexed is not None:
-                on_indexed(payload)
-            elif kind == "result":
-                return payload  # type: ignore[no-any-return]
-    finally:  # whatever ended the loop (a refused record too): the stream's process is stopped now
-        close = getattr(records, "close", None)
-        if close is not None:
-            close()
-    raise broken_stream(host, "no result record before its stream ended")
-
-
-def run_remote_mode1(profile: HostProfile, request: nwa_remote.RemoteNwaRequest, *, connect_timeout: int = 10,
-                     progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
-                     on_rows: RowsSink | None = None, on_indexed: SidesSink | None = None) -> RemoteOutcome:
-    """Check the remote version, run mode 1 there and rebuild its result here (identical to a local run's)."""
-    nwa_remote.check_request(request, profile.name)
-    progress(0, 0, f"connecting to host '{profile.name}'")
-    stream = RemoteStream(profile, request, connect_timeout)
-    return collect(stream.records(cancel), profile.name, progress=progress, on_rows=on_rows, on_indexed=on_indexed)

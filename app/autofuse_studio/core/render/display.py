@@ -20,6 +20,7 @@ class Rect:
     corner_radius: float | None = None
     role: str = ""
     title: str = ""  # hover text (an SVG <title> child; a tooltip in Qt)
+    stroke_width: float | None = None  # None: 1
 
 
 @dataclass(frozen=True)

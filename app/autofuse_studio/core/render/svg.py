@@ -50,6 +50,8 @@ def _rect(item: Rect) -> str:
              f'height="{_num(item.height)}" fill={quoteattr(item.fill)}']
     if item.stroke:
         parts.append(f" stroke={quoteattr(item.stroke)}")
+        if item.stroke_width is not None:
+            parts.append(f' stroke-width="{_num(item.stroke_width)}"')
     if item.opacity is not None:
         parts.append(f' opacity="{item.opacity}"')
     if item.corner_radius is not None:

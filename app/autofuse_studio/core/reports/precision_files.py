@@ -9,33 +9,27 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.precision.columns import (
+    EXPORT_KEYS,
+    SIGNATURE_KEYS,
+    STATS_KEYS,
+    by_key,
+    export_columns,
+    shown_keys,
+)
 from autofuse_studio.core.precision.overview import build_overview
+from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_write_text
 from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, integer_cell, save_workbook
 
-VERDICT_COLOURS = {"CULPRIT": "F8B4B4", "PROPAGATED": "FBD9A6", "OK": "C8EBC8", "UNKNOWN": "E0E0E0"}
-# Statistics-mode columns, empty for tensor rows (the JSON rows carry the whole comparison as `statistics`):
-# the statistic that diverged most relative to its limit, its two values and relative difference, then Max,
-# Min and Avg of both sides. Compact on purpose: L2 norm and NaN/Inf counts show up as `stat_worst` when they
-# are what diverges.
-STATS_COLUMNS = (
-    "stat_worst", "stat_fused", "stat_origin", "stat_rel_diff", "stat_max_fused", "stat_max_origin",
-    "stat_min_fused", "stat_min_origin", "stat_avg_fused", "stat_avg_origin",
-)
-# The signature of a failing row (core.precision.signature): its code and its sentence; the JSON rows carry the
-# whole {code, confidence, params, sentence} as `signature`. Written only when some row has one.
-SIGNATURE_COLUMNS = ("signature", "signature_sentence")
-# Columns of the tabular exports, in order (the JSON rows carry the same keys, statistics in `statistics`).
-TABLE_COLUMNS = (
-    "rank", "step", "occurrence", "kind", "fused_op", "fused_index", "origin_op", "origin_index", "status", "cosine",
-    "max_abs_err", "max_rel_err", "mean_abs_err", "rmse", "rel_euclidean", "one_thousandth_ratio",
-    "five_thousandth_ratio", "nan_fused", "inf_fused", "nan_origin", "inf_origin", "nonfinite_mismatch",
-    "elements", *STATS_COLUMNS, "verdict", *SIGNATURE_COLUMNS,
-    "fused_dtype", "origin_dtype", "fused_shape", "origin_shape", "source_type", "message",
-    "fused_file", "origin_file",
-)
+# Columns of the tabular exports, in order, with the statistics-mode columns (stat_*, empty for tensor rows: the
+# JSON rows carry the whole comparison as `statistics`) and the signature's code and sentence (the JSON rows
+# carry the whole signature): all defined in core.precision.columns.
+TABLE_COLUMNS = EXPORT_KEYS
+STATS_COLUMNS = STATS_KEYS
+SIGNATURE_COLUMNS = SIGNATURE_KEYS
 SUFFIXES = (".json", ".csv", ".xlsx")
 
 
@@ -50,13 +44,7 @@ def table_columns(result: PrecisionResult) -> tuple[str, ...]:
 
     Single-device tensor runs keep the files they always had.
     """
-    has_rank = any(row.rank is not None for row in result.rows)
-    has_occurrence = any(row.occurrence is not None for row in result.rows)
-    has_stats = any(row.stats is not None for row in result.rows)
-    has_signature = any(row.signature is not None for row in result.rows)
-    return tuple(name for name in TABLE_COLUMNS
-                 if (name != "rank" or has_rank) and (name != "occurrence" or has_occurrence)
-                 and (name not in STATS_COLUMNS or has_stats) and (name not in SIGNATURE_COLUMNS or has_signature))
+    return shown_keys(export_columns(), result.rows)
 
 
 def signature_cells(row: PrecisionRow) -> dict[str, Any]:
@@ -157,7 +145,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     append_row(sheet, columns)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
-    numbered = [columns.index(name) for name in ("rank", "step") if name in columns]
+    numbered = [position for position, name in enumerate(columns) if by_key(name).folder_number]
     for record in table_records(result, columns):
         for position in numbered:  # plain integer folder numbers as numbers; other names stay text
             record[position] = integer_cell(record[position])
@@ -172,7 +160,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
         rule = FormulaRule(formula=[f'${verdict_column}2="{verdict}"'], fill=fill)
         sheet.conditional_formatting.add(f"A2:{last_column}{last_row}", rule)
     for number, name in enumerate(columns, start=1):
-        sheet.column_dimensions[get_column_letter(number)].width = 40 if name.endswith(("op", "file")) else 14
+        sheet.column_dimensions[get_column_letter(number)].width = by_key(name).width
     summary = workbook.create_sheet("summary")
     for label, value in summary_records(result):
         by_number = label in ("first divergence rank", "first divergence step")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.att.compare import Comparison
 from autofuse_studio.core.att.compare_inputs import compare_runs
 from autofuse_studio.core.att.compare_output import comparison_text, write_comparison_xlsx
+from autofuse_studio.core.messages import EN, ZH, is_chinese
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.core.reports.atomic import atomic_write_text
 from autofuse_studio.ui.att import dialogs
@@ -34,19 +35,22 @@ from autofuse_studio.ui.att.compare_model import (
     FieldDiffModel,
 )
 from autofuse_studio.ui.att.jobs import AttJobs, writing
+from autofuse_studio.ui.i18n import ENGLISH, translations
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 RUN_FILTERS = "Logs or summary CSV (*.log *.gz *.csv);;All files (*)"
 
 
-def export_comparison(result: Comparison, path: Path, *, progress: Progress, cancel: CancelToken) -> Path:
-    """Write the reference's text report, or its xlsx workbook for a .xlsx path."""
+def export_comparison(result: Comparison, path: Path, *, progress: Progress, cancel: CancelToken,
+                      language: str = ENGLISH) -> Path:
+    """Write the text report, or the xlsx workbook for a .xlsx path, in the UI language (the reference's in Chinese)."""
     cancel.check()
+    lang = ZH if is_chinese(language) else EN
     with writing(path):
         if path.suffix.lower() == ".xlsx":
-            write_comparison_xlsx(result, path)
+            write_comparison_xlsx(result, path, lang)
         else:
-            atomic_write_text(path, comparison_text(result))
+            atomic_write_text(path, comparison_text(result, lang))
     return path
 
 
@@ -195,7 +199,7 @@ class ComparePanel(Retranslating, QWidget):
         """Export the comparison (text, or xlsx by suffix) in the background."""
         if self.result is not None:
             self.jobs.run(self.tr("Exporting comparison"), export_comparison, self.result, path,
-                          on_done=lambda written: self.exported.emit(str(written)))
+                          language=translations().language, on_done=lambda written: self.exported.emit(str(written)))
 
     def _on_export(self, suffix: str) -> None:
         if self.result is None:

@@ -6,7 +6,6 @@ The whole picture of a big log has tens of thousands of leaves: it is laid out a
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt, Signal
@@ -30,7 +29,7 @@ from autofuse_studio.core.att.perf_model import PerfFormulaModel
 from autofuse_studio.core.att.perf_render import perf_display_list
 from autofuse_studio.core.att.workspace import AttWorkspace
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.jobs import AttJobs
@@ -57,7 +56,7 @@ def build_whole_picture(perf: PerfFormulaModel, *, progress: Progress, cancel: C
         # The picture is cached for the session; every later full collection would rescan it while
         # holding the GIL (a stalled window), as the precision engine found for its models. The objects
         # stay refcounted (display lists hold no cycles), so a dropped picture is still freed.
-        gc.freeze()
+        keep_long_lived()
     progress(2, 2, "")
     return prepared
 
@@ -191,7 +190,7 @@ class PerfPanel(Retranslating, QWidget):
         workspace = self.workspace
         op = self.operators.operator_at(self.operator_view.currentIndex().row())
         self.picture = None
-        self._enable_exports(True)
+        self._enable_exports(workspace is not None)  # nothing loaded: an export would write a 1×1 picture
         if workspace is None:
             return
         if not self.operators.operators:  # nothing to draw: say what the logs hold instead of a blank canvas

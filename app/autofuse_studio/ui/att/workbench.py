@@ -95,6 +95,7 @@ class AttWorkbench(Retranslating, QWidget):
         bar.addWidget(self.title, 1)
         evidence = self.evidence_button
         evidence.clicked.connect(self._on_export_evidence)
+        evidence.setEnabled(False)  # enabled once logs are loaded: there is nothing to archive before
         bar.addWidget(evidence)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
@@ -138,6 +139,7 @@ class AttWorkbench(Retranslating, QWidget):
     def _on_loaded(self, workspace: AttWorkspace) -> None:
         self.loading = None
         self.workspace = workspace
+        self.evidence_button.setEnabled(True)
         for panel in (self.perf, self.summary, self.split):
             panel.set_workspace(workspace)
         if not self.compare.paths[0].text():

@@ -36,7 +36,7 @@ def paint_display_list(painter: QPainter, items: list[DisplayItem]) -> None:
             paint_display_list(painter, item.items)
             painter.restore()
         elif isinstance(item, Rect):
-            painter.setPen(QPen(_colour(item.stroke)) if item.stroke else Qt.PenStyle.NoPen)
+            painter.setPen(QPen(_colour(item.stroke), item.stroke_width or 1) if item.stroke else Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(_colour(item.fill)))
             rect = QRectF(item.x, item.y, item.width, item.height)
             radius = item.corner_radius or 0

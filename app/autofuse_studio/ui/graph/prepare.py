@@ -7,11 +7,10 @@ in one item (a 100k-op graph: seconds of work, the longest GUI-thread block tens
 from __future__ import annotations
 
 import contextlib
-import gc
 import weakref
 from dataclasses import dataclass
 
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.around import around_graph
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
@@ -93,7 +92,7 @@ def warm_consumers(model: Model, *, progress: Progress | None = None, cancel: Ca
         return
     with gc_paused():
         model.consumers("")
-        gc.freeze()  # it lives as long as the model: collections need not rescan it (nor stall the GUI)
+        keep_long_lived()  # it lives as long as the model: collections need not rescan it (nor stall the GUI)
     _WARM.add(model)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
+from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.fusion import FusionMapping
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.browse import BrowsedGraphs
@@ -19,6 +20,7 @@ from autofuse_studio.core.graphview.start import start_op
 from autofuse_studio.core.graphview.sync import FusionIndex
 from autofuse_studio.core.precision.overview import focus_result
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.progress import NEVER_CANCELLED, no_progress
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.graph.browse import GraphLoader
 from autofuse_studio.ui.graph.details import DetailsPanel
@@ -26,7 +28,7 @@ from autofuse_studio.ui.graph.export import write_picture, write_widget_png
 from autofuse_studio.ui.graph.following import SelectionFollowing
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import GraphPane
-from autofuse_studio.ui.graph.prepare import consumers_ready, release_later, warm_consumers
+from autofuse_studio.ui.graph.prepare import StyleSpec, consumers_ready, release_later, warm_consumers
 from autofuse_studio.ui.graph.toolbar import (
     FILTER_NONE,
     FILTER_SELECTION,
@@ -34,7 +36,7 @@ from autofuse_studio.ui.graph.toolbar import (
     MODE_SIDE_BY_SIDE,
     GraphToolbar,
 )
-from autofuse_studio.ui.graph.view_export import start_export, visible_clip
+from autofuse_studio.ui.graph.view_export import WholeExport, WholePane, save_whole_graphs, start_export, visible_clip
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -49,7 +51,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
     fusedOpSelected = Signal(str)  # the user picked a fused op (af-open pane or a collapsed overlay group)
     originalOpSelected = Signal(str)  # the user picked an original op (af-close or overlay pane)
     rowsSelected = Signal(object)  # list[PrecisionRow] belonging to the user's pick
-    pictureExported = Signal(object)  # Path written by start_picture_export()
+    pictureExported = Signal(object)  # what start_picture_export() wrote: a Path, or an ExportedPicture
 
     def __init__(self, runner: TaskRunner | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +95,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._search_timer.setInterval(SEARCH_DELAY_MS)
         self._connect()
         self.retranslate()
+        self.update_export_actions()
 
     def retranslate(self) -> None:
         """Pane titles in the current language (the toolbar, details and legend translate themselves)."""
@@ -131,6 +134,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         for pane in (self.open_pane, self.close_pane):
             pane.layoutReady.connect(self._update_legend)
             pane.layoutReady.connect(self._describe_pending)
+            pane.layoutReady.connect(self.update_export_actions)
             pane.nodeToggled.connect(pane.toggle)
         self.open_pane.opClicked.connect(self._on_open_pane_clicked)
         self.loader.loaded.connect(self._on_loader_loaded)
@@ -169,6 +173,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._update_visibility()
         self.retranslate()
         self._update_legend()
+        self.update_export_actions()
         release_later(self.runner, *dropped)  # after the panes' layouts, which must not wait for it
 
     def set_precision(self, result: PrecisionResult | None) -> None:
@@ -323,6 +328,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self.retranslate()
         self.toolbar.collapse_groups.setEnabled(overlay)
         self._refresh_options()
+        self.update_export_actions()
 
     def _on_toolbar_colour_changed(self) -> None:
         for pane in (self.open_pane, self.close_pane):
@@ -370,40 +376,101 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         return name
 
     def export_picture(self, path: str | Path, whole: bool = True) -> Path | None:
-        """Write the active pane (whole graph or the visible part) as .svg or .png by suffix.
+        """Write the whole graph of every shown pane (side by side) or the active pane's visible part.
 
         The visible part as PNG is the view as drawn (screen scale × devicePixelRatio); as SVG it is the
-        display list clipped to the visible part of the graph.
+        display list clipped to the visible part of the graph. None when nothing is shown.
         """
+        if whole:
+            panes = self._whole_panes()
+            if not panes:
+                return None
+            return save_whole_graphs(panes, Path(path), progress=no_progress, cancel=NEVER_CANCELLED).path
         pane = self.active
         style = pane.node_style()
         if pane.graph is None or pane.graph_layout is None or style is None:
             return None
-        if not whole and Path(path).suffix.lower() != ".svg":
+        if Path(path).suffix.lower() != ".svg":
             return write_widget_png(pane.view.viewport(), path)
-        clip = None if whole else visible_clip(pane.view, pane.graph_layout)
+        clip = visible_clip(pane.view, pane.graph_layout)
         return write_picture(graph_display_list(pane.graph, pane.graph_layout, style, clip), path)
 
+    def _whole_panes(self) -> list[WholePane]:
+        """The shown panes' models with their view options and colours (no neighbourhood filter)."""
+        panes = []
+        for pane in (self.open_pane, self.close_pane):
+            if pane.model is None or pane.isHidden():
+                continue
+            # Its unfiltered graph is re-used when it was built with the options shown (no layout pending).
+            built = pane.full if not pane.busy() else None
+            panes.append(WholePane(pane.title.text(), pane.model, pane.options,
+                                   StyleSpec(pane.index, pane.fused_side, pane.colour_by), built))
+        return panes
+
     def start_picture_export(self, path: str | Path, whole: bool = True) -> TaskHandle | None:
-        """export_picture() without freezing the GUI: written by a worker, then pictureExported(Path).
+        """export_picture() without freezing the GUI: written by a worker, then pictureExported.
 
         What the Export menu uses: a whole 20k-op graph takes seconds to draw. Failures are said in the
-        status bar (or a dialog for a bug). None when the pane shows nothing.
+        status bar (or a dialog for a bug). None when nothing is shown (the menu entries are disabled then).
         """
-        pane = self.active
-        style = pane.node_style()
-        if pane.graph is None or pane.graph_layout is None or style is None:
-            return None
-        handle = start_export(self.runner, pane.view, pane.graph, pane.graph_layout, style, path, whole)
-        handle.finished.connect(self.pictureExported.emit)
+        if whole:
+            panes = self._whole_panes()
+            if not panes:
+                return None
+            handle = self.runner.start(save_whole_graphs, panes, Path(path))
+            handle.finished.connect(lambda written: self.pictureExported.emit(self._exported(written)))
+        else:
+            pane = self.active
+            style = pane.node_style()
+            if pane.graph is None or pane.graph_layout is None or style is None:
+                return None
+            handle = start_export(self.runner, pane.view, pane.graph, pane.graph_layout, style, path, whole)
+            handle.finished.connect(self.pictureExported.emit)
         handle.failed.connect(lambda error: report_error(self, error))
         return handle
+
+    def _exported(self, written: WholeExport) -> ExportedPicture:
+        """The status sentence of a whole-graph export: which panes, how many nodes, how they are arranged."""
+        counts = [self.tr("%1: %2 nodes").replace("%1", title).replace("%2", str(count))
+                  for title, count in written.panes]
+        if len(counts) > 1:
+            text = self.tr("whole graphs side by side in one picture (%1)").replace("%1", "; ".join(counts))
+        else:
+            text = self.tr("whole graph (%1)").replace("%1", counts[0])
+        return ExportedPicture(written.path, text)
+
+    def update_export_actions(self) -> None:
+        """Enable the Export menu's entries only when they have something to write."""
+        current = self.active.graph is not None and self.active.node_style() is not None
+        whole = bool(self._whole_panes())
+        for number, action in enumerate(self.toolbar.export_actions):
+            action.setEnabled(whole if number >= 2 else current)  # current view PNG/SVG, whole graph PNG/SVG
+        self.toolbar.export.setEnabled(current or whole)
 
     def _on_toolbar_export(self, fmt: str, whole: bool) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export graph"), f"graph.{fmt}",
                                               f"{fmt.upper()} (*.{fmt})")
-        if path:
-            self.start_picture_export(path, whole)
+        if not path:
+            return
+        target = Path(path)
+        if target.suffix.lower() != f".{fmt}":
+            target = target.with_name(f"{target.name}.{fmt}")  # the format chosen in the menu, whatever was typed
+        if self.start_picture_export(target, whole) is None:
+            report_error(self, InputError(self.tr("There is no graph to export: open a case or a graph first.")))
+
+
+class ExportedPicture:
+    """A written picture and what it holds; str() is the path followed by that description."""
+
+    def __init__(self, path: Path, description: str) -> None:
+        self.path = path
+        self.description = description
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.description})"
+
+    def __fspath__(self) -> str:
+        return str(self.path)
 
 
 def _horizontal_scroller(widget: QWidget) -> QScrollArea:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,16 +9,17 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from autofuse_studio.core.case import CaseFiles, mode2_result
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.graphview.around import plain_facts
 from autofuse_studio.core.graphview.sync import FusionIndex
-from autofuse_studio.core.precision.dump_pairs import summarise_sides
-from autofuse_studio.core.precision.engine import LoadedCase, Mode1Request, run_mode1
+from autofuse_studio.core.precision.engine import LoadedCase
 from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.core.run.events import CaseLoaded, Failed, Finished, Indexed, Progressed, RowsDone
+from autofuse_studio.core.run.runners import start
+from autofuse_studio.core.run.spec import RunSpec
 from autofuse_studio.ui.precision.result_facts import ResultFacts, result_facts
 from autofuse_studio.ui.precision.row_batches import RowBatches, RowInbox
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
@@ -39,19 +39,31 @@ class Analysis:
     facts: ResultFacts | None = None  # what the precision tab derives from the result's rows
 
 
-def analyse_mode1(request: Mode1Request, notify: Callable[[str, Any], None], *, progress: Progress,
-                  cancel: CancelToken) -> Analysis:
-    """Load, index and compare; `notify` gets ("indexed", SidesSummary) and ("rows", [PrecisionRow]) on the way."""
-    loaded: list[LoadedCase] = []
+def analyse(spec: RunSpec, notify: Callable[[str, Any], None], *, progress: Progress,
+            cancel: CancelToken) -> Analysis:
+    """Run the spec here or on its cluster; `notify` gets ("indexed", SidesSummary) and ("rows", [PrecisionRow]).
 
-    def on_case(case: LoadedCase) -> None:
-        loaded.append(case)
-        notify(INDEXED, summarise_sides(case.open_index, case.close_index))
-
-    # Loading inside run_mode1 lets comparing start before the af-close graph is parsed.
-    result = run_mode1(request, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case,
-                       while_comparing=case_lookups)
-    return finished_analysis(result, loaded[0])
+    The graphs' look-ups (case_lookups) are worked out on this thread as soon as the case is loaded, while the
+    runner's pool compares: this thread would only wait.
+    """
+    outcome = None
+    for event in start(spec, live=True, cancel=cancel).events():
+        if isinstance(event, Progressed):
+            progress(event.done, event.total, event.message)
+        elif isinstance(event, RowsDone):
+            notify("rows", event.rows)
+        elif isinstance(event, Indexed):
+            notify(INDEXED, event.sides)
+        elif isinstance(event, CaseLoaded):
+            case_lookups(event.case)
+        elif isinstance(event, Failed):
+            raise event.error
+        elif isinstance(event, Finished):
+            outcome = event.outcome
+    assert outcome is not None
+    if outcome.case is None:  # mode 2: two tensor files, one row
+        return Analysis(outcome.result, {})
+    return finished_analysis(outcome.result, outcome.case)
 
 
 def case_lookups(case: LoadedCase) -> None:
@@ -68,7 +80,7 @@ def case_lookups(case: LoadedCase) -> None:
         # facts took both layout workers 100-150 ms at once, next to the window's first paints.
         for model in (case.af_open, case.af_close):
             plain_facts(model)
-        gc.freeze()
+        keep_long_lived()
 
 
 def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
@@ -84,17 +96,8 @@ def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
         fusion_index = FusionIndex(case.mapping, result)
         fusion_index.warm()
         facts = result_facts(result)
-        gc.freeze()
+        keep_long_lived()
     return Analysis(result, producers, files, case, fusion_index, facts)
-
-
-def analyse_mode2(case: CaseFiles, *, progress: Progress, cancel: CancelToken) -> Analysis:
-    """Compare two NPY files as a one-row result."""
-    assert case.npy_a is not None and case.npy_b is not None
-    progress(0, 1, "comparing")
-    result = mode2_result(case.npy_a, case.npy_b, case.thresholds)
-    progress(1, 1, "comparing")
-    return Analysis(result, {})
 
 
 class AnalysisController(QObject):
@@ -126,13 +129,8 @@ class AnalysisController(QObject):
         """True while a run is in progress."""
         return self._task_id is not None
 
-    def start(self, case: CaseFiles, jobs: int | None = None, cluster: Any = None) -> None:
-        """Start analysing `case` (on a Dask cluster with ClusterOptions); raises InputError for unusable inputs."""
-        request = case.request(jobs, data_elsewhere=cluster is not None) if case.mode == 1 else None
-        if case.mode == 2 and (problems := case.problems()):
-            from autofuse_studio.core.errors import InputError
-
-            raise InputError(problems[0])
+    def start(self, spec: RunSpec) -> None:
+        """Start running `spec` (here or on its Dask cluster) on the task runner."""
         self.cancel()
         self._batches.clear()
         generation = self._current = next(self._generation)
@@ -144,14 +142,7 @@ class AnalysisController(QObject):
             elif inbox.put(payload):  # else the event that takes the rows waiting there is already queued
                 self._relay.emit((generation, kind, inbox))
 
-        if request is not None and cluster is not None:
-            from autofuse_studio.ui.precision.cluster_run import analyse_on_cluster
-
-            self._task_id = self._runner.submit(analyse_on_cluster, request, cluster, notify)
-        elif request is not None:
-            self._task_id = self._runner.submit(analyse_mode1, request, notify)
-        else:
-            self._task_id = self._runner.submit(analyse_mode2, case)
+        self._task_id = self._runner.submit(analyse, spec, notify)
 
     def cancel(self) -> None:
         """Stop the current run silently (a cancelled signal follows)."""

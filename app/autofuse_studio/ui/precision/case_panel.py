@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from autofuse_studio.core.case import PATH_ROLES, CaseFiles
+from autofuse_studio.core.case import MODE1_ROLES, PATH_ROLES, CaseFiles
+from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.dump_pairs import SideFacts, SidesSummary
+from autofuse_studio.core.run.spec import LOCAL, OnHost, RunSpec, mode1_spec
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
@@ -190,6 +192,21 @@ class CasePanel(Retranslating, QWidget):
             if problem:
                 problems.append(f"{self.role_labels[role].text()}: {problem}")
         return problems
+
+    def run_spec(self, case: CaseFiles) -> RunSpec:
+        """The RunSpec of `case` run where the panel says: here, on the chosen host (paths as typed, the host's)
+        or on the checked Dask cluster; an AppError naming the first problem."""
+        host = self.host()
+        if host is None:
+            cluster = self.cluster_run.where() if case.mode == 1 else None
+            return case.spec(where=cluster or LOCAL)
+        problems = self.remote_problems()
+        if problems:
+            raise InputError(" ".join(problems))
+        paths = self.remote_paths()
+        return mode1_spec([paths[role] for role in MODE1_ROLES], compare_input=case.compare_input,
+                          step=case.step or None, ranks=case.ranks, thresholds=case.thresholds,
+                          where=OnHost(host, self.run_on.remote_command()))
 
     def set_dump_summary(self, sides: SidesSummary | None) -> None:
         """Show what each dump folder holds; warn (orange) when their ranks or steps differ."""

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
 
-from autofuse_studio.core.precision.engine import Mode1Request
-from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.core.run.spec import OnCluster
 from autofuse_studio.ui.widgets.retranslate import Retranslating
-
-if TYPE_CHECKING:  # dask and the cluster modules load only when a cluster run starts
-    from autofuse_studio.core.cluster.run import ClusterOptions
-    from autofuse_studio.ui.precision.analysis import Analysis
-
-CLUSTER_PROGRESS = "comparing on the cluster"  # core.cluster.submit.CLUSTER_PROGRESS, without importing it
 
 
 class ClusterRunChoice(Retranslating, QGroupBox):
@@ -57,38 +48,22 @@ class ClusterRunChoice(Retranslating, QGroupBox):
         self.address.setText(address)
         self.path_map_file.setText(path_map_file)
 
-    def options(self) -> ClusterOptions | None:
-        """The checked cluster options, or None for a local run; raises the AppError of a bad address or file."""
+    def where(self) -> OnCluster | None:
+        """The checked cluster of the run, or None for a local run; raises the AppError of a bad address or file.
+
+        dask itself is imported by the run, off the GUI thread (about a second); without it the run fails with
+        the sentence naming the extra.
+        """
         if not self.isChecked():
             return None
         from autofuse_studio.core.cluster.address import parse_scheduler_address
         from autofuse_studio.core.cluster.pathmap import load_path_map
-        from autofuse_studio.core.cluster.run import ClusterOptions
 
+        path_map_file = self.path_map_file.text().strip() or None
         address = parse_scheduler_address(self.address.text())
-        path_map = load_path_map([], self.path_map_file.text().strip() or None)
-        # dask itself is imported by the run, off the GUI thread (about a second); without it the run fails
-        # with the sentence naming the extra.
-        return ClusterOptions(address, path_map)
+        load_path_map([], path_map_file)  # a bad file is said now, before the run starts
+        return OnCluster(str(address), (), path_map_file)
 
     def progress_text(self, done: int, total: int) -> str:
         """'Compared 3 of 48 tasks on the cluster'."""
         return self.tr("Compared %1 of %2 tasks on the cluster").replace("%1", str(done)).replace("%2", str(total))
-
-
-def analyse_on_cluster(request: Mode1Request, options: ClusterOptions, notify: Any, *, progress: Progress,
-                       cancel: CancelToken) -> Analysis:
-    """analyse_mode1 on a Dask cluster (runs on the TaskRunner; cancel cancels every submitted task)."""
-    from autofuse_studio.core.cluster.run import run_cluster
-    from autofuse_studio.core.precision.dump_pairs import summarise_sides
-    from autofuse_studio.core.precision.engine import LoadedCase
-    from autofuse_studio.ui.precision.analysis import INDEXED, finished_analysis
-
-    loaded: list[LoadedCase] = []
-
-    def on_case(case: LoadedCase) -> None:
-        loaded.append(case)
-        notify(INDEXED, summarise_sides(case.open_index, case.close_index))
-
-    run = run_cluster(request, options, progress, cancel, on_rows=lambda rows: notify("rows", rows), on_case=on_case)
-    return finished_analysis(run.result, loaded[0])

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
+from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, Column
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
 

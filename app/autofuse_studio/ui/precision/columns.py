@@ -1,4 +1,8 @@
-"""Columns of the precision table: header, how a cell is shown, and the key it sorts by."""
+"""The precision table's columns: the core definition (core.precision.columns) plus how the GUI shows a cell.
+
+Header and tooltip texts come from the core definition; translated_texts() holds them as literal translate()
+calls because pyside6-lupdate only finds literals (tests/core/test_columns_once.py checks both agree).
+"""
 
 from __future__ import annotations
 
@@ -8,64 +12,109 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from autofuse_studio.core.precision.rows import EXTRA_METRICS, PrecisionRow
-from autofuse_studio.core.precision.table import format_cosine, format_error
+from autofuse_studio.core.precision.columns import ColumnDef, gui_columns
+from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.stats_text import NOT_APPLICABLE, worst_statistic, worst_statistic_text
 
 CONTEXT = "PrecisionColumns"
 
 
-def _noop(text: str) -> str:
-    """Marks English text that translated_texts() translates."""
-    return text
+# The English texts the table shows, as literal markers: pyside6-lupdate finds literals only, never texts read
+# from the core definition. Kept equal to it by tests/core/test_columns_once.py.
+_TEXTS: tuple[str, ...] = tuple(str(text) for text in (  # the stubs type QT_TRANSLATE_NOOP as object
+    QT_TRANSLATE_NOOP("PrecisionColumns", "output"), QT_TRANSLATE_NOOP("PrecisionColumns", "input"),
+    # Headers
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Kind"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Fused op"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Index"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Origin op"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Origin index"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Cosine"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Max abs err"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Max rel err"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Status"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Verdict"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Rank"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Step"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Occurrence"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Mean abs err"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "RMSE"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Rel. Euclidean"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Within 0.1%"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Within 0.5%"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "NaN fused"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Inf fused"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "NaN origin"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Inf origin"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "NaN/Inf mismatch"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Elements"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Fused dtype"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Origin dtype"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Fused shape"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Origin shape"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Statistics"),
+    # Header tooltips
+    QT_TRANSLATE_NOOP("PrecisionColumns", "output: a fused op's output against its origin op's output; input: a "
+                                          "fused op's input (--compare-input)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "The fused op (af-open graph)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Which output (or input) of the fused op."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "The af-close op whose output the fused tensor is compared with."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Which output of the origin op."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Cosine similarity: a·b / (‖a‖·‖b‖ + 1e-8) (a: fused tensor, b: origin "
+                                          "tensor)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Largest absolute error: max |a − b| (a: fused tensor, b: origin tensor); "
+                                          "statistics rows: the most divergent statistic's |fused − origin|."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Largest relative error: max |a − b| / (max(|a|, |b|) + 1e-8) (a: fused "
+                                          "tensor, b: origin tensor); statistics rows: the most divergent "
+                                          "statistic's relative difference."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "OK when compared, else why not (NO_MAPPING, FILE_NOT_FOUND, "
+                                          "SHAPE_MISMATCH, ...)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "CULPRIT: fails while its inputs are fine; PROPAGATED: fails because an "
+                                          "upstream op already failed; OK: within the thresholds; UNKNOWN: not "
+                                          "compared."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "The device (rank) of a multi-rank dump; empty when neither side has "
+                                          "several ranks."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "The step (iteration) folder the two dumps come from."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "k-th dump (timestamp order) of an op dumped k times on both sides."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Mean absolute error: Σ|a − b| / n (a: fused tensor, b: origin tensor, n: "
+                                          "elements)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Root mean square error: √(Σ(a − b)² / n) (a: fused tensor, b: origin "
+                                          "tensor, n: elements)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Relative Euclidean distance: ‖a − b‖ / ‖b‖, 0 when both are 0 (a: fused "
+                                          "tensor, b: origin tensor)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) "
+                                          "is below 0.001 (a: fused tensor, b: origin tensor)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) "
+                                          "is below 0.005 (a: fused tensor, b: origin tensor)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "NaN elements of the fused tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "+Inf and -Inf elements of the fused tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "NaN elements of the origin tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "+Inf and -Inf elements of the origin tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Positions where only one side is NaN or Inf, or the Infs differ."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Elements compared (n)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Data type of the fused tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Data type of the origin tensor."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Shape of the fused tensor (as compared)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Shape of the origin tensor (as compared)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Statistics mode: the statistic that diverged most, fused vs origin "
+                                          "(relative difference)."),
+))
 
 
 @functools.cache
 def translated_texts() -> dict[str, str]:
-    """English header/label text -> current language; literal translate() calls so that lupdate finds them.
+    """English header/tooltip/label text -> current language.
 
     Cached: call translated_texts.cache_clear() when the language changes.
     """
-    return {
-        "output": QCoreApplication.translate("PrecisionColumns", "output"),
-        "input": QCoreApplication.translate("PrecisionColumns", "input"),
-        "Mean abs err": QCoreApplication.translate("PrecisionColumns", "Mean abs err"),
-        "RMSE": QCoreApplication.translate("PrecisionColumns", "RMSE"),
-        "Rel. Euclidean": QCoreApplication.translate("PrecisionColumns", "Rel. Euclidean"),
-        "Within 0.1%": QCoreApplication.translate("PrecisionColumns", "Within 0.1%"),
-        "Within 0.5%": QCoreApplication.translate("PrecisionColumns", "Within 0.5%"),
-        "NaN fused": QCoreApplication.translate("PrecisionColumns", "NaN fused"),
-        "Inf fused": QCoreApplication.translate("PrecisionColumns", "Inf fused"),
-        "NaN origin": QCoreApplication.translate("PrecisionColumns", "NaN origin"),
-        "Inf origin": QCoreApplication.translate("PrecisionColumns", "Inf origin"),
-        "NaN/Inf mismatch": QCoreApplication.translate("PrecisionColumns", "NaN/Inf mismatch"),
-        "Elements": QCoreApplication.translate("PrecisionColumns", "Elements"),
-        "Kind": QCoreApplication.translate("PrecisionColumns", "Kind"),
-        "Fused op": QCoreApplication.translate("PrecisionColumns", "Fused op"),
-        "Index": QCoreApplication.translate("PrecisionColumns", "Index"),
-        "Origin op": QCoreApplication.translate("PrecisionColumns", "Origin op"),
-        "Origin index": QCoreApplication.translate("PrecisionColumns", "Origin index"),
-        "Cosine": QCoreApplication.translate("PrecisionColumns", "Cosine"),
-        "Max abs err": QCoreApplication.translate("PrecisionColumns", "Max abs err"),
-        "Max rel err": QCoreApplication.translate("PrecisionColumns", "Max rel err"),
-        "Status": QCoreApplication.translate("PrecisionColumns", "Status"),
-        "Verdict": QCoreApplication.translate("PrecisionColumns", "Verdict"),
-        "Step": QCoreApplication.translate("PrecisionColumns", "Step"),
-        "Rank": QCoreApplication.translate("PrecisionColumns", "Rank"),
-        "Occurrence": QCoreApplication.translate("PrecisionColumns", "Occurrence"),
-        "Fused dtype": QCoreApplication.translate("PrecisionColumns", "Fused dtype"),
-        "Origin dtype": QCoreApplication.translate("PrecisionColumns", "Origin dtype"),
-        "Fused shape": QCoreApplication.translate("PrecisionColumns", "Fused shape"),
-        "Origin shape": QCoreApplication.translate("PrecisionColumns", "Origin shape"),
-        "Statistics": QCoreApplication.translate("PrecisionColumns", "Statistics"),
-    }
+    return {text: QCoreApplication.translate(CONTEXT, text) for text in _TEXTS}
 
 
 @dataclass(frozen=True)
 class Column:
-    """One table column: `key` names it in exports and saved view state.
+    """One table column, built from its core definition: `key` names it in exports and saved view state.
 
     `stats_text` words the cell of a statistics-mode row (compared by its statistics, without metrics) when the
     column shows something else for it than its value: '—' where a tensor metric does not apply.
@@ -78,6 +127,7 @@ class Column:
     text: Callable[[object], str] = str
     stats_text: Callable[[PrecisionRow], str] | None = None
     left_aligned: bool = False  # a numeric column (sorted by number) whose text starts with a word
+    tooltip: str = ""  # English source text of the header's tooltip
 
     def display(self, row: PrecisionRow) -> str:
         """The cell text."""
@@ -90,9 +140,9 @@ class Column:
         """The header in the current UI language."""
         return translated_texts().get(self.header, self.header)
 
-
-def _metric(name: str) -> Callable[[PrecisionRow], object]:
-    return lambda row: row.metric(name)
+    def translated_tooltip(self) -> str:
+        """The header's tooltip (what the column holds, a metric's formula) in the current UI language."""
+        return translated_texts().get(self.tooltip, self.tooltip)
 
 
 def _not_applicable(_row: PrecisionRow) -> str:
@@ -119,80 +169,32 @@ def _statistics(row: PrecisionRow) -> object:
     return None if worst is None else worst.rel_diff
 
 
-def _shape(value: object) -> str:
-    assert isinstance(value, tuple)
-    return "x".join(str(dim) for dim in value) or "scalar"
-
-
-def _percent(value: object) -> str:
-    return f"{float(value):.4%}"  # type: ignore[arg-type]
-
-
-def _error(value: object) -> str:
-    return format_error(float(value))  # type: ignore[arg-type]
-
-
-def _cosine(value: object) -> str:
-    return format_cosine(float(value))  # type: ignore[arg-type]
-
-
-_KINDS = {"output": _noop("output"), "input": _noop("input")}
-
-
 def _kind(value: object) -> str:
     kind = str(value)
-    return translated_texts().get(_KINDS[kind], kind) if kind in _KINDS else kind
+    return translated_texts().get(kind, kind) if kind in ("output", "input") else kind
 
 
-_EXTRA_HEADERS = {
-    "mean_abs_err": _noop("Mean abs err"),
-    "rmse": _noop("RMSE"),
-    "rel_euclidean": _noop("Rel. Euclidean"),
-    "one_thousandth_ratio": _noop("Within 0.1%"),
-    "five_thousandth_ratio": _noop("Within 0.5%"),
-    "nan_fused": _noop("NaN fused"),
-    "inf_fused": _noop("Inf fused"),
-    "nan_origin": _noop("NaN origin"),
-    "inf_origin": _noop("Inf origin"),
-    "nonfinite_mismatch": _noop("NaN/Inf mismatch"),
-    "elements": _noop("Elements"),
-}
+# Where the GUI shows more than the core value: a statistics row's worst statistic in the error columns, the
+# statistic that diverged most in its own column ('avg 0.55 vs 0.5 (9.1%)'), the kind in the UI language.
+_VALUES: dict[str, Callable[[PrecisionRow], object]] = {
+    "max_abs_err": _max_abs_err, "max_rel_err": _max_rel_err, "statistics": _statistics}
+_TEXT: dict[str, Callable[[object], str]] = {"kind": _kind}
+_STATS_TEXT: dict[str, Callable[[PrecisionRow], str]] = {"statistics": worst_statistic_text}
 
 
-def _extra(name: str) -> Column:
-    # Metrics added to the engine later still get a column, with their field name as header.
-    header = _EXTRA_HEADERS.get(name, name.replace("_", " "))
-    if name.endswith("_ratio"):
-        return Column(name, header, _metric(name), True, _percent, _not_applicable)
-    if name.startswith(("nan", "inf", "nonfinite")) or name == "elements":
-        return Column(name, header, _metric(name), True, stats_text=_not_applicable)
-    return Column(name, header, _metric(name), True, _error, _not_applicable)
+def _column(spec: ColumnDef) -> Column:
+    """The table column of a core column definition."""
+    assert spec.header is not None, spec.key
+    # Tensor metrics do not apply to a statistics row ('—'), except the errors that show its worst statistic.
+    stats_text = _STATS_TEXT.get(spec.key, _not_applicable if spec.metric and spec.key not in _VALUES else None)
+    return Column(spec.key, spec.header, _VALUES.get(spec.key, spec.value), spec.numeric,
+                  _TEXT.get(spec.key, spec.text), stats_text, left_aligned=spec.key == "statistics",
+                  tooltip=spec.tooltip)
 
 
-COLUMNS: tuple[Column, ...] = (
-    Column("kind", _noop("Kind"), lambda row: row.kind, text=_kind),
-    Column("fused_op", _noop("Fused op"), lambda row: row.fused_op),
-    Column("fused_index", _noop("Index"), lambda row: row.fused_index, True),
-    Column("origin_op", _noop("Origin op"), lambda row: row.origin_op),
-    Column("origin_index", _noop("Origin index"), lambda row: row.origin_index, True),
-    Column("cosine", _noop("Cosine"), _metric("cosine"), True, _cosine, _not_applicable),
-    Column("max_abs_err", _noop("Max abs err"), _max_abs_err, True, _error),
-    Column("max_rel_err", _noop("Max rel err"), _max_rel_err, True, _error),
-    Column("status", _noop("Status"), lambda row: row.status),
-    Column("verdict", _noop("Verdict"), lambda row: row.verdict),
-    # The table view shows Rank first when it is shown at all (a visual move: indexes stay stable).
-    Column("rank", _noop("Rank"), lambda row: row.rank, text=str),
-    Column("step", _noop("Step"), lambda row: row.step),
-    Column("occurrence", _noop("Occurrence"), lambda row: row.occurrence, True),
-    *(_extra(name) for name in EXTRA_METRICS),
-    Column("fused_dtype", _noop("Fused dtype"), lambda row: row.fused_dtype),
-    Column("origin_dtype", _noop("Origin dtype"), lambda row: row.origin_dtype),
-    Column("fused_shape", _noop("Fused shape"), lambda row: row.fused_shape, text=_shape),
-    Column("origin_shape", _noop("Origin shape"), lambda row: row.origin_shape, text=_shape),
-    # Statistics mode: the statistic that diverged most, 'avg 0.55 vs 0.5 (9.1%)' (last: model indexes stay).
-    Column("statistics", _noop("Statistics"), _statistics, True, stats_text=worst_statistic_text,
-           left_aligned=True),
-)
+# In the model order of core.precision.columns.GUI_ORDER (the table view shows Rank first when it is shown at
+# all: a visual move, indexes stay stable).
+COLUMNS: tuple[Column, ...] = tuple(_column(spec) for spec in gui_columns())
 COLUMN_KEYS = tuple(column.key for column in COLUMNS)
 # What the table shows first (a visual order only: model indexes and COLUMN_KEYS stay stable for tests,
 # saved view state and exports). Rank and step tell repeated op names apart; the verdict is what a
@@ -205,8 +207,7 @@ LONG_TEXT_COLUMNS = frozenset({"fused_op", "origin_op", "status", "fused_shape",
 VERDICT_COLUMN = COLUMN_KEYS.index("verdict")
 # Columns shown only when some row has a value: single-device and tensor cases look as they always did.
 OPTIONAL_COLUMNS: dict[str, Callable[[PrecisionRow], bool]] = {
-    "rank": lambda row: row.rank is not None, "occurrence": lambda row: row.occurrence is not None,
-    "statistics": lambda row: row.stats is not None}
+    spec.key: spec.present_when for spec in gui_columns() if spec.present_when is not None}
 
 
 def visual_order() -> list[int]:

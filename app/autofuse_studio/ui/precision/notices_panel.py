@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from autofuse_studio.core.messages import render_all
 from autofuse_studio.core.notices import Notice
 from autofuse_studio.core.precision.dump_pairs import CLOSE_SIDE, OPEN_SIDE
 from autofuse_studio.core.precision.engine import LoadedCase
@@ -29,6 +30,7 @@ from autofuse_studio.core.precision.explain import (
     NOTHING_COMPARED,
     CasePaths,
 )
+from autofuse_studio.ui.i18n import translations
 from autofuse_studio.ui.precision.notices_model import COUNT, FILES, MESSAGE, NoticesModel
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -74,6 +76,8 @@ class NoticesPanel(Retranslating, QFrame):
         self.setObjectName("noticesPanel")
         self._follow_palette()
         self.model = NoticesModel(self)
+        self._notices: list[Notice] = []  # as core made them; the model holds them rendered in the UI language
+        self._paths = CasePaths()
         self.toggle = QToolButton()
         self.toggle.setObjectName("noticesToggle")
         self.toggle.setCheckable(True)
@@ -149,11 +153,21 @@ class NoticesPanel(Retranslating, QFrame):
         self.toggle.setToolTip(self.tr("Show or hide what the analysis had to say about the inputs"))
         self.copy_action.setText(self.tr("Copy"))
         self.model.retranslate()
+        if self._notices:  # the sentences themselves: rendered again from their codes in the new language
+            current = self.view.currentIndex()
+            row = (current.row() if current.internalId() == 0 else current.internalId() - 1) if current.isValid() else 0
+            self.model.set_notices(render_all(self._notices, translations().language), self._paths)
+            self.view.setCurrentIndex(self.model.index(row, 0))
+            self._elide_summary()
         self._show_details(self.view.currentIndex())
 
     def set_notices(self, notices: Sequence[Notice], paths: CasePaths, expanded: bool = False) -> None:
-        """Show a run's notices (hidden when there are none); `expanded` opens the list (e.g. for 0 rows)."""
-        self.model.set_notices(notices, paths)
+        """Show a run's notices (hidden when there are none); `expanded` opens the list (e.g. for 0 rows).
+
+        Each notice is shown in the UI language, rendered from its code (core/messages.py).
+        """
+        self._notices, self._paths = list(notices), paths
+        self.model.set_notices(render_all(self._notices, translations().language), paths)
         count = len(self.model.notices)
         self.badge.setText(f"{count:,}")
         self.badge.setToolTip(self.tr("%n kind(s) of warning", "", count))

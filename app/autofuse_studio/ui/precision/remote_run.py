@@ -9,10 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.precision.row_stream import StreamError, encode_record, thresholds_to_record
-from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, PATH_ROLES
+from autofuse_studio.core.precision.row_stream import StreamError, encode_record
 from autofuse_studio.core.remote.nwa_stream import LineSplitter, RecordReader
+from autofuse_studio.core.run.spec import OnHost, RunSpec, spec_to_record
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.row_batches import RowBatches
 from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, frozen_command
@@ -20,17 +19,10 @@ from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner, fro
 STDERR_KEPT = 4000
 
 
-def remote_argv(host: str, paths: dict[str, str], *, compare_input: bool, step: str | None, thresholds: Thresholds,
-                remote_command: str = DEFAULT_REMOTE_COMMAND) -> list[str]:
-    """The local relay's command line; `--opt=value` so even a value starting with '-' reaches its check."""
-    words = ["nwa", "--host", host, "--emit-jsonl", "--emit-producers", f"--remote-command={remote_command}"]
-    words += [f"{option}={paths.get(role, '')}" for role, option, _label in PATH_ROLES]
-    if compare_input:
-        words.append("--compare-input")
-    if step:
-        words.append(f"--step={step}")
-    words.append("--thresholds-json=" + encode_record(thresholds_to_record(thresholds)).strip())
-    return frozen_command(words)
+def remote_argv(spec: RunSpec) -> list[str]:
+    """The local relay's command line: the spec (whose `where` is the host) as one JSON word."""
+    record = encode_record(spec_to_record(spec)).strip()
+    return frozen_command(["nwa", "--emit-jsonl", "--emit-producers", f"--run-spec={record}"])
 
 
 class RemoteAnalysisController(QObject):
@@ -61,17 +53,15 @@ class RemoteAnalysisController(QObject):
         """True while a remote run is in progress."""
         return self._process.is_running()
 
-    def start(self, host: str, paths: dict[str, str], *, compare_input: bool = False, step: str | None = None,
-              thresholds: Thresholds | None = None, remote_command: str = DEFAULT_REMOTE_COMMAND) -> None:
-        """Start comparing on `host`, with paths as the host sees them (nothing is checked as a local path)."""
+    def start(self, spec: RunSpec) -> None:
+        """Start comparing on the spec's host, with paths as the host sees them (nothing is checked as a local path)."""
+        assert isinstance(spec.where, OnHost)
         if self._process.is_running():
             self._process.kill_and_wait()
-        self._reader = RecordReader(host)
+        self._reader = RecordReader(spec.where.host)
         self._lines, self._stderr, self._error = LineSplitter("\n"), "", None
         self._batches.clear()
-        argv = remote_argv(host, paths, compare_input=compare_input, step=step, thresholds=thresholds or Thresholds(),
-                           remote_command=remote_command)
-        self._process.start(argv, what="remote analysis", merge_channels=False)
+        self._process.start(remote_argv(spec), what="remote analysis", merge_channels=False)
 
     def cancel(self) -> None:
         """Stop the run (the relay, its ssh and the host's process); a cancelled signal follows."""

@@ -6,8 +6,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.remote.nwa_remote import DEFAULT_REMOTE_COMMAND, remote_command_problem
+from autofuse_studio.core.remote.nwa_remote import remote_command_problem
 from autofuse_studio.core.remote.profiles import load_profiles
+from autofuse_studio.core.run.spec import DEFAULT_REMOTE_COMMAND
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 LOCAL = ""

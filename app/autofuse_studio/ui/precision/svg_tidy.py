@@ -10,11 +10,15 @@ belong to, which the exporter knows by the matrix of each plot's data.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtGui import QImage
 
 SVG_NS, XLINK_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 _MATRIX = re.compile(r"matrix\(([^)]*)\)")
@@ -134,6 +138,61 @@ def _rewrite(group: ET.Element, matrix: Matrix, rect: tuple[float, float, float,
     group.set("transform", "matrix(1,0,0,1,0,0)")
 
 
+MAX_IMAGE_PIXELS = 16_000_000  # an embedded image enlarged past this keeps its size (and its renderer's scaling)
+PIXELATED = "image-rendering:pixelated"
+_PNG_HREF = "data:image/png;base64,"
+
+
+def _scaled_png(href: str, width: int, height: int) -> str | None:
+    """The embedded PNG enlarged by pixel repetition to width x height (None: not a PNG or not readable)."""
+    image = QImage.fromData(base64.b64decode(href[len(_PNG_HREF):]))  # format: read from the signature
+    if image.isNull():
+        return None
+    big = image.scaled(width, height, Qt.AspectRatioMode.IgnoreAspectRatio,
+                       Qt.TransformationMode.FastTransformation)  # nearest neighbour: cells stay cells
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    big.save(buffer, "PNG")  # type: ignore[call-overload]
+    return _PNG_HREF + base64.b64encode(bytes(data.data())).decode("ascii")
+
+
+def _crisp_image(image: ET.Element, scale: tuple[float, float]) -> None:
+    """Embed a scaled-up image (a heatmap) at the size it is drawn, so no viewer smooths its cells.
+
+    Qt writes image-rendering="optimizeSpeed", which librsvg (and so many converters) ignores: a 64 x 8
+    heatmap drawn 400 px wide came out as a blur. The CSS property is added too, for viewers that honour it.
+    """
+    image.set("image-rendering", "pixelated")
+    style = image.get("style", "")
+    if PIXELATED not in style:
+        image.set("style", f"{style};{PIXELATED}".lstrip(";"))
+    key = f"{{{XLINK_NS}}}href"
+    href = image.get(key) or image.get("href") or ""
+    width, height = float(image.get("width", "0")), float(image.get("height", "0"))
+    shown = round(width * abs(scale[0])), round(height * abs(scale[1]))
+    if not href.startswith(_PNG_HREF) or shown[0] * shown[1] > MAX_IMAGE_PIXELS:
+        return
+    if shown[0] <= width and shown[1] <= height:
+        return  # drawn at its size or smaller: nothing to enlarge
+    enlarged = _scaled_png(href, max(shown[0], 1), max(shown[1], 1))
+    if enlarged is not None:
+        image.set(key if image.get(key) is not None else "href", enlarged)
+
+
+def _crisp_images(element: ET.Element, scale: tuple[float, float] = (1.0, 1.0)) -> None:
+    """_crisp_image for every <image>, with the page scale of its groups (axis-aligned matrices only)."""
+    for child in element:
+        matrix = _matrix(child.get("transform"))
+        if matrix is not None and (matrix[1] or matrix[2]):
+            continue  # rotated or skewed: left to the viewer
+        inner = scale if matrix is None else (scale[0] * matrix[0], scale[1] * matrix[3])
+        if child.tag == f"{{{SVG_NS}}}image":
+            _crisp_image(child, inner)
+        else:
+            _crisp_images(child, inner)
+
+
 def tidy_svg(data: bytes, clips: Sequence[DataClip] = ()) -> bytes:
     """Rewrite the straight-line groups of an SVG in page coordinates, clipped to the matching plot."""
     # Unprefixed SVG and the usual xlink prefix (ET's prefix registry is global; these are the standard ones).
@@ -146,5 +205,6 @@ def tidy_svg(data: bytes, clips: Sequence[DataClip] = ()) -> bytes:
             continue
         clip = next((clip for clip in clips if clip.matches(matrix)), None)
         _rewrite(group, matrix, clip.rect if clip is not None else None)
+    _crisp_images(root)
     body: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=False)
     return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + body

@@ -15,9 +15,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
+from autofuse_studio.core.precision.palette import VERDICT_COLOURS, background_hex
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
-from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, LONG_TEXT_COLUMNS, VERDICT_COLUMN, Column, translated_texts
 from autofuse_studio.ui.precision.stats_text import stats_tooltip
 
@@ -41,8 +41,8 @@ def clear_roles(span: RoleSpan) -> None:
 
 
 def verdict_colour(verdict: str) -> QColor:
-    """The background colour of a verdict (the same colours as the xlsx export)."""
-    return QColor(f"#{VERDICT_COLOURS.get(verdict, VERDICT_COLOURS['UNKNOWN'])}")
+    """The background colour of a verdict (core.precision.palette: the same colours as the xlsx export)."""
+    return QColor(background_hex(verdict))
 
 
 CELL_CACHE_SIZE = 4096  # cells whose role values are kept (a 4K screen shows ~1,500)
@@ -148,11 +148,14 @@ class PrecisionTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Translated column headers; row numbers vertically."""
+        """Translated column headers and their tooltips (what a column holds, a metric's formula); row numbers."""
         if (role == Qt.ItemDataRole.TextAlignmentRole and orientation == Qt.Orientation.Horizontal
                 and 0 <= section < len(COLUMNS) and COLUMNS[section].key in LONG_TEXT_COLUMNS):
             # Left, like the names below: a centred title of a very wide column sits off-screen.
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if (role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(COLUMNS)):
+            return COLUMNS[section].translated_tooltip()
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:

@@ -16,10 +16,10 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.render.svg import xml_safe
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
-from autofuse_studio.core.reports.precision_files import VERDICT_COLOURS
 from autofuse_studio.ui.precision.columns import COLUMNS, OPTIONAL_COLUMNS, visual_order
 
 PADDING = 6  # px left and right of a cell's text

@@ -107,6 +107,12 @@ class StatsTableModel(ColumnsTableModel):
         self._sides = (fused, origin)
         self.endResetModel()
 
+    def clear(self) -> None:
+        """Show no statistics (no pair is shown)."""
+        self.beginResetModel()
+        self._sides = None
+        self.endResetModel()
+
     def row_total(self) -> int:
         """Number of statistics (0 before set_stats)."""
         return 0 if self._sides is None else len(_STAT_FIELDS)

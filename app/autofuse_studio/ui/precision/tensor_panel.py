@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -201,9 +201,13 @@ class TensorPanel(Retranslating, QWidget):
     @staticmethod
     def row_title(row: PrecisionRow) -> str:
         """'autofuse_3_Mul output 0 vs Mul_1:0' (with the rank and step when the row has them)."""
-        where = [f"rank {row.rank}"] if row.rank is not None else []
-        where += [f"step {row.step}"] if row.step else []
-        title = f"{row.fused_op} {row.kind} {row.fused_index} vs {row.origin_op}:{row.origin_index}"
+        translate = QCoreApplication.translate
+        where = [translate("TensorPanel", "rank %1").replace("%1", row.rank)] if row.rank is not None else []
+        where += [translate("TensorPanel", "step %1").replace("%1", row.step)] if row.step else []
+        kinds = {"output": translate("TensorPanel", "output"), "input": translate("TensorPanel", "input")}
+        fused = f"{row.fused_op} {kinds.get(row.kind, row.kind)} {row.fused_index}"
+        title = translate("TensorPanel", "%1 vs %2").replace("%2", f"{row.origin_op}:{row.origin_index}")
+        title = title.replace("%1", fused)
         return f"{title} ({', '.join(where)})" if where else title
 
     @staticmethod
@@ -257,14 +261,21 @@ class TensorPanel(Retranslating, QWidget):
         dtype = row.stats.dtype if row.stats is not None else (row.origin_dtype or row.fused_dtype)
         return self.stats_thresholds.limits_for(dtype)
 
-    def clear(self) -> None:
-        """Show nothing (no result, or a new case on its way): stop the work, forget the pair and the row."""
-        self._show_nothing("", None)
+    def clear(self, reason: Callable[[], str] | None = None) -> None:
+        """Show nothing (no result, a new one, no row selected): stop the work, forget the pair and the row.
+
+        `reason` words why in the current language (default: select a row).
+        """
+        self._show_nothing("", reason)
 
     def _show_nothing(self, title: str, reason: Callable[[], str] | None) -> None:
         """Forget what is shown; the title names the selected row and the cover (or statistics view) says why."""
         self._forget_pair()
         self._set_title(title)
+        # Under the cover too: the worst elements and statistics of another pair must not be there to find
+        # (the plots stay drawn under it; clearing them would lay the panel out again, see Cover).
+        self.top_model.set_elements([])
+        self.stats_model.clear()
         if self.pages.currentWidget() is self.stats_view:
             self.stats_view.show_nothing(reason if reason is not None else self._empty_text)
             return

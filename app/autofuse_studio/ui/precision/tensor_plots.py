@@ -166,13 +166,13 @@ class TensorHistograms(Retranslating, ScenePlots):
             # Bin 0 starts at 0, which a log axis cannot show: plot the geometric bins in log10 units.
             edges = np.log10(abs_hist.edges[1:])
             self.abs_plot.plot(edges, abs_hist.counts[1:].astype(np.float64), stepMode="center", pen=ERROR_PEN)
-            self.abs_plot.setLabel("bottom", "log10 |error|")
+            self.abs_plot.setLabel("bottom", self.tr("log10 |error|"))
             occupied = edges[np.flatnonzero(abs_hist.counts[1:])]
             if occupied.size and float(occupied[-1] - occupied[0]) < MIN_LOG_SPAN:
                 centre = float(occupied[0] + occupied[-1]) / 2  # one decade around the (nearly) equal errors
                 self.abs_plot.setXRange(centre - MIN_LOG_SPAN / 2, centre + MIN_LOG_SPAN / 2, padding=0.05)
         else:
-            self.abs_plot.setLabel("bottom", "|error|")
+            self.abs_plot.setLabel("bottom", self.tr("|error|"))
             _step(self.abs_plot, abs_hist, ERROR_PEN, "|error|")
         zeros = str(int(abs_hist.counts[0])) if abs_hist.log_bins else self.tr("n/a")
         self.note.setText(

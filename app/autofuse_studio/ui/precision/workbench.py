@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,8 @@ from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import ProducerIndex
-from autofuse_studio.core.precision.verdict_summary import assign_with_summary
+from autofuse_studio.core.precision.verdict_summary import VerdictSummary
+from autofuse_studio.core.session import FocusChanged, ResultChanged, ThresholdsChanged
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.column_fit import fit_result_columns
@@ -29,6 +30,7 @@ from autofuse_studio.ui.precision.result_facts import ResultFacts, optional_colu
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_picture import TablePicture, make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
+from autofuse_studio.ui.session_adapter import SessionAdapter
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -36,15 +38,21 @@ PICTURE_MAX_ROWS = 1000  # rows in one table picture (about 24 000 px high)
 
 
 class PrecisionWorkbench(QWidget):
-    """The precision tab: everything about one result; the window feeds it rows and thresholds."""
+    """The precision tab: everything about one result; it follows a Session (its own unless one is given).
+
+    The table's selection and the overview's cell go to the session; what the tensor panel shows, the focus
+    and the verdict colours come back from the session's changes, so they always belong to its result.
+    """
 
     rowSelected = Signal(object)  # PrecisionRow
     remoteRowSelected = Signal(str, object)  # host, PrecisionRow of a remote run (its files are on that host)
     focusChanged = Signal(object, object)  # (rank, step) the graph should colour by; None, None: no result
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session: SessionAdapter | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("precisionWorkbench")
+        self.session_events = session if session is not None else SessionAdapter(parent=self)
+        self.session = self.session_events.session
         self.result: PrecisionResult | None = None
         self.producers: ProducerIndex = {}
         self.analysis: Analysis | None = None
@@ -59,7 +67,6 @@ class PrecisionWorkbench(QWidget):
         self.view = PrecisionTableView()
         self.view.set_proxy(self.proxy)
         self.overview = RankStepOverview()
-        self.focus: tuple[str | None, str | None] = (None, None)
         self.tensor_panel = self._make_tensor_panel()
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("precisionSplitter")
@@ -78,6 +85,9 @@ class PrecisionWorkbench(QWidget):
         self.overview.cellChosen.connect(self.filter_bar.choose_rank_step)
         self.filter_bar.firstDivergenceRequested.connect(self.go_to_first_divergence)
         self.view.rowSelected.connect(self._on_view_row_selected)
+        self.session_events.thresholdsChanged.connect(self._on_session_thresholds_changed)
+        self.session_events.resultChanged.connect(self._on_session_result_changed)
+        self.session_events.focusChanged.connect(self._on_session_focus_changed)
         self._show_optional_columns(optional_columns([]))  # no rank or statistics column before a case says so
 
     def _make_tensor_panel(self) -> QWidget:
@@ -93,6 +103,11 @@ class PrecisionWorkbench(QWidget):
         self._placeholder.setWordWrap(True)
         self._placeholder.setText(self.tr("Select a row to see its tensors here."))
         return self._placeholder
+
+    @property
+    def focus(self) -> tuple[str | None, str | None]:
+        """The rank and step the graph colours by (the session's); (None, None) without a result."""
+        return self.session.focus.cell
 
     @property
     def has_tensor_panel(self) -> bool:
@@ -112,21 +127,21 @@ class PrecisionWorkbench(QWidget):
 
     # --- feeding rows ------------------------------------------------------------------------------
     def clear(self) -> None:
-        """Forget the current result."""
+        """Forget the current result (the session's too: the graph and the tensor panel follow)."""
         self.result = None
         self.analysis = None
         self.producers = {}
         self._statuses = set()
         self.model.clear()
-        if self.has_tensor_panel:  # the previous case's tensors must not stay on show under the new one
-            self.tensor_panel.clear()  # type: ignore[attr-defined]
         self.notices.clear()
         self.legend.set_counts({})
         self.filter_bar.set_statuses([])
         self.filter_bar.set_ranks_steps([], [])
         self.overview.set_rows([])
         self._show_optional_columns(optional_columns([]))
-        self._set_focus(None, None)
+        self.session.set_result(None)
+        # Also when the session had no result already: the previous case's tensors must not stay on show.
+        self._clear_tensors(self._no_result_text)
 
     def append_rows(self, rows: Sequence[PrecisionRow]) -> None:
         """Show streamed rows (verdicts are not known yet)."""
@@ -152,6 +167,8 @@ class PrecisionWorkbench(QWidget):
         self.analysis = None
         self.result = result
         self.producers = producers
+        # First: the tensor panel forgets the old result's row before the table shows the new rows.
+        self.session.set_result(result, producers)
         self._set_stats_thresholds(result.thresholds)
         self.model.set_rows(result.rows, facts.search_texts)
         self._show_optional_columns(facts.optional_columns)
@@ -168,19 +185,20 @@ class PrecisionWorkbench(QWidget):
             self.view.select_row(selected[0])
 
     def apply_thresholds(self, thresholds: Thresholds) -> None:
-        """Re-assign verdicts with new thresholds (no metric is recomputed) and recolour the table."""
-        if self.result is None:
-            return
-        self.result.thresholds = thresholds
-        summary = assign_with_summary(self.result.rows, thresholds, self.producers)
-        self.result.first_divergence = summary.first_divergence
-        self.result.first_divergence_by_rank = summary.first_divergence_by_rank
+        """Re-assign verdicts with new thresholds (no metric is recomputed) and recolour: through the session."""
+        self.session.set_thresholds(thresholds)
+
+    def _on_session_thresholds_changed(self, change: ThresholdsChanged) -> None:
+        if change.summary is not None and self.result is not None and self.result is self.session.result:
+            self._show_verdicts(change.thresholds, change.summary)
+
+    def _show_verdicts(self, thresholds: Thresholds, summary: VerdictSummary) -> None:
+        """Recolour the table, legend and overview with verdicts the session assigned."""
         self._set_stats_thresholds(thresholds)
         self.model.verdicts_changed()
         self.legend.set_counts(summary.verdict_counts)
         self.overview.set_overview(summary.overview)
         self.overview.show_chosen(*self.filter_bar.chosen_rank_step())
-        self.focusChanged.emit(*self.focus)  # same cell, new colours
 
     def _set_stats_thresholds(self, thresholds: Thresholds) -> None:
         """The statistics limits the table's tooltips and the tensor panel's statistics view judge by."""
@@ -304,10 +322,8 @@ class PrecisionWorkbench(QWidget):
                                                                             grid.steps.index(key[1])))))
             self._set_focus(rank, step)
 
-    def _set_focus(self, rank: str | None, step: str | None, force: bool = False) -> None:
-        if (rank, step) != self.focus or force:
-            self.focus = (rank, step)
-            self.focusChanged.emit(rank, step)
+    def _set_focus(self, rank: str | None, step: str | None) -> None:
+        self.session.focus_cell(rank, step)
 
     def _on_filter_bar_filter_changed(self, row_filter: RowFilter) -> None:
         self.proxy.set_filter(row_filter)
@@ -318,14 +334,49 @@ class PrecisionWorkbench(QWidget):
             self._set_focus(rank if rank is not None else current_rank, step if step is not None else current_step)
 
     def _on_view_row_selected(self, row: PrecisionRow) -> None:
-        self._set_focus(row.rank, row.step)
-        if self.has_tensor_panel and self.remote_host is not None and self.tensor_panel.needs_files(row):  # type: ignore[attr-defined]
+        if self.result is not None and self.session.result is not self.result:
+            # Shown without the session (a caller fed set_result's rows another way): the session catches up.
+            self.session.set_result(self.result, self.producers)
+        self.session.select_row(row)
+        self.rowSelected.emit(row)
+
+    def _on_session_result_changed(self, change: ResultChanged) -> None:
+        if change.result is not self.result:  # set on the session by someone else: show it here too
+            if change.result is None:
+                self.clear()
+            else:
+                self.set_result(change.result, self.session.producers)
+            return
+        if self.session.focus.row is None:  # the old result's row is gone; a row of this one may follow
+            self._clear_tensors(self._no_result_text if change.result is None else self._no_row_text)
+
+    def _on_session_focus_changed(self, change: FocusChanged) -> None:
+        if change.cell_changed:
+            self.focusChanged.emit(*change.focus.cell)
+        if not change.row_changed:
+            return
+        row = change.focus.row
+        if row is None:
+            self._clear_tensors(self._no_row_text if self.session.result is not None else self._no_result_text)
+        elif self.has_tensor_panel and self.remote_host is not None and self.tensor_panel.needs_files(row):  # type: ignore[attr-defined]
             # Its files are on the host: the window copies them; until then the panel says so (no stale pair).
             self.tensor_panel.show_fetching(row, self.remote_host)  # type: ignore[attr-defined]
             self.remoteRowSelected.emit(self.remote_host, row)
         else:
             self.show_tensors(row)
-        self.rowSelected.emit(row)
+
+    def _clear_tensors(self, reason: Callable[[], str]) -> None:
+        """Empty the tensor panel (title, plots, tables), saying why."""
+        if self.has_tensor_panel:
+            self.tensor_panel.clear(reason)  # type: ignore[attr-defined]
+
+    def _no_result_text(self) -> str:
+        return self.tr("No result: open a case and analyse it to see tensors here.")
+
+    def _no_row_text(self) -> str:
+        if self.result is not None and not self.result.rows:
+            return self.tr("This result has no rows: there are no tensors to show.")
+        return self.tr("Select a row to see its tensors here.")
 
     def show_tensors(self, row: PrecisionRow) -> None:
         """Show a row's pair in the tensor panel (errors in its banner; the table stays usable)."""

@@ -120,6 +120,11 @@ class RunnerPanel(Retranslating, QWidget):
         self.runner.output.connect(self._on_runner_output)
         self.runner.finished.connect(self._on_runner_finished)
         self.run_button.setEnabled(not self.form.problems())
+        # Re-run needs a chosen history entry and Export a non-empty history: otherwise they could not act.
+        self.history_view.selectionModel().selectionChanged.connect(self._on_history_changed)
+        for signal in (self.history.rowsInserted, self.history.rowsRemoved, self.history.modelReset):
+            signal.connect(self._on_history_changed)
+        self._on_history_changed()
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -246,8 +251,15 @@ class RunnerPanel(Retranslating, QWidget):
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running and not self.form.problems())
-        self.rerun_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
+        self._on_history_changed(running=running)
+
+    def _on_history_changed(self, *_args: object, running: bool | None = None) -> None:
+        """Re-run: a history entry is selected and nothing runs; Export: the history has entries."""
+        chosen = bool(self.history_view.selectionModel().selectedRows())
+        busy = self.is_running() if running is None else running
+        self.rerun_button.setEnabled(chosen and not busy)
+        self.export_button.setEnabled(self.history.rowCount() > 0)
 
     def _on_form_validity_changed(self, valid: bool) -> None:
         self.run_button.setEnabled(valid and not self.is_running())

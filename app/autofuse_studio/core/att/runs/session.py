@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from autofuse_studio.core.att.runs.analysis import RunAnalysis, analyze_run
 from autofuse_studio.core.att.runs.archive import ArchiveResult, archive_run
 from autofuse_studio.core.att.runs.outputs import check_report_dir, render_reports, write_reports
 from autofuse_studio.core.att.runs.sides import ROLES
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 
@@ -46,7 +45,7 @@ def open_run(run_root: str | Path, default_root: str | Path | None = None,
         session = RunSession(analysis, perf)
         # Kept for the GUI session: frozen before the GC resumes so no full collection walks the scans again
         # (the ATT workspace does the same, see workspace.load_workspace). No cycles: still freed when replaced.
-        gc.freeze()
+        keep_long_lived()
     return session
 
 

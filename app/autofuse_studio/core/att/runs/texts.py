@@ -1,4 +1,4 @@
-"""Words of the run-root reports in English and Chinese: causes, headings and the console overview.
+"""Words of the run-root reports in English and Chinese (from core/messages.py): causes, headings, the overview.
 
 root-cause.jsonl always uses English causes (scripts match them); report.md and the console follow --lang.
 """
@@ -10,39 +10,16 @@ import math
 import os
 from typing import Any
 
+from autofuse_studio.core import messages
 from autofuse_studio.core.att.runs.diff import Cause
+from autofuse_studio.core.messages import PHRASES, WORDS
 
-EN, ZH = "en", "zh"
+EN, ZH = messages.EN, messages.ZH
 LANGUAGES = (EN, ZH)
 
-_PHRASES: dict[str, tuple[str, str]] = {
-    "best_result": ("best schedule result {default} → {candidate}",
-                    "最优调度结果 {default} → {candidate}"),
-    "group_case": ("group {group}: tiling case {default} → {candidate}",
-                   "group {group} 选中的 tiling case {default} → {candidate}"),
-    "tiling_key": ("group {group}: FINAL_TILING key {default} → {candidate}",
-                   "group {group} 的 FINAL_TILING key {default} → {candidate}"),
-    "group_only": ("group {group} only in {side} (case {case})",
-                   "group {group} 仅在 {side} 中（case {case}）"),
-    "tiling_values": ("group {group}: tiling values differ: {changes}",
-                      "group {group} 的 tiling 值不同：{changes}"),
-    "objective": ("group {group}: objective {default} → {candidate}",
-                  "group {group} 的 objective {default} → {candidate}"),
-    "bottleneck": ("group {group}: [PERF] bottleneck pipe {default} → {candidate}",
-                   "group {group} 的 [PERF] 瓶颈管道 {default} → {candidate}"),
-    "result_perf": ("result performance {default} → {candidate}{pct}",
-                    "result 性能 {default} → {candidate}{pct}"),
-    "parse_status": ("parse status {default} → {candidate}",
-                     "解析状态 {default} → {candidate}"),
-    "only_side": ("only in the {side} run",
-                  "仅在 {side} 运行中"),
-}
-_WORDS: dict[str, tuple[str, str]] = {
-    "default": ("default", "default"), "candidate": ("candidate", "candidate"),
-    "changed": ("changed", "有变化"), "unchanged": ("unchanged", "无变化"),
-    "only_default": ("only in default", "仅在 default"), "only_candidate": ("only in candidate", "仅在 candidate"),
-    "more": ("{n} more", "另有 {n} 个"), "none": ("none", "无"),
-}
+# The phrases live in the one message catalogue (core/messages.py), with the notices' sentences.
+_PHRASES = PHRASES
+_WORDS = WORDS
 
 
 def default_language() -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Array, Kernel
+from tests.synth.dag import Array, Kernel
 
 # Relative noise of a fused kernel that computes in higher precision (one fp16 ulp is 2**-11).
 FUSED_NOISE = 2.0**-12

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from autofuse_studio.core.synth.dumps import MODEL_ID, TIME_DIR
-from autofuse_studio.core.synth.spec import CaseSpec
-from autofuse_studio.core.synth.storage import OPEN
+from tests.synth.dumps import MODEL_ID, TIME_DIR
+from tests.synth.spec import CaseSpec
+from tests.synth.storage import OPEN
 
 _TIME_FORMAT = "%Y%m%d%H%M%S"
 _RANK_STAMP_US = 1_000_000  # one second between ranks (steps are a minute apart)

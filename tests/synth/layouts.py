@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Array
-from autofuse_studio.core.synth.numerics import bf16_bits
+from tests.synth.dag import Array
+from tests.synth.numerics import bf16_bits
 
 C0 = 16  # cube size for 2- and 4-byte dtypes (GetCubeSizeByDataType)
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Array, Dag, Ref
-from autofuse_studio.core.synth.evaluate import seeded
-from autofuse_studio.core.synth.layouts import garbage, nc1hwc0_shape, nz_shape, to_nc1hwc0, to_nz, to_v2
-from autofuse_studio.core.synth.numerics import NPY_DTYPES
+from tests.synth.dag import Array, Dag, Ref
+from tests.synth.evaluate import seeded
+from tests.synth.layouts import garbage, nc1hwc0_shape, nz_shape, to_nc1hwc0, to_nz, to_v2
+from tests.synth.numerics import NPY_DTYPES
 
 CLOSE, OPEN = "af_close", "af_open"
 UNSUPPORTED_LAYOUT = "FRACTAL_ZN_LSTM"

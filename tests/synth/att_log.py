@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from autofuse_studio.core.att.synthetic_noise import LEGACY, FieldDress, exponent_form
+from tests.synth.att_noise import LEGACY, FieldDress, exponent_form
 
 NOISE = ("[INFO] GE(12345,python):2024-01-01-00:00:00.000.000 [tiling_func.cc:{n}] "
          "Set input params for tiling case of AscGraph. S0 = 512. S1 = 512. padding {pad}\n")
@@ -17,7 +17,7 @@ class SyntheticShape:
     """How many operators, results, groups and cases, and how the log around the [PROF] lines looks.
 
     The defaults give the original log (noise before each case, records without prefix); the field
-    knobs dress it like a real slog/plog: noise before every record, prefixes (see synthetic_noise),
+    knobs dress it like a real slog/plog: noise before every record, prefixes (see att_noise),
     exponent numbers every n-th value, CRLF line ends.
     """
 

@@ -23,7 +23,7 @@ from autofuse_studio.core.dumps.names import sanitize_op_name
 from autofuse_studio.core.ge.attrs import attr_value
 from autofuse_studio.core.ge.fusion import ORIGIN_INDEX, ORIGIN_NAME
 from autofuse_studio.core.ge.model import Model, Op, TensorDesc
-from autofuse_studio.core.synth.raw_writer import BF16, RawDumpSpec, RawTensorSpec, format_code, write_raw_dump
+from tests.synth.raw_writer import BF16, RawDumpSpec, RawTensorSpec, format_code, write_raw_dump
 
 DescLookup = Callable[[str, str, int], TensorDesc | None]
 _TENSOR = re.compile(r"(.+)\.(input|output)\.([0-9]+)\.npy")
@@ -167,8 +167,8 @@ def twin_case(case_dir: Path, out_dir: Path, kind: str = "raw", nano_every: int 
     Returns the twin folder of each side ('af_open', 'af_close'); the case's graphs describe the layouts.
     """
     from autofuse_studio.core.ge.load import load_model
-    from autofuse_studio.core.synth.case import load_manifest
-    from autofuse_studio.core.synth.stats_twin import stats_twin
+    from tests.synth.case import load_manifest
+    from tests.synth.stats_twin import stats_twin
 
     manifest = load_manifest(case_dir)
     descs = descs_from_models([load_model(case_dir / manifest["graphs"][side]) for side in ("af_open", "af_close")])

@@ -1,7 +1,7 @@
 """Generated run roots (tests, benchmarks, demos): a default and a candidate run whose operators differ on purpose.
 
-Each operator's lines follow synthetic_log (values, objectives, template selections, result perf, best result)
-with optional [PERF] lines from synthetic_perf_log; `changes` alters single operators in the candidate.
+Each operator's lines follow att_log (values, objectives, template selections, result perf, best result)
+with optional [PERF] lines from att_perf_log; `changes` alters single operators in the candidate.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, cast
 
-from autofuse_studio.core.att.synthetic_log import (
+from tests.synth.att_log import (
     NOISE,
     VALUE_NAMES,
     SyntheticShape,
@@ -20,7 +20,7 @@ from autofuse_studio.core.att.synthetic_log import (
     selected_result,
     value_of,
 )
-from autofuse_studio.core.att.synthetic_perf_log import pipe_terms
+from tests.synth.att_perf_log import pipe_terms
 
 PREFIX = "[INFO] GE(4242,python):2024-05-01-10:00:00.000.000 [tiling_func.cc:88] "
 # What a change does to one operator of the candidate run.

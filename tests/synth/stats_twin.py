@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import decode_bf16
-from autofuse_studio.core.synth.raw_twin import DescLookup
+from tests.synth.raw_twin import DescLookup
 
 HEADER = ("Input/Output,Index,Data Size,Data Type,Format,Shape,Max Value,Min Value,Avg Value,Count,Nan Count,"
           "Negative Inf Count,Positive Inf Count")

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from autofuse_studio.core.synth import branches
-from autofuse_studio.core.synth.dag import Dag, DagBuilder, Ref, TensorInfo
-from autofuse_studio.core.synth.numerics import transpose
-from autofuse_studio.core.synth.patterns import SINGLE_INPUT, Ctx, affine, merge
-from autofuse_studio.core.synth.spec import CaseSpec
+from tests.synth import branches
+from tests.synth.dag import Dag, DagBuilder, Ref, TensorInfo
+from tests.synth.numerics import transpose
+from tests.synth.patterns import SINGLE_INPUT, Ctx, affine, merge
+from tests.synth.spec import CaseSpec
 
 # How far back a merge may reach: keeps a 20k-op case linear to build (identical cases below this size).
 _MERGE_WINDOW = 256

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Ref, TensorInfo
-from autofuse_studio.core.synth.numerics import binary, conv1x1, identity, reduce_sum, relu, transpose, unary
-from autofuse_studio.core.synth.patterns import Ctx, add_c, like, mul_c, rational
+from tests.synth.dag import Ref, TensorInfo
+from tests.synth.numerics import binary, conv1x1, identity, reduce_sum, relu, transpose, unary
+from tests.synth.patterns import Ctx, add_c, like, mul_c, rational
 
 # Deep scopes like real exported models; the NPY name then exceeds 255 chars (mapping.csv case).
 LONG_SCOPE = "model/" + "/".join(

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Array, Dag, Ref
-from autofuse_studio.core.synth.emit import NO_DUMP_TYPES, Unit, side_units
-from autofuse_studio.core.synth.evaluate import seeded
-from autofuse_studio.core.synth.numerics import quantize
-from autofuse_studio.core.synth.storage import CLOSE, OPEN, device_array, stale_array
+from tests.synth.dag import Array, Dag, Ref
+from tests.synth.emit import NO_DUMP_TYPES, Unit, side_units
+from tests.synth.evaluate import seeded
+from tests.synth.numerics import quantize
+from tests.synth.storage import CLOSE, OPEN, device_array, stale_array
 
 TIME_DIR = {OPEN: "20250106142301", CLOSE: "20250106141733"}
 BASE_US = {OPEN: 1736172181000000, CLOSE: 1736171853000000}  # 16-digit µs epoch timestamps

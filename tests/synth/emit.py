@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofuse_studio.core.synth.dag import Dag, Group, OrigOp, Ref
-from autofuse_studio.core.synth.numerics import GE_DTYPES
-from autofuse_studio.core.synth.storage import OPEN, Desc, desc_of
+from tests.synth.dag import Dag, Group, OrigOp, Ref
+from tests.synth.numerics import GE_DTYPES
+from tests.synth.storage import OPEN, Desc, desc_of
 
 Json = dict[str, Any]
 NO_DUMP_TYPES = frozenset({"Data", "Const", "NetOutput", "PartitionedCall"})

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Dag, Group, Ref
-from autofuse_studio.core.synth.evaluate import StepValues
-from autofuse_studio.core.synth.numerics import cosine
-from autofuse_studio.core.synth.storage import CLOSE, OPEN, Desc, desc_of
+from tests.synth.dag import Dag, Group, Ref
+from tests.synth.evaluate import StepValues
+from tests.synth.numerics import cosine
+from tests.synth.storage import CLOSE, OPEN, Desc, desc_of
 
 THRESHOLD = 0.99  # a row fails when cosine < THRESHOLD
 COMPARED_PARTS = frozenset({"FORMAT_CONVERTED", "DTYPE_CAST", "SHAPE_FLATTENED"})

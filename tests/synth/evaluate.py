@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import Array, Dag, Group, OrigOp, Ref
-from autofuse_studio.core.synth.numerics import add_noise, quantize, wrong_constant
+from tests.synth.dag import Array, Dag, Group, OrigOp, Ref
+from tests.synth.numerics import add_noise, quantize, wrong_constant
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Generated ATT logs with [PERF] formulas and [DFX] compiler blocks on top of synthetic_log's [PROF] lines.
+"""Generated ATT logs with [PERF] formulas and [DFX] compiler blocks on top of att_log's [PROF] lines.
 
 Per case three pipelines (MTE2, MTE3, VEC; CUBE on odd operators) whose costs depend on the case, so
 the bottleneck moves between cases and the `tile` term is the most case-sensitive one.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autofuse_studio.core.att.synthetic_log import SyntheticShape, write_synthetic_log
+from tests.synth.att_log import SyntheticShape, write_synthetic_log
 
 
 def pipe_terms(op: int, group: int, case: int) -> list[tuple[str, str, str, dict[str, float]]]:
@@ -55,7 +55,7 @@ def dfx_lines(op: int, shape: SyntheticShape) -> list[str]:
 
 
 def write_synthetic_perf_log(path: Path, shape: SyntheticShape) -> int:
-    """Write the [PROF] log of synthetic_log, then [DFX] blocks and [PERF] lines; returns the size in bytes."""
+    """Write the [PROF] log of att_log, then [DFX] blocks and [PERF] lines; returns the size in bytes."""
     size = write_synthetic_log(path, shape)
     with path.open("a", encoding="utf-8", newline="\n") as handle:
         for op in range(shape.operators):

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from autofuse_studio.core.synth.dag import DagBuilder, Ref, TensorInfo
-from autofuse_studio.core.synth.numerics import binary, relu, unary
-from autofuse_studio.core.synth.spec import CaseSpec
+from tests.synth.dag import DagBuilder, Ref, TensorInfo
+from tests.synth.numerics import binary, relu, unary
+from tests.synth.spec import CaseSpec
 
 AUX_SHAPE = (8, 40)
 IMAGE_SHAPE = (2, 23, 4, 5)  # C = 23 is not a multiple of 16: 5HD padding matters

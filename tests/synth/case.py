@@ -12,11 +12,11 @@ import msgspec
 
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.progress import CancelToken, Progress, no_progress
-from autofuse_studio.core.synth.dag import Dag
-from autofuse_studio.core.synth.dumps import Loop, loop_value, write_step
-from autofuse_studio.core.synth.emit import GraphEmitter
-from autofuse_studio.core.synth.evaluate import StepValues, evaluate_step
-from autofuse_studio.core.synth.expect import (
+from tests.synth.dag import Dag
+from tests.synth.dumps import Loop, loop_value, write_step
+from tests.synth.emit import GraphEmitter
+from tests.synth.evaluate import StepValues, evaluate_step
+from tests.synth.expect import (
     THRESHOLD,
     Row,
     first_divergence,
@@ -25,11 +25,11 @@ from autofuse_studio.core.synth.expect import (
     step_rows,
     unpaired_rows,
 )
-from autofuse_studio.core.synth.numerics import cosine
-from autofuse_studio.core.synth.ranks import rank_label, rank_seed, stamp_offset, step_folder
-from autofuse_studio.core.synth.spec import CaseSpec
-from autofuse_studio.core.synth.storage import CLOSE, OPEN
-from autofuse_studio.core.synth.topology import build_dag
+from tests.synth.numerics import cosine
+from tests.synth.ranks import rank_label, rank_seed, stamp_offset, step_folder
+from tests.synth.spec import CaseSpec
+from tests.synth.storage import CLOSE, OPEN
+from tests.synth.topology import build_dag
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "autofuse-studio-synth-case/1"
