@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bundle dist demo screenshots clean system-deps
+.PHONY: run test lint bench bundle dist demo screenshots tour clean system-deps
 
 # The venv, and then the app, need system packages (Python's venv, the Qt runtime): checked before anything
 # else (milliseconds when present), installed when run as root, else the exact apt-get command is named.
@@ -41,6 +41,12 @@ dist: $(STAMP)
 
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/screenshots.py
+
+# Every view at 1280x720 and 1600x1000, English and Chinese, into /tmp/autofuse-tour (look at them all);
+# only the contact sheet goes into the repository.
+tour: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/screenshots.py --tour /tmp/autofuse-tour \
+		--sheet docs/images/tour-contact-sheet.png
 
 demo: $(STAMP)
 	$(BIN)/python -m tests.synth.demo resources/demo

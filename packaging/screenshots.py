@@ -208,8 +208,21 @@ def shoot_language(lang: str, scratch: Path) -> list[Path]:
     return shots
 
 
-def main() -> int:
-    """Write every screenshot into docs/images/."""
+def main(argv: list[str] | None = None) -> int:
+    """Write every screenshot into docs/images/; with --tour, the small-screen tour instead (packaging/tour.py)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tour", nargs="?", const=None, default=False, metavar="FOLDER",
+                        help="every view at 1280x720 and 1600x1000, English and Chinese, into FOLDER "
+                             "(default /tmp/autofuse-tour) with a contact sheet")
+    parser.add_argument("--sheet", type=Path, help="also copy the tour's contact sheet here")
+    args = parser.parse_args(argv)
+    if args.tour is not False:
+        from tour import DEFAULT_FOLDER, run_tour
+
+        run_tour(Path(args.tour) if args.tour else DEFAULT_FOLDER, args.sheet)
+        return 0
     home = Path(tempfile.mkdtemp(prefix="autofuse-screenshots-"))
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         os.environ[name] = str(home / name.lower())

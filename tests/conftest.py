@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,20 @@ def _fresh_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     monkeypatch.setenv("AUTOFUSE_STUDIO_TEST", "1")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _the_apps_gc_policy() -> Iterator[None]:
+    """The suite runs the app's code paths: like the CLI entry and the GUI, it lets core freeze what lives long.
+
+    Without it, cyclic garbage of the whole session (Qt wrappers included) stayed collectable and full
+    collections ran on task-runner threads; a suite run stalled in one (a worker at a GC pause's end, the GUI
+    thread waiting). Library behaviour is tested with the opt-in switched off (tests/api/test_gc_state.py).
+    """
+    from autofuse_studio.core.gc_pause import long_lived_freezing
+
+    with long_lived_freezing():
+        yield
 
 
 @pytest.fixture

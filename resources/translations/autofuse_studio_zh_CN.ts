@@ -131,162 +131,177 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="160"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="160"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="161"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="161"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="139"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="166"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="144"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="167"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="168"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="146"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="170"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="147"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="171"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="172"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="173"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="174"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="151"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="175"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="153"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="177"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="155"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="179"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="258"/>
         <source>%1 rank (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="258"/>
         <source>%1 ranks (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="235"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="261"/>
         <source>%1 step (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="235"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="261"/>
         <source>%1 steps (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="238"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="264"/>
         <source>statistics dumps (%1 CSV)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="239"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="265"/>
         <source>statistics dumps (%1 CSVs)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="267"/>
         <source>%1 NPY</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="267"/>
         <source>%1 NPYs</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="269"/>
         <source>%1 raw dump file</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="269"/>
         <source>%1 raw dump files</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="271"/>
         <source>%1 statistics CSV ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="272"/>
         <source>%1 statistics CSVs ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="307"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="331"/>
+        <source>a Dask cluster</source>
+        <translation>Dask 集群</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="333"/>
+        <source>local (this machine)</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="334"/>
+        <source>Run on: %1</source>
+        <translation>运行位置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="350"/>
         <source>This is a file; choose the dump folder that holds the dump files.</source>
         <translation>这是一个文件；请选择存放 dump 文件的 dump 目录。</translation>
     </message>
@@ -295,42 +310,42 @@
         <translation type="vanished">这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="308"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="351"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="311"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="354"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="312"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="355"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="322"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="365"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="324"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="367"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="325"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="368"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="326"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="369"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="345"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="388"/>
         <source>This path cannot be sent to the host: %1.</source>
         <translation>此路径无法发送到远程主机：%1。</translation>
     </message>
@@ -607,48 +622,48 @@
         <translation type="vanished">图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="84"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="79"/>
         <source>Graphs, NPYs and ATT logs (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</source>
         <translation>图、NPY 与 ATT 日志 (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="80"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="81"/>
         <source>Open graphs, NPY files or ATT logs</source>
         <translation>打开图、NPY 文件或 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="86"/>
         <source>Open a run or dump folder</source>
         <translation>打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
         <source>Open case</source>
         <translation>打开用例</translation>
     </message>
     <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
         <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
         <source>Cases (*.afcase)</source>
         <translation>用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
         <source>Save case</source>
         <translation>保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
         <source>Export table</source>
         <translation>导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="112"/>
         <source>Export table picture</source>
         <translation>导出表格图片</translation>
     </message>
@@ -656,57 +671,67 @@
 <context>
     <name>FilterBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="72"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="65"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="73"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="66"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="74"/>
         <source>Filter by op, file, dtype, message…</source>
         <translation>按算子、文件、数据类型、消息过滤…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="75"/>
         <source>Go to first divergence</source>
         <translation>跳转到首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="79"/>
         <source>All verdicts</source>
         <translation>全部结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="80"/>
         <source>Failing (culprit or propagated)</source>
         <translation>不通过（根因或传播）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="85"/>
+        <source>Signature</source>
+        <translation>误差特征</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="87"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="78"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="88"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="97"/>
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="110"/>
+        <source>All signatures</source>
+        <translation>所有误差特征</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="124"/>
         <source>All ranks</source>
         <translation>全部 rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="125"/>
         <source>All steps</source>
         <translation>全部步骤</translation>
     </message>
@@ -893,137 +918,137 @@
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
         <source>Side by side</source>
         <translation>并排</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
         <source>Overlay (fusion boxes)</source>
         <translation>叠加（融合框）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
         <source>All nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
         <source>Around selection</source>
         <translation>选中项附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
         <source>Around failing rows</source>
         <translation>不通过行附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
         <source>up+down</source>
         <translation>上游+下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
         <source>upstream</source>
         <translation>上游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
         <source>downstream</source>
         <translation>下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
         <source>Search op name or type…</source>
         <translation>搜索算子名或类型…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
         <source>Hops up/downstream to keep (∞: unlimited)</source>
         <translation>保留的上/下游跳数（∞：不限）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
         <source>Trace inputs</source>
         <translation>追踪输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
         <source>Trace outputs</source>
         <translation>追踪输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="115"/>
         <source>no scopes</source>
         <translation>不折叠作用域</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="116"/>
         <source>collapse scopes at depth </source>
         <translation>折叠作用域，深度 </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
         <source>Subgraphs in place</source>
         <translation>原位展开子图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
         <source>Collapse fusion groups</source>
         <translation>折叠融合组</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="120"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
         <source>Current view as PNG…</source>
         <translation>当前视图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
         <source>Current view as SVG…</source>
         <translation>当前视图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
         <source>Whole graph as PNG…</source>
         <translation>整图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="122"/>
         <source>Whole graph as SVG…</source>
         <translation>整图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="125"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="126"/>
         <source>Colour</source>
         <translation>着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="127"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -1041,52 +1066,52 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="106"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="107"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="112"/>
         <source>Map</source>
         <translation>缩略图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="113"/>
         <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
         <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="434"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="436"/>
         <source>%1: %2 nodes</source>
         <translation>%1：%2 个节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="437"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="439"/>
         <source>whole graphs side by side in one picture (%1)</source>
         <translation>整图并排于一张图片中（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="439"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="441"/>
         <source>whole graph (%1)</source>
         <translation>整图（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="451"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="453"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="459"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="461"/>
         <source>There is no graph to export: open a case or a graph first.</source>
         <translation>没有可导出的图：请先打开一个用例或一张图。</translation>
     </message>
@@ -1340,167 +1365,167 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="210"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="231"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="234"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="235"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="236"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="255"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="276"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="285"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="300"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="358"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="333"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="328"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="337"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="330"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="369"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="339"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="378"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="349"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="358"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1511,28 +1536,28 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="428"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="437"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="433"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="442"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="438"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="455"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="487"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="464"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="496"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="498"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="507"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1569,12 +1594,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="556"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="566"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="559"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="569"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1796,302 +1821,312 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionColumns</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="27"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="28"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="27"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="28"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
         <source>Mean abs err</source>
         <translation>平均绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
         <source>RMSE</source>
         <translation>均方根误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
         <source>Rel. Euclidean</source>
         <translation>相对欧氏距离</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
         <source>Within 0.1%</source>
         <translation>千分之一通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
         <source>Within 0.5%</source>
         <translation>千分之五通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
         <source>NaN fused</source>
         <translation>融合侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
         <source>Inf fused</source>
         <translation>融合侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
         <source>NaN origin</source>
         <translation>原始侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
         <source>Inf origin</source>
         <translation>原始侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
         <source>NaN/Inf mismatch</source>
         <translation>NaN/Inf 不一致</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
+        <source>Signature</source>
+        <translation>误差特征</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
         <source>output: a fused op&apos;s output against its origin op&apos;s output; input: a fused op&apos;s input (--compare-input).</source>
         <translation>output：融合算子的输出与其原算子的输出比较；input：融合算子的输入（--compare-input）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="63"/>
         <source>The fused op (af-open graph).</source>
         <translation>融合算子（af-open 图）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="62"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="64"/>
         <source>Which output (or input) of the fused op.</source>
         <translation>融合算子的第几个输出（或输入）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="65"/>
         <source>The af-close op whose output the fused tensor is compared with.</source>
         <translation>与融合侧张量比较其输出的 af-close 图算子。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="66"/>
         <source>Which output of the origin op.</source>
         <translation>原算子的第几个输出。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="65"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="67"/>
         <source>Cosine similarity: a·b / (‖a‖·‖b‖ + 1e-8) (a: fused tensor, b: origin tensor).</source>
         <translation>余弦相似度：a·b / (‖a‖·‖b‖ + 1e-8)（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="69"/>
         <source>Largest absolute error: max |a − b| (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s |fused − origin|.</source>
         <translation>绝对误差最大值：max |a − b|（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的 |融合侧 − 原始侧|。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="69"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="71"/>
         <source>Largest relative error: max |a − b| / (max(|a|, |b|) + 1e-8) (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s relative difference.</source>
         <translation>相对误差最大值：max |a − b| / (max(|a|, |b|) + 1e-8)（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的相对差。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="74"/>
         <source>OK when compared, else why not (NO_MAPPING, FILE_NOT_FOUND, SHAPE_MISMATCH, ...).</source>
         <translation>比较了则为 OK，否则说明原因（NO_MAPPING、FILE_NOT_FOUND、SHAPE_MISMATCH 等）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="74"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="76"/>
         <source>CULPRIT: fails while its inputs are fine; PROPAGATED: fails because an upstream op already failed; OK: within the thresholds; UNKNOWN: not compared.</source>
         <translation>CULPRIT：输入正常而自身失败；PROPAGATED：因上游算子已失败而失败；OK：在阈值之内；UNKNOWN：未比较。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="79"/>
         <source>The device (rank) of a multi-rank dump; empty when neither side has several ranks.</source>
         <translation>多 rank dump 的设备号（rank）；两侧都只有一个 rank 时为空。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="81"/>
         <source>The step (iteration) folder the two dumps come from.</source>
         <translation>两份 dump 所在的步骤（迭代）目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="82"/>
         <source>k-th dump (timestamp order) of an op dumped k times on both sides.</source>
         <translation>在两侧都被 dump k 次的算子的第 k 次 dump（按时间戳顺序）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="83"/>
         <source>Mean absolute error: Σ|a − b| / n (a: fused tensor, b: origin tensor, n: elements).</source>
         <translation>平均绝对误差：Σ|a − b| / n（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="85"/>
         <source>Root mean square error: √(Σ(a − b)² / n) (a: fused tensor, b: origin tensor, n: elements).</source>
         <translation>均方根误差：√(Σ(a − b)² / n)（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="87"/>
         <source>Relative Euclidean distance: ‖a − b‖ / ‖b‖, 0 when both are 0 (a: fused tensor, b: origin tensor).</source>
         <translation>相对欧氏距离：‖a − b‖ / ‖b‖，两者均为 0 时为 0（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="89"/>
         <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.001 (a: fused tensor, b: origin tensor).</source>
         <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.001 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="91"/>
         <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.005 (a: fused tensor, b: origin tensor).</source>
         <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.005 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="93"/>
         <source>NaN elements of the fused tensor.</source>
         <translation>融合侧张量中 NaN 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="94"/>
         <source>+Inf and -Inf elements of the fused tensor.</source>
         <translation>融合侧张量中 +Inf 和 -Inf 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="95"/>
         <source>NaN elements of the origin tensor.</source>
         <translation>原始侧张量中 NaN 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="96"/>
         <source>+Inf and -Inf elements of the origin tensor.</source>
         <translation>原始侧张量中 +Inf 和 -Inf 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="97"/>
         <source>Positions where only one side is NaN or Inf, or the Infs differ.</source>
         <translation>只有一侧为 NaN 或 Inf、或两侧 Inf 不同的位置个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="98"/>
         <source>Elements compared (n).</source>
         <translation>比较的元素个数（n）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="99"/>
         <source>Data type of the fused tensor.</source>
         <translation>融合侧张量的数据类型。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="100"/>
         <source>Data type of the origin tensor.</source>
         <translation>原始侧张量的数据类型。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="101"/>
         <source>Shape of the fused tensor (as compared).</source>
         <translation>融合侧张量的形状（比较时的形状）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="102"/>
         <source>Shape of the origin tensor (as compared).</source>
         <translation>原始侧张量的形状（比较时的形状）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="103"/>
         <source>Statistics mode: the statistic that diverged most, fused vs origin (relative difference).</source>
         <translation>统计值模式：偏差最大的统计值，融合侧对原始侧（相对差）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="29"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="105"/>
+        <source>The kind of error a failing row holds (overflow, bias, scale, ...; the JSON row has code, confidence, params and sentence).</source>
+        <translation>未通过的行所含误差的类型（溢出、偏置、缩放……；JSON 行包含 code、confidence、params 和 sentence）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="30"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
         <source>Fused op</source>
         <translation>融合算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
         <source>Index</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
         <source>Origin op</source>
         <translation>原算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
         <source>Origin index</source>
         <translation>原索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
         <source>Max abs err</source>
         <translation>绝对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
         <source>Max rel err</source>
         <translation>相对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
         <source>Occurrence</source>
         <translation>出现次序</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
         <source>Fused dtype</source>
         <translation>融合侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
         <source>Origin dtype</source>
         <translation>原始侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
         <source>Fused shape</source>
         <translation>融合侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
         <source>Origin shape</source>
         <translation>原始侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
         <source>Statistics</source>
         <translation>统计值</translation>
     </message>
@@ -2133,29 +2168,29 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="104"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="125"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="379"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="140"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="417"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="214"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="252"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="286"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="324"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="374"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="412"/>
         <source>No result: open a case and analyse it to see tensors here.</source>
         <translation>没有结果：打开一个用例并分析后，这里显示张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="378"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="416"/>
         <source>This result has no rows: there are no tensors to show.</source>
         <translation>此结果没有行：没有可显示的张量。</translation>
     </message>
@@ -2233,6 +2268,39 @@ Choose an operator in black on the left.</source>
         <location filename="../../app/autofuse_studio/ui/runner/panel.py" line="73"/>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>RowText</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="14"/>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="15"/>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="20"/>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="23"/>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="26"/>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/row_text.py" line="27"/>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -2705,6 +2773,79 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>SignatureText</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="16"/>
+        <source>NaN/Inf introduced</source>
+        <translation>引入 NaN/Inf</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="17"/>
+        <source>Overflow</source>
+        <translation>溢出</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="18"/>
+        <source>Underflow</source>
+        <translation>下溢</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="19"/>
+        <source>Layout permutation</source>
+        <translation>布局置换</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="20"/>
+        <source>Tail block</source>
+        <translation>尾块</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="21"/>
+        <source>Localised</source>
+        <translation>局部</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="22"/>
+        <source>Bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="23"/>
+        <source>Scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="24"/>
+        <source>Rounding</source>
+        <translation>舍入</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="25"/>
+        <source>Uncorrelated</source>
+        <translation>不相关</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="26"/>
+        <source>Unclassified</source>
+        <translation>未归类</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="27"/>
+        <source>Mixed</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="30"/>
+        <source>Mixed: %1</source>
+        <translation>混合：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="55"/>
+        <source>confidence %1</source>
+        <translation>置信度 %1</translation>
+    </message>
+</context>
+<context>
     <name>SplitPanel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="34"/>
@@ -3056,67 +3197,72 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>TensorHeatmaps</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
         <source>Fused (mean)</source>
         <translation>融合侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
         <source>Origin (mean)</source>
         <translation>原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
         <source>Fused − Origin (mean)</source>
         <translation>融合侧 − 原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="151"/>
         <source>|Fused − Origin| (max)</source>
         <translation>|融合侧 − 原始侧|（最大值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="157"/>
         <source>Rows:</source>
         <translation>行：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="133"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="158"/>
         <source>Columns:</source>
         <translation>列：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="159"/>
         <source>Same colours for fused and origin</source>
         <translation>融合侧与原始侧使用相同色阶</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="136"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="161"/>
         <source>One colour range for both value panels, so one colour is one value on both sides.</source>
         <translation>两个数值面板共用一个色阶范围，同一颜色在两侧代表同一数值。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="171"/>
         <source>Hover a cell for its worst element.</source>
         <translation>将鼠标悬停在单元格上可查看其最差元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="173"/>
+        <source>Outlined: %1.</source>
+        <translation>框出：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="195"/>
         <source>wrapped 1-D (%1 per row)</source>
         <translation>一维折行（每行 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="199"/>
         <source>columns (%1 per cell)</source>
         <translation>列（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="200"/>
         <source>rows (%1 per cell)</source>
         <translation>行（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="272"/>
         <source>cell %1: rows %2, cols %3, %4 elements
 worst at %5: fused %6, origin %7, |error| %8
 means: fused %9, origin %10</source>
@@ -3128,99 +3274,109 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorHistograms</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="148"/>
         <source>Values (shared bins)</source>
         <translation>数值直方图（共用分箱）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="149"/>
         <source>Error (fused − origin)</source>
         <translation>误差（融合侧 − 原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="150"/>
         <source>|Error| (log bins; bin 0 = exact zeros)</source>
         <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="152"/>
         <source>count</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="153"/>
         <source>Log counts</source>
         <translation>对数计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="170"/>
+        <source>Sorted values: fused (solid), origin (dashed)</source>
+        <translation>排序后的值：融合侧（实线），原始侧（虚线）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="170"/>
+        <source>share of values</source>
+        <translation>值的占比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="181"/>
         <source>The tensors hold no elements.</source>
         <translation>张量没有元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="182"/>
         <source>No finite values to plot: all %1 elements are NaN or Inf on both sides.</source>
         <translation>没有可绘制的有限值：两侧全部 %1 个元素均为 NaN 或 Inf。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="130"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="187"/>
         <source>No finite errors to plot (%1 non-finite).</source>
         <translation>没有可绘制的有限误差（%1 个非有限值）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="134"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="191"/>
         <source>All %1 finite errors are exactly 0, but %2 errors are NaN or Inf
 (NaN/Inf values: fused %3, origin %4).</source>
         <translation>全部 %1 个有限误差均精确为 0，但有 %2 个误差为 NaN 或 Inf
 （NaN/Inf 值：融合侧 %3，原始侧 %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="195"/>
         <source>Finite errors are all exactly 0; the %1 NaN or Inf errors have no place on a log scale.</source>
         <translation>有限误差均精确为 0；%1 个 NaN 或 Inf 误差无法在对数坐标上显示。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="141"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="198"/>
         <source>All %1 finite errors are exactly 0: fused and origin are identical.</source>
         <translation>全部 %1 个有限误差均精确为 0：融合侧与原始侧完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="143"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
         <source>All errors are exactly 0: nothing to show on a log scale.</source>
         <translation>所有误差均精确为 0：对数坐标下没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="215"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="216"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="218"/>
         <source>error</source>
         <translation>误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="169"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="226"/>
         <source>log10 |error|</source>
         <translation>log10 |误差|</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="175"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="232"/>
         <source>|error|</source>
         <translation>|误差|</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="177"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="234"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="236"/>
         <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
         <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
     </message>
@@ -3234,7 +3390,7 @@ means: fused %9, origin %10</source>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="181"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="293"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="295"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
@@ -3309,62 +3465,62 @@ means: fused %9, origin %10</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="236"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="238"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="251"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="253"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="285"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="287"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="310"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="312"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="326"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="328"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="345"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="347"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="374"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="376"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="377"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="379"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="400"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="402"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="406"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="408"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="422"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="424"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="451"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="453"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
     </message>

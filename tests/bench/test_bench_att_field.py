@@ -1,8 +1,10 @@
 """Benchmark: `att summary` on field-shaped logs, as whole processes, against a bare read-and-test-lines loop.
 
-Each shape is 110-170 MB of 400 operators x 3 results x 3 groups x 4 cases with a different dressing:
-noise density, prefix style, line length, exponent numbers, CRLF. Both sides run in fresh interpreters
-started the same way, alternated (the machine is shared); each reports its own peak RSS (VmHWM).
+Each shape is 110-200 MB of 400 operators x 3 results x 3 groups x 4 cases with a different dressing:
+noise density, prefix style, line length, exponent numbers, CRLF, [PERF] formulas, long [PROF] lines,
+gzip. Both sides run in fresh interpreters started the same way, alternated (the machine is shared); each
+reports its own peak RSS (VmHWM). A `-gz` shape is written gzip-compressed and its baseline reads it with
+gzip.open (the bare loop a user would write for such a file).
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ SHAPES = {
     # Records dense among mid-length mixed lines.
     "mixed-3-wide": SyntheticShape(**_GRID, noise_per_case=0, noise_per_record=3, prefix="mixed", noise_width=160,
                                    seed=3),
+    # The field log of issue 29: a [PERF] formula of 10-40 terms after about every 30 lines (35k of them).
+    "perf-heavy": SyntheticShape(**_GRID, noise_per_case=0, noise_per_record=10, prefix="ge", exponent_every=7,
+                                 perf_every=30, perf_terms=(10, 40), seed=4),
+    # Long [PROF] records (800 characters of context after each) among few noise lines, CRLF line ends.
+    "long-prof-crlf": SyntheticShape(**_GRID, noise_per_case=0, noise_per_record=2, prefix="mixed", prof_tail=800,
+                                     exponent_every=5, crlf=True, seed=5),
+    # The [PERF]-heavy log as .gz, mixed prefixes.
+    "perf-heavy-gz": SyntheticShape(**_GRID, noise_per_case=0, noise_per_record=10, prefix="mixed", exponent_every=7,
+                                    perf_every=30, perf_terms=(10, 40), seed=6),
 }
 REPEATS = int(os.environ.get("ATT_FIELD_REPEATS", "3"))
 TARGET_RATIO = 1.5
@@ -51,6 +62,7 @@ with open(sys.argv[1], "rb") as handle:
             hits += 1
 assert hits > 0
 """
+BASELINE_GZ = BASELINE.replace("import sys", "import gzip, sys").replace("open(sys.argv[1], ", "gzip.open(sys.argv[1], ")
 
 
 # Runs the command in this fresh interpreter and reports its VmHWM (peak resident set of this process
@@ -88,10 +100,11 @@ def _run(argv: list[str], app: str | None = None) -> tuple[float, float]:
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_summary_on_field_shape(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = tmp_path / f"{name}.log"
+    gz = name.endswith("-gz")
+    log = tmp_path / f"{name}.log{'.gz' if gz else ''}"
     size = write_synthetic_log(log, SHAPES[name])
     ours_argv = ["autofuse_studio", "att", "summary", str(log), "-f", "csv", "-o", str(tmp_path / "out.csv")]
-    base_argv = ["-c", BASELINE, str(log)]
+    base_argv = ["-c", BASELINE_GZ if gz else BASELINE, str(log)]
     bases, ours, base_peaks, our_peaks = [], [], [], []
     try:
         for _ in range(REPEATS):  # alternated, so a busy spell hits both sides

@@ -228,3 +228,13 @@ def test_the_folder_scan_counts_as_a_sorted_scan_and_cuts_huge_trees_alike_on_an
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(case_module.os, "scandir", Shuffled)
             assert case_module._scan(root, 0, [budget]) == cut, budget
+
+
+def test_a_case_title_names_the_folder_of_its_inputs(tmp_path: Path) -> None:
+    from autofuse_studio.core.case import case_title
+
+    job = tmp_path / "job42"
+    case = CaseFiles(job / "open.json", job / "close.json", job / "af_open" / "dump", job / "af_close" / "dump")
+    assert case_title(case) == "job42"
+    assert case_title(CaseFiles(npy_a=tmp_path / "a.npy", npy_b=tmp_path / "b.npy")) == "a.npy vs b.npy"
+    assert case_title(CaseFiles()) == ""

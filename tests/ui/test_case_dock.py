@@ -95,6 +95,7 @@ def test_long_messages_wrap_and_never_widen_the_dock(qtbot: QtBot) -> None:
     panel.set_dump_summary(SidesSummary(10, f"2 steps (0, 1), {LONG_OP}", "2 steps (0, 1)", f"ranks differ: {LONG_OP}"))
     for edit in panel.edits.values():
         edit.setText(LONG)
+    panel.mode2_box.set_expanded(True)  # folded away at first; its rows must fit too
     qtbot.wait(50)
     viewport = panel.parentWidget()
     assert viewport is not None

@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("report options")
     group.add_argument("-o", "--out-dir", required=True, help="folder to write the report into (created if needed)")
     group.add_argument("--force", action="store_true", help=f"overwrite an existing {REPORT_FILE}")
+    group.add_argument("--lang", choices=["en", "zh"], default="en",
+                       help="language of the summary sheet's culprit signature sentences (default: en)")
     return parser
 
 
@@ -58,7 +60,7 @@ def run_report(args: argparse.Namespace) -> int:
     result = outcome.result
     from autofuse_studio.core.reports.precision_files import write_xlsx
 
-    write_xlsx(result, out_dir / REPORT_FILE)
+    write_xlsx(result, out_dir / REPORT_FILE, args.lang)
     if isinstance(spec.where, OnHost):  # the graphs and tensors are on the host: copies for the drawing
         from autofuse_studio.cli.report_host import host_pictures
 

@@ -636,6 +636,22 @@ def case_roles(case: CaseFiles) -> dict[str, Path | None]:
     return {role: getattr(case, role) for role in PATH_ROLES}
 
 
+def case_title(case: CaseFiles) -> str:
+    """A short name of the case for the window title: the folder holding all its inputs, or the two NPY names;
+    '' when nothing is set."""
+    if case.mode == 2:
+        names = [path.name for path in (case.npy_a, case.npy_b) if path is not None]
+        return " vs ".join(names)
+    paths = [str(path) for role, path in case_roles(case).items() if path is not None and role in MODE1_ROLES]
+    if not paths:
+        return ""
+    try:
+        common = Path(os.path.commonpath(paths))
+    except ValueError:  # paths on different drives
+        return Path(paths[0]).name
+    return common.name or str(common)
+
+
 def describe(case: CaseFiles) -> Sequence[str]:
     """One line per set role, for logs and tooltips."""
     return [f"{ROLE_LABELS[role]}: {path}" for role, path in case_roles(case).items() if path is not None]

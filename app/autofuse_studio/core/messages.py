@@ -8,6 +8,7 @@ the catalogue lacks or a notice without its parameters (e.g. one relayed from an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -234,3 +235,112 @@ def phrase(table: Mapping[str, tuple[str, str]], key: str, language: str) -> str
     """A catalogue entry of `table` in the language, or None when the key is not there."""
     pair = table.get(key)
     return None if pair is None else pair[is_chinese(language)]
+
+
+# Signatures (core.precision.signature): code -> (English template, Chinese template), rendered with the
+# signature's params plus the derived fields `how` (a permutation's transform), `hint` (a scale's 1/N) and
+# `suggest` (the max_rel_err limit that passes a rounding pair). English renders core's sentence exactly (a test
+# holds them together); the GUI and the report show the English sentence as core wrote it.
+SIGNATURES: dict[str, tuple[str, str]] = {
+    "nonfinite_introduced": (
+        "non-finite values introduced: {count} NaN/Inf where the origin is finite (first at {first_index})",
+        "引入了非有限值：{count} 个 NaN/Inf 处的 origin 值是有限的（第一个位于 {first_index}）"),
+    "overflow": (
+        "overflow: {count} values beyond the fused dtype's limit {limit:g} became Inf/max "
+        "(accumulate in a wider dtype)",
+        "溢出：{count} 个超出融合侧 dtype 上限 {limit:g} 的值变成了 Inf/最大值（请用更宽的 dtype 累加）"),
+    "underflow": (
+        "underflow: {share:.2%} of the values flushed to zero below the fused dtype's smallest normal, "
+        "the rest rounding-level",
+        "下溢：{share:.2%} 的值低于融合侧 dtype 的最小正规数而被清零，其余为舍入级误差"),
+    "layout_permutation": (
+        "layout permutation: the same values in other places ({how}): an index or layout bug",
+        "布局置换：相同的值出现在其他位置（{how}）：索引或布局错误"),
+    "tail_block": (
+        "tail block: axis {axis} from index {first_index} (last tile of {tile}) wrong, rest rounding-level",
+        "尾块：第 {axis} 轴从索引 {first_index} 起（最后一个长度为 {tile} 的 tile）错误，其余为舍入级误差"),
+    "localised": (
+        "localised: {count} slice(s) of axis {axis} wrong (indices {indices}), rest rounding-level",
+        "局部：第 {axis} 轴的 {count} 个切片错误（索引 {indices}），其余为舍入级误差"),
+    "bias": (
+        "bias: fused = origin {offset:+.6g} (a wrong constant or a missing term)",
+        "偏置：fused = origin {offset:+.6g}（常量错误或缺少一项）"),
+    "scale": (
+        "scale: fused = {factor:.6g} × origin{hint} (a missing or extra factor such as 1/N)",
+        "缩放：fused = {factor:.6g} × origin{hint}（缺少或多乘了一个因子，例如 1/N）"),
+    "rounding": (
+        "rounding: every difference within {ulps:g} units of rounding (eps {eps:g}), benign; "
+        "max_rel_err <= {suggest} would pass it",
+        "舍入：所有差异都在 {ulps:g} 个舍入单位之内（eps {eps:g}），无害；max_rel_err <= {suggest} 即可通过"),
+    "uncorrelated": (
+        "uncorrelated: correlation {correlation:.3f} (garbage or uninitialised memory)",
+        "不相关：相关系数 {correlation:.3f}（垃圾数据或未初始化的内存）"),
+    "unclassified": (
+        "unclassified: {differing_share:.2%} of the values differ beyond rounding "
+        "(median relative error {median_rel_err:.3g})",
+        "未归类：{differing_share:.2%} 的值超出舍入误差（相对误差中位数 {median_rel_err:.3g}）"),
+    "mixed": ("mixed: {parts}", "混合：{parts}"),
+}
+# The parts of the templates above: a permutation's transform, a scale's hint, how mixed parts are joined, and
+# the report's label of a culprit's signature line.
+SIGNATURE_PARTS: dict[str, tuple[str, str]] = {
+    "reverse": ("axis {axis} reversed", "第 {axis} 轴反转"),
+    "swap_axes": ("axes {axes} swapped", "轴 {axes} 互换"),
+    "shift": ("shifted by {shift} along axis {axis}", "沿第 {axis} 轴平移 {shift}"),
+    "unknown_order": ("an unknown order", "未知的顺序"),
+    "scale_hint": (", about 1/{inverse:.4g}", "，约为 1/{inverse:.4g}"),
+    "mixed_separator": ("; ", "；"),
+    "culprit_signature": ("culprit signature", "CULPRIT 误差特征"),
+    "culprit_line": ("{op} {kind} {index}{where}: {sentence}", "{op} {kind} {index}{where}：{sentence}"),
+    "output": ("output", "输出"),
+    "input": ("input", "输入"),
+}
+
+
+def _signature_context(code: str, params: Mapping[str, Any], chinese: bool) -> dict[str, Any]:
+    """The params plus the derived fields the templates name."""
+    context: dict[str, Any] = dict(params)
+    if code == "layout_permutation":
+        transform = str(params.get("transform"))
+        part = SIGNATURE_PARTS.get(transform) if transform in ("reverse", "swap_axes", "shift") else None
+        template = (part or SIGNATURE_PARTS["unknown_order"])[chinese]
+        context["how"] = template.format(axis=params.get("axis"), axes=params.get("axes"), shift=params.get("shift"))
+    elif code == "scale":
+        factor = params["factor"]
+        context["hint"] = (SIGNATURE_PARTS["scale_hint"][chinese].format(inverse=1 / factor)
+                           if factor and abs(factor) < 1 else "")
+    elif code == "rounding":
+        context["suggest"] = round_up(params["max_rel_err"])
+    return context
+
+
+def round_up(value: float) -> str:
+    """A round threshold just above value (one significant digit up), as core's rounding sentence words it
+    (core.precision.signature._above; tests/core/test_signature_messages.py holds the two together)."""
+    if value <= 0 or not math.isfinite(value):
+        return "0"
+    power = 10.0 ** math.floor(math.log10(value))
+    return f"{math.ceil(value / power) * power:.1g}"
+
+
+def render_signature_parts(code: str, params: Mapping[str, Any], language: str) -> str:
+    """A signature's sentence in `language` from the catalogue (KeyError/ValueError/TypeError when the params do
+    not fit the template, e.g. a value that was not finite and became None)."""
+    chinese = is_chinese(language)
+    if code == "mixed":
+        separator = SIGNATURE_PARTS["mixed_separator"][chinese]
+        parts = separator.join(render_signature_parts(str(part["code"]), part.get("params") or {}, language)
+                               for part in params["parts"])
+        return SIGNATURES["mixed"][chinese].format(parts=parts)
+    return SIGNATURES[code][chinese].format(**_signature_context(code, params, chinese))
+
+
+def render_signature(code: str, params: Mapping[str, Any], sentence: str, language: str) -> str:
+    """A signature's sentence in `language`: English is core's `sentence` as is; a code or params the catalogue
+    cannot render (another version's) fall back to it too."""
+    if not is_chinese(language):
+        return sentence
+    try:
+        return render_signature_parts(code, params, language)
+    except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError):
+        return sentence

@@ -22,6 +22,7 @@ from autofuse_studio.core.case import (
     CASE_SUFFIX,
     CaseFiles,
     Detection,
+    case_title,
     load_case_file,
     merge,
     recent_entry_usable,
@@ -32,7 +33,6 @@ from autofuse_studio.core.phase import Phase, phase_of
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.explain import CasePaths, empty_reason
 from autofuse_studio.core.precision.rows import PrecisionResult
-from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.run.spec import OnHost
 from autofuse_studio.core.session import FocusChanged, ResultChanged, Session, ThresholdsChanged
@@ -47,6 +47,7 @@ from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.notices_panel import empty_result_text
 from autofuse_studio.ui.precision.remote_tensors import RemoteTensors
+from autofuse_studio.ui.precision.row_text import describe_row_here
 from autofuse_studio.ui.precision.run_controller import RunController
 from autofuse_studio.ui.precision.thresholds_editor import ThresholdsEditor
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
@@ -200,6 +201,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.analysis.cancelled.connect(self._on_analysis_cancelled)
         # The graph follows the session (table -> session -> graph); its slots never emit, so this cannot loop.
         self.session_events.focusChanged.connect(self._on_session_focus_changed)
+        self.session_events.caseChanged.connect(lambda _change: self._show_case_title())
         self.session_events.resultChanged.connect(self._on_session_result_changed)
         self.session_events.thresholdsChanged.connect(self._on_session_thresholds_changed)
         self.result_steps.shown.connect(self.resultShown)
@@ -223,9 +225,15 @@ class MainWindow(Retranslating, FileMenuMixin):
             view.setAcceptDrops(False)
             view.viewport().setAcceptDrops(False)
 
+    def _show_case_title(self) -> None:
+        """The window title names the open case (its inputs' folder, or the two NPYs), then the app."""
+        case = self.session.case
+        title = case_title(case) if isinstance(case, CaseFiles) else ""
+        self.setWindowTitle(f"{title} — {APP_NAME}" if title else APP_NAME)
+
     def retranslate(self) -> None:
         """Every window-level text in the current language."""
-        self.setWindowTitle(APP_NAME)
+        self._show_case_title()
         for number, title in enumerate((self.tr("Precision"), self.tr("Graph"), self.tr("ATT"), self.tr("Runner"))):
             self.tabs.setTabText(number, title)
         self.case_dock.setWindowTitle(self.tr("Case"))
@@ -454,7 +462,7 @@ class MainWindow(Retranslating, FileMenuMixin):
                                                       else any(row.stats is not None for row in result.rows))
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
-        summary = summary.replace("%2", describe_first(first) if first else "-")
+        summary = summary.replace("%2", describe_row_here(first) if first else "-")
         if (reason := empty_reason(result)) is not None:
             summary = empty_result_text(reason)  # say why, not just "0 rows"
         self.case_panel.set_progress(1, 1, summary)
@@ -486,7 +494,7 @@ class MainWindow(Retranslating, FileMenuMixin):
             return empty_result_text(reason)
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
-        return summary.replace("%2", describe_first(first) if first else "-")
+        return summary.replace("%2", describe_row_here(first) if first else "-")
 
     def _on_analysis_failed(self, error: BaseException) -> None:
         self.case_panel.set_running(False)
@@ -516,9 +524,10 @@ class MainWindow(Retranslating, FileMenuMixin):
     def _on_tabs_current_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.tabs.widget(1):
             self.result_steps.hurry()  # the graph of a just finished run, without waiting for its tensors
-        # The case and thresholds docks belong to the precision case (table and graph); the ATT and
-        # runner tabs get the whole width, and the docks come back as they were.
-        case_tab = self.tabs.widget(index) in (self.workbench, self.tabs.widget(1))
+        # The case and thresholds docks belong to the Precision tab; the Graph, ATT and runner tabs get the
+        # whole width (two graph panes and the details need it on a 1280 px laptop), and the docks come back
+        # as they were.
+        case_tab = self.tabs.widget(index) is self.workbench
         if not case_tab and not self._docks_hidden_for:
             self._docks_hidden_for = [dock for dock in (self.case_dock, self.thresholds_dock) if dock.isVisible()]
             for dock in self._docks_hidden_for:
@@ -576,6 +585,8 @@ class MainWindow(Retranslating, FileMenuMixin):
             # The case dock holds the roles, what the dumps hold and Analyse; the thresholds dock has room to spare
             # (its two pages). Sizes are shares: resizeDocks fits them to the column.
             self.resizeDocks([self.case_dock, self.thresholds_dock], [58, 42], Qt.Orientation.Vertical)
+            # No wider than the case panel asks: on a 1280 px screen the Precision tab needs the rest.
+            self.resizeDocks([self.case_dock], [self.case_panel.sizeHint().width()], Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Save the layout, stop background work, close."""

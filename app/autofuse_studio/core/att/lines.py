@@ -18,6 +18,7 @@ from autofuse_studio.core.att.model import (
     DfxMarker,
     Objective,
     PerfItem,
+    PerfLine,
     PerfNode,
     ResultPerf,
     SourceRef,
@@ -50,6 +51,11 @@ _PERF_TOTAL = re.compile(rf"(?:^|[\s)])=\s*({NUMBER})\s*$")
 # one after a scan to the run's end (quadratic: 80k word characters took 38 s); perf_terms tries it where
 # a run starts instead, which finds the same terms in linear time.
 _PERF_ITEM = re.compile(rf"(\w+)=({NUMBER})")
+# may_overflow: ASCII digits become "0", "E" becomes "e" and "-" becomes "+", so a plain substring test
+# finds a run of 20 digits or an exponent of 3 digits (a regex over every digit of a formula cost 0.3 s
+# on 35k lines; translate and `in` run in C at memory speed).
+_OVERFLOW_MASK = bytes.maketrans(b"123456789E-", b"000000000e+")
+_LONG_DIGITS = b"0" * 20
 _PERF_ITEM_AT_RUN_START = re.compile(rf"(?<!\w)(\w+)=({NUMBER})")
 _DFX_OUTER_BEGIN = re.compile(
     r"\[DFX\]Begin to gen model info for asc graph (\d+), schedule result (\d+), schedule group (-?\d+)"
@@ -200,6 +206,41 @@ def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, i
         raise InfiniteCost()  # perf-formula drew NaN bars (and stopped with a traceback) from such a line
     items = tuple(PerfItem(name, value, value / total if total > 0 else 0.0) for name, value in values)
     return PerfNode(tag.group(1), key, node, node_type, pipe, total, items, source), dropped
+
+
+def scan_perf(text: str, source: SourceRef) -> tuple[PerfNode | PerfLine | None, int]:
+    """What the scanner keeps of a [PERF] line: parse_perf_counted's answer, with the node deferred when it can be.
+
+    Building the terms is most of the cost of a [PERF]-heavy log and `att summary` never shows them, so a
+    line is kept as text (PerfLine; OperatorLog.perf_nodes parses it on first use) when the parse is
+    certain to give a node without a warning: the line matches the grammar, its ids fit (IdTooLong is
+    raised here, as before), it has at most MAX_PERF_TERMS `=` (each term holds one) and no number that
+    could be infinite (may_overflow). Any other line is parsed now, so warnings and skips stay as they were.
+    """
+    tag = _PERF.search(text)
+    if not tag or tag.group(1) in _NOT_OPERATORS:
+        return None, 0
+    body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
+    if not body:
+        return None, 0
+    if body.group(1) is not None:
+        _key(body.groups()[:4])
+    rhs = body.group(8)
+    if rhs.count("=") > MAX_PERF_TERMS or may_overflow(rhs):
+        return parse_perf_counted(text, source)
+    return PerfLine(tag.group(1), text, source, parse_perf), 0
+
+
+def may_overflow(rhs: str) -> bool:
+    """False when no number in `rhs` can parse to an infinite float, nor a sum of a million of them.
+
+    Without a run of 20 digits and an exponent of 3 digits, a number is below 1e19 * 1e99; a non-ASCII
+    formula answers True, as the grammar and float() accept digits of other scripts. True is only "maybe".
+    """
+    if not rhs.isascii():
+        return True
+    masked = rhs.encode("ascii").translate(_OVERFLOW_MASK)
+    return _LONG_DIGITS in masked or b"e000" in masked or b"e+000" in masked
 
 
 def perf_terms(rhs: str) -> Iterator[tuple[str, str]]:

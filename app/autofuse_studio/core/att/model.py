@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from autofuse_studio.core.att.safe_open import Pin
 
@@ -106,6 +107,16 @@ class PerfNode:
     source: SourceRef
 
 
+class PerfLine(NamedTuple):
+    """A [PERF] line kept as read (see lines.scan_perf): OperatorLog.perf_nodes parses it on first use with
+    `parse` (lines.parse_perf, handed in by the scanner: this module stays below lines in the layering)."""
+
+    operator: str
+    text: str
+    source: SourceRef
+    parse: Callable[[str, SourceRef], PerfNode | None]
+
+
 @dataclass(slots=True)
 class DfxMarker:
     """A `[DFX]Begin/End … model info …` marker (outer = per group, inner = per tiling case)."""
@@ -174,10 +185,30 @@ class OperatorLog:
     selections: dict[tuple[int, int, int], TemplateSelection] = field(default_factory=dict)
     best_result: BestResult | None = None
     result_perfs: dict[tuple[int, int], ResultPerf] = field(default_factory=dict)
-    perf_nodes: list[PerfNode] = field(default_factory=list)
+    # The [PERF] records in line order; those still PerfLine (perf_pending of them) are parsed by perf_nodes.
+    perf_entries: list[PerfNode | PerfLine] = field(default_factory=list)
+    perf_pending: int = 0
     prof_lines: int = 0  # [PROF] records seen; operators are the tags of [PROF] lines
     # First line that mentioned each case key (values, objective or selection): evidence anchors.
     first_mentions: dict[CaseKey, int] = field(default_factory=dict)
+
+    def add_perf(self, entry: PerfNode | PerfLine) -> None:
+        """Keep one [PERF] record (a node, or a line to parse when perf_nodes is first read)."""
+        self.perf_entries.append(entry)
+        if entry.__class__ is PerfLine:
+            self.perf_pending += 1
+
+    @property
+    def perf_nodes(self) -> list[PerfNode]:
+        """The [PERF] nodes in line order; the kept lines are parsed here, once, in place."""
+        entries = self.perf_entries
+        if self.perf_pending:
+            parsed = [entry if isinstance(entry, PerfNode) else entry.parse(entry.text, entry.source)
+                      for entry in entries]
+            # scan_perf kept only lines that parse to a node; the filter is for entries made by hand.
+            entries[:] = [node for node in parsed if node is not None]
+            self.perf_pending = 0
+        return cast("list[PerfNode]", entries)
 
 
 @dataclass

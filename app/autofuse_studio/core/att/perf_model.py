@@ -80,7 +80,7 @@ def _merge(scans: list[FileScan]) -> dict[str, _Merged]:
     merged: dict[str, _Merged] = {}
     for scan in scans:
         for op in scan.operators.values():
-            if not (op.prof_lines or op.perf_nodes):
+            if not (op.prof_lines or op.perf_entries):
                 continue
             entry = merged.setdefault(op.name, _Merged())
             entry.nodes += op.perf_nodes

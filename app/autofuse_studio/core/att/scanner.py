@@ -31,9 +31,9 @@ from autofuse_studio.core.att.lines import (
     UnreadableNumber,
     case_key,
     parse_dfx,
-    parse_perf_counted,
     parse_prof,
     parse_prof_value,
+    scan_perf,
 )
 from autofuse_studio.core.att.model import (
     BestResult,
@@ -411,12 +411,13 @@ class _FileScanner:
             self.final.feed(line, source)
             return
         if "[PERF]" in line:
-            node, dropped = parse_perf_counted(line, source)
+            # Terms are built only when a command reads perf_nodes (summary never does): see scan_perf.
+            node, dropped = scan_perf(line, source)
             if dropped:
                 self.scan.warn(f"{source.path}:{source.line}: the [PERF] formula has {MAX_PERF_TERMS + dropped} "
                                f"terms; only the first {MAX_PERF_TERMS} are kept (all count in its total).")
             if node is not None:
-                self._operator(node.operator, source).perf_nodes.append(node)
+                self._operator(node.operator, source).add_perf(node)
                 return
         if "[DFX]" in line:
             marker = parse_dfx(line, source)

@@ -171,7 +171,7 @@ COLUMNS: tuple[ColumnDef, ...] = (
     _stat("stat_avg_origin", "Avg of the origin side."),
     ColumnDef("verdict", "Verdict", "CULPRIT: fails while its inputs are fine; PROPAGATED: fails because an "
               "upstream op already failed; OK: within the thresholds; UNKNOWN: not compared."),
-    ColumnDef("signature", None, "The kind of error a failing row holds (overflow, bias, scale, ...; the JSON "
+    ColumnDef("signature", "Signature", "The kind of error a failing row holds (overflow, bias, scale, ...; the JSON "
               "row has code, confidence, params and sentence).", present_when=_has_signature),
     ColumnDef("signature_sentence", None, "The signature in one sentence.", json=False,
               present_when=_has_signature),
@@ -189,7 +189,7 @@ _BY_KEY = {column.key: column for column in COLUMNS}
 # columns go at the end: the saved layouts name columns by key, so any order works for them.
 GUI_ORDER = ("kind", "fused_op", "fused_index", "origin_op", "origin_index", "cosine", "max_abs_err",
              "max_rel_err", "status", "verdict", "rank", "step", "occurrence", *EXTRA_METRICS, "fused_dtype",
-             "origin_dtype", "fused_shape", "origin_shape", "statistics")
+             "origin_dtype", "fused_shape", "origin_shape", "statistics", "signature")
 EXPORT_KEYS = tuple(column.key for column in COLUMNS if column.export)
 # The statistics-mode and signature columns of the files (written only when some row has statistics / a signature).
 STATS_KEYS = tuple(column.key for column in COLUMNS if column.export and column.present_when is _has_stats)

@@ -96,13 +96,6 @@ def describe_row(row: PrecisionRow) -> str:
     return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index} (origin {origin}{where}){cosine}{signed}")
 
 
-def describe_first(row: PrecisionRow) -> str:
-    """'autofuse_3_Mul output 0 (rank 5, step 0)': a first divergence in a status line."""
-    where = [f"rank {row.rank}"] if row.rank is not None else []
-    where += [f"step {row.step}"] if row.step and row.rank is not None else []
-    return escape_controls(f"{row.fused_op} {row.kind} {row.fused_index}" + (f" ({', '.join(where)})" if where else ""))
-
-
 def rank_lines(result: PrecisionResult) -> list[str]:
     """One line per rank with a divergence, then one line for the ranks without: 'ranks 0, 1, 3: none'."""
     lines = []

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.errors import UsageError
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.precision.columns import (
     EXPORT_KEYS,
     SIGNATURE_KEYS,
@@ -21,7 +22,10 @@ from autofuse_studio.core.precision.overview import build_overview
 from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
-from autofuse_studio.core.reports.atomic import atomic_write_text
+from autofuse_studio.core.reports.atomic import atomic_open
+from autofuse_studio.core.reports.precision_csv import Unlike, csv_lines
+from autofuse_studio.core.reports.precision_json import result_json_parts
+from autofuse_studio.core.reports.signature_lines import append_signature_lines
 from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, integer_cell, save_workbook
 
 # Columns of the tabular exports, in order, with the statistics-mode columns (stat_*, empty for tensor rows: the
@@ -92,7 +96,10 @@ def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = Non
 
 def write_json(result: PrecisionResult, path: Path) -> None:
     """The documented JSON document (NaN as null), UTF-8, keys in a stable order."""
-    atomic_write_text(path, json.dumps(result.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    # msgspec-encoded, byte for byte what json.dumps(indent=2) wrote (see precision_json).
+    with atomic_open(path, "wb") as handle:
+        for part in result_json_parts(result):
+            handle.write(part)
 
 
 def write_csv(result: PrecisionResult, path: Path) -> None:
@@ -100,14 +107,29 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
 
     Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR ...) starts with a `'`.
     """
+    columns = table_columns(result)
+    stats = ([None if row.stats is None else stats_cells(row, result.thresholds.stats) for row in result.rows]
+             if any(name in STATS_COLUMNS for name in columns) else None)
+    try:
+        with gc_paused():  # millions of cell strings, none in a cycle
+            chunks = csv_lines(result.rows, columns, stats)
+    except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
+        chunks = [_csv_writer_lines(result, columns)]
+    with atomic_open(path, "wb") as handle:
+        handle.write(codecs.BOM_UTF8)
+        for chunk in chunks:  # encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms
+            handle.write(chunk.encode("utf-8"))
+
+
+def _csv_writer_lines(result: PrecisionResult, columns: tuple[str, ...]) -> str:
+    """write_csv's text through csv.writer over table_records() (the reference csv_lines matches)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    columns = table_columns(result)
     writer.writerow(columns)
     for record in table_records(result, columns):
         # Names from graphs and dumps (`=HYPERLINK(...)`) are text, never a live formula: see csv_cell.
         writer.writerow(["" if value is None else csv_cell(value) for value in record])
-    atomic_write_text(path, buffer.getvalue(), encoding="utf-8-sig")
+    return buffer.getvalue()
 
 
 def summary_records(result: PrecisionResult) -> list[tuple[str, Any]]:
@@ -130,8 +152,9 @@ def summary_records(result: PrecisionResult) -> list[tuple[str, Any]]:
     return records
 
 
-def write_xlsx(result: PrecisionResult, path: Path) -> None:
-    """Sheets 'precision' (frozen header, autofilter, verdict colours) and 'summary'."""
+def write_xlsx(result: PrecisionResult, path: Path, language: str = "en") -> None:
+    """Sheets 'precision' (frozen header, autofilter, verdict colours) and 'summary' (its culprits' signature
+    sentences in `language`)."""
     from openpyxl import Workbook
     from openpyxl.formatting.rule import FormulaRule
     from openpyxl.styles import Font, PatternFill
@@ -165,6 +188,7 @@ def write_xlsx(result: PrecisionResult, path: Path) -> None:
     for label, value in summary_records(result):
         by_number = label in ("first divergence rank", "first divergence step")
         append_row(summary, [label, integer_cell(value) if by_number else value])
+    append_signature_lines(summary, result, language)
     summary.column_dimensions["A"].width = 28
     summary.column_dimensions["B"].width = 60
     _ranks_sheet(workbook.create_sheet("ranks"), result)

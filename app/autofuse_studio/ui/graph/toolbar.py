@@ -5,15 +5,13 @@ from __future__ import annotations
 from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QCompleter,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
-    QPushButton,
     QSpinBox,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -41,7 +39,7 @@ class GraphToolbar(Retranslating, QWidget):
         super().__init__(parent)
         rows = QVBoxLayout(self)
         rows.setContentsMargins(2, 2, 2, 2)
-        rows.setSpacing(2)
+        rows.setSpacing(0)
         # Combo item data are identifiers; retranslate() sets the display texts.
         self.mode = _combo([MODE_SIDE_BY_SIDE, MODE_OVERLAY])
         self.colour = _combo([BY_VERDICT, *METRICS])
@@ -63,35 +61,44 @@ class GraphToolbar(Retranslating, QWidget):
         self.hops.setValue(AROUND_HOPS)
         self.hops.setSpecialValueText("∞")
         self.direction = _combo([BOTH, UP, DOWN])
-        self.trace_up = QPushButton()
-        self.trace_down = QPushButton()
-        self.clear_trace = QPushButton()
         self.scope_depth = QSpinBox()
         self.scope_depth.setRange(0, 20)
-        self.subgraphs = QCheckBox()
+        # Buttons are actions: a row too narrow for them (a 1280 px laptop, Chinese labels) moves them into its
+        # ">>" menu, where QToolBar can show actions but never widgets. The inputs come first in each row, so
+        # the actions are what overflows.
+        self.trace_up, self.trace_down, self.clear_trace = QAction(self), QAction(self), QAction(self)
+        self.subgraphs, self.collapse_groups = QAction(self), QAction(self)
+        for check in (self.subgraphs, self.collapse_groups):
+            check.setCheckable(True)
         self.subgraphs.setChecked(True)
-        self.collapse_groups = QCheckBox()
-        self.fit = QPushButton()
-        self.export = QToolButton()
-        self.export.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.export)
+        self.fit = QAction(self)
+        menu = QMenu(self)
         self.export_actions: list[QAction] = []
         for fmt, whole in (("png", False), ("svg", False), ("png", True), ("svg", True)):
             action = menu.addAction("")
             action.triggered.connect(lambda _=False, f=fmt, w=whole: self.exportRequested.emit(f, w))
             self.export_actions.append(action)
-        self.export.setMenu(menu)
-        self.search.setMinimumWidth(260)
+        self.export = menu.menuAction()
+        self.search.setMinimumWidth(200)
         self.mode_label, self.colour_label, self.show_label = QLabel(), QLabel(), QLabel()
-        for widgets in ((self.mode_label, self.mode, self.colour_label, self.colour, self.search, self.fit,
-                         self.export),
-                        (self.show_label, self.filter, self.hops, self.direction, self.trace_up, self.trace_down,
-                         self.clear_trace, self.scope_depth, self.subgraphs, self.collapse_groups)):
-            row = QHBoxLayout()
+        self.rows: list[QToolBar] = []
+        for widgets, actions in (
+                ((self.mode_label, self.mode, self.colour_label, self.colour, self.search), (self.fit, self.export)),
+                ((self.show_label, self.filter, self.hops, self.direction, self.scope_depth),
+                 (self.trace_up, self.trace_down, self.clear_trace, self.subgraphs, self.collapse_groups))):
+            row = QToolBar()
+            row.setMovable(False)
+            row.setFloatable(False)
+            row.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             for widget in widgets:
                 row.addWidget(widget)
-            row.addStretch(1)
-            rows.addLayout(row)
+            row.addSeparator()
+            row.addActions(list(actions))
+            rows.addWidget(row)
+            self.rows.append(row)
+        export_button = self.rows[0].widgetForAction(self.export)
+        if isinstance(export_button, QToolButton):
+            export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.retranslate()
 
     def retranslate(self) -> None:

@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -82,10 +82,12 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         outer.addWidget(self.details)
         outer.setStretchFactor(0, 3)
         outer.setStretchFactor(1, 1)
-        self.details.setMinimumWidth(360)
+        # Three quarters for the two panes: on a 1280 px screen each keeps ~450 px (the details scroll).
+        self.details.setMinimumWidth(300)
+        outer.setSizes([900, 300])
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(_horizontal_scroller(self.toolbar))
+        column.addWidget(self.toolbar)  # rows that overflow into their ">>" menu, never cut off
         column.addWidget(self.legend)
         column.addWidget(outer, 1)
         self.loader = GraphLoader(self.runner, self)
@@ -120,13 +122,13 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         bar.filter.currentIndexChanged.connect(self.apply_filter)
         bar.hops.valueChanged.connect(self.apply_filter)
         bar.direction.currentIndexChanged.connect(self.apply_filter)
-        bar.trace_up.clicked.connect(lambda: self.trace_selection(UP))
-        bar.trace_down.clicked.connect(lambda: self.trace_selection(DOWN))
-        bar.clear_trace.clicked.connect(self._on_toolbar_clear_trace)
+        bar.trace_up.triggered.connect(lambda: self.trace_selection(UP))
+        bar.trace_down.triggered.connect(lambda: self.trace_selection(DOWN))
+        bar.clear_trace.triggered.connect(self._on_toolbar_clear_trace)
         bar.scope_depth.valueChanged.connect(self._on_toolbar_scopes_changed)
         bar.subgraphs.toggled.connect(self._on_toolbar_subgraphs_toggled)
         bar.collapse_groups.toggled.connect(self._on_toolbar_collapse_groups)
-        bar.fit.clicked.connect(lambda: self.active.view.fit())
+        bar.fit.triggered.connect(lambda: self.active.view.fit())
         bar.exportRequested.connect(self._on_toolbar_export)
         bar.searchEdited.connect(lambda _text: self._search_timer.start())
         bar.searchChosen.connect(self.search_and_reveal)
@@ -471,15 +473,3 @@ class ExportedPicture:
 
     def __fspath__(self) -> str:
         return str(self.path)
-
-
-def _horizontal_scroller(widget: QWidget) -> QScrollArea:
-    """Let a wide row of controls scroll sideways instead of forcing a minimum window width."""
-    scroll = QScrollArea()
-    scroll.setWidget(widget)
-    scroll.setWidgetResizable(True)
-    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-    scroll.setFixedHeight(widget.sizeHint().height() + scroll.horizontalScrollBar().sizeHint().height())
-    return scroll

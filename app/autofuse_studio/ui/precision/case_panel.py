@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -29,11 +30,12 @@ from autofuse_studio.core.run.spec import LOCAL, OnHost, RunSpec, mode1_spec
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
+from autofuse_studio.ui.widgets.collapsible import CollapsibleSection
 from autofuse_studio.ui.widgets.path_edit import PathEdit
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
-PREFERRED_WIDTH = 380
+PREFERRED_WIDTH = 330  # paths elide in the middle; on a 1280 px screen the Precision tab needs the rest
 _WARNING_STYLE = "QLabel { background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0b252; }"
 
 
@@ -58,9 +60,11 @@ class CasePanel(Retranslating, QWidget):
         self.run_on.changed.connect(self._on_run_on_changed)
         self.browse_buttons: dict[str, QToolButton] = {}
         self.mode1_box, mode1_form = QGroupBox(), QFormLayout()
-        self.mode2_box, mode2_form = QGroupBox(), QFormLayout()
         self.mode1_box.setLayout(mode1_form)
-        self.mode2_box.setLayout(mode2_form)
+        # Mode 2 and where to run are used less often: collapsed, so Analyse and the roles fit a laptop's dock.
+        mode2_form = QFormLayout()
+        self.mode2_box = CollapsibleSection(mode2_form)
+        self.mode2_box.setObjectName("mode2Section")
         self.role_labels = {role: QLabel() for role in PATH_ROLES}
         for role in PATH_ROLES:
             (mode2_form if role.startswith("npy") else mode1_form).addRow(self.role_labels[role], self._path_row(role))
@@ -86,7 +90,12 @@ class CasePanel(Retranslating, QWidget):
         self.step_label = QLabel()
         mode1_form.addRow(self.step_label, self.step_edit)
         self.cluster_run = ClusterRunChoice()  # "Run on a Dask cluster" (docs/scale-out.md)
-        mode1_form.addRow(self.cluster_run)
+        self.cluster_run.toggled.connect(self._on_cluster_run_toggled)
+        run_on_layout = QVBoxLayout()
+        run_on_layout.addWidget(self.run_on)
+        run_on_layout.addWidget(self.cluster_run)
+        self.run_on_section = CollapsibleSection(run_on_layout)
+        self.run_on_section.setObjectName("runOnSection")
         self.analyse_button = QPushButton()
         self.analyse_button.setObjectName("analyseButton")
         self.cancel_button = QPushButton()
@@ -100,20 +109,34 @@ class CasePanel(Retranslating, QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.analyse_button, 1)
         buttons.addWidget(self.cancel_button)
+        # The roles and options scroll; the error banner, Analyse/Cancel, progress and the status line stay
+        # pinned under them, visible at any dock height (a 1280x720 screen included).
+        page = QWidget()
+        page.setObjectName("caseOptions")
+        options = QVBoxLayout(page)
+        options.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.notes, self.run_on_section, self.mode1_box, self.mode2_box):
+            options.addWidget(widget)
+        options.addStretch(1)
+        self.options_scroll = QScrollArea()
+        self.options_scroll.setObjectName("caseOptionsScroll")
+        self.options_scroll.setWidgetResizable(True)
+        self.options_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.options_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.options_scroll.setWidget(page)
         layout = QVBoxLayout(self)
-        for widget in (self.banner, self.notes, self.run_on, self.mode1_box, self.mode2_box):
-            layout.addWidget(widget)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.options_scroll, 1)
+        layout.addWidget(self.banner)
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.progress_label)
-        layout.addStretch(1)
         self.retranslate()
         self.set_running(False)
 
     def sizeHint(self) -> QSize:
-        """Wide enough for readable paths on a first start (the dock can still be made narrower)."""
-        hint = super().sizeHint()
-        return QSize(max(hint.width(), PREFERRED_WIDTH), hint.height())
+        """Wide enough for readable paths on a first start (the dock can still be made wider or narrower)."""
+        return QSize(PREFERRED_WIDTH, super().sizeHint().height())
 
     def _path_row(self, role: str) -> QWidget:
         edit = PathEdit()
@@ -143,6 +166,7 @@ class CasePanel(Retranslating, QWidget):
         self.step_label.setText(self.tr("Step"))
         self.mode1_box.setTitle(self.tr("Graphs and dump folders (mode 1)"))
         self.mode2_box.setTitle(self.tr("Two NPY files (mode 2)"))
+        self._title_run_on()
         self.swap_graphs.setText(self.tr("Swap graphs"))
         self.swap_data.setText(self.tr("Swap dumps"))
         self.compare_input.setText(self.tr("Compare fused op inputs too"))
@@ -165,6 +189,8 @@ class CasePanel(Retranslating, QWidget):
             self.edits[role].setText("" if path is None else str(path))  # PathEdit keeps the tooltip
         self.compare_input.setChecked(case.compare_input)
         self.step_edit.setText(case.step or "")
+        if case.npy_a is not None or case.npy_b is not None:
+            self.mode2_box.set_expanded(True)
         self.banner.hide()
         self.notes.setText("\n".join(notes or []))
         self.notes.setVisible(bool(notes))
@@ -291,6 +317,23 @@ class CasePanel(Retranslating, QWidget):
     def _on_run_on_changed(self) -> None:
         for role in PATH_ROLES:
             self._validate(role)
+        self._title_run_on()
+
+    def _on_cluster_run_toggled(self, _checked: bool) -> None:
+        self._title_run_on()
+
+    def _title_run_on(self) -> None:
+        """The collapsed section still says where the analysis runs; a remote choice opens it."""
+        host = self.run_on.host()
+        if host is not None:
+            where = host
+        elif self.cluster_run.isChecked():
+            where = self.tr("a Dask cluster")
+        else:  # worded here, not read from the chooser: its own retranslation may come after this one
+            where = self.tr("local (this machine)")
+        self.run_on_section.setTitle(self.tr("Run on: %1").replace("%1", where))
+        if host is not None or self.cluster_run.isChecked():
+            self.run_on_section.set_expanded(True)
 
     def _validate(self, role: str) -> None:
         text = self.edits[role].text().strip()

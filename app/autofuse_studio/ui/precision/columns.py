@@ -16,6 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from autofuse_studio.core.precision.columns import ColumnDef, gui_columns
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.ui.precision.signature_text import signature_label
 from autofuse_studio.ui.precision.stats_text import NOT_APPLICABLE, worst_statistic, worst_statistic_text
 
 CONTEXT = "PrecisionColumns"
@@ -55,6 +56,7 @@ _TEXTS: tuple[str, ...] = tuple(str(text) for text in (  # the stubs type QT_TRA
     QT_TRANSLATE_NOOP("PrecisionColumns", "Fused shape"),
     QT_TRANSLATE_NOOP("PrecisionColumns", "Origin shape"),
     QT_TRANSLATE_NOOP("PrecisionColumns", "Statistics"),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "Signature"),
     # Header tooltips
     QT_TRANSLATE_NOOP("PrecisionColumns", "output: a fused op's output against its origin op's output; input: a "
                                           "fused op's input (--compare-input)."),
@@ -100,6 +102,8 @@ _TEXTS: tuple[str, ...] = tuple(str(text) for text in (  # the stubs type QT_TRA
     QT_TRANSLATE_NOOP("PrecisionColumns", "Shape of the origin tensor (as compared)."),
     QT_TRANSLATE_NOOP("PrecisionColumns", "Statistics mode: the statistic that diverged most, fused vs origin "
                                           "(relative difference)."),
+    QT_TRANSLATE_NOOP("PrecisionColumns", "The kind of error a failing row holds (overflow, bias, scale, ...; the "
+                                          "JSON row has code, confidence, params and sentence)."),
 ))
 
 
@@ -169,15 +173,21 @@ def _statistics(row: PrecisionRow) -> object:
     return None if worst is None else worst.rel_diff
 
 
+def _signature(row: PrecisionRow) -> object:
+    """The signature's label in the UI language (what the cell shows and the column sorts by)."""
+    return None if row.signature is None else signature_label(row.signature)
+
+
 def _kind(value: object) -> str:
     kind = str(value)
     return translated_texts().get(kind, kind) if kind in ("output", "input") else kind
 
 
 # Where the GUI shows more than the core value: a statistics row's worst statistic in the error columns, the
-# statistic that diverged most in its own column ('avg 0.55 vs 0.5 (9.1%)'), the kind in the UI language.
+# statistic that diverged most in its own column ('avg 0.55 vs 0.5 (9.1%)'), the kind and the signature's label
+# in the UI language.
 _VALUES: dict[str, Callable[[PrecisionRow], object]] = {
-    "max_abs_err": _max_abs_err, "max_rel_err": _max_rel_err, "statistics": _statistics}
+    "max_abs_err": _max_abs_err, "max_rel_err": _max_rel_err, "statistics": _statistics, "signature": _signature}
 _TEXT: dict[str, Callable[[object], str]] = {"kind": _kind}
 _STATS_TEXT: dict[str, Callable[[PrecisionRow], str]] = {"statistics": worst_statistic_text}
 
@@ -201,7 +211,7 @@ COLUMN_KEYS = tuple(column.key for column in COLUMNS)
 # user reads first, then the metrics that decided it. Origin names (long subgraph paths) come after,
 # so they never push the numbers off-screen. Columns not named keep their model order after these.
 LEADING_COLUMNS = ("rank", "step", "verdict", "fused_op", "fused_index", "kind", "statistics", "cosine",
-                   "max_abs_err", "max_rel_err", "status", "origin_op", "origin_index")
+                   "max_abs_err", "max_rel_err", "signature", "status", "origin_op", "origin_index")
 # Cells whose full text is also their tooltip: names and statuses can be longer than any sensible width.
 LONG_TEXT_COLUMNS = frozenset({"fused_op", "origin_op", "status", "fused_shape", "origin_shape", "statistics"})
 VERDICT_COLUMN = COLUMN_KEYS.index("verdict")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.reports.precision_files import write_precision
 from autofuse_studio.ui.precision.table_picture import SVG_DPI, make_picture, picture_columns, save_picture
+from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +31,21 @@ TENSOR_PANEL_MODULE = "autofuse_studio.ui.precision.tensor_panel"
 def export_table(result: PrecisionResult, path: str | Path) -> Path:
     """Write every row as .csv, .json or .xlsx (the suffix decides), like `nwa --output`."""
     return write_precision(result, path)
+
+
+def start_table_export(runner: TaskRunner, result: PrecisionResult | None, path: str | Path) -> TaskHandle:
+    """export_table on `runner`'s worker thread (100k rows take seconds); its handle says when and where."""
+    if result is None:
+        raise InputError("There is no finished analysis to export yet.")
+    # The worker reads a snapshot: rows that stream in meanwhile change neither the file nor its row count.
+    snapshot = dataclasses.replace(result, rows=list(result.rows),
+                                   first_divergence_by_rank=dict(result.first_divergence_by_rank))
+    return runner.start(_write_table, snapshot, Path(path))
+
+
+def _write_table(result: PrecisionResult, path: Path, progress: object = None, cancel: object = None) -> Path:
+    """The task body: the runner passes progress and cancel, which one write of a file does not use."""
+    return export_table(result, path)
 
 
 def save_png(widget: QWidget, path: str | Path) -> Path:

@@ -1,4 +1,4 @@
-"""FilterBar: status, verdict, rank and step combos, a search box and 'Go to first divergence' above the table."""
+"""FilterBar: status, verdict, signature, rank and step combos, a search box and 'Go to first divergence'."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICTS
-from autofuse_studio.ui.precision.filters import RowFilter
+from autofuse_studio.core.precision.rows import VERDICT_CULPRIT, VERDICT_PROPAGATED, VERDICTS, PrecisionRow
+from autofuse_studio.ui.precision.filters import RowFilter, signature_codes
+from autofuse_studio.ui.precision.signature_text import LABELS, code_label
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 _FAILING = "__failing__"
@@ -29,6 +30,11 @@ class FilterBar(Retranslating, QWidget):
         self.verdict_label = QLabel()
         self.verdict_combo = QComboBox()
         self.verdict_combo.setObjectName("verdictFilter")
+        # The signature chooser: shown only when some row has a signature, offering the codes present.
+        self.signature_label = QLabel()
+        self.signature_combo = QComboBox()
+        self.signature_combo.setObjectName("signatureFilter")
+        self._signatures: list[str] = []
         # Rank and step choosers: shown only when the result has several ranks / steps.
         self.rank_label = QLabel()
         self.rank_combo = QComboBox()
@@ -47,12 +53,14 @@ class FilterBar(Retranslating, QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.status_label, self.status_combo, self.verdict_label, self.verdict_combo,
-                       self.rank_label, self.rank_combo, self.step_label, self.step_combo):
+                       self.signature_label, self.signature_combo, self.rank_label, self.rank_combo,
+                       self.step_label, self.step_combo):
             layout.addWidget(widget)
         layout.addWidget(self.search, 1)
         layout.addWidget(self.first_button)
         self.status_combo.currentIndexChanged.connect(self._emit)
         self.verdict_combo.currentIndexChanged.connect(self._emit)
+        self.signature_combo.currentIndexChanged.connect(self._emit)
         self.rank_combo.currentIndexChanged.connect(self._emit)
         self.step_combo.currentIndexChanged.connect(self._emit)
         self.search.textChanged.connect(self._emit)
@@ -74,6 +82,8 @@ class FilterBar(Retranslating, QWidget):
                 self.verdict_combo.addItem(verdict, verdict)
             self.verdict_combo.setCurrentIndex(max(0, self.verdict_combo.findData(current)))
         self.set_statuses(self._statuses)
+        self.signature_label.setText(self.tr("Signature"))
+        self.set_signatures(self._signatures)
         self.rank_label.setText(self.tr("Rank"))
         self.step_label.setText(self.tr("Step"))
         self.set_ranks_steps(self._ranks, self._steps)
@@ -88,6 +98,25 @@ class FilterBar(Retranslating, QWidget):
             for status in self._statuses:
                 self.status_combo.addItem(status, status)
             self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(current)))
+
+    def set_signatures(self, codes: Iterable[str]) -> None:
+        """Offer these signature codes, in the checks' order (the chooser is hidden when there is none)."""
+        wanted = set(codes)
+        order = list(LABELS)
+        self._signatures = sorted(wanted, key=lambda code: (order.index(code) if code in order else len(order), code))
+        with QSignalBlocker(self.signature_combo):
+            current = self.signature_combo.currentData()
+            self.signature_combo.clear()
+            self.signature_combo.addItem(self.tr("All signatures"), None)
+            for code in self._signatures:
+                self.signature_combo.addItem(code_label(code), code)
+            self.signature_combo.setCurrentIndex(max(0, self.signature_combo.findData(current)))
+        self.signature_combo.setVisible(bool(self._signatures))
+        self.signature_label.setVisible(bool(self._signatures))
+
+    def set_signatures_of(self, rows: Iterable[PrecisionRow]) -> None:
+        """Offer the signature codes of these rows (a mixed signature's parts too)."""
+        self.set_signatures({code for row in rows for code in signature_codes(row.signature)})
 
     def set_ranks_steps(self, ranks: Iterable[str], steps: Iterable[str]) -> None:
         """Offer these ranks and steps (each chooser hidden when there is at most one)."""
@@ -122,15 +151,17 @@ class FilterBar(Retranslating, QWidget):
         verdicts = frozenset({VERDICT_CULPRIT, VERDICT_PROPAGATED}) if verdict == _FAILING else (
             frozenset({verdict}) if verdict else frozenset())
         rank, step = self.chosen_rank_step()
+        code = self.signature_combo.currentData()
         return RowFilter(frozenset({status}) if status else frozenset(), verdicts, self.search.text(),
                          frozenset({rank}) if rank is not None else frozenset(),
-                         frozenset({step}) if step is not None else frozenset())
+                         frozenset({step}) if step is not None else frozenset(),
+                         frozenset({code}) if code else frozenset())
 
     def clear(self) -> None:
         """Show every row."""
-        combos = (self.status_combo, self.verdict_combo, self.rank_combo, self.step_combo)
+        combos = (self.status_combo, self.verdict_combo, self.rank_combo, self.step_combo, self.signature_combo)
         with QSignalBlocker(self.search), QSignalBlocker(combos[0]), QSignalBlocker(combos[1]), \
-                QSignalBlocker(combos[2]), QSignalBlocker(combos[3]):
+                QSignalBlocker(combos[2]), QSignalBlocker(combos[3]), QSignalBlocker(combos[4]):
             for combo in combos:
                 combo.setCurrentIndex(0)
             self.search.clear()

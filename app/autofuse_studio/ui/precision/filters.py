@@ -1,4 +1,4 @@
-"""PrecisionProxyModel: filter (status, verdict, text) and numeric sort in bulk, fast enough for 100k rows.
+"""PrecisionProxyModel: filter (status, verdict, signature, text) and numeric sort in bulk, fast enough for 100k rows.
 
 QSortFilterProxyModel asks the source for two cells per comparison, i.e. millions of Python calls to
 sort 100k rows (seconds). This proxy computes the visible order in one pass over the row objects
@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractProxyModel, QModelIndex, QPersistentModelIndex, Qt
 
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.ui.precision.columns import COLUMNS, VERDICT_COLUMN, sort_order
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel, RoleSpan, clear_roles
 
@@ -29,11 +30,13 @@ class RowFilter:
     text: str = ""
     ranks: frozenset[str] = field(default_factory=frozenset)
     steps: frozenset[str] = field(default_factory=frozenset)
+    signatures: frozenset[str] = field(default_factory=frozenset)  # signature codes (a mixed one's parts count)
 
     @property
     def active(self) -> bool:
         """True when the filter hides anything."""
-        return bool(self.statuses or self.verdicts or self.text.strip() or self.ranks or self.steps)
+        return bool(self.statuses or self.verdicts or self.text.strip() or self.ranks or self.steps
+                    or self.signatures)
 
     def accepts(self, row: PrecisionRow, haystack: str) -> bool:
         """True when `row` (with its lower-case search text) passes every criterion."""
@@ -45,9 +48,21 @@ class RowFilter:
             return False
         if self.steps and row.step not in self.steps:
             return False
+        if self.signatures and not self.signatures & signature_codes(row.signature):
+            return False
         needle = self.text.strip().lower()
         # The verdict is searched on the row itself: it changes with every threshold edit, the rest never.
         return not needle or needle in haystack or needle in row.verdict.lower()
+
+
+def signature_codes(signature: Signature | None) -> frozenset[str]:
+    """The codes a signature answers to in the filter: its own, and a mixed one's parts' (so 'tail block' also
+    finds a bias next to a tail block)."""
+    if signature is None:
+        return frozenset()
+    parts = signature.params.get("parts") if signature.code == "mixed" else None
+    named = [str(part.get("code")) for part in parts if isinstance(part, dict)] if isinstance(parts, list) else []
+    return frozenset([signature.code, *named])
 
 
 def search_text(row: PrecisionRow) -> str:

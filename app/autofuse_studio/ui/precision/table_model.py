@@ -19,6 +19,7 @@ from autofuse_studio.core.precision.palette import VERDICT_COLOURS, background_h
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.ui.precision.columns import COLUMNS, LONG_TEXT_COLUMNS, VERDICT_COLUMN, Column, translated_texts
+from autofuse_studio.ui.precision.signature_text import signature_tooltip
 from autofuse_studio.ui.precision.stats_text import stats_tooltip
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the PrecisionRow itself
@@ -141,6 +142,8 @@ class PrecisionTableModel(QAbstractTableModel):
         """
         if row.stats is not None and column.key in STATS_TOOLTIP_COLUMNS:
             return stats_tooltip(row, self._stats_thresholds.limits_for(row.stats.dtype))
+        if column.key == "signature" and row.signature is not None:  # the label's sentence, in the UI language
+            return signature_tooltip(row.signature)
         parts = [column.display(row)] if column.key in LONG_TEXT_COLUMNS else []
         if row.message:
             parts.append(row.message)
@@ -205,8 +208,8 @@ class PrecisionTableModel(QAbstractTableModel):
         """Headers changed language."""
         translated_texts.cache_clear()
         self._cells.clear()
-        if self._rows:  # the Kind column is translated too
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 0))
+        if self._rows:  # the Kind and Signature columns are translated too
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
     def row_at(self, position: int) -> PrecisionRow:

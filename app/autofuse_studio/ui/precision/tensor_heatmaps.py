@@ -1,4 +1,5 @@
-"""Heatmaps of the tensor panel: fused, origin, signed and absolute error, with numbered colour bars."""
+"""Heatmaps of the tensor panel: fused, origin, signed and absolute error, with numbered colour bars, and an
+outline of where the row's signature puts its error (a tail range, slices, the first flagged element)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,25 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
-from PySide6.QtGui import QCursor, QFontMetrics
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGraphicsPathItem,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes
 from autofuse_studio.core.precision.heatmap_scale import HeatmapScales, Levels, heatmap_scales, signed_error
+from autofuse_studio.core.precision.signature import Signature
+from autofuse_studio.ui.precision.signature_overlay import Rect, overlay_rects
+from autofuse_studio.ui.precision.signature_text import signature_label, signature_sentence
 from autofuse_studio.ui.precision.tensor_models import format_value
 from autofuse_studio.ui.precision.tensor_plots import ScenePlots
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -19,6 +33,10 @@ from autofuse_studio.ui.widgets.retranslate import Retranslating
 # Values in a sequential map; the signed error in a diverging one whose middle (white) is 0; |error| dark = 0.
 COLOUR_MAPS = ("viridis", "viridis", "CET-D1A", "inferno")
 BAR_AXIS_MIN_WIDTH = 36  # px; the bar's axis grows to its widest tick label
+# Magenta: apart from every colour of viridis, inferno and the diverging map, so the outline shows on all four.
+OUTLINE_COLOUR = "#ff00ff"
+# Px of the outline: stripes (a tail along an inner axis, one per outer index) get a thin one, or they hide the image.
+OUTLINE_WIDTH, STRIPES_WIDTH, MANY_RECTS = 2, 1, 8
 TITLE_SIZE = "9pt"  # four titles side by side: at pyqtgraph's 11pt their widths alone overflowed a 1100 px panel
 
 
@@ -87,6 +105,9 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         self.plots: list[pg.PlotItem] = []
         self.images: list[pg.ImageItem] = []
         self.bars: list[pg.ColorBarItem] = []
+        self.signature: Signature | None = None
+        self.outline_rects: list[Rect] = []  # in cell units of the images (see signature_overlay)
+        self.outlines: list[QGraphicsPathItem] = []
         self._wrap = 0
         for column, colour_map in enumerate(COLOUR_MAPS):
             plot = self.graphics.addPlot(row=0, col=column)
@@ -99,6 +120,10 @@ class TensorHeatmaps(Retranslating, ScenePlots):
             self.plots.append(plot)
             self.images.append(image)
             self.bars.append(bar)
+            outline = QGraphicsPathItem()
+            outline.setZValue(10)  # over the image
+            plot.addItem(outline, ignoreBounds=True)
+            self.outlines.append(outline)
         self.graphics.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
         self.rows_combo, self.cols_combo = QComboBox(), QComboBox()
         self.rows_combo.activated.connect(lambda _i: self._on_combo_activated(self.rows_combo, self.cols_combo))
@@ -134,12 +159,37 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         self.shared_range.setText(self.tr("Same colours for fused and origin"))
         self.shared_range.setToolTip(self.tr(
             "One colour range for both value panels, so one colour is one value on both sides."))
-        self.hover_label.setText(self.tr("Hover a cell for its worst element."))
+        self._show_hint()
         if self._wrap:
             for combo in (self.rows_combo, self.cols_combo):
                 combo.setItemText(0, self._wrapped_text())
         if self.heatmap is not None:
             self._set_axis_labels(self.heatmap)
+
+    def _show_hint(self) -> None:
+        """The hover line before any hover: what to do, and what the outline marks when there is one."""
+        text = self.tr("Hover a cell for its worst element.")
+        if self.outline_rects and self.signature is not None:
+            text += " " + self.tr("Outlined: %1.").replace("%1", signature_label(self.signature))
+        self.hover_label.setText(text)
+        self.hover_label.setToolTip(signature_sentence(self.signature) if self.signature is not None else "")
+
+    def set_signature(self, signature: Signature | None) -> None:
+        """Outline where `signature` (the shown row's; None: no outline) puts its error, on this and later heatmaps."""
+        self.signature = signature
+        self._draw_outline()
+
+    def _draw_outline(self) -> None:
+        self.outline_rects = overlay_rects(self.heatmap, self.signature) if self.heatmap is not None else []
+        path = QPainterPath()
+        for x0, y0, x1, y1 in self.outline_rects:
+            path.addRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        pen = QPen(QColor(OUTLINE_COLOUR), STRIPES_WIDTH if len(self.outline_rects) > MANY_RECTS else OUTLINE_WIDTH)
+        pen.setCosmetic(True)  # the same px on screen whatever the zoom
+        for outline in self.outlines:
+            outline.setPen(pen)
+            outline.setPath(path)
+        self._show_hint()
 
     def _wrapped_text(self) -> str:
         return self.tr("wrapped 1-D (%1 per row)").replace("%1", str(self._wrap))
@@ -194,6 +244,7 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         for plot in self.plots:
             plot.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
         self._set_axis_labels(heatmap)
+        self._draw_outline()
 
     def _show_images(self) -> None:
         heatmap = self.heatmap

@@ -224,6 +224,8 @@ class TensorPanel(Retranslating, QWidget):
         """Show a result-table row: its pair (its layouts, when known, make the view match the metrics), its
         statistics, or why there is nothing to show."""
         title = self.row_title(row)
+        self.heatmaps.set_signature(row.signature)  # its place outlined (signature_overlay)
+        self.histograms.set_signature(row.signature)  # a permutation's sorted values (sorted_values)
         if self.is_statistics_row(row):
             self.show_statistics(row, title)
         elif row.fused_file is None or row.origin_file is None:

@@ -6,12 +6,15 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.core.precision.tensor_stats import Histogram
 from autofuse_studio.core.precision.tensor_view import TensorView
 from autofuse_studio.ui.precision.grid_axis import add_grid_plot
 from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
+from autofuse_studio.ui.precision.sorted_values import SortedValuesInset
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, scene_png, scene_svg
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -20,6 +23,9 @@ ORIGIN_PEN = pg.mkPen("#ff7f0e", width=1.5)
 ERROR_PEN = pg.mkPen("#d62728", width=1.5)
 EMPTY_TEXT_COLOUR = "#555555"
 MIN_LOG_SPAN = 1.0  # decades: errors that (nearly) all equal keep a readable axis, not 8-decimal ticks
+PLOT_MIN_HEIGHT = 150  # px per plot row: title, ticks and axis labels stay apart; less room scrolls instead
+PLOT_MIN_WIDTH = 260  # px per plot when the three share one row (a low, wide panel: 1280x720)
+_LAYOUT_MARGINS = 24  # px of the plot grid's margins and row spacing, around the plots' own heights
 
 
 class ScenePlots(QWidget):
@@ -88,17 +94,54 @@ class TensorHistograms(Retranslating, ScenePlots):
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             # Values and log10 errors are plain numbers: "(x0.001)" unit prefixes only confuse.
             plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.signature: Signature | None = None  # the shown row's: a layout permutation gets the sorted-values inset
+        self.sorted_values = SortedValuesInset(self.values_plot, FUSED_PEN, ORIGIN_PEN)
         self.log_counts = QCheckBox()
         self.log_counts.toggled.connect(self._on_log_counts_toggled)
         self.note = QLabel()
         bar = QHBoxLayout()
         bar.addWidget(self.log_counts)
         bar.addWidget(self.note, 1)
+        # The plots are never squeezed into flat lines (a 720 px screen, the warnings opened above the table):
+        # a low, wide panel puts the three in one row; below PLOT_MIN_HEIGHT per row they scroll.
+        self.one_row = False
+        self.graphics.setMinimumHeight(2 * PLOT_MIN_HEIGHT + _LAYOUT_MARGINS)
+        self.plot_scroll = QScrollArea()
+        self.plot_scroll.setObjectName("histogramScroll")
+        self.plot_scroll.setWidgetResizable(True)
+        self.plot_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.plot_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.plot_scroll.setWidget(self.graphics)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.plot_scroll, 1)
+        self.plot_scroll.setMinimumHeight(PLOT_MIN_HEIGHT + _LAYOUT_MARGINS)
+        self.plot_scroll.installEventFilter(self)
         self.retranslate()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """One row of three plots when two rows would not fit their minimum height but three fit the width."""
+        if watched is self.plot_scroll and event.type() == QEvent.Type.Resize:
+            room = self.plot_scroll.size()  # the viewport's own size follows later; its scroll bar is not counted
+            self.arrange(room.height() < 2 * PLOT_MIN_HEIGHT + _LAYOUT_MARGINS and room.width() >= 3 * PLOT_MIN_WIDTH)
+        return False
+
+    def arrange(self, one_row: bool) -> None:
+        """Values across the top and the errors below (two rows), or all three side by side (one row)."""
+        if one_row == self.one_row:
+            return
+        self.one_row = one_row
+        grid = self.graphics.ci
+        for plot in (self.values_plot, self.error_plot, self.abs_plot):
+            grid.removeItem(plot)
+        if one_row:
+            places = ((self.values_plot, 0, 0, 1), (self.error_plot, 0, 1, 1), (self.abs_plot, 0, 2, 1))
+        else:
+            places = ((self.values_plot, 0, 0, 2), (self.error_plot, 1, 0, 1), (self.abs_plot, 1, 1, 1))
+        for plot, row, col, colspan in places:
+            grid.addItem(plot, row=row, col=col, colspan=colspan)
+        self.graphics.setMinimumHeight((1 if one_row else 2) * PLOT_MIN_HEIGHT + _LAYOUT_MARGINS)
 
     def retranslate(self) -> None:
         """Titles, labels and legend in the current language (the plots are redrawn when a view is shown)."""
@@ -111,6 +154,20 @@ class TensorHistograms(Retranslating, ScenePlots):
         if self.view is not None:
             self.set_view(self.view)
 
+
+    def set_signature(self, signature: Signature | None) -> None:
+        """The shown row's signature: a layout permutation shows sorted fused vs sorted origin values."""
+        self.signature = signature
+        self._show_sorted_values()
+
+    def _show_sorted_values(self) -> None:
+        view = self.view
+        if view is None or self.signature is None or self.signature.code != "layout_permutation" \
+                or "values" in self.empty:
+            self.sorted_values.hide()
+            return
+        self.sorted_values.show(view.fused_histogram, view.origin_histogram,
+                                self.tr("Sorted values: fused (solid), origin (dashed)"), self.tr("share of values"))
 
     def plots(self) -> dict[str, pg.PlotItem]:
         """The three plots by name: 'values', 'error', 'abs_error'."""
@@ -179,6 +236,7 @@ class TensorHistograms(Retranslating, ScenePlots):
             self.tr("exact zeros: %1 · non-finite: fused %2, origin %3, error %4").replace("%1", zeros)
             .replace("%2", str(view.fused_histogram.nonfinite)).replace("%3", str(view.origin_histogram.nonfinite))
             .replace("%4", str(view.error_histogram.nonfinite)))
+        self._show_sorted_values()
 
     def _on_log_counts_toggled(self, checked: bool) -> None:
         for plot in (self.values_plot, self.error_plot, self.abs_plot):

@@ -7,12 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.table import describe_first
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.precision.verdict_summary import VerdictSummary
@@ -27,6 +26,7 @@ from autofuse_studio.ui.precision.legend import VerdictLegend
 from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.result_facts import ResultFacts, optional_columns, result_facts
+from autofuse_studio.ui.precision.row_text import describe_row_here
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_picture import TablePicture, make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
@@ -35,6 +35,26 @@ from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 PICTURE_MAX_ROWS = 1000  # rows in one table picture (about 24 000 px high)
+TABLE_MIN_HEIGHT = 150  # px: the header and about five rows
+TENSOR_MIN_HEIGHT = 290  # px: the title, the tabs and one row of histograms at their minimum height
+
+
+class _CompactPage(QWidget):
+    """The tab's content: in a scroll area too low for it, it takes its minimum height (only that much scrolls),
+    not its preferred one (which would scroll a table and plots stretched beyond what the screen shows).
+    It scrolls only vertically: sideways the table scrolls itself, and the page takes the tab's width."""
+
+    def minimumSizeHint(self) -> QSize:
+        """The layout's minimum height; no minimum width."""
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        """The minimum size: the scroll area stretches the page to any larger viewport anyway."""
+        return self.minimumSizeHint()
+
+    def heightForWidth(self, width: int) -> int:
+        """The minimum height (wrapped warnings would otherwise ask for their preferred height)."""
+        return min(super().heightForWidth(width), self.minimumSizeHint().height())
 
 
 class PrecisionWorkbench(QWidget):
@@ -75,12 +95,28 @@ class PrecisionWorkbench(QWidget):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([500, 500])
+        self.splitter.setChildrenCollapsible(False)
+        # A few table rows and one row of readable plots at any height; when the tab is lower than that (a 720 px
+        # screen with the warnings open) the page scrolls instead of squeezing them or growing the window.
+        self.view.setMinimumHeight(TABLE_MIN_HEIGHT)
+        self.tensor_panel.setMinimumHeight(max(TENSOR_MIN_HEIGHT, self.tensor_panel.minimumSizeHint().height()))
+        page = _CompactPage()
+        page.setObjectName("precisionPage")
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.filter_bar)
+        column.addWidget(self.legend)
+        column.addWidget(self.notices)
+        column.addWidget(self.overview)
+        column.addWidget(self.splitter, 1)
+        self.page_scroll = QScrollArea()
+        self.page_scroll.setObjectName("precisionScroll")
+        self.page_scroll.setWidgetResizable(True)
+        self.page_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.page_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.page_scroll.setWidget(page)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.filter_bar)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.notices)
-        layout.addWidget(self.overview)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.page_scroll)
         self.filter_bar.filterChanged.connect(self._on_filter_bar_filter_changed)
         self.overview.cellChosen.connect(self.filter_bar.choose_rank_step)
         self.filter_bar.firstDivergenceRequested.connect(self.go_to_first_divergence)
@@ -137,6 +173,7 @@ class PrecisionWorkbench(QWidget):
         self.legend.set_counts({})
         self.filter_bar.set_statuses([])
         self.filter_bar.set_ranks_steps([], [])
+        self.filter_bar.set_signatures([])
         self.overview.set_rows([])
         self._show_optional_columns(optional_columns([]))
         self.session.set_result(None)
@@ -176,6 +213,7 @@ class PrecisionWorkbench(QWidget):
         grid = facts.overview
         self.filter_bar.set_ranks_steps([rank for rank in grid.ranks if rank is not None], grid.steps)
         self.filter_bar.set_statuses(facts.status_counts)
+        self.filter_bar.set_signatures_of(result.rows)
         # The reset above filtered and sorted the rows; again only if a chosen rank, step or status is gone.
         self.proxy.set_filter(self.filter_bar.row_filter())
         self.legend.set_counts(facts.verdict_counts)
@@ -212,7 +250,7 @@ class PrecisionWorkbench(QWidget):
             return ""
         first = self.result.first_divergence
         text = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(self.result.rows)))
-        return text.replace("%2", describe_first(first) if first else "-")
+        return text.replace("%2", describe_row_here(first) if first else "-")
 
     def go_to_first_divergence(self) -> bool:
         """Select the first CULPRIT (clearing filters that hide it); False when there is none."""

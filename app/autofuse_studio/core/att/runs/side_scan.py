@@ -120,7 +120,7 @@ def _head(raw: BinaryIO, name: str) -> bytes:
 
 def has_att_records(scan: FileScan) -> bool:
     """True when a scan found anything ATT (an operator's records, FINAL_TILING records or [DFX] markers)."""
-    return bool(any(op.prof_lines or op.perf_nodes or op.result_perfs for op in scan.operators.values())
+    return bool(any(op.prof_lines or op.perf_entries or op.result_perfs for op in scan.operators.values())
                 or scan.final_records or scan.final_summaries or scan.dfx_markers)
 
 

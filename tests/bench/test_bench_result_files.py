@@ -1,0 +1,77 @@
+"""`--output` files of 100k rows (issue 29, target 3): seconds per format against the replaced writers, same run.
+
+The rows are synthetic (tests/synth/result_rows.py): realistic values, ~10% non-OK statuses, statistics rows,
+signed culprits, several ranks. The baselines are the writers before issue 29 (json.dumps of to_dict(); the
+csv.writer loop over table_records()), kept in tests/core/test_result_files_identity.py, which also checks that
+both write the same bytes. Min–max of RUNS runs; xlsx is written once (it takes tens of seconds). The GUI's
+File > Export table writes the same files on the task runner: the second benchmark prints the longest block.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from autofuse_studio.core.reports.atomic import atomic_write_bytes
+from autofuse_studio.core.reports.precision_files import write_precision
+from autofuse_studio.ui.precision.export import start_table_export
+from autofuse_studio.ui.tasks import TaskRunner
+from tests.bench.test_bench_exports import _wait_for, longest_block
+from tests.core.test_result_files_identity import reference_csv, reference_json
+from tests.synth.result_rows import synthetic_result
+
+pytestmark = pytest.mark.bench
+ROWS = 100_000
+RUNS = 3
+TARGET_S = 0.5
+
+
+def _seconds(work: Callable[[], object], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _span(times: list[float]) -> str:
+    return f"{min(times):6.2f}–{max(times):5.2f} s"
+
+
+def test_bench_result_files(tmp_path: Path) -> None:
+    result = synthetic_result(ROWS)
+    print(f"\n--output of {ROWS:,} rows (min–max of {RUNS} runs; target ≤ {TARGET_S} s each)")
+    print(f"  {'format':<6} {'before issue 29':>16} {'now':>16} {'ratio':>7} {'size':>9}")
+    for suffix, reference in ((".json", reference_json), (".csv", reference_csv)):
+        old = tmp_path / f"old{suffix}"
+        new = tmp_path / f"new{suffix}"
+        before = _seconds(lambda r=reference, o=old: atomic_write_bytes(o, r(result)), RUNS)
+        now = _seconds(lambda n=new: write_precision(result, n), RUNS)
+        assert new.read_bytes() == old.read_bytes()
+        size = new.stat().st_size / 1e6
+        print(f"  {suffix:<6} {_span(before):>16} {_span(now):>16} {min(now) / min(before):6.2f}x {size:7.0f} MB")
+        if suffix == ".json":
+            assert min(now) < 0.5 * min(before), "msgspec should write JSON at least twice as fast as json.dumps"
+    xlsx = _seconds(lambda: write_precision(result, tmp_path / "new.xlsx"), 1)
+    print(f"  {'.xlsx':<6} {'(unchanged)':>16} {_span(xlsx):>16} {'':>7} "
+          f"{(tmp_path / 'new.xlsx').stat().st_size / 1e6:7.0f} MB")
+
+
+def test_bench_gui_table_export_blocks(qtbot: QtBot, tmp_path: Path) -> None:
+    """Longest GUI-thread block while File > Export table writes 100k rows on the task runner."""
+    result = synthetic_result(ROWS)
+    runner = TaskRunner()
+    print(f"\nlongest GUI-thread block, File > Export table of {ROWS:,} rows (the export runs on a worker)")
+    try:
+        for suffix in (".json", ".csv"):
+            target = tmp_path / f"gui{suffix}"
+            blocked = longest_block(qtbot, lambda t=target: _wait_for(qtbot, start_table_export(runner, result, t)))
+            print(f"  {suffix:<6} {blocked:8.1f} ms")
+            assert target.stat().st_size > 0
+    finally:
+        runner.shutdown()

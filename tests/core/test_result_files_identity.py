@@ -1,0 +1,179 @@
+"""The fast result-file writers write the same bytes as the json.dumps / csv.writer code they replaced (issue 29).
+
+The replaced writers are kept below as the reference; every kind of row goes through both: generated cases
+(every status and verdict, signatures, several ranks, statistics twins) and synthetic results with NaN/Inf,
+huge and tiny numbers, unicode, control characters, formula leads and 300-character names.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+import random
+import shutil
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from autofuse_studio.core.ge.load import load_model
+from autofuse_studio.core.precision.engine import run_mode1
+from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.signature import Signature
+from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.reports import precision_files, precision_json
+from autofuse_studio.core.reports.precision_files import table_columns, table_records, write_precision
+from autofuse_studio.core.reports.xlsx_cells import csv_cell
+from autofuse_studio.core.run.spec import RunSpec
+from tests.core.conftest import mode1_request
+from tests.synth import generate_case
+from tests.synth.raw_twin import descs_from_models
+from tests.synth.result_rows import synthetic_result
+from tests.synth.spec import multi_rank_spec
+from tests.synth.stats_twin import stats_twin
+
+
+def reference_json(result: PrecisionResult) -> bytes:
+    """write_json before issue 29: json.dumps of to_dict()."""
+    return (json.dumps(result.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+
+
+def reference_csv(result: PrecisionResult) -> bytes:
+    """write_csv before issue 29: csv.writer over table_records(), formula leads quoted, UTF-8 with BOM."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    columns = table_columns(result)
+    writer.writerow(columns)
+    for record in table_records(result, columns):
+        writer.writerow(["" if value is None else csv_cell(value) for value in record])
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def _assert_same_files(result: PrecisionResult, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = write_precision(result, folder / "r.json").read_bytes()
+    assert written == reference_json(result)
+    assert write_precision(result, folder / "r.csv").read_bytes() == reference_csv(result)
+
+
+@pytest.fixture(scope="module")
+def run_results(coverage_case: tuple[Path, dict[str, Any]],
+                tmp_path_factory: pytest.TempPathFactory) -> dict[str, PrecisionResult]:
+    """Results of real runs: the coverage case (signatures), two ranks, and both in statistics mode."""
+    root, manifest = coverage_case
+    results = {"coverage": run_mode1(mode1_request(root, manifest, jobs=2))}
+    ranks = tmp_path_factory.mktemp("ranks")
+    generate_case(ranks, multi_rank_spec(ranks=2, culprit_rank=1, steps=1))
+    rank_manifest = json.loads((ranks / "manifest.json").read_text(encoding="utf-8"))
+    results["ranks"] = run_mode1(mode1_request(ranks, rank_manifest, jobs=2))
+    for name, (case, found) in {"coverage_stats": (root, manifest), "ranks_stats": (ranks, rank_manifest)}.items():
+        graphs = [case / found["graphs"][side] for side in ("af_open", "af_close")]
+        descs = descs_from_models([load_model(path) for path in graphs])
+        stats = {}
+        for side in ("af_open", "af_close"):
+            stats[side] = tmp_path_factory.mktemp(f"{name}_{side}")
+            shutil.rmtree(stats[side])
+            stats_twin(case / found["data"][side], stats[side], descs)
+        results[name] = run_mode1(RunSpec(*graphs, stats["af_open"], stats["af_close"], jobs=2))
+    return results
+
+
+@pytest.mark.parametrize("name", ["coverage", "ranks", "coverage_stats", "ranks_stats"])
+def test_runs_write_the_same_bytes(run_results: dict[str, PrecisionResult], name: str, tmp_path: Path) -> None:
+    result = run_results[name]
+    assert result.rows
+    if name.endswith("_stats"):
+        assert any(row.stats is not None for row in result.rows)
+    if name == "coverage":
+        assert any(row.signature is not None for row in result.rows)
+    _assert_same_files(result, tmp_path)
+
+
+@pytest.mark.parametrize(("count", "seed", "hostile"), [(0, 0, False), (1, 1, True), (700, 2, False),
+                                                        (3000, 3, True), (4096, 4, False), (9000, 5, True)])
+def test_synthetic_results_write_the_same_bytes(count: int, seed: int, hostile: bool, tmp_path: Path) -> None:
+    result = synthetic_result(count, seed, hostile)
+    if count > 1000:
+        assert any(row.stats is not None for row in result.rows)
+        assert any(row.signature is not None for row in result.rows)
+        assert any(row.metrics is not None and math.isnan(row.metrics.cosine) for row in result.rows)
+    _assert_same_files(result, tmp_path)
+
+
+def _row(metrics: Metrics | None = None, **fields: Any) -> PrecisionRow:
+    return PrecisionRow("output", "op", 0, "origin", 0, "OK", metrics=metrics, **fields)
+
+
+def _metrics(*values: Any) -> Metrics:
+    return Metrics(*values, 64, 0, 0, 0, 0)  # type: ignore[arg-type]
+
+
+EDGE_ROWS = {
+    "every float spelling": [_row(_metrics(value, -value, value * 3, 1e-5, 1.5e-5, 0.000123, 1e16, 1.2345e22))
+                             for value in (1e-7, 5e-324, 1.7976931348623157e308, -0.0, 0.0, 1.0, 9.999e15,
+                                           123456789.123, 0.1, 1e-4, 1e-300)],
+    "non-finite metrics": [_row(_metrics(math.nan, math.inf, -math.inf, math.nan, 0.0, 1.0, 0.5, 0.25))],
+    "int metrics": [_row(_metrics(1, 10**17, 0, 3, 2**70, 1, 1, 1))],
+    "numpy floats": [_row(_metrics(np.float64(0.5), np.float64(1e-7), 0.1, 0.1, 0.1, 0.1, 0.1, 0.1))],
+    "float subclass in a signature": [_row(signature=Signature("bias", 0.5, {"x": np.float64(1e-9)}))],
+    "non-text keys": [_row(signature=Signature("bias", 0.5, {1: 2, 2.5e-7: "x"}))],  # type: ignore[dict-item]
+    "nested params": [_row(signature=Signature("scale", 0.25, {"a": [1e-8, [2e20, {"b": -3e-5}]], "t": (1, 2.5)}))],
+    "empty shapes": [_row(fused_shape=(), origin_shape=(1,))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_ROWS))
+def test_edge_rows_write_the_same_bytes(name: str, tmp_path: Path) -> None:
+    _assert_same_files(PrecisionResult(EDGE_ROWS[name], Thresholds()), tmp_path)
+
+
+def test_nan_outside_the_metrics_is_refused_as_before(tmp_path: Path) -> None:
+    result = PrecisionResult([_row(signature=Signature("bias", math.nan))], Thresholds())
+    with pytest.raises(ValueError, match="JSON compliant"):
+        reference_json(result)
+    with pytest.raises(ValueError, match="JSON compliant"):
+        write_precision(result, tmp_path / "r.json")
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_the_fast_json_path_is_taken() -> None:
+    """The msgspec path holds to_dict()'s keys (else every file would quietly take the slow path)."""
+    row = synthetic_result(60).rows[7]
+    assert tuple(row.to_dict()) == precision_json.ROW_KEYS
+    assert precision_json._FAST
+    result = synthetic_result(50, hostile=True)
+    assert len(precision_json.result_json_parts(result)) > 1  # the stdlib fallback writes one part
+    broken = dataclasses.replace(result, rows=[*result.rows, _row(signature=Signature("x", 0.5, {1.5: 1}))])
+    assert len(precision_json.result_json_parts(broken)) == 1  # type: ignore[dict-item]
+
+
+def test_floats_are_spelled_as_repr_spells_them() -> None:
+    rng = random.Random(29)
+    values: list[float] = []
+    while len(values) < 100_000:
+        value = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        if rng.random() < 0.5:
+            value = rng.random() * 10.0 ** rng.randint(-12, 20) * rng.choice((1, -1))
+        if rng.random() < 0.3:
+            value = float(f"{value:.2g}")
+        if math.isfinite(value) and value != 0:
+            values.append(value)
+    assert [bytes(raw) for raw in precision_json.as_repr(values)] == [repr(value).encode() for value in values]
+
+
+def test_the_fast_csv_path_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Synthetic rows of every kind never need the csv.writer fallback (else CSV would quietly be slow again)."""
+    result = synthetic_result(1500, seed=5, hostile=True)
+    expected = reference_csv(result)
+
+    def refused(*args: object) -> str:
+        raise AssertionError("the csv.writer fallback ran")
+
+    monkeypatch.setattr(precision_files, "_csv_writer_lines", refused)
+    assert write_precision(result, tmp_path / "r.csv").read_bytes() == expected
