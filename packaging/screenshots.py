@@ -15,6 +15,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from qt_waits import pause, wait_for
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the case generators are test support: tests/synth (not in the product)
@@ -27,22 +29,6 @@ SIZE = (1600, 1000)
 LANGUAGES = ("en", "zh_CN")
 
 
-def _wait(signal: object, timeout_ms: int = 60_000, settle_ms: int = 300) -> None:
-    """Run the event loop until signal fires (then settle_ms more for painting), at most timeout_ms."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    signal.connect(lambda *_args: QTimer.singleShot(settle_ms, loop.quit))  # type: ignore[attr-defined]
-    QTimer.singleShot(timeout_ms, loop.quit)
-    loop.exec()
-
-
-def _pause(ms: int) -> None:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
 
 
 def save(picture: object, out: Path) -> Path:
@@ -70,12 +56,12 @@ def _window() -> object:
 
 def _open_case(window: object, paths: list[str]) -> None:
     window.open_paths(paths)  # type: ignore[attr-defined]
-    _wait(window.resultShown)  # type: ignore[attr-defined]
+    wait_for(window.resultShown)  # type: ignore[attr-defined]
 
 
 def _open_logs(window: object, paths: list[Path]) -> None:
     window.open_att_logs([str(path) for path in paths])  # type: ignore[attr-defined]
-    _wait(window.att.loaded)  # type: ignore[attr-defined]
+    wait_for(window.att.loaded)  # type: ignore[attr-defined]
 
 
 def case_tabs(window: object, lang: str) -> list[Path]:
@@ -85,7 +71,7 @@ def case_tabs(window: object, lang: str) -> list[Path]:
     _open_case(window, [str(demo_case_dir())])
     shots = [save(window.grab(), IMAGES / f"precision-{lang}.png")]  # type: ignore[attr-defined]
     window.tabs.setCurrentIndex(window.tab_status.page(window.graph))  # type: ignore[attr-defined]
-    _pause(800)
+    pause(800)
     shots.append(save(window.grab(), IMAGES / f"graph-{lang}.png"))  # type: ignore[attr-defined]
     return shots
 
@@ -115,7 +101,7 @@ def statistics_case(window: object, lang: str, scratch: Path) -> list[Path]:
     """A statistics-mode case (`dump_data: stats` CSVs on both sides), its first divergence's statistics shown."""
     _open_case(window, [str(npu_run(scratch, "stats"))])
     window.workbench.go_to_first_divergence()  # type: ignore[attr-defined]
-    _pause(500)
+    pause(500)
     return [save(window.grab(), IMAGES / f"statistics-case-{lang}.png")]  # type: ignore[attr-defined]
 
 
@@ -142,12 +128,12 @@ def att_tabs(window: object, lang: str) -> list[Path]:
     _open_logs(window, [ATT_LOG])
     shots = [save(window.grab(), IMAGES / f"att-perf-{lang}.png")]  # type: ignore[attr-defined]
     att.perf.mode.setCurrentIndex(1)
-    _wait(att.perf.wholeShown, 20_000)
+    wait_for(att.perf.wholeShown, 20_000)
     shots.append(save(window.grab(), IMAGES / f"att-all-operators-{lang}.png"))  # type: ignore[attr-defined]
     att.perf.mode.setCurrentIndex(0)
     _open_logs(window, [path for path in SUMMARY_LOGS if path.exists()])
     att.tabs.setCurrentWidget(att.summary)
-    _pause(300)
+    pause(300)
     shots.append(save(window.grab(), IMAGES / f"att-summary-{lang}.png"))  # type: ignore[attr-defined]
     return shots
 
@@ -162,7 +148,7 @@ def runner_tab(window: object, lang: str, scratch: Path) -> list[Path]:
     panel.ask_confirmation = lambda _folder: True
     panel.form.source_edit.setText(str(source))
     panel.start_run()
-    _wait(panel.runFinished)
+    wait_for(panel.runFinished)
     return [save(window.grab(), IMAGES / f"runner-{lang}.png")]  # type: ignore[attr-defined]
 
 

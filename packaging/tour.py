@@ -15,6 +15,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from qt_waits import pause, wait_for
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "samples"
@@ -89,12 +91,12 @@ class Tour:
         window = MainWindow()
         window.resize(*self.size)
         window.show()
-        _pause(200)
+        pause(200)
         return window
 
     def shoot(self, window: object, name: str, caption: str) -> None:
         """Save the whole window as <name>-<lang>-<size>.png with a caption for the contact sheet."""
-        _pause(400)
+        pause(400)
         out = self.folder / f"{name}-{self.tag()}.png"
         window.grab().save(str(out))  # type: ignore[attr-defined]
         self.shots.append((out, f"{caption} · {self.tag()}"))
@@ -108,22 +110,22 @@ class Tour:
                 step(window)
             finally:
                 window.close()  # type: ignore[attr-defined]
-                _pause(50)
+                pause(50)
         return self.shots
 
     def case(self, window: object, name: str, paths: list[str]) -> None:
         """A case's Precision tab (warnings expanded when there are any) and its Graph tab."""
         window.open_paths(paths)  # type: ignore[attr-defined]
-        _wait(window.resultShown)  # type: ignore[attr-defined]
+        wait_for(window.resultShown)  # type: ignore[attr-defined]
         bench = window.workbench  # type: ignore[attr-defined]
         bench.go_to_first_divergence()
-        _pause(600)
+        pause(600)
         self.shoot(window, f"{name}-precision", f"{name}: Precision")
         if bench.notices.isVisible():
             bench.notices.toggle.setChecked(True)
             self.shoot(window, f"{name}-warnings", f"{name}: warnings expanded")
         window.tabs.setCurrentIndex(window.tab_status.page(window.graph))  # type: ignore[attr-defined]
-        _pause(1200)
+        pause(1200)
         self.shoot(window, f"{name}-graph", f"{name}: Graph")
 
     def demo(self, window: object) -> None:
@@ -150,14 +152,14 @@ class Tour:
             return
         pane = window.graph.open_pane  # type: ignore[attr-defined]
         window.open_paths([str(graph)])  # type: ignore[attr-defined]
-        _wait(pane.layoutReady, 60_000, 800)
+        wait_for(pane.layoutReady, 60_000, 800)
         self.shoot(window, "graph-alone", f"graph alone: {graph.name}")
 
     def att_logs(self, window: object) -> None:
         """ATT logs in the ATT tab (the shared samples, else a generated log)."""
         logs = att_logs(self.scratch)
         window.open_paths([str(path) for path in logs])  # type: ignore[attr-defined]
-        _wait(window.att.loaded)  # type: ignore[attr-defined]
+        wait_for(window.att.loaded)  # type: ignore[attr-defined]
         self.shoot(window, "att-logs", "ATT logs")
 
     def run_root(self, window: object) -> None:
@@ -171,7 +173,7 @@ class Tour:
                            [RunLogSpec("logs/att.log", [0, 1, 2], perf=True, changes={1: "faster"})])
         window.tabs.setCurrentIndex(window.tab_status.page(window.att))  # type: ignore[attr-defined]
         handle = window.att.open_run_root(root)  # type: ignore[attr-defined]
-        _wait(handle.finished)
+        wait_for(handle.finished)
         self.shoot(window, "run-root", "run root")
 
     def runner(self, window: object) -> None:
@@ -206,21 +208,6 @@ def att_logs(scratch: Path) -> list[Path]:
     return [log]
 
 
-def _wait(signal: object, timeout_ms: int = 60_000, settle_ms: int = 300) -> None:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    signal.connect(lambda *_args: QTimer.singleShot(settle_ms, loop.quit))  # type: ignore[attr-defined]
-    QTimer.singleShot(timeout_ms, loop.quit)
-    loop.exec()
-
-
-def _pause(ms: int) -> None:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
 
 
 def _has_chinese_font() -> bool:

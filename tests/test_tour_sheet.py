@@ -13,7 +13,9 @@ from pytestqt.qtbot import QtBot
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tour() -> ModuleType:
+def _tour(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    # tour.py runs as a script next to its helpers (qt_waits.py): the packaging folder is its import path.
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "packaging"))
     spec = importlib.util.spec_from_file_location("tour", REPO_ROOT / "packaging" / "tour.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -28,8 +30,9 @@ def _picture(path: Path, size: tuple[int, int], colour: str) -> Path:
     return path
 
 
-def test_contact_sheet_lays_out_captioned_thumbnails(qtbot: QtBot, tmp_path: Path) -> None:
-    tour = _tour()
+def test_contact_sheet_lays_out_captioned_thumbnails(qtbot: QtBot, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    tour = _tour(monkeypatch)
     shots = [(_picture(tmp_path / "a.png", (1280, 720), "#ff0000"), "demo: Precision · en-1280x720"),
              (_picture(tmp_path / "b.png", (1600, 1000), "#00ff00"), "demo: Graph · en-1600x1000"),
              (_picture(tmp_path / "c.png", (640, 360), "#0000ff"), "Runner · zh-1280x720")]
@@ -49,6 +52,6 @@ def test_contact_sheet_lays_out_captioned_thumbnails(qtbot: QtBot, tmp_path: Pat
     assert min(caption) < 100  # dark caption text under the first thumbnail
 
 
-def test_contact_sheet_needs_a_picture(qtbot: QtBot, tmp_path: Path) -> None:
+def test_contact_sheet_needs_a_picture(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="at least one"):
-        _tour().contact_sheet([], tmp_path / "sheet.png")
+        _tour(monkeypatch).contact_sheet([], tmp_path / "sheet.png")

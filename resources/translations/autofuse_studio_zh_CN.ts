@@ -527,37 +527,37 @@
 <context>
     <name>CompareTableModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="29"/>
         <source>Operator | Graph | Result | Group</source>
         <translation>算子 | 图 | 结果 | 组</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="31"/>
         <source>In</source>
         <translation>所在</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="32"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="33"/>
         <source>Field diffs</source>
         <translation>字段差异</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="34"/>
         <source>both</source>
         <translation>两者</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="35"/>
         <source>only baseline</source>
         <translation>仅基线</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="36"/>
         <source>only candidate</source>
         <translation>仅候选</translation>
     </message>
@@ -573,17 +573,17 @@
 <context>
     <name>EvidenceModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="202"/>
         <source>Side</source>
         <translation>侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="193"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="202"/>
         <source>Location (file:line)</source>
         <translation>位置（文件:行）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="194"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="203"/>
         <source>Line</source>
         <translation>日志行</translation>
     </message>
@@ -591,22 +591,22 @@
 <context>
     <name>FieldDiffModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="37"/>
         <source>Column</source>
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="38"/>
         <source>Baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="39"/>
         <source>Candidate</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/att/compare_model.py" line="40"/>
         <source>Difference</source>
         <translation>差值</translation>
     </message>
@@ -1117,6 +1117,29 @@
     </message>
 </context>
 <context>
+    <name>HelpActions</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="56"/>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="57"/>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="72"/>
+        <source>Documentation</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="73"/>
+        <source>No documentation was found next to this copy of the program; the README and the docs folder of the source distribution describe every view.</source>
+        <translation>在本程序旁没有找到文档；源码发行包中的 README 和 docs 文件夹介绍了每个视图。</translation>
+    </message>
+</context>
+<context>
     <name>HistoryModel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/runner/history.py" line="96"/>
@@ -1365,167 +1388,167 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="213"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="237"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="239"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="240"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="243"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="255"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="256"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="252"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="257"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="258"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="258"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="255"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="260"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="285"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="290"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="367"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="372"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="333"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="338"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="337"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="342"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="381"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="339"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="378"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="344"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="383"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="358"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="363"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1536,28 +1559,28 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="437"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="442"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="442"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="452"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="464"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="496"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="469"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="501"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="507"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="512"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1594,12 +1617,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="566"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="571"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="569"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="574"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1739,81 +1762,91 @@ Choose an operator in black on the left.</source>
         <source>%1 line(s) were not valid UTF-8.</source>
         <translation>%1 行不是有效的 UTF-8。</translation>
     </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="51"/>
+        <source>To see a perf picture, open the logs of a compile whose ATT output includes the [PERF] perf-formula lines (Open logs… or drop them here).</source>
+        <translation>要查看性能图，请打开 ATT 输出中包含 [PERF] 性能公式行的编译日志（“打开日志…”或拖放到此处）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/perf_messages.py" line="57"/>
+        <source>No ATT logs open. Open logs… or Open folder… (or drop logs here) to draw their perf formulas.</source>
+        <translation>尚未打开 ATT 日志。请使用“打开日志…”或“打开目录…”（或将日志拖放到此处）以绘制其性能公式。</translation>
+    </message>
 </context>
 <context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="293"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="295"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="224"/>
         <source>Drawing all operators</source>
         <translation>正在绘制全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="231"/>
         <source>Building the picture of all operators…</source>
         <translation>正在生成全部算子的图…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="296"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="298"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="297"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="299"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="299"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="301"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="322"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="324"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="331"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="333"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>
@@ -2039,6 +2072,11 @@ Choose an operator in black on the left.</source>
         <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="105"/>
         <source>The kind of error a failing row holds (overflow, bias, scale, ...; the JSON row has code, confidence, params and sentence).</source>
         <translation>未通过的行所含误差的类型（溢出、偏置、缩放……；JSON 行包含 code、confidence、params 和 sentence）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="167"/>
+        <source>Both tensors are all zeros: their cosine a·b / (‖a‖·‖b‖ + 1e-8) is 0 here because neither has a length, not because they differ; every error is 0, the two are identical.</source>
+        <translation>两个张量全为 0：余弦 a·b / (‖a‖·‖b‖ + 1e-8) 在此为 0，是因为两者的长度都为 0，而不是因为两者不同；所有误差均为 0，两者完全相同。</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="30"/>
@@ -2306,57 +2344,57 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunFilesModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
         <source>Side</source>
         <translation>侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
         <source>Path</source>
         <translation>路径</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="77"/>
         <source>Lines</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="86"/>
         <source>%1/ folder, %2 file(s)</source>
         <translation>%1/ 目录，%2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="87"/>
         <source>, never parsed</source>
         <translation>，不解析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
         <source>ATT log</source>
         <translation>ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
         <source>text, no ATT lines</source>
         <translation>文本，无 ATT 行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="89"/>
         <source>binary, not read</source>
         <translation>二进制，未读取</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="89"/>
         <source>note</source>
         <translation>说明</translation>
     </message>
@@ -2478,52 +2516,52 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunOperatorsModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="139"/>
         <source>changed</source>
         <translation>有变化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="131"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="139"/>
         <source>unchanged</source>
         <translation>无变化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="140"/>
         <source>only in default</source>
         <translation>仅在 default</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="140"/>
         <source>only in candidate</source>
         <translation>仅在 candidate</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="145"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="145"/>
         <source>Operator</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="137"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="145"/>
         <source>Perf Δ</source>
         <translation>性能变化</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="146"/>
         <source>Default perf</source>
         <translation>default 性能</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="146"/>
         <source>Candidate perf</source>
         <translation>candidate 性能</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="139"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_model.py" line="147"/>
         <source>Causes</source>
         <translation>原因</translation>
     </message>
@@ -2760,6 +2798,34 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/dialogs/shortcuts.py" line="56"/>
+        <source>In a view</source>
+        <translation>视图内</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/dialogs/shortcuts.py" line="73"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/dialogs/shortcuts.py" line="76"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/dialogs/shortcuts.py" line="76"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/dialogs/shortcuts.py" line="76"/>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
     <name>SidePictures</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="58"/>
@@ -2941,12 +3007,12 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>StatsComparisonView</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="158"/>
         <source>dtype: fused %1, origin %2</source>
         <translation>dtype：融合侧 %1，原始侧 %2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/stats_view.py" line="169"/>
         <source>This row has no statistics to compare (%1).</source>
         <translation>此行没有可比较的统计值（%1）。</translation>
     </message>
@@ -3105,69 +3171,74 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SummaryPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="131"/>
         <source>Best result per operator</source>
         <translation>每个算子的最优结果</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="132"/>
         <source>All schedule results (-a)</source>
         <translation>全部调度结果 (-a)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="133"/>
         <source>Filter operators…</source>
         <translation>过滤算子…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="134"/>
         <source>Parse Status in CSV</source>
         <translation>CSV 中包含解析状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="135"/>
         <source>Status:</source>
         <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="136"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="136"/>
         <source>Export xlsx…</source>
         <translation>导出 xlsx…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="107"/>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="189"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="107"/>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="138"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="190"/>
         <source>Problems only</source>
         <translation>仅有问题的</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="181"/>
         <source>Building the summary</source>
         <translation>正在生成汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="222"/>
         <source>{shown} of {total} row(s) shown; {problems} with parse problems</source>
         <translation>显示 {shown}/{total} 行；{problems} 行有解析问题</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="196"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="225"/>
+        <source>Click to show only the rows with parse problems</source>
+        <translation>点击仅显示有解析问题的行</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="250"/>
         <source>Exporting summary</source>
         <translation>正在导出汇总</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="202"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_panel.py" line="256"/>
         <source>Export summary</source>
         <translation>导出汇总</translation>
     </message>
@@ -3175,12 +3246,12 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SummaryTableModel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="118"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="90"/>
+        <location filename="../../app/autofuse_studio/ui/att/summary_model.py" line="120"/>
         <source>Log file</source>
         <translation>日志文件</translation>
     </message>
@@ -3523,6 +3594,29 @@ means: fused %9, origin %10</source>
         <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="453"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
+    </message>
+</context>
+<context>
+    <name>ThemeMenu</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/theme.py" line="110"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/theme.py" line="111"/>
+        <source>&amp;System (follow the desktop)</source>
+        <translation>系统(跟随桌面)(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/theme.py" line="111"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/theme.py" line="111"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
     </message>
 </context>
 <context>

@@ -7,9 +7,9 @@ import math
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 
-from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS, LONG_TEXT_COLUMNS
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
+from autofuse_studio.ui.widgets.column_width import MAX_WIDTH
 
 
 def rows_in_view(view: PrecisionTableView) -> range:

@@ -11,10 +11,10 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision.column_chooser import KEY_ROLE
-from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.widgets.column_width import MAX_WIDTH
 from tests.synth import full_coverage_spec, generate_case
 
 WAIT_MS = 60_000

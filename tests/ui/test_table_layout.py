@@ -14,12 +14,12 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.precision.verdict import assign_verdicts
-from autofuse_studio.ui.precision.column_fit import MAX_WIDTH
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.export import save_table_pictures
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_picture import make_picture, picture_size
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from autofuse_studio.ui.widgets.column_width import MAX_WIDTH
 from tests.ui.table_checks import elided_columns
 from tests.ui.test_table_model import make_rows
 

@@ -93,8 +93,10 @@ def _run_app(paths: Sequence[str], demo: bool, self_check: bool) -> int:
     from autofuse_studio.ui.errors import install_excepthook
     from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
     from autofuse_studio.ui.main_window import MainWindow
+    from autofuse_studio.ui.theme import apply_saved_theme
 
     install_excepthook()
+    apply_saved_theme()
     cjk_font = ensure_cjk_font(apply_saved_language())
     window = MainWindow()
     show_font_notice(window, cjk_font)

@@ -42,6 +42,7 @@ from autofuse_studio.ui.file_menu import FileMenuMixin
 from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
 from autofuse_studio.ui.graph.browse import graphs_only_notice, missing_for_comparison
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
+from autofuse_studio.ui.help_actions import HelpActions
 from autofuse_studio.ui.i18n import LANGUAGES, resolve_language, translations
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.case_panel import CasePanel
@@ -56,6 +57,7 @@ from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.session_adapter import SessionAdapter
 from autofuse_studio.ui.settings import AppSettings
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from autofuse_studio.ui.theme import ThemeMenu
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 from autofuse_studio.ui.widgets.tab_status import TabStatus
@@ -183,10 +185,13 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.view_menu.addActions([self.case_dock.toggleViewAction(), self.thresholds_dock.toggleViewAction()])
         self.language_menu = self.view_menu.addMenu("")
         self.language_menu.addActions(list(self.language_actions.values()))
+        self.theme_menu = ThemeMenu(self.settings, self)  # View > Theme: system / light / dark (ui/theme.py)
+        self.view_menu.addMenu(self.theme_menu)
         self.analysis_menu = bar.addMenu("")
         self.analysis_menu.addActions([self.analyse_action, self.cancel_action, self.first_action])
         self.help_menu = bar.addMenu("")
         self.help_menu.addAction(self.about_action)
+        self.help_actions = HelpActions(self, self.help_menu)  # Documentation (F1), Keyboard shortcuts
         self._fill_recent_menu()
 
     def _connect(self) -> None:

@@ -1,4 +1,4 @@
-"""AppSettings: what the workbench remembers between runs (window layout, recent cases, thresholds, language)."""
+"""AppSettings: what the workbench remembers between runs (window layout, recent cases, thresholds, language, theme)."""
 
 from __future__ import annotations
 
@@ -97,3 +97,11 @@ class AppSettings:
     def set_language(self, language: str) -> None:
         """Remember the UI language ('' = system)."""
         self.qsettings.setValue("ui/language", language)
+
+    def theme(self) -> str:
+        """'system' (follow the desktop), 'light' or 'dark' (ui/theme.py)."""
+        return str(self.qsettings.value("ui/theme", "system") or "system")
+
+    def set_theme(self, theme: str) -> None:
+        """Remember the colour theme."""
+        self.qsettings.setValue("ui/theme", theme)

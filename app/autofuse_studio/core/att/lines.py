@@ -182,13 +182,18 @@ def parse_perf(text: str, source: SourceRef) -> PerfNode | None:
     return parse_perf_counted(text, source)[0]
 
 
-def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, int]:
-    """parse_perf, and how many terms beyond MAX_PERF_TERMS were left out of the node (but not its total)."""
+def _perf_match(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """The [PERF] tag of an operator's line and the body after it (None, None when the line is neither)."""
     tag = _PERF.search(text)
     if not tag or tag.group(1) in _NOT_OPERATORS:
-        return None, 0
-    body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
-    if not body:
+        return None, None
+    return tag, _PERF_BODY.match(text, tag.end() - len("[PERF]"))
+
+
+def parse_perf_counted(text: str, source: SourceRef) -> tuple[PerfNode | None, int]:
+    """parse_perf, and how many terms beyond MAX_PERF_TERMS were left out of the node (but not its total)."""
+    tag, body = _perf_match(text)
+    if tag is None or body is None:
         return None, 0
     key = _key(body.groups()[:4]) if body.group(1) is not None else CaseKey(0, 0, 0, 0)
     node, node_type, pipe, rhs = body.groups()[4:]
@@ -217,11 +222,8 @@ def scan_perf(text: str, source: SourceRef) -> tuple[PerfNode | PerfLine | None,
     raised here, as before), it has at most MAX_PERF_TERMS `=` (each term holds one) and no number that
     could be infinite (may_overflow). Any other line is parsed now, so warnings and skips stay as they were.
     """
-    tag = _PERF.search(text)
-    if not tag or tag.group(1) in _NOT_OPERATORS:
-        return None, 0
-    body = _PERF_BODY.match(text, tag.end() - len("[PERF]"))
-    if not body:
+    tag, body = _perf_match(text)
+    if tag is None or body is None:
         return None, 0
     if body.group(1) is not None:
         _key(body.groups()[:4])

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
 from autofuse_studio.core.att.compare import PERF_METRICS, Comparison, FieldDiff, PerfDiff
+from autofuse_studio.ui.att.palette import IMPROVED, ONLY_ONE, REGRESSED
 from autofuse_studio.ui.att.summary_model import refilter_rows
 from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
@@ -16,9 +17,6 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1  # "improved" | "regressed" | None
 KEY_ROLE = Qt.ItemDataRole.UserRole + 2
-IMPROVED = QColor("#cdeccf")
-REGRESSED = QColor("#f6c9c6")
-ONLY_ONE = QColor("#e8e8e8")
 BOTH, ONLY_BASELINE, ONLY_CANDIDATE = "both", "only baseline", "only candidate"
 FIXED_COLUMNS = ("Operator | Graph | Result | Group", "In", "Case")
 TAIL_COLUMNS = ("Field diffs",)

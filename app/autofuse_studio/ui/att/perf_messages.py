@@ -42,4 +42,17 @@ def nothing_to_draw(scans: Sequence[FileScan]) -> str:
     if found.undecodable_lines:
         text = translate("PerfMessages", "%1 line(s) were not valid UTF-8.")
         lines.append(text.replace("%1", f"{found.undecodable_lines:,}"))
+    lines.append(what_to_do())
     return "\n".join(lines)
+
+
+def what_to_do() -> str:
+    """The last line of the note on an empty canvas: how to get a perf picture."""
+    return translate("PerfMessages", "To see a perf picture, open the logs of a compile whose ATT output includes "
+                                     "the [PERF] perf-formula lines (Open logs… or drop them here).")
+
+
+def no_logs() -> str:
+    """The note on the canvas before any log is opened."""
+    return translate("PerfMessages", "No ATT logs open. Open logs… or Open folder… (or drop logs here) to draw "
+                                     "their perf formulas.")

@@ -33,7 +33,7 @@ from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
 from autofuse_studio.ui.att.jobs import AttJobs
-from autofuse_studio.ui.att.perf_messages import nothing_to_draw, skipped_operator
+from autofuse_studio.ui.att.perf_messages import no_logs, nothing_to_draw, skipped_operator
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
 from autofuse_studio.ui.errors import report_error
 from autofuse_studio.ui.tasks import TaskHandle
@@ -96,6 +96,7 @@ class PerfPanel(Retranslating, QWidget):
         self.facts_view = _table(self.facts)
         self._build_layout()
         self.retranslate()
+        self._redraw()  # nothing open yet: the canvas says how to open logs
         self.operator_view.selectionModel().currentRowChanged.connect(self._on_operator_view_current)
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.canvas.clicked.connect(self._on_canvas_clicked)
@@ -191,7 +192,8 @@ class PerfPanel(Retranslating, QWidget):
         op = self.operators.operator_at(self.operator_view.currentIndex().row())
         self.picture = None
         self._enable_exports(workspace is not None)  # nothing loaded: an export would write a 1×1 picture
-        if workspace is None:
+        if workspace is None:  # the first thing a user sees on the tab: say how to fill it
+            self.canvas.show_message(no_logs())
             return
         if not self.operators.operators:  # nothing to draw: say what the logs hold instead of a blank canvas
             self.canvas.show_message(nothing_to_draw(workspace.scans))

@@ -14,12 +14,13 @@ from autofuse_studio.core.att.runs.discovery import NOT_PARSED
 from autofuse_studio.core.att.runs.report_md import size_text
 from autofuse_studio.core.att.runs.sides import ROLES
 from autofuse_studio.core.att.runs.texts import EN, ZH, cause_text, number, percent
+from autofuse_studio.ui.att.palette import ONLY_ONE, perf_change_fill
 from autofuse_studio.ui.widgets.columns_model import ColumnsTableModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
-STATUS_FILLS = {CHANGED: QColor("#fce4d6"), ONLY_DEFAULT: QColor("#ededed"), ONLY_CANDIDATE: QColor("#ededed")}
+
 
 
 def report_language() -> str:
@@ -106,6 +107,13 @@ class RunFilesModel(ColumnsTableModel):
         return None
 
 
+def row_fill(diff: OperatorDiff) -> QColor | None:
+    """Compare's palette: a faster change green, a slower one red, one with the same perf pale yellow, one side grey."""
+    if diff.status == CHANGED:
+        return perf_change_fill(diff.perf_delta_pct)
+    return ONLY_ONE if diff.status in (ONLY_DEFAULT, ONLY_CANDIDATE) else None
+
+
 class RunOperatorsModel(ColumnsTableModel):
     """The compared operators in report order (changed first, largest regression first)."""
 
@@ -165,8 +173,9 @@ class RunOperatorsModel(ColumnsTableModel):
                     "; ".join(cause_text(c, lang) for c in diff.causes))[column]
         if role == TOOLTIP and column == 5:
             return "\n".join(cause_text(c, lang) for c in diff.causes)
-        if role == Qt.ItemDataRole.BackgroundRole and diff.status in STATUS_FILLS:
-            return QBrush(STATUS_FILLS[diff.status])
+        if role == Qt.ItemDataRole.BackgroundRole:
+            fill = row_fill(diff)
+            return QBrush(fill) if fill is not None else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

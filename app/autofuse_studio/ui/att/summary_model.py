@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
@@ -23,6 +23,10 @@ PROBLEM_FILL = QColor("#fde7c8")
 OK_FILL = QColor("#e3f4e1")
 ALL_STATUSES = "all"
 PROBLEMS = "problems"
+# Columns of words: never right-aligned, even when every cell happens to look like a number.
+TEXT_COLUMNS = frozenset({"Operator", LOG_COLUMN, STATUS_COLUMN, SOURCE_COLUMN, "Final Source", "Pipe Estimate",
+                          "Tiling Repr", "Final Parse Status"})
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def status_tokens(status: str) -> list[str]:
@@ -49,6 +53,25 @@ def refilter_rows(proxy: QSortFilterProxyModel, change: Callable[[], None]) -> N
         proxy.invalidateRowsFilter()
 
 
+def is_number(text: str) -> bool:
+    """True for a cell text that is a number (`512.0`, `-3`, `1e+20`, `nan`)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def shown_number(text: str) -> str:
+    """How a number cell is shown: integers without `.0` (`512.0` -> `512`); other texts as they are.
+
+    Display only: exports write the CLI's texts (see core/att/summary_output.py).
+    """
+    if text.endswith(".0") and text[:-2].lstrip("-").isdigit():
+        return text[:-2]
+    return text
+
+
 def _sort_value(text: str) -> Any:
     try:
         return float(text)
@@ -64,22 +87,29 @@ class SummaryTableModel(ColumnsTableModel):
         self.rows: list[SummaryRow] = []
         self.columns: list[str] = []
         self.cells: list[dict[str, str]] = []
+        self.numeric: set[str] = set()  # columns whose every non-empty cell is a number
 
     def set_rows(self, rows: list[SummaryRow]) -> None:
-        """Show rows (columns follow the CLI: base, tiling values, Final* if any, status, source)."""
+        """Show rows: Operator (and Log file), Parse Status, then the CLI's columns (tiling values, Final*), Source.
+
+        Parse Status comes right after the operator so that the reason of a problem row is on screen
+        without scrolling sideways (the CLI prints it last; its exports keep that order).
+        """
         self.beginResetModel()
         self.rows = list(rows)
         values = tiling_columns(self.rows)
         finals = FINAL_COLUMNS if any(r.final is not None for r in self.rows) else []
         files = {row.source.path for row in self.rows if row.source}
         log = [LOG_COLUMN] if len(files) > 1 else []
-        self.columns = [*BASE_COLUMNS[:1], *log, *BASE_COLUMNS[1:], *values, *finals, STATUS_COLUMN, SOURCE_COLUMN]
+        self.columns = [*BASE_COLUMNS[:1], *log, STATUS_COLUMN, *BASE_COLUMNS[1:], *values, *finals, SOURCE_COLUMN]
         self.cells = []
         for row in self.rows:
             cells = row_cells(row, values)
             cells[SOURCE_COLUMN] = str(row.source) if row.source else ""
             cells[LOG_COLUMN] = os.path.basename(row.source.path) if row.source else ""
             self.cells.append(cells)
+        self.numeric = {column for column in self.columns if column not in TEXT_COLUMNS and _all_numbers(
+            cells[column] for cells in self.cells)}
         self.endResetModel()
 
     def header_text(self, column: str) -> str:
@@ -99,7 +129,7 @@ class SummaryTableModel(ColumnsTableModel):
         return len(self.rows)
 
     def data(self, index: AnyIndex, role: int = DISPLAY) -> Any:
-        """Texts, numeric sort keys, status colours, the row object."""
+        """Texts (integers without `.0`), numeric sort keys, numbers right-aligned, status colours, the row."""
         if not index.isValid():
             return None
         column = self.columns[index.column()]
@@ -109,7 +139,9 @@ class SummaryTableModel(ColumnsTableModel):
             source = self.rows[index.row()].source
             return source.path if source else ""
         if role in (DISPLAY, Qt.ItemDataRole.ToolTipRole):
-            return text
+            return shown_number(text) if column in self.numeric else text
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.numeric:
+            return RIGHT
         if role == SORT_ROLE:
             return _sort_value(text)
         if role == ROW_ROLE:
@@ -117,6 +149,12 @@ class SummaryTableModel(ColumnsTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and column == STATUS_COLUMN:
             return QBrush(PROBLEM_FILL if is_problem(status) else OK_FILL)
         return None
+
+
+def _all_numbers(texts: Iterable[str]) -> bool:
+    """True when there is at least one non-empty text and every non-empty one is a number."""
+    present = [text for text in texts if text]
+    return bool(present) and all(is_number(text) for text in present)
 
 
 class SummaryFilterProxy(QSortFilterProxyModel):

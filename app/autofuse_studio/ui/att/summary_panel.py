@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.summary import Summary
-from autofuse_studio.core.att.summary_output import write_summary_csv, write_summary_xlsx
+from autofuse_studio.core.att.summary_output import STATUS_COLUMN, write_summary_csv, write_summary_xlsx
 from autofuse_studio.core.att.workspace import AttWorkspace
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.att import dialogs
@@ -34,6 +35,7 @@ from autofuse_studio.ui.att.summary_model import (
     SummaryTableModel,
     is_problem,
 )
+from autofuse_studio.ui.widgets.column_width import MAX_WIDTH, header_width
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 
@@ -54,6 +56,32 @@ def build_summary_of(workspace: AttWorkspace, all_results: bool, *, progress: Pr
     """The workspace's (cached) summary, built on a worker: all results of a 140 MB log take a second."""
     cancel.check()
     return workspace.summary(all_results)
+
+
+class CountsLabel(QLabel):
+    """The row counts; while rows have parse problems it reads like a link and a click emits `clicked`."""
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.active = False
+
+    def set_active(self, active: bool, tooltip: str) -> None:
+        """Look clickable (link colour, underline, hand cursor) or like plain text."""
+        self.active = active
+        font = self.font()
+        font.setUnderline(active)
+        self.setFont(font)
+        self.setForegroundRole(QPalette.ColorRole.Link if active else QPalette.ColorRole.WindowText)
+        self.setCursor(Qt.CursorShape.PointingHandCursor if active else Qt.CursorShape.ArrowCursor)
+        self.setToolTip(tooltip if active else "")
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """A left click on an active label emits `clicked`."""
+        if self.active and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
 
 
 class SummaryPanel(Retranslating, QWidget):
@@ -79,8 +107,10 @@ class SummaryPanel(Retranslating, QWidget):
         self.with_status = QCheckBox()
         self.status_label = QLabel()
         self.export_buttons: list[QPushButton] = []
-        self.counts = QLabel()
+        self.counts = CountsLabel()
         self.view = QTableView()
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # capped columns: the tooltip has the full text
+        self.view.setWordWrap(False)  # one line per row: a long name is elided in the middle, not wrapped at `/`
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # keep the CLI's order until asked
@@ -94,6 +124,7 @@ class SummaryPanel(Retranslating, QWidget):
         self.status.currentIndexChanged.connect(self._on_status_changed)
         self.search.textChanged.connect(self._on_search_changed)
         self.view.doubleClicked.connect(self._on_view_double_clicked)
+        self.counts.clicked.connect(self._on_counts_clicked)
 
     def retranslate(self) -> None:
         """Texts in the current language (status tokens and the CLI's column names stay as they are)."""
@@ -162,9 +193,17 @@ class SummaryPanel(Retranslating, QWidget):
         self.status.setCurrentIndex(max(0, self.status.findData(chosen)))
         self.status.blockSignals(False)
         self.proxy.set_status(self.status.currentData())
-        self.view.resizeColumnsToContents()
+        self._fit_columns()
         self._update_counts()
         self.refreshed.emit()
+
+    def _fit_columns(self) -> None:
+        """Columns sized to their texts but capped like the precision table's (long names elided in the middle)."""
+        self.view.resizeColumnsToContents()
+        header = self.view.horizontalHeader()
+        for column in range(self.model.columnCount()):
+            if self.view.columnWidth(column) > MAX_WIDTH:
+                self.view.setColumnWidth(column, max(MAX_WIDTH, min(header_width(header, column), 2 * MAX_WIDTH)))
 
     def set_status_filter(self, status: str) -> None:
         """Choose a status filter by value (ALL_STATUSES, PROBLEMS or a token)."""
@@ -182,6 +221,21 @@ class SummaryPanel(Retranslating, QWidget):
         problems = sum(1 for row in self.model.rows if is_problem(row.status))
         self.counts.setText(self.tr("{shown} of {total} row(s) shown; {problems} with parse problems").format(
             shown=self.proxy.rowCount(), total=self.model.rowCount(), problems=problems))
+        self.counts.set_active(problems > 0 and self.status.currentData() != PROBLEMS,
+                               self.tr("Click to show only the rows with parse problems"))
+
+    def show_problems(self) -> None:
+        """Filter to the rows with parse problems, select the first and scroll its Parse Status into view."""
+        self.set_status_filter(PROBLEMS)
+        if self.proxy.rowCount() == 0 or STATUS_COLUMN not in self.model.columns:
+            return
+        first = self.proxy.index(0, self.model.columns.index(STATUS_COLUMN))
+        self.view.setCurrentIndex(first)
+        self.view.selectRow(0)
+        self.view.scrollTo(first)
+
+    def _on_counts_clicked(self) -> None:
+        self.show_problems()
 
     def _on_view_double_clicked(self, index: QModelIndex) -> None:
         row = self.proxy.data(index, ROW_ROLE)

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
+from PySide6.QtWidgets import QStyle, QTableView
 
 from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.columns import COLUMNS, Column
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
+from autofuse_studio.ui.widgets.column_width import MAX_WIDTH, header_width
 
 SAMPLE_ROWS = 300
 FIT_FIRST_ROWS = 60  # rows measured at the top of the table and around the first divergence
-MAX_WIDTH = 360  # px: longer names are elided in the middle (their tooltip holds the full text)
 
 
 def sample(rows: Sequence[PrecisionRow], count: int = SAMPLE_ROWS) -> list[PrecisionRow]:
@@ -42,11 +42,6 @@ def cell_margin(view: QTableView) -> int:
     # PM_FocusFrameHMargin + 1 on each side; 2 px more absorb the rounding (what the delegate's hint adds).
     margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
     return 2 * margin + 2 + (1 if view.showGrid() else 0)
-
-
-def header_width(header: QHeaderView, logical: int) -> int:
-    """Width a header section needs for its text (and the sort arrow, when sorting is on), as Qt measures it."""
-    return int(header.sectionSizeFromContents(logical).width())
 
 
 def column_texts(column: Column, rows: Iterable[PrecisionRow], extra: Iterable[str] = ()) -> list[str]:

@@ -149,6 +149,27 @@ class Column:
         return translated_texts().get(self.tooltip, self.tooltip)
 
 
+def both_all_zero(row: PrecisionRow) -> bool:
+    """True when a compared row's two tensors are all zeros: cosine 0 with no error and no NaN/Inf on either side.
+
+    a == b everywhere (max |a − b| = 0, all finite) and a·b = Σa² = 0 leaves only zeros (float64 squares of
+    values under ~1e-162 also vanish; no float32/16 dump holds such values).
+    """
+    metrics = row.metrics
+    return (metrics is not None and metrics.elements > 0 and metrics.cosine == 0 and metrics.max_abs_err == 0
+            and not (metrics.nan_fused or metrics.inf_fused or metrics.nan_origin or metrics.inf_origin))
+
+
+def cosine_tooltip(row: PrecisionRow) -> str | None:
+    """Why the cosine cell of an all-zero pair shows 0 on a row that is not failing (None for other rows)."""
+    if not both_all_zero(row):
+        return None
+    return QCoreApplication.translate(
+        "PrecisionColumns", "Both tensors are all zeros: their cosine a·b / (‖a‖·‖b‖ + 1e-8) is 0 here because "
+                            "neither has a length, not because they differ; every error is 0, the two are "
+                            "identical.")
+
+
 def _not_applicable(_row: PrecisionRow) -> str:
     return NOT_APPLICABLE
 

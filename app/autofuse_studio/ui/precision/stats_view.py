@@ -131,7 +131,6 @@ class StatsComparisonView(Retranslating, QWidget):
         self.table.setSelectionMode(QTableView.SelectionMode.NoSelection)
         self.details = WrapLabel()  # the rule, what only one side has, different shapes
         self.details.setObjectName("statsDetails")
-        self.details.setStyleSheet("color: #444444;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.verdict)

@@ -18,7 +18,14 @@ from PySide6.QtGui import QBrush, QColor
 from autofuse_studio.core.precision.palette import VERDICT_COLOURS, background_hex
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
-from autofuse_studio.ui.precision.columns import COLUMNS, LONG_TEXT_COLUMNS, VERDICT_COLUMN, Column, translated_texts
+from autofuse_studio.ui.precision.columns import (
+    COLUMNS,
+    LONG_TEXT_COLUMNS,
+    VERDICT_COLUMN,
+    Column,
+    cosine_tooltip,
+    translated_texts,
+)
 from autofuse_studio.ui.precision.signature_text import signature_tooltip
 from autofuse_studio.ui.precision.stats_text import stats_tooltip
 
@@ -145,6 +152,8 @@ class PrecisionTableModel(QAbstractTableModel):
         if column.key == "signature" and row.signature is not None:  # the label's sentence, in the UI language
             return signature_tooltip(row.signature)
         parts = [column.display(row)] if column.key in LONG_TEXT_COLUMNS else []
+        if column.key == "cosine" and (zeros := cosine_tooltip(row)) is not None:
+            parts.append(zeros)  # a cosine of 0 on a row that is fine: say why
         if row.message:
             parts.append(row.message)
         return "\n".join(parts) or None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -66,7 +66,7 @@ class Cover(QLabel):
         self.setWordWrap(True)
         self.setAutoFillBackground(True)
         self.setMargin(24)
-        self.setStyleSheet("color: #555555;")
+        self.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # a hint, readable on light and dark palettes
         covered.installEventFilter(self)
         self.hide()
 
