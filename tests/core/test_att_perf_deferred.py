@@ -14,6 +14,7 @@ from autofuse_studio.core.att.lines import MAX_PERF_TERMS, IdTooLong, may_overfl
 from autofuse_studio.core.att.model import PerfLine, PerfNode, SourceRef
 from autofuse_studio.core.att.summary import build_summary
 from tests.core.att_random_logs import write_random_log
+from tests.core.scan_paths import SCAN_PATHS, use_scan_path
 from tests.core.test_att_scan_equivalence import _run_all, _run_root
 from tests.synth.att_log import SyntheticShape, write_synthetic_log
 from tests.synth.att_perf_log import write_synthetic_perf_log
@@ -52,16 +53,10 @@ def _scan_repr(path: Path) -> str:
     return repr(scan)
 
 
-@pytest.fixture(params=["native", "regex"])
+@pytest.fixture(params=SCAN_PATHS)
 def scan_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run on the C line scanner and on the regex fallback."""
-    if request.param == "native":
-        if scanner._LINESCAN is None:
-            pytest.skip("the C line scanner (_linescan) is not built")
-        monkeypatch.delenv(scanner.NATIVE_DISABLE_ENV, raising=False)
-    else:
-        monkeypatch.setattr(scanner, "_LINESCAN", None)
-    return str(request.param)
+    return use_scan_path(str(request.param), monkeypatch)
 
 
 @pytest.mark.usefixtures("scan_path")

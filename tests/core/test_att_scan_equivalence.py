@@ -23,6 +23,7 @@ from autofuse_studio.cli.att import main as att_main
 from autofuse_studio.core.att import scanner
 from tests.core.att_random_logs import write_random_log
 from tests.core.att_reference_feed import reference_feed_block
+from tests.core.scan_paths import SCAN_PATHS, use_scan_path
 from tests.synth.att_log import SyntheticShape, write_synthetic_log
 from tests.synth.att_perf_log import write_synthetic_perf_log
 
@@ -33,16 +34,10 @@ LINE_CAPS = (48, 200, 1 << 20)
 TIMESTAMP_KEYS = ("generated_at_utc", "created")
 
 
-@pytest.fixture(autouse=True, params=["native", "regex"])
+@pytest.fixture(autouse=True, params=SCAN_PATHS)
 def scan_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run each test on the C line scanner and on the regex fallback."""
-    if request.param == "native":
-        if scanner._LINESCAN is None:
-            pytest.skip("the C line scanner (_linescan) is not built")
-        monkeypatch.delenv(scanner.NATIVE_DISABLE_ENV, raising=False)
-    else:
-        monkeypatch.setattr(scanner, "_LINESCAN", None)
-    return str(request.param)
+    return use_scan_path(str(request.param), monkeypatch)
 
 
 def _scan_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:

@@ -6,6 +6,7 @@ Every front end (nwa, report, the API, the GUI, the host side of a `--host` run)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from autofuse_studio.core.errors import InputError
@@ -87,7 +88,7 @@ def start(spec: RunSpec, *, live: bool = False, producers: bool = False,
 # --- what each runner does on its thread -------------------------------------------------------------------------
 
 
-def _case_events(emit: Emit, live: bool, loaded: list[LoadedCase]) -> object:
+def _case_events(emit: Emit, live: bool, loaded: list[LoadedCase]) -> Callable[[LoadedCase], None]:
     """The engine's on_case: keep the case, say it was loaded (and, live, what the dump roots hold)."""
     from autofuse_studio.core.precision.dump_pairs import summarise_sides
 
@@ -100,6 +101,11 @@ def _case_events(emit: Emit, live: bool, loaded: list[LoadedCase]) -> object:
     return on_case
 
 
+def _files_indexed(case: LoadedCase | None) -> int:
+    """Dump files both indexes hold (0 before a case was loaded)."""
+    return 0 if case is None else case.open_index.files_indexed + case.close_index.files_indexed
+
+
 def run_local(spec: RunSpec, emit: Emit, cancel: CancelToken, live: bool = False) -> RunOutcome:
     """Mode 1 through the engine (comparing starts before the af-close graph is parsed), or mode 2."""
     from autofuse_studio.core.precision.engine import run_mode1
@@ -109,10 +115,9 @@ def run_local(spec: RunSpec, emit: Emit, cancel: CancelToken, live: bool = False
         return _run_mode2(spec, emit)
     loaded: list[LoadedCase] = []
     result = run_mode1(spec, progress_events(emit), cancel, on_rows=rows_events(emit) if live else None,
-                       on_case=_case_events(emit, live, loaded))  # type: ignore[arg-type]
+                       on_case=_case_events(emit, live, loaded))
     case = loaded[0] if loaded else None
-    files = 0 if case is None else case.open_index.files_indexed + case.close_index.files_indexed
-    return RunOutcome(result, case, files_indexed=files)
+    return RunOutcome(result, case, files_indexed=_files_indexed(case))
 
 
 def _run_mode2(spec: RunSpec, emit: Emit) -> RunOutcome:
@@ -189,9 +194,9 @@ def run_on_cluster(spec: RunSpec, emit: Emit, cancel: CancelToken, live: bool = 
     loaded: list[LoadedCase] = []
     run = run_cluster(spec, options, progress_events(emit), cancel,
                       on_rows=rows_events(emit) if live else None,
-                      on_case=_case_events(emit, live, loaded))  # type: ignore[arg-type]
+                      on_case=_case_events(emit, live, loaded))
     run.stats.scheduler = str(options.scheduler)
     case = loaded[0] if loaded else None
-    files = 0 if case is None else case.open_index.files_indexed + case.close_index.files_indexed
-    return RunOutcome(run.result, case, files_indexed=files, notes=list(run.stats.notes), stats=run.stats)
+    return RunOutcome(run.result, case, files_indexed=_files_indexed(case), notes=list(run.stats.notes),
+                      stats=run.stats)
 
