@@ -130,3 +130,21 @@ def test_a_picture_too_big_for_png_is_a_sentence_on_the_banner(panel: PerfPanel,
     panel.buttons[EXPORT_PNG].click()
     assert "too big for one readable PNG" in jobs.banner.text()
     assert not target.exists()
+
+
+def test_operator_canvas_captions_follow_the_ui_language(panel: PerfPanel) -> None:
+    """The Chinese UI draws the canvas captions in Chinese, and switching back redraws them in English."""
+    from autofuse_studio.ui.i18n import translations
+
+    assert panel.select_operator("Op1")
+    try:
+        assert translations().apply("zh_CN")
+        panel.retranslate()
+        chinese = " ".join(d.text for d in panel.canvas.drawn_items() if d.kind == "text")
+        assert "最敏感参数" in chinese and "选中" in chinese
+        assert "most sensitive" not in chinese and "Selected" not in chinese and "case(s)" not in chinese
+    finally:
+        translations().apply("en")
+    panel.retranslate()
+    english = " ".join(d.text for d in panel.canvas.drawn_items() if d.kind == "text")
+    assert "most sensitive parameter" in english and "最敏感参数" not in english

@@ -134,6 +134,20 @@ WORDS: dict[str, tuple[str, str]] = {
     "more": ("{n} more", "另有 {n} 个"), "none": ("none", "无"),
 }
 
+# The ATT perf canvas of one operator (core/att/perf_cases_render.py).
+PERF_CANVAS: dict[str, tuple[str, str]] = {
+    "legend": ("red = bottleneck pipe · blue = term share · orange = most sensitive",
+               "红 = 瓶颈管道 · 蓝 = 项占比 · 橙 = 最敏感参数"),
+    "selected": ("Selected: {label}", "选中：{label}"),
+    "group": ("{label}  ({count} case(s), selected: {chosen})", "{label}  （{count} 个 case，选中：{chosen}）"),
+    "chosen_case": ("case {case}", "case {case}"),
+    "chosen_none": ("none", "无"),
+    "sensitive": ("most sensitive parameter: {parameter} (largest variance across cases)",
+                  "最敏感参数：{parameter}（跨 case 方差最大）"),
+    "not_available": ("n/a", "无"),
+    "click_for_details": ("{label}: click for details", "{label}：点击查看详情"),
+}
+
 # att compare's report: the reference's Chinese text (kept byte for byte by the drop-in CLI) -> English.
 COMPARE_WORDS: dict[str, str] = {
     "摘要": "Summary", "详细差异": "Field differences", "性能对比": "Performance",

@@ -13,6 +13,7 @@ from autofuse_studio.core.att.case_details import node_formula
 from autofuse_studio.core.att.model import CaseKey
 from autofuse_studio.core.att.perf_model import PerfCase, PerfGroup, PerfOperator
 from autofuse_studio.core.att.perf_render import BOTTLENECK, CONTRIBUTION, SELECTED, SENSITIVITY
+from autofuse_studio.core.messages import PERF_CANVAS, phrase
 from autofuse_studio.core.render.display import DisplayItem, Group, Rect, Text
 
 MIN_WIDTH = 900
@@ -113,11 +114,15 @@ def group_pipes(group: PerfGroup) -> list[str]:
 class _Painter:
     """Accumulates items and hotspots while the layout walks the model."""
 
-    def __init__(self, layout: ColumnLayout) -> None:
-        self.layout = layout
+    def __init__(self, layout: ColumnLayout, language: str) -> None:
+        self.layout, self.language = layout, language
         self.items: list[DisplayItem] = []
         self.hot: list[Hotspot] = []
         self.frames: list[Hotspot] = []  # case frames last: least specific
+
+    def text(self, key: str, **params: object) -> str:
+        """A canvas caption in the painter's language (core/messages.py PERF_CANVAS)."""
+        return (phrase(PERF_CANVAS, key, self.language) or key).format(**params)
 
     def bar(self, x: float, y: float, width: float, fill: str, role: str) -> None:
         self.items.append(Rect(x, y - 11, max(1.0, width), 13, fill=fill, opacity=0.8, role=role))
@@ -170,7 +175,7 @@ def _sensitivity_row(p: _Painter, group: PerfGroup, y: float) -> float:
     if sens is None:
         return y
     y += LINE + 6
-    p.items.append(Text(MARGIN, y, f"most sensitive parameter: {sens.parameter} (largest variance across cases)",
+    p.items.append(Text(MARGIN, y, p.text("sensitive", parameter=sens.parameter),
                         fill="#b85c00", role="sensitivity-title"))
     y += LINE
     largest = max((abs(v) for _, v in sens.values if v is not None), default=0.0) or 1.0
@@ -178,7 +183,8 @@ def _sensitivity_row(p: _Painter, group: PerfGroup, y: float) -> float:
     for index, (key, value) in enumerate(sens.values):
         x = MARGIN + index * (layout.width + GAP)
         if value is None:
-            p.items.append(Text(x + 8, y, f"case{key.case}: n/a", fill="#888", role="sensitivity-value"))
+            p.items.append(Text(x + 8, y, f"case{key.case}: {p.text('not_available')}", fill="#888",
+                                role="sensitivity-value"))
             continue
         width = abs(value) / largest * (layout.width - layout.value_w - 8)
         p.bar(x + 8, y, width, SENSITIVITY, "sensitivity-bar")
@@ -189,10 +195,11 @@ def _sensitivity_row(p: _Painter, group: PerfGroup, y: float) -> float:
 
 
 def _group_block(p: _Painter, group: PerfGroup, y: float) -> float:
-    chosen = "none" if group.selected_case is None else f"case {group.selected_case}"
-    p.items.append(Text(MARGIN, y + 16, f"graph{group.graph}_result{group.result}_g{group.group}  "
-                        f"({len(group.cases)} case(s), selected: {chosen})", font_size=13, fill="#222",
-                        role="group-label"))
+    chosen = (p.text("chosen_none") if group.selected_case is None
+              else p.text("chosen_case", case=group.selected_case))
+    label = f"graph{group.graph}_result{group.result}_g{group.group}"
+    p.items.append(Text(MARGIN, y + 16, p.text("group", label=label, count=len(group.cases), chosen=chosen),
+                        font_size=13, fill="#222", role="group-label"))
     top = y + 26
     scale = max((t for case in group.cases for t in pipe_totals(case).values()), default=0.0)
     bottom = top
@@ -213,23 +220,25 @@ def _group_block(p: _Painter, group: PerfGroup, y: float) -> float:
         frame = Rect(x, top, column, bottom - top, fill="#fbfcfd", stroke=SELECTED if case.selected else "#d0d7de",
                      corner_radius=4, role="selected-case-frame" if case.selected else "case-frame")
         p.items.insert(frame_at + offset, frame)  # behind the column's own items
-        p.frames.append(Hotspot(x, top, column, bottom - top, "case", case.key, f"{case.key.label}: click for details"))
+        p.frames.append(Hotspot(x, top, column, bottom - top, "case", case.key,
+                                p.text("click_for_details", label=case.key.label)))
     return _sensitivity_row(p, group, bottom) + 16
 
 
-def operator_picture(op: PerfOperator) -> OperatorPicture:
-    """Lay out one operator: header, then per group the case columns and the sensitivity row."""
+def operator_picture(op: PerfOperator, language: str = "en") -> OperatorPicture:
+    """Lay out one operator: header, then per group the case columns and the sensitivity row, captions in `language`."""
     columns = max((len(g.cases) for g in op.groups), default=1)
     layout = column_layout(op)
     width = max(MIN_WIDTH, 2 * MARGIN + columns * layout.width + (columns - 1) * GAP)
-    p = _Painter(layout)
+    p = _Painter(layout, language)
     p.items += [Rect(0, 0, width, HEADER - 8, fill="#f0f4f8", corner_radius=4, role="section-header"),
                 Text(MARGIN, 18, op.name, font_size=16, fill="#1a1a1a", role="operator-name")]
     if op.selected is not None:
         s = op.selected
-        p.items.append(Text(MARGIN, 34, f"Selected: graph{s.graph}_result{s.result}_g{s.group}_case{s.case}",
+        label = f"graph{s.graph}_result{s.result}_g{s.group}_case{s.case}"
+        p.items.append(Text(MARGIN, 34, p.text("selected", label=label),
                             fill="#555", role="selected-label"))
-    p.items.append(Text(width - MARGIN, 18, "red = bottleneck pipe · blue = term share · orange = most sensitive",
+    p.items.append(Text(width - MARGIN, 18, p.text("legend"),
                         fill="#666", anchor="end", font_size=11, role="legend"))
     y: float = HEADER
     for group in op.groups:

@@ -36,6 +36,7 @@ from autofuse_studio.ui.att.jobs import AttJobs
 from autofuse_studio.ui.att.perf_messages import no_logs, nothing_to_draw, skipped_operator
 from autofuse_studio.ui.att.perf_models import CaseFactsModel, OperatorListModel
 from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.i18n import translations
 from autofuse_studio.ui.tasks import TaskHandle
 from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas, PreparedList, prepare_display_list
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -112,8 +113,8 @@ class PerfPanel(Retranslating, QWidget):
         self.operators.retranslate()
         self.facts.retranslate()
         self._show_case_label()
-        if self.canvas.message:
-            self._redraw()  # the note on the canvas (building, nothing to draw) in the new language
+        if self.canvas.message or self.mode.currentIndex() == OPERATOR_VIEW:
+            self._redraw()  # the note on the canvas, or the operator's captions, in the new language
 
 
     def _build_layout(self) -> None:
@@ -201,7 +202,7 @@ class PerfPanel(Retranslating, QWidget):
         elif self.mode.currentIndex() == WHOLE_VIEW:
             self._show_whole(workspace)
         elif op is not None:
-            self.picture = operator_picture(op)
+            self.picture = operator_picture(op, translations().language)
             self.canvas.set_display_list(self.picture.items, self.picture.width, self.picture.height)
         else:
             row = self.operator_view.currentIndex().row() - len(self.operators.operators)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 from autofuse_studio.core.att.perf_cases_render import OperatorPicture, operator_picture
 from autofuse_studio.core.att.runs.session import RunSession
 from autofuse_studio.core.att.runs.sides import ROLES
+from autofuse_studio.ui.i18n import translations
 from autofuse_studio.ui.widgets.display_canvas import DisplayCanvas
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -48,7 +49,7 @@ class SidePictures(Retranslating, QWidget):
         for role in ROLES:
             canvas = self.canvases[role]
             section = session.perf_operator(role, name) if session and name else None
-            picture = operator_picture(section) if section else None
+            picture = operator_picture(section, translations().language) if section else None
             self.pictures[role] = picture
             if picture is not None:
                 canvas.set_display_list(picture.items, picture.width, picture.height)
