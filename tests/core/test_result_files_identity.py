@@ -1,4 +1,4 @@
-"""The fast result-file writers write the same bytes as the json.dumps / csv.writer code they replaced (issue 29).
+"""The fast result-file writers write what the json.dumps / csv.writer / openpyxl code they replaced wrote (issue 29).
 
 The replaced writers are kept below as the reference; every kind of row goes through both: generated cases
 (every status and verdict, signatures, several ranks, statistics twins) and synthetic results with NaN/Inf,
@@ -22,14 +22,24 @@ import numpy as np
 import pytest
 
 from autofuse_studio.core.ge.load import load_model
+from autofuse_studio.core.precision.columns import by_key
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.metrics import Metrics
+from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.reports import precision_files, precision_json
-from autofuse_studio.core.reports.precision_files import table_columns, table_records, write_precision
-from autofuse_studio.core.reports.xlsx_cells import csv_cell
+from autofuse_studio.core.reports.precision_files import (
+    RANK_COLUMNS,
+    rank_records,
+    summary_records,
+    table_columns,
+    table_records,
+    write_precision,
+)
+from autofuse_studio.core.reports.signature_lines import signature_records
+from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, integer_cell, save_workbook
 from autofuse_studio.core.run.spec import RunSpec
 from tests.core.conftest import mode1_request
 from tests.synth import generate_case
@@ -55,11 +65,99 @@ def reference_csv(result: PrecisionResult) -> bytes:
     return buffer.getvalue().encode("utf-8-sig")
 
 
+def reference_xlsx(result: PrecisionResult, path: Path, language: str = "en") -> None:
+    """write_xlsx before issue 29: openpyxl, a Cell object per value (xlsx_cells' rules)."""
+    from openpyxl import Workbook
+    from openpyxl.formatting.rule import FormulaRule
+    from openpyxl.styles import Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    workbook = Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "precision"
+    columns = table_columns(result)
+    append_row(sheet, columns)
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    numbered = [position for position, name in enumerate(columns) if by_key(name).folder_number]
+    for record in table_records(result, columns):
+        for position in numbered:
+            record[position] = integer_cell(record[position])
+        append_row(sheet, record)
+    last_column = get_column_letter(len(columns))
+    last_row = max(2, len(result.rows) + 1)
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{last_column}{last_row}"
+    verdict_column = get_column_letter(columns.index("verdict") + 1)
+    for verdict, colour in VERDICT_COLOURS.items():
+        fill = PatternFill(start_color=colour, end_color=colour, fill_type="solid")
+        rule = FormulaRule(formula=[f'${verdict_column}2="{verdict}"'], fill=fill)
+        sheet.conditional_formatting.add(f"A2:{last_column}{last_row}", rule)
+    for number, name in enumerate(columns, start=1):
+        sheet.column_dimensions[get_column_letter(number)].width = by_key(name).width
+    summary = workbook.create_sheet("summary")
+    for label, value in summary_records(result):
+        by_number = label in ("first divergence rank", "first divergence step")
+        append_row(summary, [label, integer_cell(value) if by_number else value])
+    for label, sentence in signature_records(result, language):
+        append_row(summary, [label, sentence])
+    summary.column_dimensions["A"].width = 28
+    summary.column_dimensions["B"].width = 60
+    ranks = workbook.create_sheet("ranks")
+    append_row(ranks, RANK_COLUMNS)
+    for cell in ranks[1]:
+        cell.font = Font(bold=True)
+    verdict_at = RANK_COLUMNS.index("worst verdict")
+    for record in rank_records(result):
+        append_row(ranks, [integer_cell(value) if position < 2 else value for position, value in enumerate(record)])
+        colour = VERDICT_COLOURS[record[verdict_at]]
+        ranks.cell(ranks.max_row, verdict_at + 1).fill = PatternFill(start_color=colour, end_color=colour,
+                                                                      fill_type="solid")
+    ranks.freeze_panes = "A2"
+    ranks.column_dimensions["I"].width = 48
+    save_workbook(workbook, path)
+
+
+def _rgb(colour: Any) -> str | None:
+    """A fill colour's RRGGBB (openpyxl writes alpha 00, the stream writer FF: Excel ignores it)."""
+    return None if colour is None or colour.rgb is None else str(colour.rgb)[-6:]
+
+
+def _same_number(value: Any) -> Any:
+    """Numbers as openpyxl wrote them ("%.16g": one digit fewer than repr for some floats, big ints rounded);
+    the stream writer writes the exact number, which Excel shows alike."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return value
+    return "%.16g" % (float("%.16g" % value) + 0.0)  # its largest float read back as inf; -0 as 0
+
+
+def xlsx_contents(path: Path) -> list[Any]:
+    """What a user sees of a workbook: per sheet its cells (value, type, bold, quote prefix, fill), frozen pane,
+    filter, column widths and conditional fills."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(path)
+    sheets: list[Any] = []
+    for sheet in book.worksheets:
+        cells = [[(_same_number(cell.value), cell.data_type, bool(cell.font.b), bool(cell.quotePrefix),
+                   _rgb(cell.fill.fgColor) if cell.fill.fill_type == "solid" else None)
+                  for cell in row if cell.value is not None or (cell.has_style and cell.fill.fill_type)]
+                 for row in sheet.iter_rows()]
+        rules = sorted((str(ranges.sqref), rule.formula, _rgb(rule.dxf.fill.bgColor))
+                       for ranges in sheet.conditional_formatting for rule in ranges.rules)
+        widths = {key: dim.width for key, dim in sheet.column_dimensions.items() if dim.customWidth}
+        sheets.append((sheet.title, cells, sheet.freeze_panes, sheet.auto_filter.ref, rules, widths))
+    return sheets
+
+
 def _assert_same_files(result: PrecisionResult, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     written = write_precision(result, folder / "r.json").read_bytes()
     assert written == reference_json(result)
     assert write_precision(result, folder / "r.csv").read_bytes() == reference_csv(result)
+    reference_xlsx(result, folder / "reference.xlsx")
+    assert xlsx_contents(write_precision(result, folder / "r.xlsx")) == xlsx_contents(folder / "reference.xlsx")
 
 
 @pytest.fixture(scope="module")
@@ -177,3 +275,24 @@ def test_the_fast_csv_path_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(precision_files, "_csv_writer_lines", refused)
     assert write_precision(result, tmp_path / "r.csv").read_bytes() == expected
+
+
+def test_column_letters_past_z() -> None:
+    from autofuse_studio.core.reports.xlsx_stream import column_letter
+
+    assert [column_letter(n) for n in (1, 26, 27, 52, 53, 702, 703, 16384)] == \
+        ["A", "Z", "AA", "AZ", "BA", "ZZ", "AAA", "XFD"]
+
+
+def test_read_only_readers_see_the_size(tmp_path: Path) -> None:
+    """The sheet's used range is written: openpyxl's read-only mode (and pandas) take the size from it."""
+    from openpyxl import load_workbook
+
+    result = synthetic_result(5000, seed=9, hostile=True)
+    book = load_workbook(write_precision(result, tmp_path / "r.xlsx"), read_only=True)
+    try:
+        sheet = book["precision"]
+        assert (sheet.max_row, sheet.max_column) == (5001, len(table_columns(result)))
+        assert book["ranks"].max_row == len(rank_records(result)) + 1
+    finally:
+        book.close()

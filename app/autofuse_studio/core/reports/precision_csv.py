@@ -99,35 +99,43 @@ def _shape_cell(shape: tuple[int, ...] | None) -> str | None:
     return None if shape is None else "x".join(map(str, shape))
 
 
+def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
+                  stats: Sequence[dict[str, Any] | None] | None) -> dict[str, Sequence[Any]]:
+    """Each column's values as table_records() holds them (metrics raw: non-finite floats stay), by key.
+
+    `stats` holds each row's stats_cells() (None for tensor rows). Raises Unlike for a column it does not know.
+    """
+    metric_rows = [_NO_METRICS if row.metrics is None else _metric_tuple(row.metrics) for row in rows]
+    found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, zip(*metric_rows, strict=True), strict=True))
+    stat_keys = [key for key in columns if key.startswith("stat_")]
+    if stats is not None and stat_keys:  # transposed in one pass: zip(*) is C, a loop per column is not
+        get = itemgetter(*stat_keys, *stat_keys[:1])  # one key more: a tuple even for one column
+        empty = (None,) * (len(stat_keys) + 1)
+        picked = [empty if found is None else get(found) for found in stats]
+        found.update(zip(stat_keys, zip(*picked, strict=True), strict=False))
+    for key in columns:
+        if key in found:
+            continue
+        if key in ATTRIBUTE_KEYS:
+            found[key] = list(map(attrgetter(key), rows))
+        elif key in SHAPE_KEYS:
+            found[key] = [_shape_cell(shape) for shape in map(attrgetter(key), rows)]
+        elif key in ("signature", "signature_sentence"):
+            part: Callable[[Any], Any] = attrgetter("code" if key == "signature" else "sentence")
+            found[key] = [None if row.signature is None else part(row.signature) for row in rows]
+        else:
+            raise Unlike  # a column this module does not know yet
+    return found
+
+
 def csv_lines(rows: Sequence[PrecisionRow], columns: Sequence[str],
               stats: Sequence[dict[str, Any] | None] | None) -> list[str]:
     """write_csv's text in chunks of lines; `stats` holds each row's stats_cells() (None for tensor rows)."""
     if not rows:
         return [",".join(columns) + "\n"]
-    metric_rows = [_NO_METRICS if row.metrics is None else _metric_tuple(row.metrics) for row in rows]
-    metric_columns = dict(zip(METRIC_KEYS, zip(*metric_rows, strict=True), strict=True))
-    stat_keys = [key for key in columns if key.startswith("stat_")]
-    stat_columns: dict[str, Sequence[Any]] = {}
-    if stats is not None and stat_keys:  # transposed in one pass: zip(*) is C, a loop per column is not
-        get = itemgetter(*stat_keys, *stat_keys[:1])  # one key more: a tuple even for one column
-        empty = (None,) * (len(stat_keys) + 1)
-        picked = [empty if found is None else get(found) for found in stats]
-        stat_columns = dict(zip(stat_keys, zip(*picked, strict=True), strict=False))
-    cells = []
-    for key in columns:
-        if key in metric_columns:
-            cells.append(column_cells(metric_columns[key], non_finite_empty=True))
-        elif key in ATTRIBUTE_KEYS:
-            cells.append(column_cells(list(map(attrgetter(key), rows))))
-        elif key in SHAPE_KEYS:
-            cells.append(column_cells([_shape_cell(shape) for shape in map(attrgetter(key), rows)]))
-        elif key in ("signature", "signature_sentence"):
-            part: Callable[[Any], Any] = attrgetter("code" if key == "signature" else "sentence")
-            cells.append(column_cells([None if row.signature is None else part(row.signature) for row in rows]))
-        elif key in stat_columns:
-            cells.append(column_cells(stat_columns[key]))
-        else:
-            raise Unlike  # a column this module does not know yet
+    values = column_values(rows, columns, stats)
+    cells = [column_cells(values[key], non_finite_empty=key in METRIC_KEYS) for key in columns]
+    del values
     # In chunks: one C loop over 100k lines (joining, then encoding) would hold the GIL, and the GUI, for ~80 ms.
     chunks = [",".join(columns) + "\n"]
     for start in range(0, len(rows), CHUNK_ROWS):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,11 @@ from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
-from autofuse_studio.core.reports.precision_csv import Unlike, csv_lines
-from autofuse_studio.core.reports.precision_json import result_json_parts
-from autofuse_studio.core.reports.signature_lines import append_signature_lines
-from autofuse_studio.core.reports.xlsx_cells import append_row, csv_cell, integer_cell, save_workbook
+from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_lines
+from autofuse_studio.core.reports.precision_json import METRIC_KEYS, result_json_parts
+from autofuse_studio.core.reports.signature_lines import signature_records
+from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
+from autofuse_studio.core.reports.xlsx_stream import ConditionalFill, Sheet, Workbook, column_cells, column_letter
 
 # Columns of the tabular exports, in order, with the statistics-mode columns (stat_*, empty for tensor rows: the
 # JSON rows carry the whole comparison as `statistics`) and the signature's code and sentence (the JSON rows
@@ -153,46 +155,56 @@ def summary_records(result: PrecisionResult) -> list[tuple[str, Any]]:
 
 
 def write_xlsx(result: PrecisionResult, path: Path, language: str = "en") -> None:
-    """Sheets 'precision' (frozen header, autofilter, verdict colours) and 'summary' (its culprits' signature
-    sentences in `language`)."""
-    from openpyxl import Workbook
-    from openpyxl.formatting.rule import FormulaRule
-    from openpyxl.styles import Font, PatternFill
-    from openpyxl.utils import get_column_letter
-
-    workbook = Workbook()
-    sheet = workbook.active
-    assert sheet is not None
-    sheet.title = "precision"
+    """Sheets 'precision' (frozen header, autofilter, verdict colours), 'summary' (its culprits' signature
+    sentences in `language`) and 'ranks' (the rank × step overview)."""
+    book = Workbook()
     columns = table_columns(result)
-    append_row(sheet, columns)
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    numbered = [position for position, name in enumerate(columns) if by_key(name).folder_number]
-    for record in table_records(result, columns):
-        for position in numbered:  # plain integer folder numbers as numbers; other names stay text
-            record[position] = integer_cell(record[position])
-        append_row(sheet, record)
-    last_column = get_column_letter(len(columns))
-    last_row = max(2, len(result.rows) + 1)
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:{last_column}{last_row}"
-    verdict_column = get_column_letter(columns.index("verdict") + 1)
-    for verdict, colour in VERDICT_COLOURS.items():
-        fill = PatternFill(start_color=colour, end_color=colour, fill_type="solid")
-        rule = FormulaRule(formula=[f'${verdict_column}2="{verdict}"'], fill=fill)
-        sheet.conditional_formatting.add(f"A2:{last_column}{last_row}", rule)
-    for number, name in enumerate(columns, start=1):
-        sheet.column_dimensions[get_column_letter(number)].width = by_key(name).width
-    summary = workbook.create_sheet("summary")
+    _precision_sheet(book.sheet("precision", columns), result, columns)
+    summary = book.sheet("summary")
     for label, value in summary_records(result):
         by_number = label in ("first divergence rank", "first divergence step")
-        append_row(summary, [label, integer_cell(value) if by_number else value])
-    append_signature_lines(summary, result, language)
-    summary.column_dimensions["A"].width = 28
-    summary.column_dimensions["B"].width = 60
-    _ranks_sheet(workbook.create_sheet("ranks"), result)
-    save_workbook(workbook, path)
+        summary.add_row([label, integer_cell(value) if by_number else value])
+    for label, sentence in signature_records(result, language):
+        summary.add_row([label, sentence])
+    summary.widths = {1: 28, 2: 60}
+    ranks = book.sheet("ranks", RANK_COLUMNS)
+    verdict_column = RANK_COLUMNS.index("worst verdict")
+    for record in rank_records(result):
+        fill = book.fill_style(VERDICT_COLOURS[record[verdict_column]])
+        ranks.add_row([integer_cell(value) if position < 2 else value for position, value in enumerate(record)],
+                      {verdict_column: fill})
+    ranks.freeze_header, ranks.widths = True, {9: 48}
+    with gc_paused(), atomic_open(path, "wb") as handle:  # millions of cell strings, none in a cycle
+        book.save(handle)
+
+
+def _precision_sheet(sheet: Sheet, result: PrecisionResult, columns: tuple[str, ...]) -> None:
+    """The table column by column (table_records' values), every row coloured by its verdict."""
+    numbered = {name for name in columns if by_key(name).folder_number}
+    with gc_paused():
+        for number, (key, values) in enumerate(_column_values(result, columns).items(), start=1):
+            if key in numbered:  # plain integer folder numbers as numbers; other names stay text
+                values = list(map(integer_cell, values))
+            sheet.columns.append(column_cells(values, column_letter(number), non_finite_empty=key in METRIC_KEYS))
+    sheet.freeze_header = sheet.autofilter = True
+    last = sheet.last_cell()
+    verdict_column = column_letter(columns.index("verdict") + 1)
+    sheet.conditional = [ConditionalFill(f"A2:{last}", f'${verdict_column}2="{verdict}"', colour)
+                         for verdict, colour in VERDICT_COLOURS.items()]
+    sheet.widths = {number: by_key(name).width for number, name in enumerate(columns, start=1)}
+
+
+def _column_values(result: PrecisionResult, columns: tuple[str, ...]) -> dict[str, Sequence[Any]]:
+    """Each column's values in `columns` order (none for no rows): in bulk, else through table_records()."""
+    if not result.rows:
+        return {}
+    stats = ([None if row.stats is None else stats_cells(row, result.thresholds.stats) for row in result.rows]
+             if any(name in STATS_COLUMNS for name in columns) else None)
+    try:
+        found = column_values(result.rows, columns, stats)
+        return {key: found[key] for key in columns}
+    except Unlike:  # a column the bulk path does not know: the records as the table shows them
+        return dict(zip(columns, map(list, zip(*table_records(result, columns), strict=True)), strict=True))
 
 
 RANK_COLUMNS = ("rank", "step", "rows", "culprits", "propagated", "ok", "unknown", "worst verdict",
@@ -214,23 +226,6 @@ def rank_records(result: PrecisionResult) -> list[list[Any]]:
                             cell.worst_verdict, "" if first is None else f"{first.fused_op} {first.kind} "
                             f"{first.fused_index}", cell.min_cosine])
     return records
-
-
-def _ranks_sheet(sheet: Any, result: PrecisionResult) -> None:
-    """Sheet 'ranks': the rank × step overview, one line per cell, coloured by its worst verdict."""
-    from openpyxl.styles import Font, PatternFill
-
-    append_row(sheet, RANK_COLUMNS)
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    verdict_column = RANK_COLUMNS.index("worst verdict")
-    for record in rank_records(result):
-        append_row(sheet, [integer_cell(value) if position < 2 else value for position, value in enumerate(record)])
-        colour = VERDICT_COLOURS[record[verdict_column]]
-        sheet.cell(sheet.max_row, verdict_column + 1).fill = PatternFill(start_color=colour, end_color=colour,
-                                                                          fill_type="solid")
-    sheet.freeze_panes = "A2"
-    sheet.column_dimensions["I"].width = 48
 
 
 def write_precision(result: PrecisionResult, path: str | Path) -> Path:

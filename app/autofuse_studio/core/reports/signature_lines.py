@@ -27,11 +27,3 @@ def signature_records(result: PrecisionResult, language: str = EN) -> list[tuple
     label = SIGNATURE_PARTS["culprit_signature"][is_chinese(language)]
     return [(label, culprit_sentence(row, language)) for row in result.rows
             if row.verdict == VERDICT_CULPRIT and row.signature is not None]
-
-
-def append_signature_lines(sheet: Any, result: PrecisionResult, language: str = EN) -> None:
-    """Append signature_records() to an openpyxl sheet (the 'summary' sheet, after its own lines)."""
-    from autofuse_studio.core.reports.xlsx_cells import append_row
-
-    for label, sentence in signature_records(result, language):
-        append_row(sheet, [label, sentence])
