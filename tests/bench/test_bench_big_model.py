@@ -1,9 +1,15 @@
-"""Big model, mode 1 end to end: 20k fused ops, 100k original ops, ~148k tiny NPYs, as whole processes.
+"""Big model, mode 1 end to end, on a matrix of field shapes (issue 29, target 1), as whole processes.
 
-Baseline: a fresh interpreter that only json.loads the two graph files (time and peak memory). Ours: a
-fresh `autofuse-studio nwa ... --output result.json` on the same case. Measured on the graphs as the
-generator writes them (indented, like atc) and rewritten compactly (less text for json.load to scan, the
-same work for us). Targets: <= 1.0x the wall time and <= 1.0x the peak memory of the baseline.
+Baseline: a fresh interpreter that only json.loads the two graph files (wall time and peak RSS). Ours: a fresh
+`python -m autofuse_studio nwa ...` on the same case. Both peaks come from wait4()'s rusage of that child
+alone (ru_maxrss), both runs alternate, and each cell prints the ratios of its pairs (min-max). Targets:
+<= 1.0x the wall time and <= 1.0x the peak memory of the baseline, on every cell.
+
+Cells (`BIG_MODEL_CELLS=compact,heavy` picks some; `BIG_MODEL_RUNS` pairs per cell, default 2): the
+generated case (20k fused ops, ~103k original ops, ~148k tiny NPYs) with its graphs compact or indented,
+attribute-light or -heavy, one or three outputs per unfused op, without `--output` or with a JSON or xlsx
+result file; and a case of 1 MB tensors (fewer fused ops, graphs padded to big-model size with filler ops).
+Graph shapes: tests/synth/big_model.py.
 """
 
 from __future__ import annotations
@@ -13,85 +19,146 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
-import msgspec
 import pytest
 
 from tests.synth import CaseManifest, CaseSpec, generate_case
+from tests.synth.big_model import GraphShape, write_shape
+from tests.synth.case import load_manifest
 
 pytestmark = pytest.mark.bench
 
 FUSED = int(os.environ.get("BIG_MODEL_FUSED", "20000"))
-_BASELINE = (
-    "import json, sys\n"
-    "documents = [json.load(open(path, encoding='utf-8')) for path in sys.argv[1:]]\n"
+FUSED_1MB = int(os.environ.get("BIG_MODEL_FUSED_1MB", "40"))
+RUNS = int(os.environ.get("BIG_MODEL_RUNS", "2"))
+# Another checkout's app folder: each pair then also runs its nwa (a before/after in the same conditions).
+BEFORE_APP = os.environ.get("BIG_MODEL_BEFORE_APP", "")
+OURS_APP = os.environ.get("BIG_MODEL_APP", "")  # run ours from this app folder (default: the installed one)
+_BASELINE = "import json, sys\ndocuments = [json.load(open(path, encoding='utf-8')) for path in sys.argv[1:]]\n"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One shape of the matrix: which case, how its graphs are written, which result file."""
+
+    name: str
+    shape: GraphShape
+    output: str = ""  # "", "json" or "xlsx"
+    big_tensors: bool = False
+
+
+CELLS = (
+    Cell("compact", GraphShape("compact")),
+    Cell("compact-lean", GraphShape("compact", attrs="lean")),
+    Cell("indented", GraphShape("indented")),
+    Cell("compact-heavy", GraphShape("compact", attrs="heavy")),
+    Cell("indented-heavy", GraphShape("indented", attrs="heavy")),
+    Cell("compact-3out", GraphShape("compact", outputs=3)),
+    Cell("compact-json", GraphShape("compact"), output="json"),
+    Cell("compact-xlsx", GraphShape("compact"), output="xlsx"),
+    Cell("1mb-compact", GraphShape("compact", pad_ops=50_000), big_tensors=True),
+    Cell("1mb-compact-json", GraphShape("compact", pad_ops=50_000), output="json", big_tensors=True),
 )
-_PEAK = "VmHWM"
+_PICKED = [name for name in os.environ.get("BIG_MODEL_CELLS", "").split(",") if name]
 
 
-def _run(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of a fresh process (GNU time is not everywhere: read /proc)."""
-    wrapper = (
-        "import runpy, sys, atexit\n"
-        "def peak():\n"
-        "    line = next(l for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
-        "    sys.stderr.write('PEAK ' + line.split()[1] + '\\n')\n"
-        "atexit.register(peak)\n"
-        "sys.argv = sys.argv[1:]\n"
-        "runpy.run_path(sys.argv[0], run_name='__main__') if sys.argv[0].endswith('.py') else "
-        "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n"
-    )
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=False,
-                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    elapsed = time.perf_counter() - start
-    assert done.returncode == 0, done.stderr[-2000:]
-    peak = next(float(line.split()[1]) / 1024 for line in done.stderr.splitlines() if line.startswith("PEAK "))
-    return elapsed, peak
+_MEASURE = (
+    "import os, resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "code = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], 'wb'), stderr=subprocess.STDOUT)\n"
+    "elapsed = time.perf_counter() - start\n"
+    "print(code, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
 
 
-def _ours(root: Path, manifest: CaseManifest, out: Path) -> tuple[float, float]:
-    return _run(["autofuse_studio", "nwa", "--af-open-graph", str(root / manifest.graphs["af_open"]),
-                 "--af-close-graph", str(root / manifest.graphs["af_close"]),
-                 "--af-open-data", str(root / manifest.data["af_open"]),
-                 "--af-close-data", str(root / manifest.data["af_close"]), "--output", str(out)])
+def measure(argv: list[str], log: Path, app: str = "") -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of a fresh process, from a small fresh parent's RUSAGE_CHILDREN.
+
+    (Forked straight from pytest, a child's ru_maxrss would start at pytest's own RSS, kept across exec.)
+    """
+    done = subprocess.run([sys.executable, "-c", _MEASURE, str(log), *argv], capture_output=True, text=True,
+                          check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                                           **({"PYTHONPATH": app} if app else {})})
+    code, elapsed, peak = done.stdout.split()
+    assert code == "0", log.read_text(errors="replace")[-2000:]
+    return float(elapsed), int(peak) / 1024
 
 
-def _baseline(root: Path, manifest: CaseManifest, tmp_path: Path) -> tuple[float, float]:
-    script = tmp_path / "baseline.py"
-    script.write_text(_BASELINE, encoding="utf-8")
-    return _run([str(script), str(root / manifest.graphs["af_open"]), str(root / manifest.graphs["af_close"])])
+def nwa_argv(root: Path, manifest: CaseManifest, out: Path | None) -> list[str]:
+    """`nwa` mode 1 on the case, with --output `out` when given."""
+    argv = [sys.executable, "-m", "autofuse_studio", "nwa",
+            "--af-open-graph", str(root / manifest.graphs["af_open"]),
+            "--af-close-graph", str(root / manifest.graphs["af_close"]),
+            "--af-open-data", str(root / manifest.data["af_open"]),
+            "--af-close-data", str(root / manifest.data["af_close"])]
+    return argv + (["--output", str(out)] if out else [])
 
 
-def _compact(root: Path, manifest: CaseManifest) -> None:
-    for side in ("af_open", "af_close"):
-        path = root / manifest.graphs[side]
-        path.write_bytes(msgspec.json.encode(msgspec.json.decode(path.read_bytes())))
+def baseline_argv(root: Path, manifest: CaseManifest) -> list[str]:
+    """A fresh interpreter that json.loads both graph files."""
+    return [sys.executable, "-c", _BASELINE, str(root / manifest.graphs["af_open"]),
+            str(root / manifest.graphs["af_close"])]
 
 
-def test_big_model_against_json_load(tmp_path: Path) -> None:
-    spec = CaseSpec(seed=5, n_fused=FUSED, elements=8, dtype="float16", steps=1, chains=max(1, FUSED // 6),
-                    culprit=FUSED // 2, description="big model: tiny tensors, many files")
-    root = tmp_path / "case"
-    start = time.perf_counter()
-    manifest = generate_case(root, spec)
-    print(f"\nbig model: {manifest.extra['fused_ops']} fused ops, {manifest.extra['original_ops']} original ops, "
-          f"{manifest.npy_files} NPYs (generated in {time.perf_counter() - start:.0f} s)")
-    failures = []
-    for form in ("indented", "compact"):
-        if form == "compact":
-            _compact(root, manifest)
-        size = sum((root / manifest.graphs[side]).stat().st_size for side in ("af_open", "af_close")) / 2**20
-        runs = [(_baseline(root, manifest, tmp_path), _ours(root, manifest, tmp_path / f"{form}.json"))
-                for _ in range(2)]
-        base_time, base_peak = min(run[0][0] for run in runs), min(run[0][1] for run in runs)
-        our_time, our_peak = min(run[1][0] for run in runs), min(run[1][1] for run in runs)
-        print(f"  {form} graphs ({size:.0f} MB): json.load {base_time:.2f} s / {base_peak:.0f} MiB, ours "
-              f"{our_time:.2f} s / {our_peak:.0f} MiB; ratio time {our_time / base_time:.2f}x, "
-              f"peak {our_peak / base_peak:.2f}x (targets <= 1.0x)")
-        document = json.loads((tmp_path / f"{form}.json").read_text(encoding="utf-8"))
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, tuple[Path, CaseManifest]]:
+    """The generated cases, made on first use: tiny tensors (False) and 1 MB tensors (True)."""
+    made: dict[bool, tuple[Path, CaseManifest]] = {}
+
+    class Lazy(dict):  # type: ignore[type-arg]
+        def __missing__(self, big: bool) -> tuple[Path, CaseManifest]:
+            keep = os.environ.get("BIG_MODEL_DIR")  # reuse a case generated by an earlier run
+            root = (Path(keep) if keep else tmp_path_factory.mktemp("big")) / ("case_1mb" if big else "case_tiny")
+            fused = FUSED_1MB if big else FUSED
+            spec = CaseSpec(seed=5, n_fused=fused, elements=1 << 19 if big else 8, dtype="float16", steps=1,
+                            chains=max(1, fused // 6), culprit=fused // 2,
+                            description="big model: " + ("1 MB tensors" if big else "tiny tensors, many files"))
+            start = time.perf_counter()
+            reused = keep and (root / "manifest.json").is_file()
+            manifest = SimpleNamespace(**load_manifest(root)) if reused else generate_case(root, spec)
+            print(f"\n[{'1 MB' if big else 'tiny'} case] {manifest.extra['fused_ops']} fused ops, "
+                  f"{manifest.extra['original_ops']} original ops, {manifest.npy_files} NPYs "
+                  f"(generated in {time.perf_counter() - start:.0f} s)")
+            self[big] = case = cast(tuple[Path, CaseManifest], (root, manifest))  # a SimpleNamespace reads alike
+            return case
+
+    return Lazy(made)
+
+
+@pytest.mark.parametrize("cell", [c for c in CELLS if not _PICKED or c.name in _PICKED], ids=lambda c: c.name)
+def test_big_model_shape(cell: Cell, cases: dict[bool, tuple[Path, CaseManifest]], tmp_path: Path) -> None:
+    root, manifest = cases[cell.big_tensors]
+    size = write_shape(root, manifest.graphs, cell.shape) / 2**20
+    out = tmp_path / f"result.{cell.output}" if cell.output else None
+    pairs = []
+    befores = []
+    for _ in range(RUNS):
+        base = measure(baseline_argv(root, manifest), tmp_path / "baseline.log")
+        ours = measure(nwa_argv(root, manifest, out), tmp_path / "nwa.log", OURS_APP)
+        pairs.append((base, ours))
+        if BEFORE_APP:
+            befores.append(measure(nwa_argv(root, manifest, out), tmp_path / "before.log", BEFORE_APP))
+    time_ratios = [o[0] / b[0] for b, o in pairs]
+    peak_ratios = [o[1] / b[1] for b, o in pairs]
+    print(f"\n  {cell.name:18s} ({size:.0f} MB graphs): json.load {_span(b[0] for b, _ in pairs)} s / "
+          f"{_span((b[1] for b, _ in pairs), '.0f')} MiB, nwa {_span(o[0] for _, o in pairs)} s / "
+          f"{_span((o[1] for _, o in pairs), '.0f')} MiB; time {_span(time_ratios)}x, peak {_span(peak_ratios)}x "
+          "(targets <= 1.0x)")
+    if befores:
+        print(f"  {'':18s} before: nwa {_span(b[0] for b in befores)} s / {_span((b[1] for b in befores), '.0f')} MiB; "
+              f"time {_span(b[0] / p[0][0] for b, p in zip(befores, pairs, strict=True))}x, "
+              f"peak {_span(b[1] / p[0][1] for b, p in zip(befores, pairs, strict=True))}x")
+    if cell.output == "json":
+        document = json.loads(out.read_text(encoding="utf-8"))  # type: ignore[union-attr]
         assert document["first_divergence"]["fused_op"] == manifest.first_divergence["fused_op"]  # type: ignore[index]
-        if our_time > base_time or our_peak > base_peak:
-            failures.append(form)
-    assert not failures, f"targets missed on {failures}"
+    assert min(time_ratios) <= 1.0 and min(peak_ratios) <= 1.0, f"{cell.name}: targets missed"
+
+
+def _span(values: object, spec: str = ".2f") -> str:
+    numbers = sorted(values)  # type: ignore[call-overload]
+    low, high = format(numbers[0], spec), format(numbers[-1], spec)
+    return low if low == high else f"{low}-{high}"

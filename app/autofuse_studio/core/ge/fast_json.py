@@ -87,6 +87,12 @@ def decode_desc(raw: Any) -> Any:
     return raw
 
 
+_MENTIONS: dict[str, re.Pattern[bytes]] = {}
+
+
 def raw_mentions(raw: msgspec.Raw, key: str) -> bool:
     """True when the raw JSON text contains the string "key" (a cheap pre-check before decoding)."""
-    return re.search(re.escape(f'"{key}"').encode(), memoryview(raw)) is not None
+    pattern = _MENTIONS.get(key)
+    if pattern is None:
+        pattern = _MENTIONS[key] = re.compile(re.escape(f'"{key}"').encode())
+    return pattern.search(memoryview(raw)) is not None

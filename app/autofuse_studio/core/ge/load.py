@@ -47,7 +47,7 @@ def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model
         # The file's bytes (hundreds of MB for a big model) are not needed while the model is built.
         del data
         cancel.check()
-        model = build_model(document, str(file), cancel)
+        model = build_model(document, str(file), cancel, consume=True)
         release_document(document)
         del document
     model.warnings[:0] = notes

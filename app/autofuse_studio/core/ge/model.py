@@ -53,7 +53,7 @@ class DescList(Sequence[TensorDesc]):
     def __init__(self, raw: list[Any], parse: Callable[[Any], TensorDesc]) -> None:
         self._raw = raw
         self._parse = parse
-        self._made: list[TensorDesc | None] = [None] * len(raw)
+        self._made: list[TensorDesc | None] | None = None  # made on first access: most lists never are
 
     def __len__(self) -> int:
         return len(self._raw)
@@ -63,9 +63,12 @@ class DescList(Sequence[TensorDesc]):
         return any(_raw_has_attr(raw, key) for raw in self._raw)
 
     def _one(self, index: int) -> TensorDesc:
-        made = self._made[index]
+        cache = self._made
+        if cache is None:
+            cache = self._made = [None] * len(self._raw)
+        made = cache[index]
         if made is None:
-            made = self._made[index] = self._parse(self._raw[index])
+            made = cache[index] = self._parse(self._raw[index])
         return made
 
     @overload
@@ -100,7 +103,10 @@ class InputRef:
 
 @dataclass(slots=True)
 class Op:
-    """One GE op; inputs[i] (None for an unconnected optional input) pairs with input_descs[i]."""
+    """One GE op; inputs[i] (None for an unconnected optional input) pairs with input_descs[i].
+
+    Read-only once built: empty lists may be one object shared by many ops (build._NONE).
+    """
 
     name: str
     type: str
