@@ -2,7 +2,8 @@
 
 Each case holds the two arrays as stored (float16, bfloat16 values in float32, float32; a wider origin where a
 fault needs values the fused dtype cannot hold), their dtype names, the expected code and the params that must
-match. Shapes have 1–5 axes, magnitudes 1e-2, 1 and 1e2, tail tiles of several lengths.
+match. Shapes have 1–5 axes, magnitudes 1e-2, 1 and 1e2, tail tiles of several lengths, C0 of 8, 16 and 32.
+FAULTS is keyed by fault (a code, or c0_blocks: a layout_permutation naming blocks of C0 exchanged).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 DTYPES = ("float16", "bfloat16", "float32")
 SHAPES = ((300,), (24, 40), (4, 6, 40), (2, 4, 6, 32), (2, 2, 3, 4, 24))
 MAGNITUDES = (1e-2, 1.0, 1e2)
-TILES = (1, 4, 8, 16)
+TILES: tuple[int, ...] = (1, 4, 8, 16)
 STORED = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
 WIDER = {"float16": "float32", "bfloat16": "float64", "float32": "float64"}
 EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23}
@@ -125,8 +126,68 @@ def permutation(rng: np.random.Generator, base: np.ndarray, dtype: str, mag: flo
                  params)
 
 
+C0_SIZES = (8, 16, 32)
+
+
+def _coarser(perm: np.ndarray, c0: int, length: int) -> bool:
+    """True when a permutation of c0 blocks also moves whole blocks of a larger C0 (which the check names first)."""
+    for bigger in C0_SIZES:
+        m = bigger // c0
+        if bigger > c0 and length % bigger == 0 and length // bigger >= 2:
+            groups = perm.reshape(-1, m)
+            if np.all(groups % m == np.arange(m)) and np.all(groups - groups[:, :1] == np.arange(m)):
+                return True
+    return False
+
+
+def _block_perm(rng: np.random.Generator, count: int) -> np.ndarray:
+    """Two neighbouring blocks exchanged, or a random reordering of 3 or more of them (never a rotation)."""
+    while True:
+        perm = np.arange(count)
+        if count < 4 or rng.integers(2) == 0:
+            j = int(rng.integers(count - 1))
+            perm[[j, j + 1]] = perm[[j + 1, j]]
+        else:
+            chosen = np.sort(rng.choice(count, size=int(rng.integers(3, count + 1)), replace=False))
+            perm[chosen] = rng.permutation(chosen)
+        rotation = any(np.array_equal(perm, np.roll(np.arange(count), k)) for k in range(count))  # k=0: identity
+        if not rotation and not np.array_equal(perm, np.arange(count)[::-1]):  # a reversal: named reverse
+            return perm
+
+
+def c0_blocks(rng: np.random.Generator, base: np.ndarray, dtype: str, mag: float) -> Case:
+    """Blocks of C0 (8, 16 or 32) exchanged: along the last axis split into >= 3 blocks, or (3+ axes, one in two)
+    the C0 vectors of an NC1HWC0-like layout (last axis C0 long) permuted along another axis of 3 or more."""
+    c0 = int(rng.choice(C0_SIZES))
+    lead = base.shape[:-1]
+    along = [axis for axis, length in enumerate(lead) if length >= 3]
+    if base.ndim >= 3 and along and rng.integers(2) == 0:
+        axis = int(rng.choice(along))
+        y = cast(rng.standard_normal((*lead, c0)) * mag, dtype)
+        perm = _block_perm(rng, y.shape[axis])
+        x = np.ascontiguousarray(np.take(y, perm, axis=axis))
+        name = "c0_layout"
+    else:
+        count = int(rng.integers(3, 7))
+        length = count * c0
+        y = cast(rng.standard_normal((*lead, length)) * mag, dtype)
+        while True:
+            perm = _block_perm(rng, count)
+            if not _coarser(perm, c0, length):
+                break
+        axis = y.ndim - 1
+        x = np.ascontiguousarray(y.reshape(*lead, count, c0)[..., perm, :].reshape(y.shape))
+        name = "c0_last_axis"
+    moved = np.flatnonzero(perm != np.arange(perm.size))
+    params = {"transform": "c0_blocks", "axis": axis, "c0": c0, "moved": int(moved.size), "count": int(perm.size),
+              "blocks": [[int(j), int(perm[j])] for j in moved[:16]]}  # the signature lists 16
+    return _case(f"{name}-c0={c0}", x, y, dtype, "layout_permutation", params)
+
+
 def _garbage(rng: np.random.Generator, shape: tuple[int, ...], mag: float, dtype: str) -> np.ndarray:
-    return cast(rng.standard_normal(shape) * mag * 3 + mag, dtype)
+    """Finite garbage (clipped to half the dtype's range: at 1e4 in float16 it would overflow to Inf)."""
+    values = rng.standard_normal(shape) * mag * 3 + mag
+    return cast(np.clip(values, -MAX[dtype] / 2, MAX[dtype] / 2), dtype)
 
 
 def tail_block(rng: np.random.Generator, base: np.ndarray, dtype: str, mag: float, most: float = 1.0) -> Case | None:
@@ -168,6 +229,8 @@ def bias(rng: np.random.Generator, base: np.ndarray, dtype: str, mag: float) -> 
 def scale(rng: np.random.Generator, base: np.ndarray, dtype: str, mag: float) -> Case:
     y = cast(base, dtype)
     factor = float(rng.choice([0.5, 2.0, 1 / 3, 1 / 64, 1.5]))
+    if factor > 1 and factor * float(np.max(np.abs(y))) >= MAX[dtype]:  # a scale, not an overflow
+        factor = 1 / factor
     x = cast(y.astype(np.float64) * factor, dtype)
     return _case("scale", x, y, dtype, "scale", {"factor": factor})
 
@@ -213,11 +276,14 @@ FAULTS: dict[str, Fault] = {
     "underflow": underflow, "layout_permutation": permutation, "tail_block": tail_block, "localised": localised,
     "bias": bias, "scale": scale, "uncorrelated": uncorrelated, "mixed": mixed,
 }
+# Each fault's seed index: the sorted first faults, then the later ones (so adding one changes no other's pairs).
+SEED_INDEX = {fault: index for index, fault in enumerate([*sorted(FAULTS), "c0_blocks"])}
+FAULTS["c0_blocks"] = c0_blocks
 
 
 def cases(fault: str, seed: int = 31) -> Iterator[Case]:
     """Every dtype × shape × magnitude of one fault (a fixed seed per fault, so runs repeat)."""
-    rng = np.random.default_rng([seed, sorted(FAULTS).index(fault)])
+    rng = np.random.default_rng([seed, SEED_INDEX[fault]])
     for dtype in DTYPES:
         for shape in SHAPES:
             for mag in MAGNITUDES:
@@ -226,3 +292,22 @@ def cases(fault: str, seed: int = 31) -> Iterator[Case]:
                 if case is not None:
                     case.name = f"{case.name}-{dtype}-{'x'.join(map(str, shape))}-{mag:g}"
                     yield case
+
+
+def matches(case: Case, found: Any) -> bool:
+    """True when `found` (a Signature or None) is what the case expects: its code, a mixed one's parts in order,
+    and the case's params (floats within 5%)."""
+    if case.code is None or found is None:
+        return found is None and case.code is None
+    if found.code != case.code:
+        return False
+    if case.code == "mixed":
+        return tuple(part["code"] for part in found.params["parts"]) == case.parts
+    return all(same(found.params.get(key), value) for key, value in case.params.items())
+
+
+def same(found: Any, expected: Any) -> bool:
+    """A param as expected (floats within 5%)."""
+    if isinstance(expected, float):
+        return found is not None and bool(np.isclose(found, expected, rtol=0.05))
+    return bool(found == expected)

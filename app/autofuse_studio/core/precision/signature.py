@@ -13,14 +13,16 @@ Checks, in this fixed order (each later check looks only at what the earlier one
  2. overflow — fused ±Inf or ±max of the fused dtype where |origin| exceeds that max;
  3. underflow — fused exact zero where the origin lies in the fused dtype's subnormal range (flushed);
  4. layout_permutation — (only when 1–3 found nothing) the sorted values agree within tol, positions do not;
-    the transform is named when it is two axes swapped, an axis reversed or a shift along an axis;
+    the transform is named when it is two axes swapped, an axis reversed, a shift along an axis or blocks of
+    C0 exchanged (see _c0_blocks: the last axis's C0 blocks reordered, or a C0 layout's vectors along one axis);
  5. tail_block — the differing elements all lie in the range [first, n) of one axis, first > 0 (at least
     TAIL_MIN_DENSITY of those slices wrong);
  6. localised — they all lie in at most a quarter of the slices of one axis;
  7. bias — fused - origin minus its median is within tol everywhere (or everywhere outside a region that
     checks 5–6 name: then bias plus that region);
  8. scale — fused - k*origin is within tol everywhere (same rule), k the median ratio, |k - 1| > ROUNDING_ULPS*eps;
- 9. uncorrelated — the Pearson correlation is below UNCORRELATED_R;
+ 9. uncorrelated — the Pearson correlation is below UNCORRELATED_R (or, on few elements, within
+    UNCORRELATED_SIGMAS standard errors 1/sqrt(n) of zero);
 10. unclassified — differences beyond rounding that none of the above describes.
 When nothing differs beyond tol the code is `rounding` (benign); when more than one check fires, `mixed` with
 params {"parts": [{"code", "params"}, …]}.
@@ -40,16 +42,30 @@ from autofuse_studio.core.dumps.lazy import LazyTensor
 # up; 4 ulps of the lower-precision dtype is the allowance (half an ulp is the best a single cast can do).
 ROUNDING_ULPS = 4.0
 # Tensors above this are not examined (4M elements: 16 MB per float32 side, the size pair.READ_BELOW_BYTES reads
-# whole; about 1 s of numpy work per pair on a 2-core machine).
+# whole; 3-100 ms of numpy work per pair, tests/bench/test_bench_signature.py).
 MAX_ELEMENTS = 4 << 20
 # Bigger tensors are examined on a grid of SAMPLE_ELEMENTS: whole short axes, evenly spaced indices (first and
 # last kept) of the longest ones; params then say "sampled": true (counts are the sample's) and a tail's first
-# index is found again on the whole tensor. When the sample shows nothing beyond rounding, the whole tensors are
-# examined after all (sparse errors fall between the grid's points). 64K elements: a few ms of numpy, about one
-# metrics pass of 4M elements.
+# index is found again on the whole tensor. A few fused NaN/Inf/max values join the grid (_special); when the
+# sample shows nothing beyond rounding, the elements a cheap whole pass finds (_candidates) join it (sparse
+# errors fall between the grid's points). 64K elements: a few ms of numpy, about one metrics pass of 4M elements.
 SAMPLE_ELEMENTS = 1 << 16
-# "Near zero" correlation: |r| < 0.1 means the origin explains under 1% (r^2) of the fused variance.
+# When the sample shows nothing beyond rounding, a pass over the whole tensors marks the elements beyond
+# CANDIDATE_SHARE of the tolerance (a superset of classify's) and the grid gains their indices on every axis; up to
+# AUGMENTED_ELEMENTS that grid is classified, beyond it the whole tensors are.
+CANDIDATE_SHARE = 0.9
+AUGMENTED_ELEMENTS = 4 * SAMPLE_ELEMENTS
+# Up to this many fused NaN/Inf/max values join the sample grid of a big pair (more: the sample sees them anyway).
+MAX_SPECIAL = 256
+# The whole-tensor candidate pass works on chunks of this many elements (1 MB of float32 per temporary).
+CHUNK_ELEMENTS = 1 << 18
+# "Near zero" correlation: |r| < 0.1 means the origin explains under 1% (r^2) of the fused variance. On few
+# elements independent values correlate by chance (r's standard error is 1/sqrt(n)): below UNCORRELATED_SIGMAS
+# standard errors r is near zero too (above 900 elements the 0.1 decides).
 UNCORRELATED_R = 0.1
+UNCORRELATED_SIGMAS = 3.0
+# What a sample of a permuted big pair may look like: then the whole tensors are checked for a permutation.
+PERMUTATION_LOOKALIKES = ("uncorrelated", "unclassified", "tail_block", "localised", "layout_permutation")
 # "A few slices": the localised error covers at most this share of one axis's slices.
 LOCALISED_MAX_SHARE = 0.25
 # A value model (bias, scale) next to a region: it must fit at least this share of the elements.
@@ -59,6 +75,15 @@ MODEL_MAJORITY = 0.5
 TAIL_MIN_DENSITY = 0.75
 # How many indices a localised signature lists.
 MAX_LISTED = 16
+# C0, the innermost block of Ascend's NC1HWC0 and fractal layouts: 32 bytes of the dtype (16 for fp16/bf16, 8 for
+# fp32) and 32 (int8, or two fp16 blocks); the permutation check looks for blocks of these exchanged, largest first.
+C0_SIZES = (32, 16, 8)
+# A block permutation is looked for on this many rows (evenly spaced) before the whole check, and on at most this
+# many blocks along the axis (blocks² candidate comparisons per probe: 256K at 512).
+BLOCK_PROBES = 4
+MAX_BLOCKS = 512
+# A named transform (reverse, swap, shift) is tried on this many random positions before the whole check.
+PROBES = 64
 
 
 @dataclass(frozen=True)
@@ -144,17 +169,100 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
         return None
     low = max(dtype_limits(fused_dtype), dtype_limits(origin_dtype), key=lambda limits: limits.eps)
     grid = _grid(y_all.shape)
+    with np.errstate(all="ignore"):
+        special = _special(x_all, dtype_limits(fused_dtype))
+    if special is not None:  # a few NaN/Inf/max values: the grid holds them (a sample would miss them)
+        grid = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, special, strict=True)]
     cells = np.ix_(*grid)
     found = classify(x_all[cells].astype(np.float64), y_all[cells].astype(np.float64), fused_dtype, origin_dtype)
-    if found is not None and found.code in ("uncorrelated", "unclassified"):
-        # Moved values look like garbage in a sample: only then are the whole tensors checked for a permutation.
+    if found is not None and special is None and found.code in PERMUTATION_LOOKALIKES:
+        # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
+        # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
         with np.errstate(all="ignore"):
             permutation = _whole_permutation(x_all, y_all, low)
         if permutation is not None:
             return _build([("layout_permutation", permutation)], 1.0)
+        if found.code == "layout_permutation":  # the sample's transform is not the whole's
+            return _build([("layout_permutation", {"transform": None, "sampled": True})], 1.0)
     if found is None or found.code == "rounding":
-        # The differences fall between the grid's points (a few elements, a slice): the whole tensors decide.
-        return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
+        # The differences may fall between the grid's points (a few elements, a slice): one cheap pass over the
+        # whole tensors finds the candidates; the grid plus their indices on every axis is classified instead.
+        with np.errstate(all="ignore"):
+            candidates, max_abs, max_rel = _candidates(x_all, y_all, low)
+        if not candidates.size:
+            params = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": max_abs, "max_rel_err": max_rel}
+            return _build([("rounding", params)], 1.0)
+        if candidates.size <= AUGMENTED_ELEMENTS:
+            where = np.unravel_index(candidates, x_all.shape)
+            grid = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, where, strict=True)]
+        if candidates.size > AUGMENTED_ELEMENTS or math.prod(len(axis_grid) for axis_grid in grid) > AUGMENTED_ELEMENTS:
+            return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
+        cells = np.ix_(*grid)
+        found = classify(x_all[cells].astype(np.float64), y_all[cells].astype(np.float64), fused_dtype,
+                         origin_dtype)
+        if found is None or found.code == "rounding":
+            return found
+        return _mapped(found, grid, x_all, y_all, low, whole=True)
+    return _mapped(found, grid, x_all, y_all, low, special=special is not None)
+
+
+def _special(x_all: np.ndarray, fused: DtypeLimits) -> tuple[np.ndarray, ...] | None:
+    """The indices of the fused NaN/±Inf/±max values (checks 1-2) when there are a few (at most MAX_SPECIAL);
+    None when there are none or many (a sample sees many). Floats are looked at as the unsigned integers of their
+    bits without the sign (NaN and Inf above every finite value; numpy's float16 reductions are slow): one AND
+    and one integer max when there are none."""
+    if x_all.dtype.kind != "f":
+        return None
+    unsigned = np.dtype(f"u{x_all.dtype.itemsize}")
+    magnitude_bits = unsigned.type((1 << (8 * x_all.itemsize - 1)) - 1)
+    with np.errstate(over="ignore"):
+        limit = np.array(fused.max, dtype=x_all.dtype)  # the fused max as stored (Inf when it does not fit)
+    bits = x_all.view(unsigned) & magnitude_bits
+    if bits.max() >= limit.view(unsigned):
+        mask = bits >= limit.view(unsigned)
+        count = int(np.count_nonzero(mask))
+        if 0 < count <= MAX_SPECIAL:
+            return tuple(np.nonzero(mask))
+    return None
+
+
+def _candidates(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> tuple[np.ndarray, float, float]:
+    """The flat indices of the elements that may differ beyond rounding (a CANDIDATE_SHARE narrower tolerance,
+    computed in float32 for float16 and float32 pairs: a superset of classify's), and the largest absolute and
+    relative differences of the finite ones. In chunks of CHUNK_ELEMENTS (the temporaries stay in cache)."""
+    wide: type[np.floating[Any]] = np.float64 if np.float64 in (x_all.dtype.type, y_all.dtype.type) else np.float32
+    scale, floor = wide(CANDIDATE_SHARE * ROUNDING_ULPS * low.eps), wide(ROUNDING_ULPS * low.min_subnormal)
+    flat_x, flat_y = x_all.reshape(-1), y_all.reshape(-1)
+    found: list[np.ndarray] = []
+    max_abs = max_rel = 0.0
+    for start in range(0, flat_x.size, CHUNK_ELEMENTS):
+        x: np.ndarray[Any, np.dtype[np.floating[Any]]] = flat_x[start:start + CHUNK_ELEMENTS].astype(wide)
+        y: np.ndarray[Any, np.dtype[np.floating[Any]]] = flat_y[start:start + CHUNK_ELEMENTS].astype(wide)
+        diff = np.abs(x - y)
+        abs_y = np.abs(y)
+        tol = np.maximum(np.abs(x), abs_y)
+        tol *= scale
+        tol += floor
+        wrong = ~(diff <= tol) | ~np.isfinite(tol)  # NaN/Inf on a side too; equal ones are taken back below
+        if wrong.any():
+            index = np.flatnonzero(wrong)
+            same = (x[index] == y[index]) | (np.isnan(x[index]) & np.isnan(y[index]))
+            found.append(index[~same] + start)
+        finite = np.isfinite(diff)
+        if not finite.all():
+            diff[~finite] = 0
+        max_abs = max(max_abs, float(diff.max()))
+        np.divide(diff, abs_y, out=diff, where=abs_y > 0)
+        diff[abs_y == 0] = 0
+        max_rel = max(max_rel, float(diff.max()))
+    return (np.concatenate(found) if found else np.zeros(0, np.int64)), max_abs, max_rel
+
+
+def _mapped(found: Signature, grid: list[np.ndarray], x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits,
+            whole: bool = False, special: bool = False) -> Signature:
+    """A signature classified on the grid, in the whole tensors' indices (`whole`: the grid holds every
+    differing element, `special`: every NaN/Inf/max one; their counts are the whole's and their shares are
+    recomputed on the whole size)."""
     parts: list[dict[str, Any]] = (found.params["parts"] if found.code == "mixed"
                                    else [{"code": found.code, "params": found.params}])
     findings: list[Finding] = []
@@ -170,6 +278,9 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
             axis = params["axis"]
             params["indices"] = [int(grid[axis][i]) for i in params["indices"]]
             params["length"] = y_all.shape[axis]
+        complete = whole or (special and part["code"] in ("nonfinite_introduced", "overflow"))
+        if complete and "count" in params and "share" in params:
+            params["share"] = params["count"] / x_all.size
         params["sampled"] = True
         findings.append((str(part["code"]), params))
     return _build(findings, found.confidence)
@@ -196,20 +307,22 @@ def _tail_start(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: np.ndarr
 
 def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> dict[str, Any] | None:
     """Check 4 on whole tensors, gated by the extremes and the sum of the values (a permutation keeps them)."""
+    # float32 (float64 pairs: float64): numpy's float16 reductions are slow, and a moved value matches exactly.
+    wide = np.float64 if np.float64 in (x_all.dtype.type, y_all.dtype.type) else np.float32
+    x, y = x_all.astype(wide, copy=False), y_all.astype(wide, copy=False)
     for pick in (np.max, np.min):
-        a, b = float(pick(x_all)), float(pick(y_all))
+        a, b = float(pick(x)), float(pick(y))
         if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
             return None
-    total_x, total_y = float(np.sum(x_all, dtype=np.float64)), float(np.sum(y_all, dtype=np.float64))
+    total_x, total_y = float(np.sum(x, dtype=np.float64)), float(np.sum(y, dtype=np.float64))
     if not (math.isfinite(total_x) and math.isfinite(total_y)):
         return None
-    scale = float(np.sum(np.abs(y_all), dtype=np.float64))
+    scale = float(np.sum(np.abs(y), dtype=np.float64))
     # Each term carries up to ROUNDING_ULPS ulps of rounding: the sums may differ by that much of the |terms|.
-    if abs(total_x - total_y) > ROUNDING_ULPS * low.eps * scale + x_all.size * low.min_subnormal:
+    if abs(total_x - total_y) > ROUNDING_ULPS * low.eps * scale + x.size * low.min_subnormal:
         return None
-    x, y = x_all.astype(np.float64), y_all.astype(np.float64)
-    tol = ROUNDING_ULPS * low.eps * np.maximum(np.abs(x), np.abs(y)) + ROUNDING_ULPS * low.min_subnormal
-    return _permutation(x, y, tol, np.ones(x.shape, dtype=bool))
+    tol = np.maximum(np.abs(x), np.abs(y)) * wide(ROUNDING_ULPS * low.eps) + wide(ROUNDING_ULPS * low.min_subnormal)
+    return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True)
 
 
 def classify(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
@@ -297,7 +410,7 @@ def _residual(x: np.ndarray, y: np.ndarray, rest: np.ndarray, tol: np.ndarray, u
             if fitted is not None and abs(factor - 1) > min(low_eps, 1.0):
                 return _with_region(("scale", {"factor": factor}), fitted)
     r = _correlation(x[usable], y[usable])
-    if r is not None and abs(r) < UNCORRELATED_R:
+    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(int(usable.sum()))):
         return [("uncorrelated", {"correlation": r})], 1 - r * r
     share = 1 - float(rest.sum()) / rest.size
     rel = float(np.median(np.abs(d[rest]) / np.maximum(np.abs(y[rest]), 1e-300))) if rest.any() else 0.0
@@ -365,37 +478,122 @@ def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> bool:
     return bool(np.all(np.abs(a - b) <= tol))
 
 
-def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray) -> dict[str, Any] | None:
-    """Check 4: the same values in other places; the transform when it is a simple one."""
+def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray, gated: bool = False
+                 ) -> dict[str, Any] | None:
+    """Check 4: the same values in other places; the transform when it is a simple one (`gated`: the caller
+    compared the extremes and sums already)."""
     if not both.all() or x.size < 2:
         return None
-    order = np.argsort(y, axis=None)
-    if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
-        return None
+    # A permutation keeps the extremes and (within each element's rounding) the sum: a cheap gate for the rest.
+    for a, b, allowed in () if gated else ((x.max(), y.max(), tol.max()), (x.min(), y.min(), tol.max()),
+                                           (x.sum(), y.sum(), 2 * tol.sum())):
+        if not abs(float(a) - float(b)) <= float(allowed):
+            return None
+    # The named transforms first (each gated by PROBES positions, then checked whole): one that holds is a
+    # permutation, so the sort (the costly part: n log n) is left for the unknown orders only.
+    rng = np.random.default_rng(0)
+    probe = np.unravel_index(rng.integers(0, x.size, size=min(PROBES, x.size)), x.shape)
     for axis in range(x.ndim):
-        if x.shape[axis] > 1 and _close(x, np.flip(y, axis), tol):
+        if x.shape[axis] > 1 and _probed(x, y, tol, probe, np.flip(y, axis)):
             return {"transform": "reverse", "axis": axis}
     for first in range(x.ndim):
         for second in range(first + 1, x.ndim):
-            if x.shape[first] == x.shape[second] > 1 and _close(x, np.swapaxes(y, first, second), tol):
+            if x.shape[first] == x.shape[second] > 1 and _probed(x, y, tol, probe, np.swapaxes(y, first, second)):
                 return {"transform": "swap_axes", "axes": [first, second]}
     shift = _shift(x, y, tol)
     if shift is not None:
         return {"transform": "shift", "axis": shift[0], "shift": shift[1]}
+    blocks = _c0_blocks(x, y, tol)
+    if blocks is not None:
+        return blocks
+    order = np.argsort(y, axis=None)
+    if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
+        return None
     return {"transform": None}
+
+
+def _probed(x: np.ndarray, y: np.ndarray, tol: np.ndarray, probe: tuple[np.ndarray, ...], moved: np.ndarray
+            ) -> bool:
+    """x == moved (a view of y) within tol: on the probe positions first, then whole."""
+    return bool(np.all(np.abs(x[probe] - moved[probe]) <= tol[probe])) and _close(x, moved, tol)
+
+
+def _c0_blocks(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> dict[str, Any] | None:
+    """Blocks of C0 exchanged (checked after reverse, swap and shift, so a rotation of the blocks is a shift):
+     a. the last axis splits into >= 2 blocks of c0 contiguous elements (c0 in C0_SIZES, the largest that fits
+        first) and fused[..., block j] == origin[..., block perm[j]] in every row, perm not the identity;
+     b. a layout whose last axis is C0 long (NC1HWC0, fractal): the C0 vectors along another axis a (C1, …)
+        are permuted the same way at every other index: fused[..., j, …, :] == origin[..., perm[j], …, :].
+    Params: axis (whose blocks move), c0, moved (how many blocks), blocks ([fused block, origin block] pairs,
+    at most MAX_LISTED), count (blocks along the axis)."""
+    if x.ndim == 0:
+        return None
+    last = x.shape[-1]
+    for c0 in C0_SIZES:
+        if last % c0 == 0 and last // c0 >= 2:
+            view = (-1, last // c0, c0)
+            perm = _block_perm(x.reshape(view), y.reshape(view), tol.reshape(view))
+            if perm is not None:
+                return _c0_params(x.ndim - 1, c0, perm)
+    if last in C0_SIZES and x.ndim >= 2:
+        for axis in range(x.ndim - 1):
+            if x.shape[axis] < 2:
+                continue
+            view = (math.prod(x.shape[:axis]), x.shape[axis], -1)
+            perm = _block_perm(x.reshape(view), y.reshape(view), tol.reshape(view))
+            if perm is not None:
+                return _c0_params(axis, last, perm)
+    return None
+
+
+def _c0_params(axis: int, c0: int, perm: np.ndarray) -> dict[str, Any]:
+    moved = np.flatnonzero(perm != np.arange(perm.size))
+    return {"transform": "c0_blocks", "axis": axis, "c0": c0, "moved": int(moved.size), "count": int(perm.size),
+            "blocks": [[int(j), int(perm[j])] for j in moved[:MAX_LISTED]]}
+
+
+def _block_perm(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> np.ndarray | None:
+    """perm with x[:, j, :] == y[:, perm[j], :] within tol (arrays (outer, blocks, inner)), not the identity.
+    Candidates come from BLOCK_PROBES rows and the first two elements of each block (blocks² small numbers,
+    skipped beyond MAX_BLOCKS); the one candidate is then checked on the whole arrays (one linear pass)."""
+    blocks = x.shape[1]
+    if blocks < 2 or blocks > MAX_BLOCKS or x.size == 0:
+        return None
+    rows = np.unique(np.linspace(0, x.shape[0] - 1, min(BLOCK_PROBES, x.shape[0])).round().astype(np.int64))
+    width = min(2, x.shape[2])
+    # match[j, i]: fused block j agrees with origin block i on every probe (rows × first elements).
+    match = np.ones((blocks, blocks), dtype=bool)
+    for row in rows:
+        for k in range(width):
+            match &= np.abs(x[row, :, k][:, None] - y[row, :, k][None, :]) <= tol[row, :, k][:, None]
+    if not match.any(axis=1).all():
+        return None
+    identity = np.arange(blocks)
+    # Prefer the block itself when it matches (repeated values), else the first matching block.
+    perm = np.where(match[identity, identity], identity, np.argmax(match, axis=1))
+    if not match[identity, perm].all() or np.unique(perm).size != blocks or np.array_equal(perm, identity):
+        return None
+    return perm if _close(x, y[:, perm, :], tol) else None
 
 
 def _shift(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> tuple[int, int] | None:
     """(axis, s) with fused == roll(origin, s, axis); candidates tried on 64 positions, the match checked whole."""
     rng = np.random.default_rng(0)
-    probe = rng.integers(0, x.size, size=min(64, x.size))
+    probe = rng.integers(0, x.size, size=min(PROBES, x.size))
     coords = np.unravel_index(probe, x.shape)
+    seen, allowed = x[coords], tol[coords]
     for axis, length in enumerate(x.shape):
-        for s in range(1, length):
-            moved = list(coords)
-            moved[axis] = (coords[axis] - s) % length
-            if np.all(np.abs(x[coords] - y[tuple(moved)]) <= tol[coords]) and _close(x, np.roll(y, s, axis), tol):
-                return axis, s
+        if length < 2:
+            continue
+        # Every shift at once on the probes: row s - 1 holds origin at (coords - s along axis).
+        steps = np.arange(1, length)[:, None]
+        moved = list(coords)
+        moved[axis] = (coords[axis][None, :] - steps) % length
+        others = [np.broadcast_to(c, moved[axis].shape) if a != axis else moved[axis] for a, c in enumerate(moved)]
+        fits = np.all(np.abs(seen[None, :] - y[tuple(others)]) <= allowed[None, :], axis=1)
+        for s in np.flatnonzero(fits) + 1:
+            if _close(x, np.roll(y, int(s), axis), tol):
+                return axis, int(s)
     return None
 
 
@@ -439,8 +637,10 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         transform = params.get("transform")
         how = {"reverse": f"axis {params.get('axis')} reversed",
                "swap_axes": f"axes {params.get('axes')} swapped",
-               "shift": f"shifted by {params.get('shift')} along axis {params.get('axis')}"}.get(str(transform),
-                                                                                             "an unknown order")
+               "shift": f"shifted by {params.get('shift')} along axis {params.get('axis')}",
+               "c0_blocks": f"blocks of C0={params.get('c0')} exchanged along axis {params.get('axis')}: "
+                            f"{params.get('moved')} of {params.get('count')} moved, fused ← origin "
+                            f"{_pairs(params.get('blocks'))}"}.get(str(transform), "an unknown order")
         return f"layout permutation: the same values in other places ({how}): an index or layout bug"
     if code == "tail_block":
         return (f"tail block: axis {params['axis']} from index {params['first_index']} (last tile of "
@@ -461,6 +661,11 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         return f"uncorrelated: correlation {params['correlation']:.3f} (garbage or uninitialised memory)"
     return (f"unclassified: {params['differing_share']:.2%} of the values differ beyond rounding "
             f"(median relative error {params['median_rel_err']:.3g})")
+
+
+def _pairs(blocks: Any) -> str:
+    """'1←2, 2←1' for a C0 permutation's [fused block, origin block] pairs."""
+    return ", ".join(f"{pair[0]}←{pair[1]}" for pair in blocks or [])
 
 
 def _above(value: float) -> str:

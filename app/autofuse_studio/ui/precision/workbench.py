@@ -27,6 +27,7 @@ from autofuse_studio.ui.precision.notices_panel import NoticesPanel, case_paths
 from autofuse_studio.ui.precision.overview import RankStepOverview
 from autofuse_studio.ui.precision.result_facts import ResultFacts, optional_columns, result_facts
 from autofuse_studio.ui.precision.row_text import describe_row_here
+from autofuse_studio.ui.precision.signature_resign import SignatureResigner
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
 from autofuse_studio.ui.precision.table_picture import TablePicture, make_picture, save_picture
 from autofuse_studio.ui.precision.table_view import PrecisionTableView
@@ -88,6 +89,9 @@ class PrecisionWorkbench(QWidget):
         self.view.set_proxy(self.proxy)
         self.overview = RankStepOverview()
         self.tensor_panel = self._make_tensor_panel()
+        # Threshold edits sign the rows that now fail off the GUI thread (and unsign those that pass).
+        self.resigner = SignatureResigner(self)
+        self.resigner.changed.connect(self._on_signatures_changed)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("precisionSplitter")
         self.splitter.addWidget(self.view)
@@ -168,6 +172,7 @@ class PrecisionWorkbench(QWidget):
         self.analysis = None
         self.producers = {}
         self._statuses = set()
+        self.resigner.forget()
         self.model.clear()
         self.notices.clear()
         self.legend.set_counts({})
@@ -202,6 +207,7 @@ class PrecisionWorkbench(QWidget):
             facts = result_facts(result)
         selected = self.view.selected_rows()
         self.analysis = None
+        self.resigner.forget()
         self.result = result
         self.producers = producers
         # First: the tensor panel forgets the old result's row before the table shows the new rows.
@@ -229,6 +235,20 @@ class PrecisionWorkbench(QWidget):
     def _on_session_thresholds_changed(self, change: ThresholdsChanged) -> None:
         if change.summary is not None and self.result is not None and self.result is self.session.result:
             self._show_verdicts(change.thresholds, change.summary)
+            self.resigner.settle(self.result, local_files=self.remote_host is None)
+
+    def _on_signatures_changed(self, rows: list[PrecisionRow]) -> None:
+        """Rows gained or lost a signature: their cells, the Signature column and chooser, the tensor outline."""
+        if self.result is None:
+            return
+        self.model.verdicts_changed()
+        self._show_optional_columns(optional_columns(self.result.rows))
+        self.filter_bar.set_signatures_of(self.result.rows)
+        self.proxy.set_filter(self.filter_bar.row_filter())
+        shown = self.session.focus.row
+        if shown is not None and any(row is shown for row in rows) and self.has_tensor_panel:
+            self.tensor_panel.heatmaps.set_signature(shown.signature)  # type: ignore[attr-defined]
+            self.tensor_panel.histograms.set_signature(shown.signature)  # type: ignore[attr-defined]
 
     def _show_verdicts(self, thresholds: Thresholds, summary: VerdictSummary) -> None:
         """Recolour the table, legend and overview with verdicts the session assigned."""
@@ -303,7 +323,8 @@ class PrecisionWorkbench(QWidget):
                 self.view.select_row(row)
 
     def shutdown(self) -> None:
-        """Stop the tensor panel's background work (before the window closes)."""
+        """Stop the tensor panel's and the signatures' background work (before the window closes)."""
+        self.resigner.shutdown()
         if hasattr(self.tensor_panel, "shutdown"):
             self.tensor_panel.shutdown()
 
@@ -312,7 +333,7 @@ class PrecisionWorkbench(QWidget):
         if self.result is None:
             from autofuse_studio.core.errors import InputError
 
-            raise InputError("There is no finished analysis to export yet.")
+            raise InputError.of("nothing_to_export")
         return export.export_table(self.result, path)
 
     def table_picture(self) -> TablePicture:
