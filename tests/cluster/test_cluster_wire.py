@@ -28,7 +28,7 @@ from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison
 from tests.cluster.local_cluster import require_dask
 from tests.synth import CaseManifest
 
-NOT_SENT = {wire.NoticeRecord: ("params",)}
+NOT_SENT: dict[type, tuple[str, ...]] = {}
 
 
 def _names(cls: type) -> list[str]:
@@ -42,8 +42,8 @@ def _names(cls: type) -> list[str]:
 def test_every_field_of_the_engine_types_travels(record: type[msgspec.Struct], dataclass: type) -> None:
     """A field added to PairResult, Metrics, … must be added to its record (else the rows would differ).
 
-    A Notice's `params` (what fills its sentence in another language) stay behind: they may hold paths and
-    tuples no strict schema carries, and a notice without them is rendered in its English words.
+    A Notice's `params` (what fills its sentence in another language) travel too, checked on receipt by
+    notices.wire_params (tests/core/test_relayed_notice_params.py).
     """
     assert list(record.__struct_fields__) == [name for name in _names(dataclass)
                                               if not name.startswith("_") and name not in NOT_SENT.get(record, ())]

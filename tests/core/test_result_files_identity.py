@@ -129,7 +129,7 @@ def _same_number(value: Any) -> Any:
     the stream writer writes the exact number, which Excel shows alike."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return value
-    return "%.16g" % (float("%.16g" % value) + 0.0)  # its largest float read back as inf; -0 as 0
+    return f"{float(f'{value:.16g}') + 0.0:.16g}"  # its largest float read back as inf; -0 as 0
 
 
 def xlsx_contents(path: Path) -> list[Any]:

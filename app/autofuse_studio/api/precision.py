@@ -10,7 +10,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from autofuse_studio.core.dumps.npy import not_a_file_message
+from autofuse_studio.core.dumps.npy import not_a_file_error
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rank_ids import rank_list
@@ -217,7 +217,7 @@ def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data
     """Compare every fused op of a case (graphs + dump folders), as `nwa --mode 1`; AppError on bad inputs."""
     for graph in (Path(af_open_graph), Path(af_close_graph)):
         if not graph.is_file():
-            raise InputError(f"The dump graph {graph} does not exist or is not a file.", graph)
+            raise InputError.of("graph_missing", path=graph)
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)):
         raise InputError(f"jobs must be a whole number of worker threads, not {_shown(jobs)}.")
     spec = RunSpec(Path(af_open_graph), Path(af_close_graph), Path(af_open_data), Path(af_close_data),
@@ -238,7 +238,7 @@ def compare_npys(npy_a: PathLike, npy_b: PathLike, *, cosine: float | None = Non
     """
     for path in (Path(npy_a), Path(npy_b)):
         if not path.is_file():
-            raise InputError(not_a_file_message(path) or f"The NPY file {path} does not exist.", path)
+            raise not_a_file_error(path) or InputError.of("npy_missing", path=path)
     spec = mode2_spec(os.fspath(npy_a), os.fspath(npy_b),
                       make_thresholds(cosine, max_abs, max_rel, dtype_thresholds, thresholds_file), tensor, tensor_b)
     return NpyComparison(start(spec).wait().result)

@@ -74,7 +74,7 @@ def scan_paths(log_path: str, announce: bool, digest: bool = False,
     paths = found.paths
     if Path(log_path).is_dir():
         if not paths:
-            raise InputError(no_logs or f"No .log files found in '{log_path}' (nor *.log.gz).", log_path)
+            raise InputError(no_logs, log_path) if no_logs else InputError.of("att_no_log_files", path=log_path)
         if announce:
             print(f"Found {len(paths)} log file(s)")
     scans, failures = [], []
@@ -120,7 +120,7 @@ def _summary(args: argparse.Namespace) -> int:
     summary = build_summary(scans, all_results=args.all)
     print(f"Total operators extracted: {len(summary.legacy_rows)}")
     if not summary.export_rows:
-        raise InputError("No data to export." if args.format != "console" else "No data to display.")
+        raise InputError.of("att_no_data_export" if args.format != "console" else "att_no_data_display")
     if args.format == "console":
         table = out.console_table(summary)
         if args.output:
@@ -210,7 +210,7 @@ def run_split(args: argparse.Namespace) -> int:
         print(f"[split-slog] {name}: compiler={counts.compiler_groups} groups, "
               f"runtime={counts.runtime_groups} groups")
     if not result.operators:
-        raise InputError(f"No operator{' ' + args.op if args.op else ''} found in '{args.log_path}'.")
+        raise InputError.of("att_no_operator", op=" " + args.op if args.op else "", path=args.log_path)
     splits = result.operators.values()
     if args.case and not any(c.compiler_groups or c.runtime_groups for c in splits) \
             and any(c.compiler_groups_seen or c.runtime_groups_seen for c in splits):
@@ -238,7 +238,7 @@ def run_perf(args: argparse.Namespace) -> int:
     for name in model.skipped:
         print(f"[perf-formula] {name}: 未找到 [PERF] 日志行，跳过")
     if not model.operators:
-        raise InputError("[perf-formula] no [PERF] lines to draw; nothing was written.")
+        raise InputError.of("perf_no_lines")
     svg_path, _ = write_perf_outputs(model, Path(args.output))
     print(f"[perf-formula] 输出: {svg_path}")
     return 0

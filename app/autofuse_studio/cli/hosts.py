@@ -63,7 +63,7 @@ def _index(entries: list[StoredEntry], name: str) -> int:
         if entry.name == name:
             return number
     known = ", ".join(show(entry.name or "?") for entry in entries) or "none saved yet"
-    raise InputError(f"No host profile named {show(name)} (known: {known}).")
+    raise InputError.of("no_host_profile", name=show(name), known=known)
 
 
 def _describe(profile: HostProfile) -> str:

@@ -83,7 +83,7 @@ def check_output_option(output: str | None) -> None:
     from autofuse_studio.core.reports.precision_files import SUFFIXES
 
     if Path(output).suffix.lower() not in SUFFIXES:
-        raise UsageError(f"Cannot write {output}: the output file must end in .json, .csv or .xlsx.")
+        raise UsageError.of("output_suffix", path=output)
     check_writable_target(output)
 
 

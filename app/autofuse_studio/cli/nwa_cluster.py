@@ -32,14 +32,12 @@ def where_on_cluster(args: argparse.Namespace) -> OnCluster | None:
     tls_given = any(getattr(args, name, None) for name in ("tls_ca_file", "tls_cert", "tls_key"))
     if not getattr(args, "scheduler", None):
         if getattr(args, "path_map", None) or getattr(args, "path_map_file", None):
-            raise UsageError("--path-map and --path-map-file need --scheduler (they say where its workers see "
-                             "the dump folders).")
+            raise UsageError.of("path_map_needs_scheduler")
         if tls_given:
-            raise UsageError("--tls-ca-file, --tls-cert and --tls-key need --scheduler tls://HOST:PORT (they say "
-                             "how to reach it).")
+            raise UsageError.of("tls_needs_scheduler")
         return None
     if getattr(args, "host", None):
-        raise UsageError("--host runs the comparison on one host and --scheduler on a Dask cluster: choose one.")
+        raise UsageError.of("host_or_scheduler")
     return OnCluster(args.scheduler, tuple(args.path_map), args.path_map_file, args.tls_ca_file, args.tls_cert,
                      args.tls_key)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from autofuse_studio.cli.console import unescaped
 from autofuse_studio.cli.guard import EXIT_INTERRUPTED
-from autofuse_studio.core.errors import AppError, UsageError
+from autofuse_studio.core.errors import AppError, UsageError, coded_fields
 from autofuse_studio.core.run.spec import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REMOTE_COMMAND, RunSpec
 
 
@@ -73,7 +73,7 @@ def _exit_when_stdin_closes() -> None:
 
 
 def _error_record(error: AppError) -> dict[str, Any]:
-    return {"type": "error", "message": str(error), "exit_code": error.exit_code}
+    return {"type": "error", "message": str(error), "exit_code": error.exit_code, **coded_fields(error)}
 
 
 def emit_here(args: argparse.Namespace) -> int:
@@ -86,10 +86,10 @@ def emit_here(args: argparse.Namespace) -> int:
     write = _record_writer()
     try:
         if args.mode != 1:
-            raise UsageError("--emit-jsonl streams mode 1 only.")
+            raise UsageError.of("emit_jsonl_mode1")
         spec = run_args.spec_from_args(args)
         if spec.mode != 1:
-            raise UsageError("--emit-jsonl streams mode 1 only.")
+            raise UsageError.of("emit_jsonl_mode1")
     except AppError as error:
         write(hello_record())
         write(_error_record(error))

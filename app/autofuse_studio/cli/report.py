@@ -39,19 +39,19 @@ def _prepare_out_dir(out_dir: Path, force: bool) -> Path:
     from autofuse_studio.core.reports.atomic import check_output_folder, check_writable_target, make_folder
 
     if out_dir.exists() and not out_dir.is_dir():
-        raise InputError(f"The output path {out_dir} exists and is not a folder.", out_dir)
+        raise InputError.of("output_not_folder", path=out_dir)
     check_output_folder(out_dir)
     for name in OUTPUT_FILES:  # a folder in the way of any picture would only show after the comparison
         check_writable_target(out_dir / name)
     if (out_dir / REPORT_FILE).exists() and not force:
-        raise InputError(f"{out_dir / REPORT_FILE} already exists; use --force to overwrite it.", out_dir)
+        raise InputError.of("report_exists", report=out_dir / REPORT_FILE, path=out_dir)
     return make_folder(out_dir)
 
 
 def run_report(args: argparse.Namespace) -> int:
     """Compare (here, on a host or on a cluster), write report.xlsx and the pictures, print what was written."""
     if args.mode != 1:
-        raise UsageError("report supports mode 1 only (graphs and dump folders).")
+        raise UsageError.of("report_mode1_only")
     spec = spec_from_args(args)  # same validation and messages as `nwa`
     check_where(spec)
     out_dir = _prepare_out_dir(Path(args.out_dir), args.force)

@@ -60,7 +60,7 @@ def thresholds_from_args(args: argparse.Namespace) -> Thresholds:
 
 def require(value: str | None, option: str, mode: int) -> str:
     if not value:
-        raise InputError(f"ERROR: 模式{mode}需要 {option} 参数")
+        raise InputError.of("ref_option_required", mode=mode, option=option)
     return value
 
 
@@ -79,7 +79,7 @@ def spec_from_json(text: str) -> RunSpec:
     try:
         record = json.loads(text)
     except ValueError:
-        raise InputError("--run-spec is not JSON.") from None
+        raise InputError.of("run_spec_not_json") from None
     return spec_from_record(record, "--run-spec")
 
 
@@ -104,8 +104,7 @@ def spec_from_args(args: argparse.Namespace) -> RunSpec:
     where = where_from_args(args)
     if args.mode == 2:
         if where.kind != "local":
-            raise UsageError(f"--{where.kind if where.kind == 'host' else 'scheduler'} runs mode 1 (graphs and dump "
-                             "folders) only; compare two NPY files locally.")
+            raise UsageError.of("remote_mode1_only", option=where.kind if where.kind == "host" else "scheduler")
         files = mode2_spec(require(args.npy_a, "--npy-a", 2), require(args.npy_b, "--npy-b", 2))
         check_local_inputs(files)  # missing files first, then the limits (as the reference's order of checks)
         return mode2_spec(files.npy_a, files.npy_b, thresholds_from_args(args), args.tensor, args.tensor_b)
@@ -139,14 +138,15 @@ def check_local_inputs(spec: RunSpec) -> None:
     if spec.mode == 2:
         for path in (spec.npy_a, spec.npy_b):
             if not os.path.isfile(path):
-                raise InputError(f"ERROR: {not_a_file_message(path) or f'NPY 文件不存在: {path}'}", path)
+                problem = not_a_file_message(path)
+                raise InputError(f"ERROR: {problem}", path) if problem else InputError.of("ref_npy_missing", path=path)
         return
     for graph in (spec.af_open_graph, spec.af_close_graph):
         if not os.path.isfile(graph):
-            raise InputError(f"ERROR: dump 图 JSON 文件不存在: {graph}", graph)
+            raise InputError.of("ref_graph_missing", path=graph)
     # On a cluster the dump folders are where the workers are; they need not exist here.
     for folder in (spec.af_open_data, spec.af_close_data) if spec.where.kind == "local" else ():
         if not os.path.isdir(folder):
-            raise InputError(f"ERROR: datadump 目录不存在: {folder}", folder)
+            raise InputError.of("ref_data_missing", path=folder)
 
 

@@ -94,19 +94,23 @@ class CaseFiles:
 
         data_elsewhere: the dump folders are where a cluster's workers are, they need not exist here.
         """
+        return [str(error) for error in self.problem_errors(data_elsewhere)]
+
+    def problem_errors(self, data_elsewhere: bool = False) -> list[InputError]:
+        """problems() as coded errors (a front end renders them in its language: core/error_messages.py)."""
         roles = MODE1_ROLES if self.mode == 1 else ("npy_a", "npy_b")
-        found: list[str] = []
+        found: list[InputError] = []
         for role in roles:
             path: Path | None = getattr(self, role)
             label = ROLE_LABELS[role]
             want_dir = role.endswith("_data")
             # os.path's tests answer False for a name too long or otherwise unusable, where Path's raise.
             if path is None:
-                found.append(f"The {label} is not set.")
+                found.append(InputError.of("input_not_set", role=role, label=label))
             elif want_dir and not data_elsewhere and not os.path.isdir(path):
-                found.append(f"The {label} {path} does not exist or is not a folder.")
+                found.append(InputError.of("input_folder_missing", role=role, label=label, path=path))
             elif not want_dir and not os.path.isfile(path):
-                found.append(f"The {label} {path} does not exist or is not a file.")
+                found.append(InputError.of("input_file_missing", role=role, label=label, path=path))
         return found
 
     def spec(self, jobs: int | None = None, where: Where = LOCAL) -> RunSpec:
@@ -116,17 +120,18 @@ class CaseFiles:
         its workers are.
         """
         if self.mode == 2:
-            problems = self.problems()
+            problems = self.problem_errors()
             if problems:
-                raise InputError(problems[0])
+                raise problems[0]
             assert self.npy_a is not None and self.npy_b is not None
             return mode2_spec(self.npy_a, self.npy_b, self.thresholds)
         if where.kind == "host":  # the host's paths: only whether each is given can be checked here
-            problems = [f"The {ROLE_LABELS[role]} is not set." for role in self.missing_roles()]
+            problems = [InputError.of("input_not_set", role=role, label=ROLE_LABELS[role])
+                        for role in self.missing_roles()]
         else:
-            problems = self.problems(data_elsewhere=where.kind == "cluster")
+            problems = self.problem_errors(data_elsewhere=where.kind == "cluster")
         if problems:
-            raise InputError(problems[0])
+            raise problems[0]
         assert self.af_open_graph and self.af_close_graph and self.af_open_data and self.af_close_data
         paths = [self.af_open_graph, self.af_close_graph, self.af_open_data, self.af_close_data]
         return mode1_spec([str(path) if where.kind == "host" else path for path in paths],
@@ -508,15 +513,13 @@ def load_case_file(path: str | Path) -> CaseFiles:
     try:
         document = json.loads(contents.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError(f"The case file {source} is not UTF-8 text.", source) from None
+        raise InputError.of("case_not_utf8", path=source) from None
     except json.JSONDecodeError as error:
-        raise InputError(f"The case file {source} is not valid JSON (line {error.lineno}).", source,
-                         error.lineno) from None
+        raise InputError.of("case_not_json", path=source, line=error.lineno) from None
     except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
-        raise InputError(f"The case file {source} is not valid JSON (a too long number or too deep nesting).",
-                         source) from None
+        raise InputError.of("case_json_too_deep", path=source) from None
     if not isinstance(document, dict) or document.get("format") != CASE_FORMAT:
-        raise InputError(f"{source} is not an Autofuse Studio case file (format {CASE_FORMAT}).", source)
+        raise InputError.of("not_a_case_file", path=source, format=CASE_FORMAT)
     try:
         return _case_from_document(document, source)
     except InputError as error:
@@ -610,6 +613,16 @@ def _flag(value: Any, key: str) -> bool:
     return value
 
 
+def _filter(value: Any) -> dict[str, str]:
+    """The filter bar's state (ui/precision/filter_bar.py checks its keys again): a few short texts by name."""
+    if not isinstance(value, dict) or len(value) > MAX_VIEW_ITEMS or not all(
+            isinstance(key, str) and isinstance(item, str) and len(item) <= MAX_VIEW_TEXT
+            for key, item in value.items()):
+        raise InputError(f"'view.filter' must be an object of texts (status, verdict, signature, rank, step, "
+                         f"text), not {_what(value)}.")
+    return dict(value)
+
+
 # The view keys a case file may hold (see Workbench.view_state) and how each is checked; unknown keys are dropped.
 _VIEW_KEYS: dict[str, Callable[[Any], Any]] = {
     "sort_column": lambda value: _optional_text(value, "sort_column"),
@@ -619,6 +632,7 @@ _VIEW_KEYS: dict[str, Callable[[Any], Any]] = {
     "text": lambda value: _optional_text(value, "text") or "",
     "selected": _selected_key,
     "splitter": _splitter,
+    "filter": _filter,
 }
 
 

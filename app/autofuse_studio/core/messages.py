@@ -236,7 +236,7 @@ def render(notice: Notice, language: str) -> str:
         return notice.message
     try:
         return templates[1].format(**_context(notice, chinese=True))
-    except (KeyError, IndexError, ValueError):  # parameters of another version: its English sentence says it all
+    except (KeyError, IndexError, ValueError, TypeError):  # params of another version: its English sentence says it
         return notice.message
 
 
@@ -301,6 +301,8 @@ SIGNATURE_PARTS: dict[str, tuple[str, str]] = {
     "reverse": ("axis {axis} reversed", "第 {axis} 轴反转"),
     "swap_axes": ("axes {axes} swapped", "轴 {axes} 互换"),
     "shift": ("shifted by {shift} along axis {axis}", "沿第 {axis} 轴平移 {shift}"),
+    "c0_blocks": ("blocks of C0={c0} exchanged along axis {axis}: {moved} of {count} moved, fused ← origin {pairs}",
+                  "C0={c0} 的数据块沿第 {axis} 轴互换：{count} 块中 {moved} 块被移动，fused ← origin {pairs}"),
     "unknown_order": ("an unknown order", "未知的顺序"),
     "scale_hint": (", about 1/{inverse:.4g}", "，约为 1/{inverse:.4g}"),
     "mixed_separator": ("; ", "；"),
@@ -316,9 +318,12 @@ def _signature_context(code: str, params: Mapping[str, Any], chinese: bool) -> d
     context: dict[str, Any] = dict(params)
     if code == "layout_permutation":
         transform = str(params.get("transform"))
-        part = SIGNATURE_PARTS.get(transform) if transform in ("reverse", "swap_axes", "shift") else None
+        part = SIGNATURE_PARTS.get(transform) if transform in ("reverse", "swap_axes", "shift", "c0_blocks") else None
         template = (part or SIGNATURE_PARTS["unknown_order"])[chinese]
-        context["how"] = template.format(axis=params.get("axis"), axes=params.get("axes"), shift=params.get("shift"))
+        pairs = ", ".join(f"{pair[0]}←{pair[1]}" for pair in params.get("blocks") or [])  # C0 blocks moved
+        context["how"] = template.format(axis=params.get("axis"), axes=params.get("axes"), shift=params.get("shift"),
+                                         c0=params.get("c0"), moved=params.get("moved"), count=params.get("count"),
+                                         pairs=pairs)
     elif code == "scale":
         factor = params["factor"]
         context["hint"] = (SIGNATURE_PARTS["scale_hint"][chinese].format(inverse=1 / factor)

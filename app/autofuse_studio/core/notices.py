@@ -8,6 +8,7 @@ from typing import Any
 
 EXAMPLES_SHOWN = 3
 _EXAMPLE_WIDTH = 60
+_SCALARS = (str, int, float, bool, type(None))
 
 
 @dataclass
@@ -34,6 +35,30 @@ class Notice:
         """The JSON form: kind, side, message, count and the structured items."""
         return {"kind": self.kind, "side": self.side, "message": self.message, "count": self.count,
                 "items": self.items}
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """value when it is a JSON scalar or a list of them (lists of such lists too, e.g. (op, kind, index)
+    triples), else a _Dropped marker."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (list, tuple)) and depth < 2:
+        items = [_plain(item, depth + 1) for item in value]
+        return _DROPPED if any(item is _DROPPED for item in items) else items
+    return _DROPPED
+
+
+_DROPPED = object()
+
+
+def wire_params(params: Any) -> dict[str, Any]:
+    """The part of a notice's params that may travel (the host stream, the cluster wire) and be trusted on
+    receipt: text keys whose values are str/int/float/bool/None or lists of those (or of lists of those);
+    anything else is dropped, never evaluated. Not a dict at all: no params (the English sentence is shown)."""
+    if not isinstance(params, dict):
+        return {}
+    kept = {key: _plain(value) for key, value in params.items() if isinstance(key, str)}
+    return {key: value for key, value in kept.items() if value is not _DROPPED}
 
 
 def shorten(text: str, width: int = _EXAMPLE_WIDTH) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from autofuse_studio import APP_NAME, __version__
+from autofuse_studio.core.error_messages import render_error
 from autofuse_studio.core.errors import AppError, Cancelled
 from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
@@ -68,6 +69,13 @@ class ErrorBanner(QFrame):
     def text(self) -> str:
         """The message currently shown."""
         return self.label.text()
+
+
+def user_message(exc: BaseException) -> str:
+    """An error's sentence in the UI language (rendered from its code, core/error_messages.py; str() without one)."""
+    from autofuse_studio.ui.i18n import translations
+
+    return render_error(exc, translations().language)
 
 
 def error_summary(exc: BaseException) -> str:
@@ -136,8 +144,8 @@ def report_error(
     if isinstance(exc, Cancelled):
         return None
     if isinstance(exc, AppError):
-        message = str(exc)
-        log.info("reported to the user: %s", message)
+        message = user_message(exc)
+        log.info("reported to the user: %s", str(exc))
         if banner is not None:
             banner.show_message(message)
             return banner

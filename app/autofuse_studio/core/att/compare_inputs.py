@@ -29,7 +29,7 @@ def load_run(path: str | Path, progress: Progress = no_progress,
     scan = scan_logs_by_bytes(find_all_logs([source]), progress, cancel)
     summary = build_summary(scan.files)
     if not summary.export_rows:
-        raise InputError(f"No ATT records found in '{source}'; nothing to compare.", source)
+        raise InputError.of("att_no_records", path=source)
     # Through the CSV writer and reader, so a log compares exactly like its exported summary CSV.
     with tempfile.TemporaryDirectory(prefix="att-compare-") as folder:
         csv_path = Path(folder) / "summary.csv"

@@ -33,7 +33,7 @@ def contained(root: Path, relative: Path) -> Path:
     base = root.resolve()
     target = (base / relative).resolve()
     if target != base and base not in target.parents:
-        raise InputError(f"Refusing to write '{relative}': it resolves outside '{root}'.", root)
+        raise InputError.of("output_outside_folder", relative=relative, path=root)
     return target
 
 

@@ -113,9 +113,9 @@ def discover_logs(path: str | Path) -> LogDiscovery:
     if root.is_file():
         return LogDiscovery([root])
     if not root.exists():
-        raise InputError(f"Path '{root}' not found.", root)
+        raise InputError.of("att_path_not_found", path=root)
     if not root.is_dir():
-        raise InputError(f"Path '{root}' is neither a file nor a folder.", root)
+        raise InputError.of("att_path_not_file_or_folder", path=root)
     found = LogDiscovery()
     real_root = root.resolve()
     for folder, dirs, files in os.walk(root):  # never enters linked folders (followlinks=False)
@@ -237,7 +237,7 @@ def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None, pin: Pi
     except InputError:
         raise
     except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(f"Cannot read log '{path}': {_reason(exc)}.", path) from exc
+        raise InputError.of("att_log_unreadable", path=path, reason=_reason(exc)) from exc
 
 
 def iter_lines(path: Path, pin: Pin | None = None) -> Iterator[tuple[int, bytes, int]]:

@@ -48,7 +48,7 @@ def find_all_logs(inputs: Sequence[str | Path]) -> list[Path]:
             seen.setdefault(path.resolve(), None)
     if not seen:
         names = ", ".join(f"'{p}'" for p in inputs)
-        raise InputError(f"No log files (*.log, *.log.gz) found in {names}.")
+        raise InputError.of("att_no_logs_in", names=names)
     return list(seen)
 
 

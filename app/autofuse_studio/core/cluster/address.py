@@ -70,5 +70,5 @@ def require_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError:
-        raise UsageError(f"Running on a Dask cluster (--scheduler) needs dask.distributed: {INSTALL_HINT}.") from None
+        raise UsageError.of("dask_missing", hint=INSTALL_HINT) from None
     return distributed

@@ -126,8 +126,8 @@ def _check_versions(scans: list[WorkerScan]) -> None:
 
     for scan in scans:
         if scan.version != __version__:
-            raise InputError(f"The Dask worker {scan.worker} runs autofuse-studio {scan.version}, this client "
-                             f"{__version__}: install the same version on every worker.")
+            raise InputError.of("worker_version", worker=scan.worker, worker_version=scan.version,
+                                version=__version__)
 
 
 def _merged(request: RunSpec, scans: list[WorkerScan], groups: dict[str, frozenset[str]],
@@ -138,8 +138,8 @@ def _merged(request: RunSpec, scans: list[WorkerScan], groups: dict[str, frozens
                                                        for scan in scans if (side := scan.sides[number]) is not None]
         if not seen:
             problems = " ".join(notes)
-            raise InputError(f"No worker of the Dask cluster at {address} sees the {what} dump folder {root}"
-                             f" (give each worker's local folder with --path-map). {problems}".strip(), root)
+            raise InputError.of("no_worker_sees_folder", address=str(address), what=what, path=root,
+                                problems=f" {problems}" if problems else "")
         sides.append(merge_side(Path(root), seen))
     return sides
 
@@ -150,8 +150,7 @@ def _load(request: RunSpec, client: Any, options: ClusterOptions, progress: Prog
     roots = [str(request.af_open_data), str(request.af_close_data)]
     workers = live_workers(client)
     if not workers:
-        raise InputError(f"The Dask scheduler at {options.scheduler} has no workers: start `dask worker "
-                         f"{options.scheduler}` on each node that holds dumps.")
+        raise InputError.of("cluster_no_workers", address=str(options.scheduler))
     token = uuid.uuid4().hex[:8]
     groups = scan_groups({address: worker.name for address, worker in workers.items()}, roots, options.path_map)
     futures = {address: client.submit(scan_sides, roots, options.path_map, workers=[address],

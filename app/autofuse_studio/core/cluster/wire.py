@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import fields
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import msgspec
 
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.dumps.walk import WalkReport
-from autofuse_studio.core.notices import Notice
+from autofuse_studio.core.notices import Notice, wire_params
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.pair import PairResult
 from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison
@@ -104,6 +104,7 @@ class NoticeRecord(_Record, frozen=True):
     count: int
     items: list[dict[str, Value]]
     side: str | None
+    params: Any = None  # checked by notices.wire_params on receipt (a malformed one is dropped, not refused)
 
 
 Entry: TypeAlias = tuple[tuple[str, str, int, int], str]  # (op name, kind, index, timestamp), file name
@@ -174,8 +175,8 @@ def _pair_record(result: PairResult) -> PairRecord:
 
 
 def _tree_record(scan: TreeScan) -> TreeScanRecord:
-    notices = [NoticeRecord(notice.kind, notice.message, notice.count, notice.items, notice.side)
-               for notice in scan.notices]
+    notices = [NoticeRecord(notice.kind, notice.message, notice.count, notice.items, notice.side,
+                            wire_params(notice.params) or None) for notice in scan.notices]
     return TreeScanRecord([(str(folder), entries) for folder, entries in scan.found.items()],
                           scan.report.unreadable, scan.report.outside_links, scan.ignored, notices, scan.loose)
 
@@ -220,8 +221,8 @@ def _pair(record: PairRecord) -> PairResult:
 
 
 def _tree(record: TreeScanRecord) -> TreeScan:
-    notices = [Notice(notice.kind, notice.message, notice.count, notice.items, notice.side)
-               for notice in record.notices]
+    notices = [Notice(notice.kind, notice.message, notice.count, notice.items, notice.side,
+                      wire_params(notice.params)) for notice in record.notices]
     return TreeScan({Path(folder): entries for folder, entries in record.found},
                     WalkReport(record.unreadable, record.outside_links), record.ignored, notices, record.loose)
 

@@ -50,11 +50,10 @@ def connect(address: SchedulerAddress, timeout: float | None = None, tls: TlsFil
     try:
         return client_class()(str(address), timeout=timeout, security=security)
     except (OSError, TimeoutError) as error:  # refused, unreachable, no answer in time, TLS handshake
-        raise InputError(f"Cannot reach the Dask scheduler at {address} within {timeout:g} s ({_reason(error)}); "
-                         "start it with `dask scheduler` on that host, or check the address, the scheme (tls:// "
-                         "for a scheduler with certificates) and the firewall.") from None
+        raise InputError.of("scheduler_unreachable", address=str(address), timeout=timeout,
+                            reason=_reason(error)) from None
     except ImportError as error:  # the scheduler's answer to the client's registration (another version)
-        raise InputError(f"The Dask scheduler at {address} refused this client ({_reason(error)}).") from None
+        raise InputError.of("scheduler_refused_client", address=str(address), reason=_reason(error)) from None
     except Exception as error:  # noqa: BLE001  (whatever Dask makes of bytes that are not its protocol)
         raise InputError(f"The server at {address} did not answer like a Dask scheduler ({type(error).__name__}: "
                          f"{_reason(error)}); check the address and the port (a scheduler listens on "

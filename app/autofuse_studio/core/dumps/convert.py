@@ -116,9 +116,9 @@ def check_folders(source: Path, target: Path, force: bool) -> None:
     written into only with `force`.
     """
     if not source.exists():
-        raise InputError(f"Dump folder {source} does not exist.", source)
+        raise InputError.of("dump_folder_missing", path=source)
     if not source.is_dir():
-        raise InputError(f"Dump folder {source} is not a folder.", source)
+        raise InputError.of("dump_folder_not_folder", path=source)
     real_source, real_target = os.path.realpath(source), os.path.realpath(target)
     if _inside(real_target, real_source):
         raise InputError(f"The output folder {target} is inside the input folder {source}: choose a folder "
@@ -127,7 +127,7 @@ def check_folders(source: Path, target: Path, force: bool) -> None:
         raise InputError(f"The output folder {target} contains the input folder {source}: choose a folder "
                          "beside it.", target)
     if target.exists() and not target.is_dir():
-        raise InputError(f"The output path {target} exists and is not a folder.", target)
+        raise InputError.of("output_not_folder", path=target)
     check_output_folder(target)
     if target.is_dir() and not force:
         try:

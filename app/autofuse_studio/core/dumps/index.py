@@ -253,9 +253,9 @@ class DumpIndex:
         """Scan `root` recursively once and index every dump file in it."""
         root = Path(root)
         if not root.exists():
-            raise InputError(f"Dump folder {root} does not exist.", root)
+            raise InputError.of("dump_folder_missing", path=root)
         if not root.is_dir():
-            raise InputError(f"Dump folder {root} is not a folder.", root)
+            raise InputError.of("dump_folder_not_folder", path=root)
         return cls.from_scan(root, scan_tree(root, progress, cancel))
 
     @classmethod

@@ -69,15 +69,21 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _NON_FILE_KINDS if test(mode)), "not a regular file")
 
 
-def not_a_file_message(path: str | Path) -> str | None:
-    """A sentence saying what `path` is when it exists but cannot be an NPY file (a FIFO, a folder ...), else None."""
+def not_a_file_error(path: str | Path) -> NpyLoadError | None:
+    """The error saying what `path` is when it exists but cannot be an NPY file (a FIFO, a folder ...), else None."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"Cannot read {path}: {exc.strerror or exc}."
-    return None if stat.S_ISREG(mode) else f"{path} is {_kind(mode)}, not an NPY file."
+        return NpyLoadError.of("npy_unreadable", path=path, reason=str(exc.strerror or exc))
+    return None if stat.S_ISREG(mode) else NpyLoadError.of("npy_not_a_file", path=path, kind=_kind(mode))
+
+
+def not_a_file_message(path: str | Path) -> str | None:
+    """not_a_file_error's sentence, or None."""
+    error = not_a_file_error(path)
+    return None if error is None else str(error)
 
 
 def _open_regular(path: Path) -> tuple[int, int]:
@@ -85,11 +91,12 @@ def _open_regular(path: Path) -> tuple[int, int]:
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
-        raise NpyLoadError(not_a_file_message(path) or f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
+        raise not_a_file_error(path) or NpyLoadError.of("npy_unreadable", path=path,
+                                                        reason=str(exc.strerror or exc)) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise NpyLoadError(f"Cannot read {path}: it is {_kind(info.st_mode)}, not an NPY file.", path)
+        raise NpyLoadError.of("npy_not_regular", path=path, kind=_kind(info.st_mode))
     return fd, info.st_size
 
 
@@ -119,14 +126,14 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
         fd, size = _open_regular(path)
         try:
             if size == 0:
-                raise NpyLoadError(f"{path} is empty (0 bytes), not an NPY file.", path)
+                raise NpyLoadError.of("npy_empty", path=path)
             if size > largest_read(read_below):
                 with os.fdopen(os.dup(fd), "rb") as handle:
                     layout, is_bf16 = _read_layout(handle, size, path)
                     try:
                         array = _map_data(handle, layout, path)
                     except (OSError, ValueError) as exc:
-                        raise NpyLoadError(f"Cannot memory-map {path}: {exc}", path) from exc
+                        raise NpyLoadError.of("npy_mmap", path=path, reason=str(exc)) from exc
             else:
                 # One read() of a small file beats mapping it when threads open many of them: every
                 # munmap in a threaded process interrupts the other cores to flush their TLBs. A big
@@ -135,7 +142,7 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise NpyLoadError(f"Cannot read {path}: {exc.strerror or exc}.", path) from exc
+        raise NpyLoadError.of("npy_unreadable", path=path, reason=str(exc.strerror or exc)) from exc
     return _tensor(array, is_bf16)
 
 
@@ -162,8 +169,8 @@ def _read_layout(handle: BinaryIO, size: int, path: Path) -> tuple[_Layout, bool
     if present != expected:
         shape, dtype = short_repr(header.shape, EXCERPT_CHARS), header.dtype.str
         if present < expected:
-            raise NpyLoadError(f"{path} is truncated: its header promises {expected} bytes of {dtype} data "
-                               f"for shape {shape} but only {present} bytes follow.", path)
-        raise NpyLoadError(f"{path} has {present - expected} bytes after the {expected} bytes of {dtype} data "
-                           f"its header promises for shape {shape}.", path)
+            raise NpyLoadError.of("npy_truncated", path=path, expected=expected, dtype=dtype, shape=shape,
+                                  present=present)
+        raise NpyLoadError.of("npy_trailing", path=path, extra=present - expected, expected=expected, dtype=dtype,
+                              shape=shape)
     return (header.dtype, header.shape, header.fortran_order, header.offset), header.is_bf16

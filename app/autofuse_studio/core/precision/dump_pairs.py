@@ -46,8 +46,9 @@ def pair_steps(open_steps: Sequence[str], close_steps: Sequence[str], step: str 
     """The (af-open step, af-close step) pairs to compare: --step, else every step on both sides."""
     if step is not None:
         if step not in open_steps or step not in close_steps:
-            raise InputError(f"Step {step} is not in both dump folders{where} (af-open has "
-                             f"{list(open_steps) or 'none'}, af-close has {list(close_steps) or 'none'}).")
+            raise InputError.of("step_not_in_both", step=step, where=where, **_rank_param(where),
+                                open_steps=str(list(open_steps) or 'none'),
+                                close_steps=str(list(close_steps) or 'none'))
         return [(step, step)]
     common = [name for name in open_steps if name in close_steps]
     if common:
@@ -64,8 +65,8 @@ def pair_steps(open_steps: Sequence[str], close_steps: Sequence[str], step: str 
             notices.append(Notice("steps_paired_by_position", text, params={
                 "open_step": open_steps[0], "close_step": close_steps[0], **_rank_param(where)}))
         return [(open_steps[0] if open_steps else None, close_steps[0] if close_steps else None)]
-    raise InputError(f"The dump folders have no step in common{where} (af-open: {', '.join(open_steps)}; "
-                     f"af-close: {', '.join(close_steps)}); choose one with --step.")
+    raise InputError.of("no_common_step", where=where, **_rank_param(where), open_steps=", ".join(open_steps),
+                        close_steps=", ".join(close_steps))
 
 
 def _selected(ranks: list[Rank], wanted: Sequence[str] | None, open_ranks: list[Rank],
@@ -74,8 +75,8 @@ def _selected(ranks: list[Rank], wanted: Sequence[str] | None, open_ranks: list[
         return ranks
     unknown = [rank for rank in wanted if rank not in ranks]
     if unknown:
-        raise InputError(f"Rank {', '.join(unknown)} is not in the dump folders (af-open has "
-                         f"{_rank_list(open_ranks)}, af-close has {_rank_list(close_ranks)}).")
+        raise InputError.of("rank_not_in_dumps", unknown=", ".join(unknown), open_ranks=_rank_list(open_ranks),
+                            close_ranks=_rank_list(close_ranks))
     return [rank for rank in ranks if rank in wanted]
 
 

@@ -61,7 +61,7 @@ def _load(request: RunSpec, progress: Progress, cancel: CancelToken, submit: Cal
     """Index on a helper thread while parsing; with a scheduler, start comparing before the af-close graph."""
     for path, what in ((request.af_open_data, "af-open"), (request.af_close_data, "af-close")):
         if not Path(path).is_dir():
-            raise InputError(f"The {what} dump folder {path} does not exist or is not a folder.", path)
+            raise InputError.of("side_dump_folder_missing", what=what, path=path)
     with gc_paused():
         # Indexing is mostly directory syscalls (no GIL): it runs beside the graph parsing.
         indexes = submit(_index_both, request, cancel)

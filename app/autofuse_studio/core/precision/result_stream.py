@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.notices import wire_params
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.row_stream import (
     StreamError,
@@ -115,7 +116,8 @@ class RowEmitter:
             last = max(0, (len(items) - 1) // ITEMS_PER_RECORD * ITEMS_PER_RECORD)
             for start in range(0, last, ITEMS_PER_RECORD):  # all but the last part ahead of the result
                 self._write({"type": "notice_items", "notice": number, "items": items[start:start + ITEMS_PER_RECORD]})
-            notices.append({**record, "items": items[last:]})
+            params = wire_params(notice.params)  # the Chinese UI renders the relayed notice from them
+            notices.append({**record, "items": items[last:], **({"params": params} if params else {})})
         self._write({
             "type": "result", "order": [self._number(row) for row in result.rows],
             "verdicts": [row.verdict for row in result.rows],

@@ -16,7 +16,7 @@ import msgspec
 
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.notices import Notice
+from autofuse_studio.core.notices import Notice, wire_params
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.signature import Signature
@@ -166,7 +166,8 @@ def notice_to_record(notice: Notice) -> dict[str, Any]:
 def notice_from_record(record: dict[str, Any] | NoticeRecord) -> Notice:
     """The Notice written by notice_to_record (checked against the stream schema)."""
     checked: NoticeRecord = record if isinstance(record, NoticeRecord) else convert(record, NoticeRecord)
-    return Notice(checked.kind, checked.message, checked.count, list(checked.items), checked.side)
+    return Notice(checked.kind, checked.message, checked.count, list(checked.items), checked.side,
+                  wire_params(checked.params))
 
 
 def thresholds_to_record(thresholds: Thresholds) -> dict[str, Any]:

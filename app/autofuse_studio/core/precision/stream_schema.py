@@ -140,13 +140,14 @@ class StreamRow(RowRecord, kw_only=True):
 
 
 class NoticeRecord(msgspec.Struct, kw_only=True):
-    """core.notices.Notice."""
+    """core.notices.Notice; `params` (absent from older hosts) is checked by notices.wire_params on receipt."""
 
     kind: str
     message: str
     count: Count
     items: list[NoticeItem]
     side: str | None
+    params: Any = None
 
 
 class Record(msgspec.Struct, tag_field="type", kw_only=True):
@@ -219,6 +220,8 @@ class Error(Record, tag="error"):
     message: str = "the remote run failed"
     exit_code: int = 1
     here: bool = False
+    code: str | None = None  # a coded AppError's code and params (core/error_messages.py), absent before them
+    params: Any = None
 
 
 StreamRecord = Hello | Progress | Indexed | Rows | Producers | NoticeItems | Result | Error

@@ -174,12 +174,11 @@ def _read_toml(path: str | Path) -> dict[str, Any]:
     try:
         return tomllib.loads(contents.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError(f"The thresholds file {path} is not UTF-8 text.", path) from None
+        raise InputError.of("thresholds_not_utf8", path=path) from None
     except tomllib.TOMLDecodeError as error:
-        raise InputError(f"The thresholds file {path} is not valid TOML: {error}", path) from None
+        raise InputError.of("thresholds_not_toml", path=path, reason=str(error)) from None
     except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
-        raise InputError(f"The thresholds file {path} is not valid TOML (a too long number or too deep "
-                         "nesting).", path) from None
+        raise InputError.of("thresholds_toml_too_deep", path=path) from None
 
 
 def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresholds:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autofuse_studio import __version__
-from autofuse_studio.core.errors import AppError
+from autofuse_studio.core.errors import AppError, coded_fields
 from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.result_stream import RowEmitter, sides_record
 from autofuse_studio.core.precision.row_stream import PROTOCOL, encode_record
@@ -65,7 +65,8 @@ def emit_mode1(spec: RunSpec, write: RecordWriter, *, producers: bool = False) -
         elif isinstance(event, Failed):
             if not isinstance(event.error, AppError):
                 raise event.error
-            write({"type": "error", "message": str(event.error), "exit_code": event.error.exit_code})
+            write({"type": "error", "message": str(event.error), "exit_code": event.error.exit_code,
+                   **coded_fields(event.error)})
             return event.error.exit_code
         elif isinstance(event, Finished):
             if producers and event.outcome.case is not None:

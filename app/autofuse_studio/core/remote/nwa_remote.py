@@ -56,8 +56,7 @@ def remote_command_of(spec: RunSpec) -> str:
 def check_request(spec: RunSpec, host: str) -> None:
     """InputError naming the option when a value of the spec cannot be sent to the host."""
     if spec.mode != 1:
-        raise InputError("A run on a host compares mode 1 (graphs and dump folders) only; compare two NPY files "
-                         "locally.")
+        raise InputError.of("host_mode1_only")
     command = remote_command_of(spec)
     problem = remote_command_problem(command)
     if problem:

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.notices import clip
+from autofuse_studio.core.notices import clip, wire_params
 from autofuse_studio.core.precision import stream_schema as schema
 from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.result_stream import ResultAssembler, sides_from_record
@@ -50,9 +50,11 @@ Chunk = TypeVar("Chunk", str, bytes)
 class RemoteRunError(AppError):
     """The remote run failed with a sentence of its own (a missing dump folder, …); exit code as sent."""
 
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, exit_code: int = 1, *, code: str | None = None,
+                 params: dict[str, Any] | None = None, on_host: str | None = None) -> None:
+        super().__init__(message, code=code, params=params)
         self.exit_code = exit_code
+        self.on_host = on_host  # the host whose sentence this is (render_error says so in other languages too)
 
 
 class LineTooLong(StreamError):
@@ -329,7 +331,8 @@ class RecordReader:
         elif isinstance(record, schema.Error):
             message = clip(record.message, MESSAGE_CHARS) or "the remote run failed"
             raise RemoteRunError(message if record.here else f"{message} (on host '{self.host}')",
-                                 failure_code(record.exit_code))
+                                 failure_code(record.exit_code), code=record.code,
+                                 params=wire_params(record.params), on_host=None if record.here else self.host)
         elif isinstance(record, schema.Result):
             self.outcome = RemoteOutcome(self.assembler.result(record), self.assembler.producers, self.files)
             return "result", self.outcome

@@ -78,23 +78,21 @@ def cleanup_command(folder: str) -> str:
 
 def ssh_failure(profile: HostProfile, code: int, stderr: str, connect_timeout: int) -> RemoteError:
     """The sentence for a failed ssh command (ssh itself exits 255 on connection and auth failures)."""
-    where = f"host '{profile.name}' ({profile.describe()})"
+    where = {"host": profile.name, "address": profile.describe()}
     text = stderr.strip()
     lowered = text.lower()
     if code == NO_PYTHON_CODE:
-        return RemoteError(f"{profile.python} was not found on {where}; set the profile's python3 path.")
+        return RemoteError.of("ssh_no_python", python=profile.python, **where)
     if "connection refused" in lowered:
-        return RemoteError(f"Cannot reach {where}: the connection was refused (is sshd running on that port?).")
+        return RemoteError.of("ssh_refused", **where)
     if "timed out" in lowered:
-        return RemoteError(f"Cannot reach {where}: no answer within the {connect_timeout} s connect timeout.")
+        return RemoteError.of("ssh_timeout", timeout=connect_timeout, **where)
     if "could not resolve" in lowered or "name or service not known" in lowered:
-        return RemoteError(f"Cannot reach {where}: the host name could not be resolved.")
+        return RemoteError.of("ssh_unresolved", **where)
     if "permission denied" in lowered:
         key = profile.identity_file or "the ssh agent's and default keys"
-        return RemoteError(f"{where} refused the key ({key}); passwords are never asked (BatchMode), so "
-                           "authorise the key on the host or pick another identity file.")
+        return RemoteError.of("ssh_key_refused", key=key, **where)
     if "host key verification failed" in lowered or "remote host identification has changed" in lowered:
-        return RemoteError(f"The host key of {where} does not match known_hosts; check the host, then fix "
-                           "known_hosts.")
+        return RemoteError.of("ssh_host_key", **where)
     last = text.splitlines()[-1] if text else f"exit code {code}"
-    return RemoteError(f"ssh to {where} failed: {last}")
+    return RemoteError.of("ssh_failed", detail=last, **where)

@@ -70,7 +70,7 @@ def check_output_folder(folder: str | Path) -> None:
     """OutputError (nothing created) when folder cannot become a writable folder: a file in the way, no rights."""
     problem = _folder_problem(Path(folder))
     if problem:
-        raise OutputError(f"Cannot write into '{folder}': {problem}.", folder)
+        raise OutputError.of("output_folder_unusable", path=folder, problem=problem)
 
 
 def make_folder(folder: str | Path) -> Path:
@@ -80,7 +80,7 @@ def make_folder(folder: str | Path) -> Path:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         problem = _folder_problem(target) or f"{(exc.strerror or str(exc)).lower()}"
-        raise OutputError(f"Cannot create the folder '{target}': {problem}.", target) from None
+        raise OutputError.of("output_folder_create", path=target, problem=problem) from None
     return target
 
 
@@ -88,10 +88,10 @@ def check_writable_target(path: str | Path) -> None:
     """OutputError (nothing created) when path is a folder or its folder cannot be written; checks before work."""
     target = Path(path)
     if target.is_dir():
-        raise OutputError(f"Cannot write '{target}': it is a folder.", target)
+        raise OutputError.of("output_is_folder", path=target)
     problem = _folder_problem(target.parent)
     if problem:
-        raise OutputError(f"Cannot write '{target}': {problem}.", target)
+        raise OutputError.of("output_unwritable", path=target, problem=problem)
 
 
 def _is_special(target: Path) -> bool:

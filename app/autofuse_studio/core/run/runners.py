@@ -58,7 +58,7 @@ class ClusterRunner:
 def runner_for(spec: RunSpec, producers: bool = False) -> Runner:
     """The runner of the spec's `where`; mode 2 compares two local files and runs only here."""
     if spec.mode == 2 and spec.where.kind != "local":
-        raise InputError("Mode 2 compares two NPY files on this machine; --host and --scheduler run mode 1 only.")
+        raise InputError.of("mode2_here_only")
     if isinstance(spec.where, OnHost):
         return HostRunner(producers)
     if isinstance(spec.where, OnCluster):

@@ -27,7 +27,7 @@ from autofuse_studio.core.case import MODE1_ROLES, PATH_ROLES, CaseFiles
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.dump_pairs import SideFacts, SidesSummary
 from autofuse_studio.core.run.spec import LOCAL, OnHost, RunSpec, mode1_spec
-from autofuse_studio.ui.errors import ErrorBanner
+from autofuse_studio.ui.errors import ErrorBanner, user_message
 from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
 from autofuse_studio.ui.widgets.collapsible import CollapsibleSection
@@ -310,7 +310,7 @@ class CasePanel(Retranslating, QWidget):
                 continue
             path = _resolved(Path(text).expanduser())
             if wanted == path or (role.endswith("_data") and path in wanted.parents):
-                edit.set_problem(str(error))
+                edit.set_problem(user_message(error))
                 return True
         return False
 

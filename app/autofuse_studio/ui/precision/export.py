@@ -36,7 +36,7 @@ def export_table(result: PrecisionResult, path: str | Path) -> Path:
 def start_table_export(runner: TaskRunner, result: PrecisionResult | None, path: str | Path) -> TaskHandle:
     """export_table on `runner`'s worker thread (100k rows take seconds); its handle says when and where."""
     if result is None:
-        raise InputError("There is no finished analysis to export yet.")
+        raise InputError.of("nothing_to_export")
     # The worker reads a snapshot: rows that stream in meanwhile change neither the file nor its row count.
     snapshot = dataclasses.replace(result, rows=list(result.rows),
                                    first_divergence_by_rank=dict(result.first_divergence_by_rank))

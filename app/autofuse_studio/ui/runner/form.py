@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.core.remote.profiles import load_entries
 from autofuse_studio.core.tiling.params import PRESETS, parse_input_json, scene_problems, validate_params
+from autofuse_studio.ui.errors import user_message
 from autofuse_studio.ui.widgets.drops import local_paths, take_local_drop
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
@@ -133,7 +134,7 @@ class RunForm(Retranslating, QWidget):
         try:
             entries = load_entries()
         except AppError as exc:
-            self.problems_label.setText(str(exc))
+            self.problems_label.setText(user_message(exc))
             entries = []
         self.host_combo.addItems([entry.profile.name for entry in entries if entry.profile is not None])
         broken = [entry.problem for entry in entries if entry.problem]
@@ -190,7 +191,7 @@ class RunForm(Retranslating, QWidget):
             try:
                 values = parse_input_json(self.json_edit.toPlainText(), "editor").values
             except AppError as exc:
-                return [*problems, str(exc)]
+                return [*problems, user_message(exc)]
             problems += validate_params(values)
         scene = self.scene_combo.currentText()  # a preset is checked against the scene like the editor's JSON
         abi = values.get("abi")

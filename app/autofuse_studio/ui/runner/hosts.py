@@ -33,6 +33,7 @@ from autofuse_studio.core.remote.profiles import (
     save_entries,
 )
 from autofuse_studio.core.remote.ssh import connection_test_argv, ssh_failure
+from autofuse_studio.ui.errors import user_message
 from autofuse_studio.ui.process_runner import ProcessOutcome, ProcessRunner
 
 INVALID_STYLE = "QLineEdit { border: 1px solid #c0392b; }"
@@ -62,7 +63,7 @@ class HostDialog(QDialog):
         try:
             self.entries = load_entries()
         except AppError as exc:  # a damaged file is shown, and never overwritten from here
-            self.file_problem = str(exc)
+            self.file_problem = user_message(exc)
         self.list = QListWidget()
         self.edits = {name: QLineEdit() for name in FIELDS}
         self.edits["destination"].setPlaceholderText(self.tr("user@host or a ~/.ssh/config alias"))
@@ -167,7 +168,7 @@ class HostDialog(QDialog):
         try:
             profile = self.current_profile()
         except AppError as exc:
-            self.problems.setText(f"✗ {exc}")
+            self.problems.setText(f"✗ {user_message(exc)}")
             return False
         entry = StoredEntry(profile.to_dict(), profile, None)
         names = [stored.name for stored in self.entries]
@@ -189,7 +190,7 @@ class HostDialog(QDialog):
         try:
             save_entries(self.entries)
         except AppError as exc:
-            self.problems.setText(f"✗ {exc}")
+            self.problems.setText(f"✗ {user_message(exc)}")
             return False
         self._refresh_list()
         self._on_field_text_changed()
@@ -204,7 +205,7 @@ class HostDialog(QDialog):
             profile = self.current_profile()
             argv = connection_test_argv(profile, TEST_TIMEOUT_S)  # validated again by the argv builder
         except AppError as exc:
-            self._report(False, f"{self.tr('Fix the fields before testing.')}\n{exc}")
+            self._report(False, f"{self.tr('Fix the fields before testing.')}\n{user_message(exc)}")
             return False
         self._tested, self._stderr = profile, ""
         self.test_button.setEnabled(False)
@@ -237,7 +238,7 @@ class HostDialog(QDialog):
         else:
             # ssh's own reasons are sorted into one sentence by the same code as verify-tiling --host.
             failure = ssh_failure(profile, outcome.exit_code or 0, self._stderr, TEST_TIMEOUT_S)
-            self._report(False, f"{self.tr('The connection test failed.')}\n{failure}")
+            self._report(False, f"{self.tr('The connection test failed.')}\n{user_message(failure)}")
 
     def _report(self, reached: bool, text: str) -> None:
         self.test_result.setStyleSheet("color: #1e8449" if reached else "color: #c0392b")

@@ -53,11 +53,10 @@ def _real_folder(run_root: Path, given: str | Path, what: str) -> Path:
         raise InputError(f"The {what} '{path}' is a symbolic link; links are not followed inside a run root "
                          "(pass the folder it points to as the run root instead).", path)
     if not path.is_dir():
-        raise InputError(f"The {what} '{path}' is not a folder.", path)
+        raise InputError.of("run_side_not_folder", what=what, path=path)
     resolved = path.resolve()
     if resolved != run_root and run_root not in resolved.parents:
-        raise InputError(f"The {what} '{path}' is outside the run root '{run_root}'; both runs must be inside it.",
-                         path)
+        raise InputError.of("run_side_outside", what=what, path=path, root=run_root)
     return resolved
 
 
@@ -88,8 +87,7 @@ def resolve_sides(run_root: str | Path, default_root: str | Path | None = None,
     """Pick the two sides; InputError with a sentence when the run root or a side is missing."""
     given = Path(run_root)
     if not given.is_dir():
-        problem = "does not exist" if not given.exists() else "is not a folder"
-        raise InputError(f"The run root '{given}' {problem}.", given)
+        raise InputError.of("run_root_missing" if not given.exists() else "run_root_not_folder", path=given)
     root = given.resolve()
     names = _children(root)
     auto_default, auto_candidate, how = _auto(root, names)
@@ -102,11 +100,9 @@ def resolve_sides(run_root: str | Path, default_root: str | Path | None = None,
             and (root / auto_default).resolve() == _real_folder(root, candidate_root, "candidate root"):
         default_name = names.get("base")
     if default_name is None:
-        raise InputError(f"No default run in the run root '{root}': expected a folder default/ (or base/), or "
-                         "--default-root.", root)
+        raise InputError.of("run_root_no_default", path=root)
     if candidate_name is None:
-        raise InputError(f"No candidate run in the run root '{root}': expected a folder pgo/ or base/ next to "
-                         "default/, or --candidate-root.", root)
+        raise InputError.of("run_root_no_candidate", path=root)
     default = _real_folder(root, default_name, "default root")
     candidate = _real_folder(root, candidate_name, "candidate root")
     if _overlap(default, candidate):
