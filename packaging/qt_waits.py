@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 
-def wait_for(signal: object, timeout_ms: int = 60_000, settle_ms: int = 300) -> None:
-    """Run the event loop until signal fires (then settle_ms more for painting), at most timeout_ms."""
+def wait_for(signal: object, timeout_ms: int = 60_000, settle_ms: int = 300, *others: object) -> None:
+    """Run the event loop until signal (or one of `others`) fires, then settle_ms more for painting; at most
+    timeout_ms. Connect before the action that makes it fire."""
     from PySide6.QtCore import QEventLoop, QTimer
 
     loop = QEventLoop()
-    signal.connect(lambda *_args: QTimer.singleShot(settle_ms, loop.quit))  # type: ignore[attr-defined]
+    for each in (signal, *others):
+        each.connect(lambda *_args: QTimer.singleShot(settle_ms, loop.quit))  # type: ignore[attr-defined]
     QTimer.singleShot(timeout_ms, loop.quit)
     loop.exec()
 

@@ -128,6 +128,10 @@ class Tour:
         pause(1200)
         self.shoot(window, f"{name}-graph", f"{name}: Graph")
 
+    def start_page(self, window: object) -> None:
+        """A fresh window: the start page (recent cases, open buttons, the drop hint)."""
+        self.shoot(window, "start-page", "start page")
+
     def demo(self, window: object) -> None:
         """The bundled demo case."""
         from autofuse_studio.ui.app import demo_case_dir
@@ -150,9 +154,10 @@ class Tour:
         if graph is None:
             print(f"skipped the graph alone: no graph under {SHARED / 'ge'}")
             return
-        pane = window.graph.open_pane  # type: ignore[attr-defined]
+        bench = window.graph  # type: ignore[attr-defined]
+        # A graph alone opens in whichever pane its kind names: wait for either pane's layout.
         window.open_paths([str(graph)])  # type: ignore[attr-defined]
-        wait_for(pane.layoutReady, 60_000, 800)
+        wait_for(bench.open_pane.layoutReady, 60_000, 800, bench.close_pane.layoutReady)
         self.shoot(window, "graph-alone", f"graph alone: {graph.name}")
 
     def att_logs(self, window: object) -> None:
@@ -183,7 +188,7 @@ class Tour:
 
     def steps(self) -> list[Callable[[object], None]]:
         """Every view of the tour, in order."""
-        return [self.demo, self.multi_rank, self.graph_alone, self.att_logs, self.run_root, self.runner]
+        return [self.start_page, self.demo, self.multi_rank, self.graph_alone, self.att_logs, self.run_root, self.runner]
 
 
 def public_graph() -> Path | None:

@@ -622,48 +622,58 @@
         <translation type="vanished">图与 NPY (*.json *.txt *.pbtxt *.npy *.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="116"/>
+        <source>New case: nothing is open.</source>
+        <translation>新建案例：当前未打开任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="124"/>
+        <source>Closed %1.</source>
+        <translation>已关闭 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="128"/>
         <source>Graphs, NPYs and ATT logs (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</source>
         <translation>图、NPY 与 ATT 日志 (*.json *.txt *.pbtxt *.npy *.afcase *.log *.gz)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="129"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="130"/>
         <source>Open graphs, NPY files or ATT logs</source>
         <translation>打开图、NPY 文件或 ATT 日志</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="86"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="135"/>
         <source>Open a run or dump folder</source>
         <translation>打开运行目录或 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="140"/>
         <source>Open case</source>
         <translation>打开用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="91"/>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="140"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="145"/>
         <source>Cases (*.afcase)</source>
         <translation>用例 (*.afcase)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="145"/>
         <source>Save case</source>
         <translation>保存用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="150"/>
         <source>Export table</source>
         <translation>导出表格</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/file_menu.py" line="161"/>
         <source>Export table picture</source>
         <translation>导出表格图片</translation>
     </message>
@@ -671,69 +681,118 @@
 <context>
     <name>FilterBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="110"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="73"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="111"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="74"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="112"/>
         <source>Filter by op, file, dtype, message…</source>
         <translation>按算子、文件、数据类型、消息过滤…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="113"/>
         <source>Go to first divergence</source>
         <translation>跳转到首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="116"/>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Save the current filter under a name, apply or delete a saved one</source>
+        <translation type="vanished">将当前筛选按名称保存，应用或删除已保存的预设</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="117"/>
+        <source>Filter presets: save the current filter under a name, apply or delete a saved one</source>
+        <translation>筛选预设：将当前筛选按名称保存，应用或删除已保存的预设</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="119"/>
+        <source>Delete preset</source>
+        <translation>删除预设</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="123"/>
         <source>All verdicts</source>
         <translation>全部结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="124"/>
         <source>Failing (culprit or propagated)</source>
         <translation>不通过（根因或传播）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="129"/>
         <source>Signature</source>
         <translation>误差特征</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="131"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="88"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="132"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="168"/>
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="182"/>
         <source>All signatures</source>
         <translation>所有误差特征</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="124"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="197"/>
         <source>All ranks</source>
         <translation>全部 rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="198"/>
         <source>All steps</source>
         <translation>全部步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="349"/>
+        <source>Save current filter as…</source>
+        <translation>将当前筛选另存为…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="354"/>
+        <source>No saved presets</source>
+        <translation>没有已保存的预设</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="371"/>
+        <source>text &quot;%1&quot;</source>
+        <translation>文本“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="372"/>
+        <source>no filter</source>
+        <translation>无筛选</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="375"/>
+        <source>Save filter preset</source>
+        <translation>保存筛选预设</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/filter_bar.py" line="375"/>
+        <source>Name of the preset:</source>
+        <translation>预设名称：</translation>
     </message>
 </context>
 <context>
@@ -910,7 +969,7 @@
 <context>
     <name>GraphItem</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="292"/>
+        <location filename="../../app/autofuse_studio/ui/graph/item.py" line="293"/>
         <source>first divergence</source>
         <translation>首个劣化点</translation>
     </message>
@@ -918,137 +977,182 @@
 <context>
     <name>GraphToolbar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="123"/>
         <source>Side by side</source>
         <translation>并排</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="123"/>
         <source>Overlay (fusion boxes)</source>
         <translation>叠加（融合框）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="124"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="125"/>
         <source>All nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="125"/>
         <source>Around selection</source>
         <translation>选中项附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="125"/>
         <source>Around failing rows</source>
         <translation>不通过行附近</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="126"/>
         <source>up+down</source>
         <translation>上游+下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="126"/>
         <source>upstream</source>
         <translation>上游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="126"/>
         <source>downstream</source>
         <translation>下游</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="110"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="127"/>
         <source>Search op name or type…</source>
         <translation>搜索算子名或类型…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="111"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="128"/>
         <source>Hops up/downstream to keep (∞: unlimited)</source>
         <translation>保留的上/下游跳数（∞：不限）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="129"/>
         <source>Trace inputs</source>
         <translation>追踪输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="130"/>
         <source>Trace outputs</source>
         <translation>追踪输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="114"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="131"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="132"/>
         <source>no scopes</source>
         <translation>不折叠作用域</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="116"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="133"/>
         <source>collapse scopes at depth </source>
         <translation>折叠作用域，深度 </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="117"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="134"/>
         <source>Subgraphs in place</source>
         <translation>原位展开子图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="118"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="135"/>
         <source>Collapse fusion groups</source>
         <translation>折叠融合组</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="136"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="137"/>
+        <source>Fit the whole graph (both panes when zoom is synced); F in a pane</source>
+        <translation>适配整个图（同步缩放时两个窗格一起）；窗格内按 F</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="138"/>
+        <source>Back to the previous selection (Alt+Left)</source>
+        <translation>返回上一个选中项（Alt+←）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="139"/>
+        <source>Forward to the next selection (Alt+Right)</source>
+        <translation>前进到下一个选中项（Alt+→）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="142"/>
+        <source>Sync zoom</source>
+        <translation>同步缩放</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="143"/>
+        <source>Zoom and pan both panes together</source>
+        <translation>两个窗格一起缩放和平移</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="144"/>
+        <source>Compare with…</source>
+        <translation>与…对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="145"/>
+        <source>Open a second graph beside this one</source>
+        <translation>在此图旁打开第二个图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="146"/>
+        <source>Layers</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="147"/>
+        <source>Show the tree of op name scopes (layers)</source>
+        <translation>显示算子名作用域（层级）树</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="148"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="149"/>
         <source>Current view as PNG…</source>
         <translation>当前视图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="149"/>
         <source>Current view as SVG…</source>
         <translation>当前视图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="121"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="149"/>
         <source>Whole graph as PNG…</source>
         <translation>整图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="122"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="150"/>
         <source>Whole graph as SVG…</source>
         <translation>整图导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="125"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="153"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="154"/>
         <source>Colour</source>
         <translation>着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="127"/>
+        <location filename="../../app/autofuse_studio/ui/graph/toolbar.py" line="155"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -1056,7 +1160,7 @@
 <context>
     <name>GraphView</name>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/graph/view.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/graph/view.py" line="299"/>
         <source>%n op(s)</source>
         <translation>
             <numerusform>%n 个算子</numerusform>
@@ -1066,52 +1170,71 @@
 <context>
     <name>GraphWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="136"/>
         <source>af-open (fused)</source>
         <translation>开启融合（融合后）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="137"/>
         <source>af-close with fusion groups (overlay)</source>
         <translation>关闭融合，含融合组（叠加）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="138"/>
         <source>af-close (original)</source>
         <translation>关闭融合（原图）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="144"/>
         <source>Map</source>
         <translation>缩略图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="113"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="145"/>
         <source>Show or hide the minimap (shown while part of the graph is outside the view)</source>
         <translation>显示或隐藏缩略图（图有部分在视图之外时显示）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="436"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="148"/>
+        <source>Open a graph or a case…
+
+File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on the window. A graph alone opens whole, like a model in Netron; a case shows its af-open and af-close graphs side by side.</source>
+        <translation>打开一个图或一个案例…
+
+文件 &gt; 打开（Ctrl+O），或把 GE 图（JSON、pbtxt）或案例文件夹拖到窗口上。单独的图会像 Netron 打开模型一样完整显示；案例会并排显示其 af-open 和 af-close 图。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="286"/>
+        <source>Compare with a graph</source>
+        <translation>与一个图对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="287"/>
+        <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
+        <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="673"/>
         <source>%1: %2 nodes</source>
         <translation>%1：%2 个节点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="439"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="676"/>
         <source>whole graphs side by side in one picture (%1)</source>
         <translation>整图并排于一张图片中（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="441"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="678"/>
         <source>whole graph (%1)</source>
         <translation>整图（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="453"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="690"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="461"/>
+        <location filename="../../app/autofuse_studio/ui/graph/workbench.py" line="698"/>
         <source>There is no graph to export: open a case or a graph first.</source>
         <translation>没有可导出的图：请先打开一个用例或一张图。</translation>
     </message>
@@ -1170,12 +1293,12 @@
 <context>
     <name>HostDialog</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="54"/>
         <source>Build hosts</source>
         <translation>构建主机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="68"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="69"/>
         <source>user@host or a ~/.ssh/config alias</source>
         <translation>user@host 或 ~/.ssh/config 中的别名</translation>
     </message>
@@ -1184,102 +1307,102 @@
         <translation type="vanished">默认</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
         <source>destination</source>
         <translation>目标地址</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
         <source>identity file</source>
         <translation>密钥文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
         <source>proxy jump</source>
         <translation>跳板机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="95"/>
         <source>work dir</source>
         <translation>工作目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="95"/>
         <source>ascend home</source>
         <translation>Ascend 安装目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="95"/>
         <source>python</source>
         <translation>Python</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="93"/>
         <source>port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="69"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="70"/>
         <source>default (22)</source>
         <translation>默认（22）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="70"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="71"/>
         <source>[user@]host[:port], comma separated</source>
         <translation>[user@]host[:port]，逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="75"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="76"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="77"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="77"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="78"/>
         <source>Runs ssh -o BatchMode=yes … true with these fields (no password is ever asked)</source>
         <translation>用这些字段运行 ssh -o BatchMode=yes … true（从不询问密码）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="96"/>
         <source>known_hosts file</source>
         <translation>known_hosts 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="101"/>
         <source>Remove profile</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="120"/>
         <source>⚠ {0} — invalid, select it to repair</source>
         <translation>⚠ {0} — 无效，选中后修复</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="212"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="213"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="230"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="231"/>
         <source>Connected to %1: ssh works without a password.</source>
         <translation>已连接到 %1：ssh 无需密码即可使用。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="233"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="234"/>
         <source>ssh could not be started: is the OpenSSH client installed?</source>
         <translation>无法启动 ssh：是否已安装 OpenSSH 客户端？</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="235"/>
+        <location filename="../../app/autofuse_studio/ui/runner/hosts.py" line="236"/>
         <source>No answer from %1 within %2 s.</source>
         <translation>%1 在 %2 秒内没有响应。</translation>
     </message>
@@ -1287,37 +1410,57 @@
 <context>
     <name>LegendBar</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="35"/>
+        <source>Fill: the verdict (orange = propagated from an earlier culprit). Borders: blue = the selected op; purple dashed = mapped across the fusion (the fused op or the original ops of the selection in the other pane, or a scope&apos;s ops); teal = traced inputs or outputs (the rest faded); thick black = first divergence.</source>
+        <translation>填充色：结论（橙色 = 由更早的元凶传播）。边框：蓝色 = 选中的算子；紫色虚线 = 跨融合映射（另一窗格中选中项的融合算子或原始算子，或某作用域的算子）；青色 = 追踪到的输入或输出（其余淡化）；粗黑框 = 首个分歧。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="41"/>
+        <source>selected</source>
+        <translation>选中</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="41"/>
+        <source>mapped (fused ↔ original)</source>
+        <translation>映射（融合 ↔ 原始）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="42"/>
+        <source>traced</source>
+        <translation>追踪</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="47"/>
         <source>colours of rank %1, step %2</source>
         <translation>按 rank %1、step %2 着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="49"/>
         <source>colours of rank %1</source>
         <translation>按 rank %1 着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="50"/>
         <source>colours of step %1</source>
         <translation>按 step %1 着色</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="54"/>
         <source>not compared</source>
         <translation>未比较</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="54"/>
         <source>first divergence</source>
         <translation>首个劣化点</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="55"/>
         <source>%1 (best)</source>
         <translation>%1（最好）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/graph/legend.py" line="55"/>
         <source>%1 (worst)</source>
         <translation>%1（最差）</translation>
     </message>
@@ -1388,167 +1531,192 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="218"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="238"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="274"/>
+        <source>GE graphs (*.json *.pbtxt *.txt *.pb)</source>
+        <translation>GE 图 (*.json *.pbtxt *.txt *.pb)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="274"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="275"/>
+        <source>Open graph</source>
+        <translation>打开图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="242"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="244"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="300"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="302"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="303"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="248"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="304"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="250"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="306"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="251"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="307"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="254"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="255"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="311"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="256"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="257"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="313"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="258"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="258"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
+        <source>&amp;New case</source>
+        <translation>新建案例(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="316"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="259"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="316"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="260"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="317"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="264"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="321"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="290"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="347"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="372"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="371"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="431"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="338"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="395"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="342"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="381"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="399"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="441"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="344"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="383"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="401"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="443"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="363"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="422"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1559,28 +1727,28 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="442"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="506"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="511"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="452"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="516"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="469"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="501"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="533"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="571"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="512"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="582"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1617,12 +1785,12 @@
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="571"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="641"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="574"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="644"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1693,6 +1861,54 @@
         <location filename="../../app/autofuse_studio/ui/precision/notices_panel.py" line="217"/>
         <source>Concerns:</source>
         <translation>涉及：</translation>
+    </message>
+</context>
+<context>
+    <name>OpTrend</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="94"/>
+        <source>Cosine per step</source>
+        <translation>各步骤的余弦相似度</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="95"/>
+        <source>Max relative error per step (log)</source>
+        <translation>各步骤的最大相对误差（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="97"/>
+        <source>step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="112"/>
+        <source>No row selected: no trend.</source>
+        <translation>未选中行：无趋势。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="115"/>
+        <source>One step, one rank: no trend.</source>
+        <translation>只有一个步骤、一个 rank：无趋势。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="126"/>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="126"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="142"/>
+        <source>%1: %2 points (%3 ranks × %4 steps); the selected row is ringed.</source>
+        <translation>%1：%2 个点（%3 个 rank × %4 个步骤）；选中的行以圆圈标出。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="145"/>
+        <source>%1 without a metric (not compared).</source>
+        <translation>%1 个没有指标（未比较）。</translation>
     </message>
 </context>
 <context>
@@ -1776,77 +1992,77 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PerfPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
         <source>Chosen operator: every case</source>
         <translation>所选算子：全部用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="107"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
         <source>All operators (perf_formula.svg)</source>
         <translation>全部算子（perf_formula.svg）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="295"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="296"/>
         <source>Click a case on the canvas to see its tiling values and log lines.</source>
         <translation>点击画布上的用例，查看其切分参数值和日志行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="108"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="110"/>
         <source>Zoom +</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="110"/>
         <source>Zoom −</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="110"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="109"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="110"/>
         <source>Export SVG…</source>
         <translation>导出 SVG…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="225"/>
         <source>Drawing all operators</source>
         <translation>正在绘制全部算子</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="231"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="232"/>
         <source>Building the picture of all operators…</source>
         <translation>正在生成全部算子的图…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="299"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="299"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="300"/>
         <source>%1 %2 — selected: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2 — 已选中：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="301"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="302"/>
         <source>%1 %2: objective %3, result performance %4, %5 fact(s) with their log lines</source>
         <translation>%1 %2：目标值 %3，结果性能 %4，%5 条事实及其日志行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="324"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="325"/>
         <source>Export canvas as PNG</source>
         <translation>将画布导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="333"/>
+        <location filename="../../app/autofuse_studio/ui/att/perf_panel.py" line="334"/>
         <source>Export canvas as SVG</source>
         <translation>将画布导出为 SVG</translation>
     </message>
@@ -2206,29 +2422,29 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="140"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="161"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="417"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="144"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="165"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="438"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="252"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="272"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="324"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="345"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="412"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="433"/>
         <source>No result: open a case and analyse it to see tensors here.</source>
         <translation>没有结果：打开一个用例并分析后，这里显示张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="416"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="437"/>
         <source>This result has no rows: there are no tensors to show.</source>
         <translation>此结果没有行：没有可显示的张量。</translation>
     </message>
@@ -2402,84 +2618,84 @@ Choose an operator in black on the left.</source>
 <context>
     <name>RunForm</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="120"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="121"/>
         <source>Source folder</source>
         <translation>源码目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
         <source>Scene</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="100"/>
         <source>Input JSON</source>
         <translation>输入 JSON</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
         <source>aiv_num override</source>
         <translation>覆盖 aiv_num</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="97"/>
         <source>Compile config</source>
         <translation>编译配置</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="97"/>
         <source>Target host</source>
         <translation>目标主机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="100"/>
         <source>Preset A</source>
         <translation>预设 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="100"/>
         <source>Preset B</source>
         <translation>预设 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="102"/>
         <source>folder with *tiling_func*.cpp or output_code.py (drop it here)</source>
         <translation>含 *tiling_func*.cpp 或 output_code.py 的目录（可拖放到此处）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="103"/>
         <source>compile.toml (default ~/.att_analyze/compile.toml)</source>
         <translation>compile.toml（默认 ~/.att_analyze/compile.toml）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="104"/>
         <source>from parameters</source>
         <translation>取自参数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="104"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="105"/>
         <source>keep the build folder</source>
         <translation>保留构建目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="106"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="107"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="180"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="181"/>
         <source>Choose an existing source folder.</source>
         <translation>请选择一个已存在的源码目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="208"/>
+        <location filename="../../app/autofuse_studio/ui/runner/form.py" line="209"/>
         <source>Start by choosing the source folder (or drop it here).</source>
         <translation>请先选择源目录（或将其拖放到此处）。</translation>
     </message>
@@ -2775,6 +2991,82 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>ScatterPlot</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="58"/>
+        <source>Fused vs origin (y = x dashed)</source>
+        <translation>融合 vs 原始（虚线为 y = x）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="59"/>
+        <source>origin value</source>
+        <translation>原始值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="60"/>
+        <source>fused value</source>
+        <translation>融合值</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="67"/>
+        <source>No tensor pair to plot.</source>
+        <translation>没有可绘制的张量对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="89"/>
+        <source>No finite values to plot: every sampled element is NaN or Inf.</source>
+        <translation>没有可绘制的有限值：所有采样元素都是 NaN 或 Inf。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="109"/>
+        <source>%1 points (every element)</source>
+        <translation>%1 个点（全部元素）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="111"/>
+        <source>%1 points: every %2th of %3 elements, plus the worst ones</source>
+        <translation>%1 个点：%3 个元素中每 %2 个取一个，另加误差最大的元素</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="113"/>
+        <source>%1 · beyond rounding (red): %2 · within rounding (blue)</source>
+        <translation>%1 · 超出舍入误差（红）：%2 · 舍入误差内（蓝）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/scatter_plot.py" line="116"/>
+        <source>NaN/Inf left out: %1</source>
+        <translation>未绘制的 NaN/Inf：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScopeTree</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/scope_tree.py" line="98"/>
+        <source>Layers (op name scopes)</source>
+        <translation>层级（算子名作用域）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/scope_tree.py" line="99"/>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/scope_tree.py" line="99"/>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/scope_tree.py" line="100"/>
+        <source>Click a scope to select and show its ops</source>
+        <translation>单击作用域以选中并显示其算子</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/scope_tree.py" line="144"/>
+        <source>… %1 more</source>
+        <translation>… 另有 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>SearchableText</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/att/text_search.py" line="52"/>
@@ -2828,12 +3120,12 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SidePictures</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="59"/>
         <source>No [PERF] lines for %1 in this run.</source>
         <translation>此运行中没有 %1 的 [PERF] 行。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/att/runs_pictures.py" line="65"/>
         <source>%1: %2/</source>
         <translation>%1：%2/</translation>
     </message>
@@ -2974,6 +3266,74 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
         <location filename="../../app/autofuse_studio/ui/att/split_panel.py" line="216"/>
         <source>Export the split logs to</source>
         <translation>将拆分后的日志导出到</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="156"/>
+        <source>Find the fused op that introduces a precision error: open a case, or try the demo.</source>
+        <translation>找出引入精度误差的融合算子：打开一个案例，或试试演示案例。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="158"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="159"/>
+        <source>Open demo case</source>
+        <translation>打开演示案例</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="160"/>
+        <source>A small generated case with one wrong fused op, analysed at once</source>
+        <translation>一个生成的小案例，含一个出错的融合算子，打开后立即分析</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="161"/>
+        <source>Open case…</source>
+        <translation>打开案例…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="162"/>
+        <source>A run or dump folder (File &gt; Open case file… opens a saved .afcase)</source>
+        <translation>运行目录或 dump 目录（文件 &gt; 打开案例文件… 可打开已保存的 .afcase）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="163"/>
+        <source>Open graph…</source>
+        <translation>打开图…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="164"/>
+        <source>One GE graph to browse, or two (af-open, af-close) to compare</source>
+        <translation>浏览一个 GE 图，或比较两个（af-open、af-close）</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="165"/>
+        <source>Open run root…</source>
+        <translation>打开运行根目录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="166"/>
+        <source>A field run&apos;s default and PGO ATT logs, compared in the ATT tab</source>
+        <translation>现场运行的默认与 PGO ATT 日志，在 ATT 标签页中比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="167"/>
+        <source>Recent cases</source>
+        <translation>最近的案例</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="168"/>
+        <source>No recent cases yet.</source>
+        <translation>还没有最近的案例。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/start_page.py" line="169"/>
+        <source>Drop a dump folder, a graph or ATT logs here</source>
+        <translation>将 dump 目录、图或 ATT 日志拖放到这里</translation>
     </message>
 </context>
 <context>
@@ -3455,145 +3815,167 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="178"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="217"/>
         <source>Both tensors are all zeros: their cosine is 0 by its formula, a·b / (|a|·|b| + ε), and the row is OK because the two are identical.</source>
         <translation>两个张量全为 0：按公式 a·b / (|a|·|b| + ε) 其余弦为 0；两者完全相同，因此该行为 OK。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="181"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="295"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="220"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="387"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="221"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="183"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="222"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="184"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="223"/>
         <source>Save the plots or the whole panel as PNG or SVG</source>
         <translation>将图或整个面板保存为 PNG 或 SVG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="185"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="224"/>
         <source>Shown plots (PNG, SVG)…</source>
         <translation>当前显示的图（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="186"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="225"/>
         <source>Whole panel (PNG, SVG)…</source>
         <translation>整个面板（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="205"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
+        <source>Scatter</source>
+        <translation>散点图</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
+        <source>Trend</source>
+        <translation>趋势</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="245"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="206"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="246"/>
         <source>step %1</source>
         <translation>步骤 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="207"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="209"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="238"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="326"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="253"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="333"/>
+        <source>Statistics rows have no tensors to plot.</source>
+        <translation>统计值行没有可绘制的张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="342"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="287"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="379"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="312"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="405"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="406"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="328"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="422"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="347"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="443"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="376"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="472"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="379"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="475"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="402"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="498"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="408"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="504"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="424"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="520"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="453"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="549"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="608"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="567"/>
+        <source>Sampling the pair…</source>
+        <translation>正在对张量对采样…</translation>
     </message>
 </context>
 <context>

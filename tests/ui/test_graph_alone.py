@@ -123,10 +123,15 @@ def test_dropping_a_graph_opens_it_in_the_graph_tab(qtbot: QtBot) -> None:
     assert "dump folder" in sentence and "af-close graph" in sentence and sentence.endswith(".")
     wait_idle(qtbot, window.graph.open_pane)
     assert window.graph.open_pane.model is not None and window.graph.close_pane.isHidden()
-    # The second graph dropped later completes the pair: both sides, still without dumps.
+    # A graph of another model dropped later replaces ResNet-50 (no pair of unrelated models) ...
     second = next((DEMO / "af_close").glob("*.json"))
-    with qtbot.waitSignal(window.graph.loader.loaded, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.graph.unpaired, timeout=TIMEOUT):
         window.open_paths([str(second)])
+    assert window.graph.af_open is None and window.graph.open_pane.isHidden()
+    assert window.case_panel.case().af_open_graph is None and window.case_panel.case().af_close_graph == second
+    # ... while the other graph of a case completes the pair (its fused ops replaced this graph's ops).
+    with qtbot.waitSignal(window.graph.loader.loaded, timeout=TIMEOUT):
+        window.open_paths([str(next((DEMO / "af_open").glob("*.json")))])
     assert window.graph.close_pane.isVisibleTo(window.graph) and window.graph.open_pane.isVisibleTo(window.graph)
     assert "af-close graph" not in window.workbench.notices.model.notices[0].message
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from autofuse_studio.core.case import CaseFiles, save_case
+from autofuse_studio.core.case import PATH_ROLES, CaseFiles, save_case
 from autofuse_studio.core.errors import AppError
-from autofuse_studio.core.session import ResultChanged
+from autofuse_studio.core.precision.explain import CasePaths
+from autofuse_studio.core.session import ResultChanged, Session
 from autofuse_studio.ui.errors import report_error
+from autofuse_studio.ui.graph.browse import graphs_only_notice
+from autofuse_studio.ui.graph.workbench import GraphWorkbench
+from autofuse_studio.ui.precision.case_panel import CasePanel
 from autofuse_studio.ui.precision.export import start_table_export
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
@@ -20,6 +25,14 @@ from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 _FILTER_SUFFIX = re.compile(r"\(\*(\.[A-Za-z0-9]+)")
 TABLE_SUFFIXES = (".xlsx", ".csv", ".json")
 PICTURE_SUFFIXES = (".png", ".svg")
+
+
+def added_graph(found: CaseFiles, case: CaseFiles) -> Path | None:
+    """The graph `found` adds beside one already open (a case of two graphs, no dumps), else None."""
+    if not case.graphs_only() or case.af_open_graph is None or case.af_close_graph is None:
+        return None
+    added = [path for path in (found.af_open_graph, found.af_close_graph) if path is not None]
+    return added[0] if len(added) == 1 else None
 
 
 def chosen_path(path: str, chosen_filter: str, known: tuple[str, ...]) -> Path:
@@ -41,6 +54,9 @@ class FileMenuMixin(QMainWindow):
     """Slots of the File menu; the window provides the case and workbench they act on."""
 
     workbench: PrecisionWorkbench
+    graph: GraphWorkbench
+    case_panel: CasePanel
+    session: Session
     runner: TaskRunner
     session_events: Any
     export_table_action: Any
@@ -73,6 +89,39 @@ class FileMenuMixin(QMainWindow):
     def current_case(self) -> CaseFiles:
         """The case as shown (implemented by the window)."""
         raise NotImplementedError
+
+    def forget_graph(self, path: Path) -> None:
+        """A graph replaced by an unrelated one (GraphWorkbench.unpaired): the case panel forgets it too."""
+        case: CaseFiles = self.case_panel.case()
+        if path in (case.af_open_graph, case.af_close_graph):
+            case = replace(case, af_open_graph=None if case.af_open_graph == path else case.af_open_graph,
+                           af_close_graph=None if case.af_close_graph == path else case.af_close_graph)
+            self.case_panel.set_case(case)
+            self.session.set_case(case)
+            self.workbench.notices.set_notices([graphs_only_notice(case)], CasePaths(), expanded=True)
+
+    def new_case(self) -> None:
+        """File > New case: forget the case, its result and the graphs; back to the empty state."""
+        cancel = getattr(self, "_cancel_analysis", None)
+        if callable(cancel):
+            cancel()
+        self.case_panel.set_case(replace(CaseFiles(), thresholds=self.case_panel.case().thresholds))
+        self.case_panel.set_progress(0, 1, "")
+        self.workbench.clear()
+        self.graph.clear()
+        self.session.set_case(None)
+        start = getattr(self, "show_start_page", None)
+        if callable(start):
+            start()
+        self.statusBar().showMessage(self.tr("New case: nothing is open."), 10000)
+
+    def close_current(self) -> None:
+        """File > Close: close the open case or graph (the window then is as after New case) and name it."""
+        case = self.case_panel.case()
+        names = ", ".join(getattr(case, role).name for role in PATH_ROLES if getattr(case, role) is not None)
+        self.new_case()
+        if names:
+            self.statusBar().showMessage(self.tr("Closed %1.").replace("%1", names), 10000)
 
     def _on_open_files_triggered(self) -> None:
         # Whatever is chosen goes where its content belongs (a case, a graph, ATT logs), as a drop does.

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QGraphicsView,
     QMenu,
     QMessageBox,
@@ -34,11 +35,12 @@ from autofuse_studio.core.precision.dump_pairs import SidesSummary
 from autofuse_studio.core.precision.explain import CasePaths, empty_reason
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.resources import demo_case_dir
 from autofuse_studio.core.run.spec import OnHost
 from autofuse_studio.core.session import FocusChanged, ResultChanged, Session, ThresholdsChanged
 from autofuse_studio.ui.att.workbench import AttWorkbench
-from autofuse_studio.ui.errors import report_error
-from autofuse_studio.ui.file_menu import FileMenuMixin
+from autofuse_studio.ui.errors import report_error, user_message
+from autofuse_studio.ui.file_menu import FileMenuMixin, added_graph
 from autofuse_studio.ui.fonts import ensure_cjk_font, show_font_notice
 from autofuse_studio.ui.graph.browse import graphs_only_notice, missing_for_comparison
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
@@ -56,6 +58,7 @@ from autofuse_studio.ui.result_steps import ResultSteps
 from autofuse_studio.ui.runner.panel import RunnerPanel
 from autofuse_studio.ui.session_adapter import SessionAdapter
 from autofuse_studio.ui.settings import AppSettings
+from autofuse_studio.ui.start_page import Covering, StartPage
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.theme import ThemeMenu
 from autofuse_studio.ui.widgets.drops import accept_local_drag, take_local_drop
@@ -120,9 +123,23 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._docks_hidden_for: list[QDockWidget] = []
         self._opened_paths: list[str] = []
         self._pending_view: dict[str, object] = {}
+        self._pending_filter: object = None  # a case file's table filter, shown once its result is
+        # No case yet: a start page over the Precision tab (recent cases, demo, open, drop hint).
+        self.start_page = StartPage(self.workbench)
+        self._start_cover = Covering(self.start_page, self.workbench)
+        # The tensor panel (made through export.tensor_panel_class(), typed as a QWidget) takes the per-op
+        # trend's ranks and steps from the session.
+        follow = getattr(self.workbench.tensor_panel, "follow_results_of", None)
+        if callable(follow):
+            follow(self.session)
         self._build_actions()
         self._build_menus()
         self._connect()
+        self._connect_start_page()
+        self.workbench.filter_bar.settings = self.settings  # its presets live with the window's settings
+        last_filter = self.settings.last_filter()  # the table filter of the last session (validated)
+        if last_filter is not None:
+            self.workbench.filter_bar.set_state(last_filter)
         self.watch_table_exports()
         self._route_drops_to_window()
         self.retranslate()
@@ -149,6 +166,8 @@ class MainWindow(Retranslating, FileMenuMixin):
             return made
 
         self.open_files_action = action(self._on_open_files_triggered, QKeySequence.StandardKey.Open)
+        self.new_case_action = action(self.new_case, QKeySequence.StandardKey.New)  # file_menu.py
+        self.close_action = action(self.close_current, QKeySequence.StandardKey.Close)
         self.open_folder_action = action(self._on_open_folder_triggered, "Ctrl+Shift+O")
         self.open_case_action = action(self._on_open_case_triggered)
         self.open_run_root_action = action(lambda: self._on_open_run_root_triggered())
@@ -174,13 +193,14 @@ class MainWindow(Retranslating, FileMenuMixin):
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
         self.recent_menu = QMenu(self)
+        self.file_menu.addAction(self.new_case_action)
         self.file_menu.addActions([self.open_files_action, self.open_folder_action, self.open_case_action])
         self.file_menu.addAction(self.open_run_root_action)
         self.file_menu.addMenu(self.recent_menu)
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.save_case_action, self.export_table_action, self.export_picture_action])
         self.file_menu.addSeparator()
-        self.file_menu.addAction(self.quit_action)
+        self.file_menu.addActions([self.close_action, self.quit_action])
         self.view_menu = bar.addMenu("")
         self.view_menu.addActions([self.case_dock.toggleViewAction(), self.thresholds_dock.toggleViewAction()])
         self.language_menu = self.view_menu.addMenu("")
@@ -195,6 +215,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._fill_recent_menu()
 
     def _connect(self) -> None:
+        self.result_steps.shown.connect(self._on_result_steps_shown)  # before resultShown: the filter is shown
         self.case_panel.analyseRequested.connect(self.analyse)
         self.case_panel.cancelRequested.connect(self._cancel_analysis)
         self.thresholds_editor.thresholdsChanged.connect(self._on_thresholds_changed)
@@ -214,11 +235,48 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.remote_tensors.ready.connect(lambda row: self.workbench.show_tensors(row))
         self.remote_tensors.failed.connect(lambda error: self.workbench.show_tensor_error(error))
         self.graph.rowsSelected.connect(self._on_graph_rows_selected)
+        self.graph.unpaired.connect(self.forget_graph)  # file_menu.py
         self.graph.pictureExported.connect(
             lambda path: self.tab_status.show(self.tr("Wrote %1").replace("%1", str(path)), self.graph, 15000))
         self.att.statusMessage.connect(lambda text: self.tab_status.show(text, self.att, 15000))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.runner_panel.statusMessage.connect(lambda text: self.tab_status.show(text, self.runner_panel, 15000))
+
+    def _connect_start_page(self) -> None:
+        page = self.start_page
+        page.demoRequested.connect(self.open_demo)
+        page.openCaseRequested.connect(self.open_folder_action.trigger)
+        page.openGraphRequested.connect(self._on_open_graph_triggered)
+        page.openRunRootRequested.connect(self.open_run_root_action.trigger)
+        page.recentChosen.connect(self.open_paths)
+        self.session_events.caseChanged.connect(self._on_session_case_changed)
+        # A result shown (e.g. Analyse with paths typed into the case dock) is never hidden under the page.
+        self.session_events.resultChanged.connect(self._on_session_case_changed)
+        self.show_start_page()
+
+    def show_start_page(self) -> None:
+        """Show the start page over the Precision tab (no case open; File > New case calls this)."""
+        self.start_page.set_recent(self.settings.recent_cases())
+        self._start_cover.show()
+
+    def hide_start_page(self) -> None:
+        """Show the workbench (a case was opened)."""
+        self.start_page.hide()
+
+    def _on_session_case_changed(self, change: object) -> None:
+        if getattr(change, "case", None) is not None or getattr(change, "result", None) is not None:
+            self.hide_start_page()
+
+    def open_demo(self) -> None:
+        """Open the bundled demo case (the Precision tab, analysed at once)."""
+        self.open_paths([str(demo_case_dir())])
+
+    def _on_open_graph_triggered(self) -> None:
+        """Open one graph to browse (or two to compare); a drop of the same files does the same."""
+        filters = ";;".join((self.tr("GE graphs (*.json *.pbtxt *.txt *.pb)"), self.tr("All files (*)")))
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Open graph"), "", filters)
+        if files:
+            self.open_paths(files)
 
     def _route_drops_to_window(self) -> None:
         """Let drops over the canvases and graph views reach the window, which sorts them by content.
@@ -256,6 +314,7 @@ class MainWindow(Retranslating, FileMenuMixin):
             self.export_table_action: self.tr("&Export table (CSV, JSON, xlsx)…"),
             self.export_picture_action: self.tr("Export table &picture (PNG, SVG)…"),
             self.quit_action: self.tr("&Quit"), self.analyse_action: self.tr("&Analyse"),
+            self.new_case_action: self.tr("&New case"), self.close_action: self.tr("&Close"),
             self.cancel_action: self.tr("&Cancel analysis"), self.first_action: self.tr("Go to first &divergence"),
             self.about_action: self.tr("&About %1").replace("%1", APP_NAME),
         }
@@ -334,7 +393,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._remember(used)
         names = self._names(used)
         if case.graphs_only():  # a graph alone, or two without dumps: browse them, as in Netron
-            self._browse_graphs(case)
+            self._browse_graphs(case, newest=added_graph(detection.case, case))
             self.tab_status.show(self.tr("Opened %1 in the Graph tab.").replace("%1", names), self.graph)
             return
         self.show_case_tab()
@@ -345,12 +404,14 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.tab_status.show(text, self.workbench)
         self._analyse_if_complete(case)
 
-    def _browse_graphs(self, case: CaseFiles) -> None:
+    def _browse_graphs(self, case: CaseFiles, newest: Path | None = None) -> None:
         """Open graphs without dumps in the Graph tab; the Precision tab says what a comparison still needs."""
+        self.hide_start_page()
         self.workbench.clear()
         self.workbench.notices.set_notices([graphs_only_notice(case)], CasePaths(), expanded=True)
         self.case_panel.set_progress(0, 1, missing_for_comparison(case))
-        self.graph.open_graphs(case.af_open_graph, case.af_close_graph, self.case_panel.banner)
+        # `newest`: a graph added to one already open; unrelated to it, it replaces it (graph.unpaired).
+        self.graph.open_graphs(case.af_open_graph, case.af_close_graph, self.case_panel.banner, newest)
         self.tabs.setCurrentIndex(self.tab_status.page(self.graph))
 
     def open_att_logs(self, paths: list[str]) -> None:
@@ -368,8 +429,9 @@ class MainWindow(Retranslating, FileMenuMixin):
         try:
             case = load_case_file(path)
         except AppError as error:
-            self.case_panel.show_error(str(error))
-            self.tab_status.show(self.tr("Nothing opened: %1").replace("%1", str(error)), self.workbench, 15000)
+            self.case_panel.show_error(user_message(error))
+            self.tab_status.show(self.tr("Nothing opened: %1").replace("%1", user_message(error)), self.workbench,
+                                 15000)
             return
         self.thresholds_editor.set_thresholds(case.thresholds)
         self.session.set_thresholds(case.thresholds)  # what the editor shows is what judges the rows
@@ -385,9 +447,9 @@ class MainWindow(Retranslating, FileMenuMixin):
         self._analyse_if_complete(case)
 
     def _analyse_if_complete(self, case: CaseFiles) -> None:
-        problems = case.problems()
+        problems = case.problem_errors()
         if problems:
-            self.case_panel.show_error(" ".join(problems))
+            self.case_panel.show_error(" ".join(user_message(problem) for problem in problems))
         else:
             self.analyse()
 
@@ -396,6 +458,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         case = self.case_panel.case()
         case.thresholds = self.thresholds_editor.thresholds()
         case.view = self.workbench.view_state()
+        case.view["filter"] = self.workbench.filter_bar.state()  # every chooser (signature too) and the text
         return case
 
     def _remember(self, paths: list[str]) -> None:
@@ -415,6 +478,8 @@ class MainWindow(Retranslating, FileMenuMixin):
             item.setToolTip("\n".join(entry))
             item.triggered.connect(lambda _checked=False, entry=entry: self.open_paths(list(entry)))
         self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
+        if self.start_page.isVisibleTo(self.workbench):
+            self.start_page.set_recent(self.settings.recent_cases())
 
     # --- analysis ------------------------------------------------------------------------------
     def analyse(self) -> None:
@@ -423,7 +488,7 @@ class MainWindow(Retranslating, FileMenuMixin):
             spec = self.case_panel.run_spec(self.current_case())
             self.analysis.start(spec)
         except AppError as error:
-            self.case_panel.show_error(str(error))
+            self.case_panel.show_error(user_message(error))
             return
         self._analysis_started()
         self.workbench.remote_host = spec.where.host if isinstance(spec.where, OnHost) else None
@@ -433,6 +498,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.analysis.cancel()
 
     def _analysis_started(self) -> None:
+        self.hide_start_page()  # the run's progress and rows show in the workbench
         self.result_steps.cancel()
         self.workbench.clear()
         self.case_panel.set_dump_summary(None)
@@ -473,8 +539,14 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.case_panel.set_progress(1, 1, summary)
         self.tab_status.show(summary, self.workbench)
         # The selection, its tensors and the graph follow in steps, the window repainting in between.
+        self._pending_filter = self._pending_view.get("filter")  # a case file's filter, once its rows are shown
         self.result_steps.start(analysis, self._pending_view)
         self._pending_view = {}
+
+    def _on_result_steps_shown(self, _analysis: object) -> None:
+        pending, self._pending_filter = self._pending_filter, None
+        if pending is not None:
+            self.workbench.filter_bar.set_state(pending)  # ignored unless a valid filter
 
     def _on_session_focus_changed(self, change: FocusChanged) -> None:
         if change.cell_changed:
@@ -598,6 +670,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         for dock in self._docks_hidden_for:  # save the layout the user chose, not the tab-driven one
             dock.show()
         self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.set_last_filter(self.workbench.filter_bar.state())
         self.settings.sync()
         self.att.shutdown()
         self.graph.shutdown()

@@ -12,6 +12,7 @@ from autofuse_studio import APP_NAME
 from autofuse_studio.core.case import thresholds_from_dict
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.ui.precision.filters import MAX_PRESETS, clean_filter_state, clean_presets
 
 log = logging.getLogger(__name__)
 
@@ -105,3 +106,31 @@ class AppSettings:
     def set_theme(self, theme: str) -> None:
         """Remember the colour theme."""
         self.qsettings.setValue("ui/theme", theme)
+
+    def _json(self, key: str) -> object:
+        """A JSON setting, or None when absent or unreadable (a corrupt file is ignored, never fatal)."""
+        raw = self.qsettings.value(key)
+        if raw is None or raw == "":
+            return None
+        try:
+            return json.loads(str(raw))
+        except (json.JSONDecodeError, TypeError, ValueError) as error:
+            log.warning("ignoring saved %s: %s", key, error)
+            return None
+
+    def filter_presets(self) -> dict[str, dict[str, object]]:
+        """Saved filter presets by name (validated: bad entries are left out)."""
+        return clean_presets(self._json("precision/filter_presets"))
+
+    def set_filter_presets(self, presets: dict[str, dict[str, object]]) -> None:
+        """Remember the filter presets (at most MAX_PRESETS)."""
+        kept = dict(list(clean_presets(presets).items())[:MAX_PRESETS])
+        self.qsettings.setValue("precision/filter_presets", json.dumps(kept))
+
+    def last_filter(self) -> dict[str, object] | None:
+        """The table filter shown when the app was last used (None: none or unreadable)."""
+        return clean_filter_state(self._json("precision/last_filter"))
+
+    def set_last_filter(self, state: dict[str, object]) -> None:
+        """Remember the table filter shown now."""
+        self.qsettings.setValue("precision/last_filter", json.dumps(state))

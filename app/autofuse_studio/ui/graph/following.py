@@ -40,6 +40,8 @@ class SelectionFollowing:
 
         def overlay(self) -> bool: ...
 
+        def _remember(self, name: str, fused_side: bool) -> None: ...
+
     def _mark_fused(self, name: str) -> None:
         originals = set(self.index.originals_of(name))
         self.open_pane.select(name, {name})
@@ -68,6 +70,7 @@ class SelectionFollowing:
                 pane.focus_selection()
 
     def _select_fused(self, name: str, emit: bool) -> None:
+        self._remember(name, True)
         self._mark_fused(name)
         self._follow_selection()
         self._describe(name, fused_side=True)
@@ -76,6 +79,7 @@ class SelectionFollowing:
             self.rowsSelected.emit(self.index.rows_of_fused(name))
 
     def _select_original(self, name: str, emit: bool) -> None:
+        self._remember(name, False)
         self._mark_original(name)
         self._follow_selection()
         self._describe(name, fused_side=False)

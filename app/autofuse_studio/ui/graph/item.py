@@ -25,7 +25,8 @@ DETAIL_LOD = 0.12  # below this nodes are plain rectangles without borders
 SMOOTH_SEGMENTS = 1500  # up to this many edge segments in view are antialiased
 RASTER_NODES = OVERVIEW_NODES  # below DETAIL_LOD, more nodes in view are drawn as one numpy picture
 SELECTED = QColor("#1f6fd1")
-HIGHLIGHT = QColor("#ff8c00")
+HIGHLIGHT = QColor("#8e44ad")  # mapped across the fusion (the other pane's pick): purple, dashed
+TRACED = QColor("#00897b")  # traced inputs/outputs of the selection: teal (orange is the propagated verdict)
 FIRST = QColor("#000000")
 EDGE = QColor("#8a8a8a")
 BACK_EDGE = QColor("#b07aa1")
@@ -82,7 +83,7 @@ class GraphItem(QGraphicsItem):
         return self._edges
 
     def set_emphasis(self, selected: int | None, highlighted: set[int], dim_others: bool = False) -> None:
-        """Selected node (blue), highlighted nodes (orange) and whether the rest is faded."""
+        """Selected node (blue), highlighted nodes (purple dashed: mapped; teal: traced when the rest is faded)."""
         self.selected, self.highlighted, self.dim_others = selected, set(highlighted), dim_others
         self.update()
 
@@ -248,13 +249,13 @@ class GraphItem(QGraphicsItem):
             found: list[int] = np.unique(wanted[in_view[wanted]]).tolist()
             return found
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for node in shown(self.highlighted):
+        for node in shown(self.highlighted - {self.selected}):  # the selection's own border is enough
             if self.dim_others:
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(self._brush(self.style.fills[node]))
                 painter.drawRect(self._node_rect(node))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(HIGHLIGHT, 3))
+            painter.setPen(QPen(TRACED, 3) if self.dim_others else QPen(HIGHLIGHT, 3, Qt.PenStyle.DashLine))
             painter.drawRect(self._node_rect(node).adjusted(-2, -2, 2, 2))
         for node in shown(self.style.first_divergence):
             painter.setPen(QPen(FIRST, 3, Qt.PenStyle.SolidLine))

@@ -7,9 +7,12 @@ from html import escape
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+# Borders (ui/graph/item.py): none of them orange, which is the fill of a propagated verdict.
+BORDERS = (("selected", "#1f6fd1", "▢"), ("mapped", "#8e44ad", "┆▢┆"), ("traced", "#00897b", "▢"))
+
 
 class LegendBar(QLabel):
-    """One line of coloured squares with labels."""
+    """One line of coloured squares (fills) with labels, then the border styles (selection, mapping, trace)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -24,7 +27,20 @@ class LegendBar(QLabel):
             f"<span style='background-color:{colour}; border:1px solid #333'>&nbsp;&nbsp;&nbsp;</span>"
             f"&nbsp;{escape(self._label(label))}" for label, colour in entries)
         where = self._focus_text(*focus)
-        self.setText(html + (f"&nbsp;&nbsp;&nbsp;<b>{escape(where)}</b>" if where and entries else ""))
+        borders = "&nbsp;&nbsp;".join(
+            f"<span style='color:{colour}; font-weight:bold'>{mark}</span>&nbsp;{escape(self._border(name))}"
+            for name, colour, mark in BORDERS)
+        self.setText(html + (f"&nbsp;&nbsp;&nbsp;<b>{escape(where)}</b>" if where and entries else "")
+                     + ("&nbsp;&nbsp;│&nbsp;&nbsp;" + borders if entries else ""))
+        self.setToolTip(self.tr("Fill: the verdict (orange = propagated from an earlier culprit). Borders: blue = "
+                                "the selected op; purple dashed = mapped across the fusion (the fused op or the "
+                                "original ops of the selection in the other pane, or a scope's ops); teal = traced "
+                                "inputs or outputs (the rest faded); thick black = first divergence."))
+
+    def _border(self, name: str) -> str:
+        texts = {"selected": self.tr("selected"), "mapped": self.tr("mapped (fused ↔ original)"),
+                 "traced": self.tr("traced")}
+        return texts[name]
 
     def _focus_text(self, rank: str | None, step: str | None) -> str:
         if rank is not None and step:

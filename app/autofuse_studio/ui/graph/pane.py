@@ -62,6 +62,7 @@ class GraphPane(QWidget):
         self._task: TaskHandle | None = None
         self._style_task: TaskHandle | None = None
         self._focus_next = True
+        self.top_next = False  # the next layout opens on the whole graph's top (a graph alone, like Netron)
         self._full_options: ViewOptions | None = None  # the options self.full was built with
         self.title = QLabel(title)
         self.title.setStyleSheet("font-weight: bold; padding: 2px;")
@@ -188,6 +189,10 @@ class GraphPane(QWidget):
         pending, self._pending_reveal = self._pending_reveal, None
         if pending is not None:
             self.reveal_op(pending)
+        elif self._focus_next and self.top_next and self.filter is None:
+            self.top_next = False
+            node = prepared.graph.node_of_op(self.selected_op) if self.selected_op else None
+            self.view.focus_top(None if node is None else float(prepared.layout.x[node]))
         elif self._focus_next:
             self.focus_selection()
         self._focus_next = False
@@ -248,7 +253,7 @@ class GraphPane(QWidget):
         return self.graph.nodes[node].ops if self.graph is not None else ()
 
     def select(self, op: str | None, highlighted: set[str] | None = None, dim_others: bool = False) -> None:
-        """Select op (blue) and highlight others (orange) by name; kept across relayouts; never emits."""
+        """Select op (blue), highlight others (purple; teal in a trace) by name; kept on relayout; never emits."""
         self.selected_op = op
         self.highlighted_ops = set(highlighted or ())
         self.dim_others = dim_others

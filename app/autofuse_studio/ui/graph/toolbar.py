@@ -72,6 +72,21 @@ class GraphToolbar(Retranslating, QWidget):
             check.setCheckable(True)
         self.subgraphs.setChecked(True)
         self.fit = QAction(self)
+        # Back/forward through the selection history (Alt+Left/Alt+Right while the Graph tab has the focus),
+        # synced zoom and pan of a pair, a second graph beside a graph alone and the scope (layer) tree.
+        self.back, self.forward = QAction(self), QAction(self)
+        self.back.setShortcut("Alt+Left")
+        self.forward.setShortcut("Alt+Right")
+        for nav in (self.back, self.forward):
+            nav.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            nav.setEnabled(False)
+        self.sync = QAction(self)
+        self.sync.setCheckable(True)
+        self.sync.setChecked(True)
+        self.compare = QAction(self)
+        self.scopes_panel = QAction(self)
+        self.scopes_panel.setCheckable(True)
+        self.scopes_panel.setChecked(True)
         menu = QMenu(self)
         self.export_actions: list[QAction] = []
         for fmt, whole in (("png", False), ("svg", False), ("png", True), ("svg", True)):
@@ -83,9 +98,11 @@ class GraphToolbar(Retranslating, QWidget):
         self.mode_label, self.colour_label, self.show_label = QLabel(), QLabel(), QLabel()
         self.rows: list[QToolBar] = []
         for widgets, actions in (
-                ((self.mode_label, self.mode, self.colour_label, self.colour, self.search), (self.fit, self.export)),
+                ((self.mode_label, self.mode, self.colour_label, self.colour, self.search),
+                 (self.back, self.forward, self.fit, self.export)),
                 ((self.show_label, self.filter, self.hops, self.direction, self.scope_depth),
-                 (self.trace_up, self.trace_down, self.clear_trace, self.subgraphs, self.collapse_groups))):
+                 (self.trace_up, self.trace_down, self.clear_trace, self.subgraphs, self.collapse_groups,
+                  self.sync, self.scopes_panel, self.compare))):
             row = QToolBar()
             row.setMovable(False)
             row.setFloatable(False)
@@ -117,6 +134,17 @@ class GraphToolbar(Retranslating, QWidget):
         self.subgraphs.setText(self.tr("Subgraphs in place"))
         self.collapse_groups.setText(self.tr("Collapse fusion groups"))
         self.fit.setText(self.tr("Fit"))
+        self.fit.setToolTip(self.tr("Fit the whole graph (both panes when zoom is synced); F in a pane"))
+        self.back.setToolTip(self.tr("Back to the previous selection (Alt+Left)"))
+        self.forward.setToolTip(self.tr("Forward to the next selection (Alt+Right)"))
+        self.back.setText("◀")
+        self.forward.setText("▶")
+        self.sync.setText(self.tr("Sync zoom"))
+        self.sync.setToolTip(self.tr("Zoom and pan both panes together"))
+        self.compare.setText(self.tr("Compare with…"))
+        self.compare.setToolTip(self.tr("Open a second graph beside this one"))
+        self.scopes_panel.setText(self.tr("Layers"))
+        self.scopes_panel.setToolTip(self.tr("Show the tree of op name scopes (layers)"))
         self.export.setText(self.tr("Export"))
         labels = (self.tr("Current view as PNG…"), self.tr("Current view as SVG…"), self.tr("Whole graph as PNG…"),
                   self.tr("Whole graph as SVG…"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.ge.fusion import FusionMapping
@@ -29,6 +29,7 @@ from autofuse_studio.ui.graph.following import SelectionFollowing
 from autofuse_studio.ui.graph.legend import LegendBar
 from autofuse_studio.ui.graph.pane import GraphPane
 from autofuse_studio.ui.graph.prepare import StyleSpec, consumers_ready, release_later, warm_consumers
+from autofuse_studio.ui.graph.scope_tree import ScopeTree, ops_in_scope
 from autofuse_studio.ui.graph.toolbar import (
     FILTER_NONE,
     FILTER_SELECTION,
@@ -43,6 +44,7 @@ from autofuse_studio.ui.widgets.retranslate import Retranslating
 log = logging.getLogger(__name__)
 SEARCH_DELAY_MS = 150  # fuzzy search over 100k names takes a while: wait for a pause in typing
 SEARCH_LIMIT = 30
+HISTORY_LIMIT = 200  # selections kept for back/forward
 
 
 class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
@@ -52,6 +54,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
     originalOpSelected = Signal(str)  # the user picked an original op (af-close or overlay pane)
     rowsSelected = Signal(object)  # list[PrecisionRow] belonging to the user's pick
     pictureExported = Signal(object)  # what start_picture_export() wrote: a Path, or an ExportedPicture
+    unpaired = Signal(object)  # the Path of a graph replaced by an unrelated newer one (open_graphs' `newest`)
 
     def __init__(self, runner: TaskRunner | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,47 +76,78 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self.open_pane = GraphPane("", self.runner, fused_side=True)
         self.close_pane = GraphPane("", self.runner, fused_side=False)
         self.details = DetailsPanel()
+        self.scopes = ScopeTree(self.runner)
         self.active: GraphPane = self.open_pane
+        self.history: list[tuple[str, bool]] = []  # (op, fused side) picked, oldest first
+        self.history_at = -1  # the entry shown
+        self._navigating = False
+        self._syncing = False
+        self.paths: tuple[Path | None, Path | None] = (None, None)  # the graph files shown (open_graphs)
         panes = QSplitter(Qt.Orientation.Horizontal)
         panes.addWidget(self.open_pane)
         panes.addWidget(self.close_pane)
-        outer = QSplitter(Qt.Orientation.Horizontal)
+        self.outer = outer = QSplitter(Qt.Orientation.Horizontal)
+        outer.addWidget(self.scopes)
         outer.addWidget(panes)
         outer.addWidget(self.details)
-        outer.setStretchFactor(0, 3)
-        outer.setStretchFactor(1, 1)
+        outer.setStretchFactor(0, 0)
+        outer.setStretchFactor(1, 3)
+        outer.setStretchFactor(2, 1)
         # Three quarters for the two panes: on a 1280 px screen each keeps ~450 px (the details scroll).
         self.details.setMinimumWidth(300)
-        outer.setSizes([900, 300])
+        outer.setSizes([220, 900, 300])
+        self.scopes.hide()  # until a model with '/'-scopes is shown
+        # The empty tab says what to do instead of showing empty frames.
+        self.hint = QLabel()
+        self.hint.setObjectName("graphEmptyHint")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: palette(mid); font-size: 15px; padding: 40px;")
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.toolbar)  # rows that overflow into their ">>" menu, never cut off
         column.addWidget(self.legend)
         column.addWidget(outer, 1)
+        column.addWidget(self.hint, 1)
+        self.addActions([self.toolbar.back, self.toolbar.forward])  # Alt+Left/Right anywhere in the tab
         self.loader = GraphLoader(self.runner, self)
         self._banner: ErrorBanner | None = None
+        self._newest: Path | None = None
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
         self._connect()
         self.retranslate()
         self.update_export_actions()
+        self._update_visibility()
+        self._update_scopes_visibility()
+        self._update_empty()
+
+    def alone(self) -> bool:
+        """True when one graph is shown on its own (opened like a model in Netron)."""
+        return (self.af_open is None) != (self.af_close is None)
 
     def retranslate(self) -> None:
-        """Pane titles in the current language (the toolbar, details and legend translate themselves)."""
-        alone = (self.af_open is None) != (self.af_close is None)  # one graph opened for browsing
+        """Pane titles in the current language (the toolbar, details and legend translate themselves).
+
+        A graph alone is titled by its file name; each pane of a pair by its role and file name.
+        """
+        alone = self.alone()
         open_title = self.tr("af-open (fused)")
         close_title = (self.tr("af-close with fusion groups (overlay)") if self.overlay()
                        else self.tr("af-close (original)"))
         for pane, title in ((self.open_pane, open_title), (self.close_pane, close_title)):
             model = pane.model
-            pane.title.setText(f"{title}: {Path(model.path).name}" if alone and model is not None else title)
+            name = Path(model.path).name if model is not None and model.path else ""
+            pane.title.setText(name if alone and name else f"{title}: {name}" if name else title)
             pane.title.setToolTip(model.path if model is not None else "")
             pane.map_button.setText(self.tr("Map"))
             pane.map_button.setToolTip(self.tr("Show or hide the minimap (shown while part of the graph is "
                                                "outside the view)"))
             pane.view.viewport().update()  # node labels such as "first divergence"
-
+        self.hint.setText(self.tr("Open a graph or a case…\n\nFile > Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) "
+                                  "or a case folder on the window. A graph alone opens whole, like a model in "
+                                  "Netron; a case shows its af-open and af-close graphs side by side."))
 
     def _connect(self) -> None:
         bar = self.toolbar
@@ -128,7 +162,14 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         bar.scope_depth.valueChanged.connect(self._on_toolbar_scopes_changed)
         bar.subgraphs.toggled.connect(self._on_toolbar_subgraphs_toggled)
         bar.collapse_groups.toggled.connect(self._on_toolbar_collapse_groups)
-        bar.fit.triggered.connect(lambda: self.active.view.fit())
+        bar.fit.triggered.connect(self.fit)
+        bar.back.triggered.connect(lambda: self.go_history(-1))
+        bar.forward.triggered.connect(lambda: self.go_history(1))
+        bar.sync.toggled.connect(self._on_toolbar_sync_toggled)
+        bar.compare.triggered.connect(self._on_toolbar_compare)
+        bar.scopes_panel.toggled.connect(self._update_scopes_visibility)
+        self.scopes.scopeChosen.connect(self.select_scope)
+        self.scopes.indexed.connect(self._update_scopes_visibility)
         bar.exportRequested.connect(self._on_toolbar_export)
         bar.searchEdited.connect(lambda _text: self._search_timer.start())
         bar.searchChosen.connect(self.search_and_reveal)
@@ -138,6 +179,9 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
             pane.layoutReady.connect(self._describe_pending)
             pane.layoutReady.connect(self.update_export_actions)
             pane.nodeToggled.connect(pane.toggle)
+            pane.view.userMoved.connect(lambda scale, centre, pane=pane: self._on_view_user_moved(pane, scale, centre))
+            pane.view.focused.connect(self._equalize_zoom)
+            pane.view.fitRequested.connect(lambda pane=pane: self._on_view_fit_requested(pane))
         self.open_pane.opClicked.connect(self._on_open_pane_clicked)
         self.loader.loaded.connect(self._on_loader_loaded)
         self.loader.failed.connect(self._on_loader_failed)
@@ -156,7 +200,23 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         kept = (af_open, af_close, mapping)  # by identity: comparing two mappings would compare every fused op
         dropped = [old for old in (self.af_open, self.af_close, self.mapping, self.index)
                    if all(old is not new for new in kept)]
+        replaced = af_open is not self.af_open or af_close is not self.af_close
         self.af_open, self.af_close, self.mapping = af_open, af_close, mapping
+        if replaced:  # other graphs: the old search text, suggestions and history belong to the old ones
+            self.toolbar.search.clear()
+            self.toolbar.set_completions([])
+            self.history, self.history_at = [], -1
+            self._update_history_actions()
+            self.scopes.set_model(af_close if af_close is not None else af_open)
+            sync = self.toolbar.sync
+            sync.blockSignals(True)
+            sync.setChecked(af_open is not None and af_close is not None)  # on by default for a pair
+            sync.blockSignals(False)
+            layers = self.toolbar.scopes_panel  # the layer tree shows beside a graph alone (a pair needs the width)
+            layers.blockSignals(True)
+            layers.setChecked((af_open is None) != (af_close is None))
+            layers.blockSignals(False)
+            self._update_scopes_visibility()
         if result is not None:
             self.result = result
         self.index = FusionIndex(mapping, None if self.result is None else focus_result(self.result, *self.focus),
@@ -169,6 +229,10 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._auto_start = True
         self.start = self._start_op()
         self._mark_start()
+        if self.start is not None and replaced:
+            self._remember(*self.start)  # Back returns to where the tab opened
+        alone = self.alone()
+        self.open_pane.top_next = self.close_pane.top_next = alone  # the whole graph, opened on its top
         self.open_pane.set_model(af_open, self._options(fused_side=True), self._filter_spec(self.open_pane, True))
         self.close_pane.set_model(af_close, self._options(fused_side=False),
                                   self._filter_spec(self.close_pane, False))
@@ -176,6 +240,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self.retranslate()
         self._update_legend()
         self.update_export_actions()
+        self._update_empty()
         release_later(self.runner, *dropped)  # after the panes' layouts, which must not wait for it
 
     def set_precision(self, result: PrecisionResult | None) -> None:
@@ -195,13 +260,48 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
     def _start_op(self) -> tuple[str, bool] | None:
         return start_op(self.af_open, self.af_close, self.mapping, self.result)
 
-    def open_graphs(self, af_open: Path | None, af_close: Path | None, banner: ErrorBanner | None = None) -> None:
-        """Browse graphs without dumps (parsed in the background); failures go to `banner` as sentences."""
+    def open_graphs(self, af_open: Path | None, af_close: Path | None, banner: ErrorBanner | None = None,
+                    newest: Path | None = None) -> None:
+        """Browse graphs without dumps (parsed in the background); failures go to `banner` as sentences.
+
+        One graph opens alone (one pane, the whole model); two open side by side. `newest`: one of the two was
+        just added to the other: unless they are a fusion pair (af-open ops fused from af-close ops), it
+        replaces the other, which `unpaired` then names.
+        """
         self._banner = banner
+        self._newest = newest
+        self.paths = (af_open, af_close)
         self.loader.load(af_open, af_close)
+
+    def compare_with(self, path: Path) -> None:
+        """Open a second graph beside the graph alone (the shown one keeps its side; the new one takes the other)."""
+        if self.af_open is not None and self.af_close is None:
+            self.open_graphs(Path(self.af_open.path), path, self._banner)
+        elif self.af_close is not None and self.af_open is None:
+            self.open_graphs(path, Path(self.af_close.path), self._banner)
+        else:
+            self.open_graphs(None, path, self._banner)
+
+    def _on_toolbar_compare(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Compare with a graph"), "",
+                                              self.tr("GE graphs (*.json *.txt *.pbtxt);;All files (*)"))
+        if path:
+            self.compare_with(Path(path))
 
     def _on_loader_loaded(self, graphs: BrowsedGraphs) -> None:
         self.result = None  # an earlier run's colours belong to other graphs
+        newest, self._newest = self._newest, None
+        opened, closed = graphs.af_open, graphs.af_close
+        if newest is not None and opened is not None and closed is not None and not fusion_pair(graphs):
+            if Path(closed.path) == newest:
+                old, self.paths = Path(opened.path), (None, newest)
+                graphs = BrowsedGraphs(None, closed, None)
+            else:
+                old, self.paths = Path(closed.path), (newest, None)
+                graphs = BrowsedGraphs(opened, None, graphs.mapping)
+            self.set_case(graphs.af_open, graphs.af_close, graphs.mapping)
+            self.unpaired.emit(old)
+            return
         self.set_case(graphs.af_open, graphs.af_close, graphs.mapping)
 
     def _on_loader_failed(self, error: BaseException) -> None:
@@ -212,7 +312,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         if self.start is None:
             return
         name, fused_side = self.start
-        around = fused_side and self.index.is_fused(name)
+        around = fused_side and self.index.is_fused(name) and not self.alone()  # a graph alone opens whole
         combo = self.toolbar.filter
         combo.blockSignals(True)  # the caller lays out once, with this filter
         combo.setCurrentIndex(max(combo.findData(FILTER_SELECTION if around else FILTER_NONE), 0))
@@ -265,6 +365,22 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
             self.active = self.close_pane
         elif self.close_pane.isHidden():
             self.active = self.open_pane
+        pair = self.af_open is not None and self.af_close is not None and not overlay
+        self.toolbar.sync.setVisible(pair)  # shown only where they act: the row keeps room on a laptop
+        self.toolbar.compare.setVisible(self.alone())
+
+    def _update_empty(self) -> None:
+        """The empty tab shows its hint instead of empty panes and minimap frames."""
+        empty = self.af_open is None and self.af_close is None
+        self.outer.setHidden(empty)
+        self.hint.setVisible(empty)
+        self.legend.setHidden(empty)
+
+    def _update_scopes_visibility(self) -> None:
+        """The layer tree shows when its model has '/'-scopes and the toolbar's Layers is on."""
+        has = self.scopes.index.scopes() > 0
+        self.toolbar.scopes_panel.setVisible(has)
+        self.scopes.setVisible(has and self.toolbar.scopes_panel.isChecked())
 
     def set_focus(self, rank: str | None, step: str | None) -> None:
         """Colour by the rows of one rank and step (each has its own verdicts for the same ops)."""
@@ -280,9 +396,130 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._update_legend()
 
     def clear(self) -> None:
-        """Forget the case."""
+        """Forget the case and the graphs (back to the empty tab with its hint)."""
+        self.loader.cancel()
         self.result = None
+        self.paths = (None, None)
         self.set_case(None, None, None)
+
+    # --- history, sync and scopes ---------------------------------------------------------------------
+    def _remember(self, name: str, fused_side: bool) -> None:
+        """Add a selection to the back/forward history (not while walking it)."""
+        if self._navigating:
+            return
+        entry = (name, fused_side)
+        if self.history_at >= 0 and self.history[self.history_at] == entry:
+            return
+        del self.history[self.history_at + 1:]
+        self.history.append(entry)
+        del self.history[:-HISTORY_LIMIT]
+        self.history_at = len(self.history) - 1
+        self._update_history_actions()
+
+    def _update_history_actions(self) -> None:
+        self.toolbar.back.setEnabled(self.history_at > 0)
+        self.toolbar.forward.setEnabled(0 <= self.history_at < len(self.history) - 1)
+
+    def go_history(self, step: int) -> bool:
+        """Back (-1) or forward (+1) through the selections; False at either end."""
+        target = self.history_at + step
+        if not 0 <= target < len(self.history):
+            return False
+        self.history_at = target
+        name, fused_side = self.history[target]
+        self._navigating = True
+        try:
+            self._auto_start = False
+            pane = self.open_pane if fused_side else self.close_pane
+            pane.reveal_op(name)
+            if fused_side:
+                self._select_fused(name, emit=False)
+            else:
+                self._select_original(name, emit=False)
+        finally:
+            self._navigating = False
+        self._update_history_actions()
+        return True
+
+    def _synced_panes(self) -> list[GraphPane]:
+        """Both panes when zoom is synced and both show a graph, else none."""
+        panes = [self.open_pane, self.close_pane]
+        if not self.toolbar.sync.isChecked() or any(p.isHidden() or p.view.item is None for p in panes):
+            return []
+        return panes
+
+    def _on_view_user_moved(self, pane: GraphPane, scale: float, centre: QPointF) -> None:
+        """The user zoomed or panned one pane: the other takes its zoom and moves as far (synced)."""
+        panes = self._synced_panes()
+        if self._syncing or pane not in panes:
+            return
+        other = panes[1] if pane is panes[0] else panes[0]
+        view = pane.view
+        moved = view.mapToScene(view.viewport().rect().center()) - centre
+        self._syncing = True
+        try:
+            other.view.follow(view.scale_factor(), moved)
+        finally:
+            self._syncing = False
+
+    def _on_toolbar_sync_toggled(self, on: bool) -> None:
+        if on:
+            self._equalize_zoom()
+
+    def _equalize_zoom(self) -> None:
+        """Panes of a synced pair open at the same zoom: the smaller of the two focus zooms (labels readable)."""
+        panes = self._synced_panes()
+        scales = [p.view.focus_scale for p in panes if p.view.focus_scale is not None]
+        if self._syncing or len(scales) < 2:
+            return
+        self._syncing = True
+        try:
+            for pane in panes:
+                pane.view.cap_focus(min(scales))
+        finally:
+            self._syncing = False
+
+    def fit(self) -> None:
+        """Fit the active pane, or both panes at one zoom when they are synced (the toolbar's Fit)."""
+        panes = self._synced_panes() or [self.active]
+        for pane in panes:
+            pane.view.fit()
+        if len(panes) > 1:
+            scale = min(p.view.scale_factor() for p in panes)
+            for pane in panes:
+                view = pane.view
+                view.set_scale(scale, view.mapToScene(view.viewport().rect().center()))
+
+    def _on_view_fit_requested(self, pane: GraphPane) -> None:
+        if pane in self._synced_panes() and not self._syncing:
+            self.fit()
+
+    def select_scope(self, scope: str) -> list[str]:
+        """Select the ops under a '/'-scope (the layer tree's click) and show them all; returns their names."""
+        model = self.scopes.model
+        if model is None:
+            return []
+        ops = ops_in_scope(model, scope)
+        if not ops:
+            return []
+        fused_side = model is self.af_open
+        pane = self.open_pane if fused_side else self.close_pane
+        self.active = pane
+        self._auto_start = False
+        combo = self.toolbar.filter
+        if combo.currentData() != FILTER_NONE:  # the scope's ops may lie outside a neighbourhood
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(combo.findData(FILTER_NONE), 0))
+            combo.blockSignals(False)
+            for other, side in ((self.open_pane, True), (self.close_pane, False)):
+                other.set_filter(self._filter_spec(other, side))
+        if fused_side:
+            self._select_fused(ops[0], emit=True)
+        else:
+            self._select_original(ops[0], emit=True)
+        pane.select(ops[0], set(ops))
+        pane.focus_selection()
+        return ops
 
     def shutdown(self) -> None:
         """Stop background layouts (call before the window closes)."""
@@ -459,6 +696,14 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
             target = target.with_name(f"{target.name}.{fmt}")  # the format chosen in the menu, whatever was typed
         if self.start_picture_export(target, whole) is None:
             report_error(self, InputError(self.tr("There is no graph to export: open a case or a graph first.")))
+
+
+def fusion_pair(graphs: BrowsedGraphs) -> bool:
+    """True when the af-open graph's fused ops replaced ops of the af-close graph (a case's two graphs)."""
+    if graphs.mapping is None or graphs.af_close is None:
+        return False
+    close = graphs.af_close
+    return any(close.op(name) is not None for fused in graphs.mapping.fused_ops for name in fused.original_op_names)
 
 
 class ExportedPicture:

@@ -55,6 +55,50 @@ class RowFilter:
         return not needle or needle in haystack or needle in row.verdict.lower()
 
 
+# What the filter bar's state holds (saved presets, the last filter, case files): chooser values and the text.
+FILTER_CHOICES = ("status", "verdict", "signature", "rank", "step")
+MAX_FILTER_TEXT = 1000
+MAX_PRESETS = 50
+MAX_PRESET_NAME = 80
+
+
+def clean_filter_state(raw: object) -> dict[str, Any] | None:
+    """A filter bar state read back from settings or a case file, or None when it is not one.
+
+    Only the known keys are kept; each chooser value is a non-empty string (or absent: any), the text a
+    string. A corrupt value never reaches the widgets.
+    """
+    if not isinstance(raw, dict):
+        return None
+    state: dict[str, Any] = {}
+    for key in FILTER_CHOICES:
+        value = raw.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value or len(value) > MAX_FILTER_TEXT:
+            return None
+        state[key] = value
+    text = raw.get("text", "")
+    if not isinstance(text, str) or len(text) > MAX_FILTER_TEXT:
+        return None
+    state["text"] = text
+    return state
+
+
+def clean_presets(raw: object) -> dict[str, dict[str, Any]]:
+    """Named filter presets read back from settings: {name: state}; bad entries are left out."""
+    if not isinstance(raw, dict):
+        return {}
+    presets: dict[str, dict[str, Any]] = {}
+    for name, value in raw.items():
+        state = clean_filter_state(value)
+        if isinstance(name, str) and name.strip() and len(name) <= MAX_PRESET_NAME and state is not None:
+            presets[name] = state
+        if len(presets) >= MAX_PRESETS:
+            break
+    return presets
+
+
 def signature_codes(signature: Signature | None) -> frozenset[str]:
     """The codes a signature answers to in the filter: its own, and a mixed one's parts' (so 'tail block' also
     finds a bias next to a tail block)."""

@@ -39,11 +39,14 @@ from autofuse_studio.core.precision.stats_pair import stats_ref
 from autofuse_studio.core.precision.tensor_stats import SideStats
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
+from autofuse_studio.ui.precision.scatter_plot import ScatterPlot
+from autofuse_studio.ui.precision.scatter_points import ScatterPoints, scatter_points
 from autofuse_studio.ui.precision.stats_view import StatsComparisonView
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_png, widget_svg
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
-from autofuse_studio.ui.precision.tensor_plots import TensorHistograms
+from autofuse_studio.ui.precision.tensor_plots import ScenePlots, TensorHistograms
+from autofuse_studio.ui.precision.trend_plot import OpTrend, TrendKey, index_rows, trend_key
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.delayed_busy import DelayedBusy
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -84,6 +87,26 @@ class Cover(QLabel):
         self.show()
 
 
+class LazyPage(QWidget):
+    """A tab page whose content widget is made the first time it is needed (make())."""
+
+    def __init__(self, kind: type[Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kind = kind
+        self.made: Any = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def make(self) -> Any:
+        """The content widget, made now if it was not yet."""
+        if self.made is None:
+            self.made = self._kind()
+            layout = self.layout()
+            assert layout is not None
+            layout.addWidget(self.made)
+        return self.made
+
+
 def all_zero(stats: SideStats) -> bool:
     """True when a side has elements and every one is exactly 0 (so its norm, and the cosine, is 0)."""
     return stats.elements > 0 and stats.finite == stats.elements and stats.min == 0 and stats.max == 0
@@ -104,6 +127,7 @@ class TensorPanel(Retranslating, QWidget):
     viewReady = Signal(object)  # TensorView, after the panel shows it
     heatmapReady = Signal(object)  # Heatmap, after new axes were applied
     exported = Signal(str)  # the path a menu export wrote
+    scatterReady = Signal(object)  # ScatterPoints, after the scatter plot shows them
 
     def __init__(self, runner: TaskRunner | None = None, options: ViewOptions | None = None,
                  parent: QWidget | None = None) -> None:
@@ -139,6 +163,21 @@ class TensorPanel(Retranslating, QWidget):
         self.tabs.addTab(self.heatmaps, "")
         self.tabs.addTab(_table(self.top_model), "")
         self.tabs.addTab(_table(self.stats_model), "")
+        # Fused against origin (a sample, computed when its tab is shown) and the op across steps and ranks.
+        # Their plots are made when a tab is first shown: a panel whose user never looks there builds no
+        # pyqtgraph scene for them (each is a GraphicsView, a scene and items that live as long as the panel).
+        self.scatter_page, self.trend_page = LazyPage(ScatterPlot), LazyPage(OpTrend)
+        self.tabs.addTab(self.scatter_page, "")
+        self.tabs.addTab(self.trend_page, "")
+        self._scatter_reason: Callable[[], str] | None = None  # what the scatter plot says while it has no points
+        self._trend_shown: tuple[list[PrecisionRow], PrecisionRow | None] = ([], None)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self._scatter_handle: TaskHandle | None = None
+        self._scatter_pair: TensorPair | None = None  # the pair the scatter plot shows or is computing
+        self._trend_source: Any = None  # an object with .result (the session): the rows of every rank and step
+        self._trend_result: Any = None
+        self._trend_index: dict[TrendKey, list[PrecisionRow]] = {}
+        self._set_scatter_reason(self._empty_text)
         self.cover = Cover(self.tabs)
         self._cover_text: Callable[[], str] | None = None  # the cover's sentence, worded in the current language
         # Statistics-mode rows: the two statistic sets side by side, in place of the tensor tabs.
@@ -184,7 +223,8 @@ class TensorPanel(Retranslating, QWidget):
         self.export_button.setToolTip(self.tr("Save the plots or the whole panel as PNG or SVG"))
         self.export_plots_action.setText(self.tr("Shown plots (PNG, SVG)…"))
         self.export_panel_action.setText(self.tr("Whole panel (PNG, SVG)…"))
-        titles = (self.tr("Histograms"), self.tr("Heatmaps"), self.tr("Worst elements"), self.tr("Statistics"))
+        titles = (self.tr("Histograms"), self.tr("Heatmaps"), self.tr("Worst elements"), self.tr("Statistics"),
+                  self.tr("Scatter"), self.tr("Trend"))
         for number, text in enumerate(titles):
             self.tabs.setTabText(number, text)
         self.top_model.retranslate()
@@ -224,6 +264,7 @@ class TensorPanel(Retranslating, QWidget):
         """Show a result-table row: its pair (its layouts, when known, make the view match the metrics), its
         statistics, or why there is nothing to show."""
         title = self.row_title(row)
+        self._show_trend(row)
         self.heatmaps.set_signature(row.signature)  # its place outlined (signature_overlay)
         self.histograms.set_signature(row.signature)  # a permutation's sorted values (sorted_values)
         if self.is_statistics_row(row):
@@ -234,6 +275,53 @@ class TensorPanel(Retranslating, QWidget):
             self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
                            origin_layout or row.origin_layout, title)
 
+    def follow_results_of(self, source: Any) -> None:
+        """Take the trend's rows from `source.result` (the session: every rank and step of the shown result)."""
+        self._trend_source = source
+        self._trend_result, self._trend_index = None, {}
+
+    def _show_trend(self, row: PrecisionRow | None) -> None:
+        """The selected row's op across the steps and ranks of the current result (none: empty)."""
+        if row is None:
+            self._set_trend([], None)
+            return
+        result = getattr(self._trend_source, "result", None)
+        if result is not self._trend_result:  # indexed once per result, looked up per selection
+            self._trend_result = result
+            self._trend_index = index_rows(result.rows) if result is not None else {}
+        rows = self._trend_index.get(trend_key(row), [])
+        self._set_trend(rows if row in rows else [row], row)
+
+    def _set_trend(self, rows: list[PrecisionRow], row: PrecisionRow | None) -> None:
+        self._trend_shown = (rows, row)
+        if self.trend_page.made is not None:
+            self.trend_page.made.set_rows(rows, row)
+
+    @property
+    def trend(self) -> OpTrend:
+        """The Trend tab's plots (made when first asked for, showing the selected row's op)."""
+        made: OpTrend | None = self.trend_page.made
+        if made is None:
+            made = self.trend_page.make()
+            made.set_rows(*self._trend_shown)
+        return made
+
+    @property
+    def scatter(self) -> ScatterPlot:
+        """The Scatter tab's plot (made when first asked for, saying why it has no points yet)."""
+        made: ScatterPlot | None = self.scatter_page.made
+        if made is None:
+            made = self.scatter_page.make()
+            if self._scatter_reason is not None:
+                made.show_reason(self._scatter_reason)
+        return made
+
+    def _set_scatter_reason(self, text: Callable[[], str]) -> None:
+        """Nothing on the scatter plot, and why (kept for a plot made later)."""
+        self._scatter_reason = text
+        if self.scatter_page.made is not None:
+            self.scatter_page.made.show_reason(text)
+
     def _no_pair_text(self, row: PrecisionRow) -> str:
         text = self.tr("%1:%2 has no file pair to show.").replace("%1", row.fused_op).replace(
             "%2", str(row.fused_index))
@@ -242,6 +330,7 @@ class TensorPanel(Retranslating, QWidget):
     def show_statistics(self, row: PrecisionRow, title: str | None = None) -> None:
         """Show a statistics-mode row's two statistic sets (no file is read: the row holds them)."""
         self._forget_pair()
+        self._set_scatter_reason(lambda: self.tr("Statistics rows have no tensors to plot."))
         self._set_title(title or self.row_title(row))
         self.cover.hide()
         self._cover_text = None
@@ -278,6 +367,9 @@ class TensorPanel(Retranslating, QWidget):
         # (the plots stay drawn under it; clearing them would lay the panel out again, see Cover).
         self.top_model.set_elements([])
         self.stats_model.clear()
+        self._set_scatter_reason(reason if reason is not None else self._empty_text)
+        if not title:  # no row selected (a row without a pair keeps its trend)
+            self._show_trend(None)
         if self.pages.currentWidget() is self.stats_view:
             self.stats_view.show_nothing(reason if reason is not None else self._empty_text)
             return
@@ -299,6 +391,7 @@ class TensorPanel(Retranslating, QWidget):
         if self._handle is not None:
             self._handle.cancel()
             self._end_task()
+        self._cancel_scatter()
         self.pair, self.view = None, None
         self.banner.hide()
         self.zero_note.hide()
@@ -310,6 +403,7 @@ class TensorPanel(Retranslating, QWidget):
         self._set_title(title or f"{Path(fused_path).name} vs {Path(origin_path).name}")
         self.pages.setCurrentWidget(self.tabs)
         self._cover(lambda: self.tr("Reading the tensors…"))
+        self._set_scatter_reason(lambda: self.tr("Reading the tensors…"))
         self._start(self._on_view_finished, view_files, fused_path, origin_path, fused_layout, origin_layout,
                     self.options)
 
@@ -333,12 +427,14 @@ class TensorPanel(Retranslating, QWidget):
         if self._owns_runner:
             self.runner.shutdown(wait=True)
 
-    def shown_plots(self) -> TensorHistograms | TensorHeatmaps | None:
+    def shown_plots(self) -> TensorHistograms | TensorHeatmaps | ScenePlots | None:
         """The current tab's plots (None on the table tabs, the statistics view, or while nothing is shown)."""
         if self.pages.currentWidget() is not self.tabs or self.view is None:
             return None
         current = self.tabs.currentWidget()
-        return current if isinstance(current, TensorHistograms | TensorHeatmaps) else None
+        if isinstance(current, LazyPage):
+            current = current.made
+        return current if isinstance(current, TensorHistograms | TensorHeatmaps | ScenePlots) else None
 
     def plots_picture(self, suffix: str) -> PendingPicture:
         """The current tab's plots drawn for a '.png' or '.svg' file."""
@@ -468,7 +564,49 @@ class TensorPanel(Retranslating, QWidget):
         self.top_model.set_elements(view.top)
         self.stats_model.set_stats(view.fused_stats, view.origin_stats)
         self.zero_note.setVisible(all_zero(view.fused_stats) and all_zero(view.origin_stats))
+        self._set_scatter_reason(lambda: self.tr("Sampling the pair…"))
+        if self.tabs.currentWidget() is self.scatter_page:
+            self._start_scatter()
         self.viewReady.emit(view)
+
+    # --- scatter: sampled on a worker when its tab is shown, for the shown pair only --------------------
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        current = self.tabs.currentWidget()
+        if current is self.trend_page:
+            _ = self.trend  # made now, with the selected row's op
+        if current is self.scatter_page:
+            _ = self.scatter
+            if self.pair is not None and self._scatter_pair is not self.pair:
+                self._start_scatter()
+
+    def _start_scatter(self) -> None:
+        self._cancel_scatter()
+        pair, view = self.pair, self.view
+        if pair is None or view is None:
+            return
+        self._scatter_pair = pair
+        handle = self._scatter_handle = self.runner.start(scatter_points, pair, list(view.top))
+        handle.finished.connect(self._on_scatter_finished)
+        handle.failed.connect(self._on_scatter_failed)
+
+    def _cancel_scatter(self) -> None:
+        if self._scatter_handle is not None:
+            self._scatter_handle.cancel()
+        self._scatter_handle, self._scatter_pair = None, None
+
+    def _on_scatter_finished(self, points: ScatterPoints) -> None:
+        if self._scatter_handle is None or self.sender() is not self._scatter_handle:
+            return  # a superseded pair's sample
+        self._scatter_handle, self._scatter_reason = None, None
+        self.scatter.set_points(points)
+        self.scatterReady.emit(points)
+
+    def _on_scatter_failed(self, error: BaseException) -> None:
+        if self._scatter_handle is None or self.sender() is not self._scatter_handle:
+            return
+        self._scatter_handle, self._scatter_pair = None, None
+        self._set_scatter_reason(lambda: self.tr("Nothing to show: the tensors could not be read."))
+        report_error(self, error, self.banner)
 
     def _on_heatmap_finished(self, heatmap: Heatmap) -> None:
         self.heatmaps.set_heatmap(heatmap)
