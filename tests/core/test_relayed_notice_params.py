@@ -13,10 +13,11 @@ from autofuse_studio.core.cluster import wire
 from autofuse_studio.core.dumps.index import TreeScan
 from autofuse_studio.core.messages import render
 from autofuse_studio.core.notices import Notice, wire_params
-from autofuse_studio.core.precision.result_stream import ResultAssembler, RowEmitter
-from autofuse_studio.core.precision.row_stream import decode_record, encode_record, notice_from_record
+from autofuse_studio.core.precision.result_stream import RowEmitter
+from autofuse_studio.core.precision.row_stream import encode_record, notice_from_record
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
+from tests.core.test_row_stream import reassembled
 
 ROWS_NOTICE = Notice("row_file_not_found", "2 rows are FILE_NOT_FOUND: a output 0, b input 1", 2, [{"op": "a"}],
                      params={"status": "FILE_NOT_FOUND", "tensors": [("a", "output", 0), ("b", "input", 1)]})
@@ -30,16 +31,7 @@ def _through_stream(notices: list[Notice]) -> list[Notice]:
     row = PrecisionRow("output", "a", 0, "origin", 0, "FILE_NOT_FOUND")
     emitter = RowEmitter(lambda record: lines.append(encode_record(record)))
     emitter.result(PrecisionResult([row], Thresholds(), notices=notices))
-    assembler = ResultAssembler()
-    result = None
-    for line in lines:
-        record = decode_record(line)
-        if record["type"] == "rows":
-            assembler.add_rows(record)
-        else:
-            result = assembler.result(record)
-    assert result is not None
-    return result.notices
+    return reassembled(lines).notices
 
 
 def test_a_host_relayed_notice_keeps_its_params_and_renders_in_chinese() -> None:

@@ -67,15 +67,8 @@ def test_non_finite_metrics_and_hostile_names_round_trip() -> None:
     assert math.copysign(1, back.metrics.mean_abs_err) == -1.0
 
 
-def test_whole_result_rebuilt_identically(result: PrecisionResult) -> None:
-    if result.ranks:
-        assert any(row.occurrence is not None for row in result.rows) or len(result.ranks) == 4
-    lines: list[str] = []
-    emitter = RowEmitter(lambda record: lines.append(encode_record(record)))
-    half = len(result.rows) // 2
-    emitter.rows(result.rows[half:])  # rows arrive in any order, before their verdicts
-    emitter.rows(result.rows[:half])
-    emitter.result(result)
+def reassembled(lines: list[str]) -> PrecisionResult:
+    """The result a client rebuilds from a host's stream lines (rows records, then the result record)."""
     assembler = ResultAssembler()
     rebuilt = None
     for line in lines:
@@ -85,6 +78,18 @@ def test_whole_result_rebuilt_identically(result: PrecisionResult) -> None:
         else:
             rebuilt = assembler.result(record)
     assert rebuilt is not None
+    return rebuilt
+
+def test_whole_result_rebuilt_identically(result: PrecisionResult) -> None:
+    if result.ranks:
+        assert any(row.occurrence is not None for row in result.rows) or len(result.ranks) == 4
+    lines: list[str] = []
+    emitter = RowEmitter(lambda record: lines.append(encode_record(record)))
+    half = len(result.rows) // 2
+    emitter.rows(result.rows[half:])  # rows arrive in any order, before their verdicts
+    emitter.rows(result.rows[:half])
+    emitter.result(result)
+    rebuilt = reassembled(lines)
     assert [repr(row) for row in rebuilt.rows] == [repr(row) for row in result.rows]
     assert json.dumps(rebuilt.to_dict()) == json.dumps(result.to_dict())
     assert repr(rebuilt.first_divergence) == repr(result.first_divergence)

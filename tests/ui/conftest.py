@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
+from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.tasks import TaskRunner
 from tests.core.test_graphview_build import demo_case
 from tests.synth import demo_spec, generate_case
@@ -54,3 +55,15 @@ def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("window") / "demo"
     generate_case(root, demo_spec())
     return root
+
+
+@pytest.fixture
+def chinese_window(qtbot: QtBot) -> Iterator[MainWindow]:
+    """A shown main window in Chinese; English again afterwards."""
+    widget = MainWindow()
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.set_language("zh_CN")
+    qtbot.waitUntil(lambda: widget.workbench.notices.toggle.text() == "警告")  # LanguageChange is posted
+    yield widget
+    widget.set_language("en")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,9 @@ from autofuse_studio.ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    """A shown main window in Chinese; English again afterwards."""
-    widget = MainWindow()
-    qtbot.addWidget(widget)
-    widget.show()
-    widget.set_language("zh_CN")
-    qtbot.waitUntil(lambda: widget.workbench.notices.toggle.text() == "警告")
-    yield widget
-    widget.set_language("en")
+def window(chinese_window: MainWindow) -> MainWindow:
+    """A shown main window in Chinese (tests/ui/conftest.py)."""
+    return chinese_window
 
 
 def _fill(window: MainWindow, tmp_path: Path, graph: Path) -> None:

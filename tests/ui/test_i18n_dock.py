@@ -4,7 +4,6 @@ hosts dialog, the perf canvas' note and the 0-rows sentence."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,9 @@ WAIT_MS = 30_000
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    """A shown main window in Chinese; English again afterwards."""
-    widget = MainWindow()
-    qtbot.addWidget(widget)
-    widget.show()
-    widget.set_language("zh_CN")
-    qtbot.waitUntil(lambda: widget.workbench.notices.toggle.text() == "警告")  # LanguageChange is posted
-    yield widget
-    widget.set_language("en")
+def window(chinese_window: MainWindow) -> MainWindow:
+    """A shown main window in Chinese (tests/ui/conftest.py)."""
+    return chinese_window
 
 
 def test_new_texts_are_chinese(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
