@@ -188,7 +188,8 @@ class Tour:
 
     def steps(self) -> list[Callable[[object], None]]:
         """Every view of the tour, in order."""
-        return [self.start_page, self.demo, self.multi_rank, self.graph_alone, self.att_logs, self.run_root, self.runner]
+        return [self.start_page, self.demo, self.multi_rank, self.graph_alone, self.att_logs, self.run_root,
+                self.runner]
 
 
 def public_graph() -> Path | None:
