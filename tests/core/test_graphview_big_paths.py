@@ -20,7 +20,8 @@ from autofuse_studio.core.render.svg import arrow_head
 from tests.core.graph_shapes import KNOBS, digest, knob_groups, knob_model, shapes
 from tests.core.test_graphview_build import demo_case
 
-# Written with the layout code of main at df04f2b, before the speed-ups (see tests/core/graph_shapes.py).
+# Written with the layout code of main at df04f2b, before the speed-ups (see tests/core/graph_shapes.py);
+# rewritten once when issue 28 routed edges clear of node boxes (test_graph_edges_clear_nodes.py).
 BEFORE = json.loads((Path(__file__).parent / "data" / "graph_layouts_before.json").read_text(encoding="utf-8"))
 
 

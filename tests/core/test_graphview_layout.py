@@ -83,7 +83,7 @@ def test_long_edges_bend_through_dummies() -> None:
     edges = [("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")]
     layout = compute_layout(build_display_graph(make_model(edges)))
     lengths = np.diff(layout.offsets)
-    assert sorted(lengths.tolist()) == [2, 2, 2, 4]  # a -> d passes two dummy points
+    assert sorted(lengths.tolist()) == [2, 2, 2, 6]  # a -> d crosses two dummy rows: top and bottom of each
 
 
 def test_empty_graph() -> None:

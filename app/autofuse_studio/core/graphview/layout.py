@@ -10,12 +10,12 @@ from numpy.typing import NDArray
 from autofuse_studio.core.graphview.compound import (
     CLUSTER_HEADER,
     CLUSTER_PAD,
-    Hierarchy,
     Placement,
     build_hierarchy,
     place_compound,
 )
 from autofuse_studio.core.graphview.graph import DisplayGraph
+from autofuse_studio.core.graphview.routing import Rows, route_edges
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 __all__ = ["NODE_HEIGHT", "Layout", "compute_layout", "node_width", "node_widths"]
@@ -93,9 +93,7 @@ def compute_layout(graph: DisplayGraph, progress: Progress = no_progress,
                                    placed.box_x[used, 1], layer_y[last] + NODE_HEIGHT / 2 + bottom_inset[used]))
     boxes[used, 0::2] += MARGIN
     progress(2, 3, "routing")
-    dummy_xy = np.column_stack((placed.dummy_x + MARGIN, layer_y[placed.dummy_layer] if len(placed.dummy_layer)
-                                else np.zeros(0)))
-    back, points, offsets = _route(tree, placed, src, dst, x, y, dummy_xy)
+    back, points, offsets = route_edges(tree, placed, src, dst, Rows(x, y, layer_y, NODE_HEIGHT / 2, MARGIN))
     right = placed.width + 2 * MARGIN
     bottom = float(layer_y[-1]) + NODE_HEIGHT / 2 + LAYER_GAP + MARGIN if placed.layers else 2 * MARGIN
     bottom = max(bottom, float(boxes[:, 3].max(initial=0.0)) + MARGIN)
@@ -140,38 +138,3 @@ def _layer_y(graph: DisplayGraph, placed: Placement) -> tuple[FloatArray, FloatA
     first = MARGIN + float(need_top[0]) + NODE_HEIGHT / 2
     layer_y = first + np.concatenate(([0.0], np.cumsum(NODE_HEIGHT + gap)))
     return layer_y, top_inset, bottom_inset
-
-
-def _route(tree: Hierarchy, placed: Placement, src: IntArray, dst: IntArray, x: FloatArray, y: FloatArray,
-           dummy_xy: FloatArray) -> tuple[NDArray[np.bool_], FloatArray, IntArray]:
-    """Back flags and polylines: bottom of the upper node, the dummies of its level's edge, top of the lower node.
-
-    An edge between two blocks is laid out once in their common level; its end points are the real nodes.
-    """
-    half = NODE_HEIGHT / 2
-    count = len(src)
-    back = np.zeros(count, dtype=bool)
-    first = np.full(count, -1, dtype=np.int64)
-    chain = np.zeros(count, dtype=np.int64)
-    for level, laid in enumerate(placed.levels):
-        mine = np.flatnonzero(tree.pair_level == level)
-        if laid is None or not len(mine):
-            continue
-        local = tree.pair_edge[mine]
-        back[mine] = laid.back[local]
-        chain[mine] = laid.dummy_count[local]
-        first[mine] = np.where(laid.first_dummy[local] >= 0, laid.first_dummy[local] + placed.dummy_base[level], -1)
-    upper, lower = np.where(back, dst, src), np.where(back, src, dst)
-    offsets = np.concatenate(([0], np.cumsum(chain + 2))).astype(np.int64)
-    points = np.empty((int(offsets[-1]), 2), dtype=np.float64)
-    starts, ends = offsets[:-1], offsets[1:] - 1
-    points[starts] = np.column_stack((x[upper], y[upper] + half))
-    points[ends] = np.column_stack((x[lower], y[lower] - half))
-    owner = np.repeat(np.arange(count), chain)
-    step = np.arange(int(chain.sum())) - np.repeat(np.cumsum(chain) - chain, chain)
-    points[starts[owner] + 1 + step] = dummy_xy[first[owner] + step]
-    # Back edges were laid out reversed: flip their point runs so every polyline runs source -> destination.
-    for index in np.flatnonzero(back).tolist():
-        run = points[offsets[index]:offsets[index + 1]]
-        points[offsets[index]:offsets[index + 1]] = run[::-1].copy()
-    return back, points, offsets

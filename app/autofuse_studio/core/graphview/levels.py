@@ -18,6 +18,7 @@ IntArray = NDArray[np.int64]
 
 DUMMY_WIDTH = 10.0
 DUMMY_BUDGET_PER_NODE = 4  # caps memory and time on graphs with very long skip edges
+DUMMY_BUDGET_FLOOR = 50_000  # enough for every long edge of a graph of a few thousand ops (a clear route)
 
 
 @dataclass
@@ -69,7 +70,7 @@ def layout_levels(levels: list[tuple[IntArray, IntArray, FloatArray, IntArray]],
     stack = np.concatenate(([0], np.cumsum(depth)[:-1])) - np.where(sizes > 0, top, 0)
     layer = layer + stack[part]  # parts stacked on disjoint layers
     bottom = layer + height - 1
-    chains = insert_dummies(layer, up_src, up_dst, DUMMY_BUDGET_PER_NODE * max(count, 1), bottom)
+    chains = insert_dummies(layer, up_src, up_dst, max(DUMMY_BUDGET_PER_NODE * count, DUMMY_BUDGET_FLOOR), bottom)
     cancel.check()
     dummies = len(chains.layer) - count
     widths = np.concatenate((width, np.full(dummies, DUMMY_WIDTH)))
