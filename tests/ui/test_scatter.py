@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.pair import FILE_NOT_FOUND
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
+from autofuse_studio.core.precision.scatter_points import MAX_POINTS, scatter_points, stride_for
 from autofuse_studio.core.precision.tensor_view import ViewOptions, open_pair
-from autofuse_studio.ui.precision.scatter_points import MAX_POINTS, scatter_points, stride_for
 from autofuse_studio.ui.precision.tensor_panel import TensorPanel
 
 TIMEOUT_MS = 20_000

@@ -12,8 +12,8 @@ from collections.abc import Callable
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from autofuse_studio.core.precision.scatter_points import ScatterPoints
 from autofuse_studio.ui.precision.grid_axis import add_grid_plot
-from autofuse_studio.ui.precision.scatter_points import ScatterPoints
 from autofuse_studio.ui.precision.tensor_plots import EMPTY_TEXT_COLOUR, PLOT_MIN_HEIGHT, ScenePlots
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 

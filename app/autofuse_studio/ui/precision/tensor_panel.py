@@ -34,13 +34,13 @@ from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default_axes
 from autofuse_studio.core.precision.rows import PrecisionRow
+from autofuse_studio.core.precision.scatter_points import ScatterPoints, scatter_points
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.stats_pair import stats_ref
 from autofuse_studio.core.precision.tensor_stats import SideStats
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.precision.scatter_plot import ScatterPlot
-from autofuse_studio.ui.precision.scatter_points import ScatterPoints, scatter_points
 from autofuse_studio.ui.precision.stats_view import StatsComparisonView
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_png, widget_svg
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
