@@ -215,3 +215,18 @@ def test_painted_values_follow_verdict_changes_and_new_rows(qtbot: QtBot) -> Non
     others = make_rows(30, seed=11)
     bench.set_result(PrecisionResult(others, Thresholds()), {})
     assert painted(others[0], FUSED_OP)[Qt.ItemDataRole.DisplayRole] == others[0].fused_op
+
+
+def test_mode_two_rows_show_file_names_with_the_path_in_the_tooltip(qtbot: QtBot) -> None:
+    """Two NPY files compared (mode 2) name the row by their paths: the cells show the file names."""
+    fused, origin = "/data/run a/fused.npy", "/data/run b/origin.npy"
+    model = PrecisionTableModel()
+    model.append_rows([PrecisionRow(OUTPUT, fused, 0, origin, 0, "OK", fused_file=fused, origin_file=origin),
+                       PrecisionRow(OUTPUT, "autofuse_1", 0, "model/Add", 0, "OK", fused_file=fused)])
+    fused_at, origin_at = COLUMN_KEYS.index("fused_op"), COLUMN_KEYS.index("origin_op")
+    cell = model.index(0, fused_at)
+    assert cell.data() == "fused.npy" and model.index(0, origin_at).data() == "origin.npy"
+    assert fused in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert origin in model.index(0, origin_at).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(1, fused_at).data() == "autofuse_1"  # op names of a case stay as they are
+    assert model.index(1, origin_at).data() == "model/Add"

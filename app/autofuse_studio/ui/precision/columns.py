@@ -10,6 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 import numpy as np
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
@@ -199,6 +200,31 @@ def _signature(row: PrecisionRow) -> object:
     return None if row.signature is None else signature_label(row.signature)
 
 
+def _fused_op(row: PrecisionRow) -> object:
+    return _op_name(row.fused_op, row.fused_file)
+
+
+def _origin_op(row: PrecisionRow) -> object:
+    return _op_name(row.origin_op, row.origin_file)
+
+
+def _op_name(name: str | None, file: str | None) -> str | None:
+    """A mode-2 row is named by its two files (the CLI and JSON keep the paths as given): the table shows the
+    file name, the cell's tooltip the whole path."""
+    if name is not None and name == file:
+        return PurePath(name).name or name
+    return name
+
+
+def full_text(row: PrecisionRow, column: Column) -> str:
+    """The cell's whole text for its tooltip: a mode-2 row's op cells give the path the cell shortens."""
+    if column.key in ("fused_op", "origin_op"):
+        name = getattr(row, column.key)
+        if name is not None:
+            return str(name)
+    return column.display(row)
+
+
 def _kind(value: object) -> str:
     kind = str(value)
     return translated_texts().get(kind, kind) if kind in ("output", "input") else kind
@@ -206,9 +232,10 @@ def _kind(value: object) -> str:
 
 # Where the GUI shows more than the core value: a statistics row's worst statistic in the error columns, the
 # statistic that diverged most in its own column ('avg 0.55 vs 0.5 (9.1%)'), the kind and the signature's label
-# in the UI language.
+# in the UI language, a mode-2 row's file names.
 _VALUES: dict[str, Callable[[PrecisionRow], object]] = {
-    "max_abs_err": _max_abs_err, "max_rel_err": _max_rel_err, "statistics": _statistics, "signature": _signature}
+    "max_abs_err": _max_abs_err, "max_rel_err": _max_rel_err, "statistics": _statistics, "signature": _signature,
+    "fused_op": _fused_op, "origin_op": _origin_op}
 _TEXT: dict[str, Callable[[object], str]] = {"kind": _kind}
 _STATS_TEXT: dict[str, Callable[[PrecisionRow], str]] = {"statistics": worst_statistic_text}
 

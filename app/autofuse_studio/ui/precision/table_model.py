@@ -24,6 +24,7 @@ from autofuse_studio.ui.precision.columns import (
     VERDICT_COLUMN,
     Column,
     cosine_tooltip,
+    full_text,
     translated_texts,
 )
 from autofuse_studio.ui.precision.signature_text import signature_tooltip
@@ -151,7 +152,7 @@ class PrecisionTableModel(QAbstractTableModel):
             return stats_tooltip(row, self._stats_thresholds.limits_for(row.stats.dtype))
         if column.key == "signature" and row.signature is not None:  # the label's sentence, in the UI language
             return signature_tooltip(row.signature)
-        parts = [column.display(row)] if column.key in LONG_TEXT_COLUMNS else []
+        parts = [full_text(row, column)] if column.key in LONG_TEXT_COLUMNS else []
         if column.key == "cosine" and (zeros := cosine_tooltip(row)) is not None:
             parts.append(zeros)  # a cosine of 0 on a row that is fine: say why
         if row.message:
