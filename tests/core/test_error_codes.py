@@ -15,7 +15,7 @@ import autofuse_studio
 from autofuse_studio.core.case import CaseFiles, load_case_file
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.dumps.npy import open_npy as load_npy
-from autofuse_studio.core.error_messages import ERRORS, LABELS_ZH, english, render_error
+from autofuse_studio.core.error_messages import ERRORS, FRAGMENTS, LABELS_ZH, english, render_error
 from autofuse_studio.core.errors import AppError, InputError, NpyLoadError, OutputError, UsageError
 from autofuse_studio.core.precision.thresholds import load_thresholds as load_thresholds_file
 from autofuse_studio.core.remote.profiles import profile_from_dict
@@ -27,7 +27,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # Fields the Chinese rendering derives itself (core/error_messages._chinese_context).
 DERIVED = {"label": "role", "where": None}
 # What a `**mapping` argument of a raise site supplies.
-SPREAD = {"where": {"host", "address"}, "_rank_param(where)": {"rank"}}
+SPREAD = {"where": {"host", "address"}, "_rank_param(where)": {"rank"}, "problem": {"problem", "problem_code"}}
 
 
 def _fields(template: str) -> dict[str, str]:
@@ -48,6 +48,14 @@ def _trees() -> list[tuple[Path, ast.AST]]:
             if ".of(" in (text := path.read_text(encoding="utf-8"))]
 
 
+def _param_names(call: ast.Call) -> set[str]:
+    """The parameter names a `.of(...)` call passes (a `**mapping` by SPREAD)."""
+    names: set[str] = set()
+    for keyword in call.keywords:
+        names |= {keyword.arg} if keyword.arg else SPREAD[ast.unparse(keyword.value)]
+    return names
+
+
 def _raise_sites() -> list[tuple[Path, int, str, set[str]]]:
     """(file, line, code, parameter names) of every `.of("code", ...)` call in the package."""
     sites = []
@@ -57,16 +65,13 @@ def _raise_sites() -> list[tuple[Path, int, str, set[str]]]:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "of"
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 continue
-            names: set[str] = set()
-            for keyword in node.keywords:
-                names |= {keyword.arg} if keyword.arg else SPREAD[ast.unparse(keyword.value)]
-            sites.append((path, node.lineno, node.args[0].value, names))
+            sites.append((path, node.lineno, node.args[0].value, _param_names(node)))
     # `InputError.of("a" if … else "b", …)`: both codes
     for path, tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "of" \
                     and node.args and isinstance(node.args[0], ast.IfExp):
-                names = {keyword.arg for keyword in node.keywords if keyword.arg}
+                names = _param_names(node)
                 for branch in (node.args[0].body, node.args[0].orelse):
                     assert isinstance(branch, ast.Constant) and isinstance(branch.value, str)
                     sites.append((path, node.lineno, branch.value, names))
@@ -214,3 +219,78 @@ def test_att_logs_not_found(tmp_path: Path) -> None:
     error = _raised(lambda: discover_logs(tmp_path / "none"))
     assert str(error) == f"Path '{tmp_path / 'none'}' not found."
     assert render_error(error, "zh") == f"路径 '{tmp_path / 'none'}' 不存在。"
+
+
+def test_graph_file_errors_in_chinese(tmp_path: Path) -> None:
+    from autofuse_studio.core.ge.load import load_model
+
+    error = _raised(lambda: load_model(tmp_path / "none.json"))
+    assert str(error) == f"The graph file {tmp_path / 'none.json'} does not exist."
+    assert render_error(error, "zh") == f"图文件 {tmp_path / 'none.json'} 不存在。"
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"graph": [', encoding="utf-8")
+    error = _raised(lambda: load_model(cut))
+    assert str(error).startswith(f"{cut} is not valid JSON (the file looks truncated): ") and error.line == 1
+    assert render_error(error, "zh").startswith(f"{cut} 不是有效的 JSON（文件似乎被截断）：第 1 行第 ")
+
+
+def test_a_refused_case_field_is_chinese_inside_the_chinese_sentence(tmp_path: Path) -> None:
+    from autofuse_studio.core.case import CASE_FORMAT
+
+    case = tmp_path / "step.afcase"
+    case.write_text(f'{{"format": "{CASE_FORMAT}", "step": 5.5}}', encoding="utf-8")
+    error = _raised(lambda: load_case_file(case))
+    assert str(error) == f"The case file {case} is refused: 'step' must be a step folder name or null, not 5.5."
+    assert render_error(error, "zh") == f"案例文件 {case} 被拒绝：'step' 必须是 step 文件夹名或 null，而不是 5.5。"
+    # a wrapped code this version does not know: the English reason inside the Chinese sentence
+    stranger = InputError.of("case_refused", path="/c", reason="Said.", cause_code="gone", cause_params={})
+    assert render_error(stranger, "zh") == "案例文件 /c 被拒绝：Said."
+
+
+def test_a_side_file_that_is_a_folder(tmp_path: Path) -> None:
+    error = _raised(lambda: load_thresholds_file(tmp_path))
+    assert str(error) == f"The thresholds file {tmp_path} is a folder, not a file."
+    assert render_error(error, "zh") == f"阈值文件 {tmp_path} 是一个文件夹，不是文件。"
+    assert error.path == str(tmp_path)
+
+
+def test_runner_and_host_errors_in_chinese() -> None:
+    from autofuse_studio.core.desktop import check_command
+    from autofuse_studio.core.remote.nwa_remote import too_old
+    from autofuse_studio.core.tiling.params import preset_params
+
+    error = _raised(lambda: preset_params("C"))
+    assert (str(error), render_error(error, "zh")) == ("Unknown preset 'C': use A or B.", "未知的预设 'C'：请使用 A 或 B。")
+    error = _raised(lambda: check_command(["/opt/a\nb"]))
+    assert str(error).startswith("Cannot write a desktop entry for a command with a line break in it: ")
+    assert render_error(error, "zh").startswith("无法为含有换行的命令写入桌面项：")
+    profile = profile_from_dict({"name": "box", "destination": "me@box.example"})
+    old = too_old(profile, "autofuse-studio", "0.1")
+    assert str(old).startswith(f"'autofuse-studio' on host 'box' ({profile.describe()}) is Autofuse Studio 0.1, ")
+    assert render_error(old, "zh").startswith(f"主机 'box'（{profile.describe()}）上的 'autofuse-studio' 是 ")
+
+
+@pytest.mark.parametrize("part", sorted(FRAGMENTS))
+def test_every_sentence_part_has_chinese_words_with_the_same_values(part: str) -> None:
+    en, zh = FRAGMENTS[part]
+    assert set(_fields(zh)) == set(_fields(en)) and CJK.search(zh)
+
+
+def test_a_threshold_out_of_range_is_chinese_to_its_last_word(tmp_path: Path) -> None:
+    from autofuse_studio.core.precision.thresholds import check_limit
+
+    error = _raised(lambda: check_limit("cosine", 2, "--cosine-threshold"))
+    assert str(error) == "--cosine-threshold: threshold 'cosine' must be in [-1, 1], not 2."
+    assert render_error(error, "zh") == "--cosine-threshold：阈值 'cosine' 必须在 [-1, 1] 之内，而不是 2。"
+    error = _raised(lambda: check_limit("max_abs", "x", "--max-abs-threshold"))
+    assert str(error) == "--max-abs-threshold: threshold 'max_abs' must be a number, not 'x'."
+    assert render_error(error, "zh") == "--max-abs-threshold：阈值 'max_abs' 必须是数字，而不是 'x'。"
+    from autofuse_studio.core.case import CASE_FORMAT
+
+    case = tmp_path / "limit.afcase"
+    case.write_text(f'{{"format": "{CASE_FORMAT}", "thresholds": {{"default": {{"max_rel": -1}}}}}}', "utf-8")
+    error = _raised(lambda: load_case_file(case))
+    assert str(error) == (f"The case file {case} is refused: Threshold 'max_rel' of 'thresholds.default' must be 0 "
+                          "or more, not -1 (or null).")
+    assert render_error(error, "zh") == (f"案例文件 {case} 被拒绝：'thresholds.default' 的阈值 'max_rel' 必须大于等于 "
+                                         "0，而不是 -1（或 null）。")

@@ -65,17 +65,15 @@ def make_thresholds(cosine: float | None = None, max_abs: float | None = None, m
                         for key, value in given.items()})
     per_dtype = dict(base.per_dtype)
     if dtype_thresholds is not None and not isinstance(dtype_thresholds, Mapping):
-        raise InputError("dtype_thresholds must map dtype names to limits, e.g. {'float16': {'cosine': 0.995}}, "
-                         f"not {_shown(dtype_thresholds)}.")
+        raise InputError.of("api_dtype_thresholds_not_mapping", value=_shown(dtype_thresholds))
     for dtype, limits in (dtype_thresholds or {}).items():
         where = f"dtype_thresholds[{_shown(dtype)}]"
         check_dtype_name(dtype, where)
         if not isinstance(limits, Mapping):
-            raise InputError(f"{where} must map limit names to numbers, e.g. {{'cosine': 0.995}}, not "
-                             f"{_shown(limits)}.")
+            raise InputError.of("api_limits_not_mapping", place=where, value=_shown(limits))
         unknown = sorted(str(key) for key in set(limits) - set(given))
         if unknown:
-            raise InputError(f"{where}: unknown limit {_shown(unknown[0])} (use cosine, max_abs, max_rel).")
+            raise InputError.of("api_unknown_limit", place=where, key=_shown(unknown[0]))
         values = {key: check_limit(key, value, where) for key, value in limits.items()}
         per_dtype[dtype] = Limits(**{**per_dtype.get(dtype, default).as_dict(), **values})
     return Thresholds(default, per_dtype, base.stats)
@@ -219,7 +217,7 @@ def compare_case(af_open_graph: PathLike, af_close_graph: PathLike, af_open_data
         if not graph.is_file():
             raise InputError.of("graph_missing", path=graph)
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)):
-        raise InputError(f"jobs must be a whole number of worker threads, not {_shown(jobs)}.")
+        raise InputError.of("api_jobs_not_int", value=_shown(jobs))
     spec = RunSpec(Path(af_open_graph), Path(af_close_graph), Path(af_open_data), Path(af_close_data),
                    compare_input=compare_input, step=step, ranks=None if ranks is None else rank_list(ranks, "ranks"),
                    jobs=None if jobs is None else max(1, jobs),

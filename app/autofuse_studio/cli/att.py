@@ -57,24 +57,25 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def scan_paths(log_path: str, announce: bool, digest: bool = False,
-               no_logs: str | None = None) -> tuple[list[Path], list[FileScan], list[str]]:
+               no_logs_at: bool = False) -> tuple[list[Path], list[FileScan], list[str]]:
     """Find and scan the logs; returns (paths, scans, per-file failure messages).
 
     `announce` (summary): print the `Found`/`Parsing` lines and the per-file warnings on stdout, as
     att.py does; otherwise the warnings go to stderr. `digest`: hash each file from the descriptor it
-    is scanned from (FileScan.sha256). `no_logs`: the message when the path is missing or holds no log.
+    is scanned from (FileScan.sha256). `no_logs_at`: att.py's one sentence for a missing path and a folder
+    without logs alike ('No log files found at …').
     """
     from autofuse_studio.core.att.scanner import discover_logs, scan_file
 
-    if no_logs is not None and not Path(log_path).exists():
-        raise InputError(no_logs, log_path)
+    if no_logs_at and not Path(log_path).exists():
+        raise InputError.of("att_no_logs_at", path=log_path)
     found = discover_logs(log_path)
     for note in found.notes:
         print(f"Warning: {note}", file=sys.stderr)
     paths = found.paths
     if Path(log_path).is_dir():
         if not paths:
-            raise InputError(no_logs, log_path) if no_logs else InputError.of("att_no_log_files", path=log_path)
+            raise InputError.of("att_no_logs_at" if no_logs_at else "att_no_log_files", path=log_path)
         if announce:
             print(f"Found {len(paths)} log file(s)")
     scans, failures = [], []
@@ -184,8 +185,7 @@ def run_evidence(args: argparse.Namespace, argv: list[str]) -> int:
     from autofuse_studio.core.att.evidence import write_evidence
 
     # att.py's sentence for a missing path and for a folder without logs alike.
-    paths, scans, failures = scan_paths(args.log_path, announce=False, digest=True,
-                                        no_logs=f"No log files found at '{args.log_path}'")
+    paths, scans, failures = scan_paths(args.log_path, announce=False, digest=True, no_logs_at=True)
     if failures:
         raise InputError(failures[0].removeprefix("Warning: "))
     notes: list[str] = []
@@ -229,7 +229,7 @@ def run_perf(args: argparse.Namespace) -> int:
     from autofuse_studio.core.att.perf_output import write_perf_outputs
 
     if not Path(args.source_dir).is_dir():
-        raise UsageError(f"[perf-formula] 源目录不存在: {args.source_dir}")
+        raise UsageError.of("perf_source_missing", path=args.source_dir)
     case_filter = parse_case_filter(args.case)
     _, scans, failures = scan_paths(args.log_path, announce=False)
     if failures:

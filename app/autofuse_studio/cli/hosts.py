@@ -88,7 +88,7 @@ def _list(entries: list[StoredEntry]) -> int:
 
 def _add(entries: list[StoredEntry], args: argparse.Namespace) -> int:
     if any(entry.name == args.name for entry in entries):
-        raise UsageError(f"A host profile named {show(args.name)} exists already; change it with `hosts set`.")
+        raise UsageError.of("profile_exists", name=show(args.name))
     profile = profile_from_dict({"name": args.name, "destination": args.destination, **_changes(args)})
     save_entries([*entries, StoredEntry(profile.to_dict(), profile, None)])
     print(f"Added {_describe(profile)}")

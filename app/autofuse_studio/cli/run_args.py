@@ -71,7 +71,7 @@ def parse_ranks(text: str | None) -> list[str] | None:
     try:
         return rank_list(text, "--rank")
     except InputError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(str(error), code=error.code, params=error.params) from None
 
 
 def spec_from_json(text: str) -> RunSpec:

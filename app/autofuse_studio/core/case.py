@@ -21,7 +21,7 @@ from autofuse_studio.core.precision.thresholds import (
     Limits,
     Thresholds,
     check_dtype_name,
-    limit_problem,
+    limit_problem_params,
     stats_limits,
 )
 from autofuse_studio.core.printable import escape_controls, short_repr
@@ -418,14 +418,14 @@ def _limits_from_dict(table: Any, base: Limits, where: str) -> Limits:
     if table is None:
         return base
     if not isinstance(table, dict):
-        raise InputError(f"'{where}' must be an object of limits (cosine, max_abs, max_rel), not {_what(table)}.")
+        raise InputError.of("case_limits_not_object", field=where, value=_what(table))
     values: dict[str, float | None] = {}
     for key in ("cosine", "max_abs", "max_rel"):
         if key in table:
             value = table[key]
-            problem = None if value is None else limit_problem(key, value)
+            problem = None if value is None else limit_problem_params(key, value)
             if problem:
-                raise InputError(f"Threshold '{key}' of '{where}' {problem} (or null).")
+                raise InputError.of("case_threshold_unusable", key=key, field=where, **problem)
             values[key] = None if value is None else float(value)
     return replace(base, **values)
 
@@ -435,8 +435,7 @@ def _per_dtype_items(data: Any, where: str) -> list[tuple[str, Any]]:
     if data is None:
         return []
     if not isinstance(data, dict):
-        raise InputError(f"'{where}' must be an object keyed by dtype (e.g. {{\"float16\": {{\"cosine\": 0.995}}}}), "
-                         f"not {_what(data)}.")
+        raise InputError.of("case_per_dtype_not_object", field=where, value=_what(data))
     return [(check_dtype_name(name, f"'{where}'"), table) for name, table in data.items()]
 
 
@@ -445,7 +444,7 @@ def thresholds_from_dict(data: Any, where: str = "thresholds") -> Thresholds:
     if data is None:
         return Thresholds()
     if not isinstance(data, dict):
-        raise InputError(f"'{where}' must be an object with 'default', 'per_dtype' and 'stats', not {_what(data)}.")
+        raise InputError.of("case_thresholds_not_object", field=where, value=_what(data))
     default = _limits_from_dict(data.get("default"), Limits(), f"{where}.default")
     per_dtype = {name: _limits_from_dict(table, default, f"{where}.per_dtype.{name}")
                  for name, table in _per_dtype_items(data.get("per_dtype"), f"{where}.per_dtype")}
@@ -457,14 +456,14 @@ def _stats_thresholds_from_dict(data: Any, where: str) -> StatsThresholds:
     if data is None:
         return StatsThresholds()
     if not isinstance(data, dict):
-        raise InputError(f"'{where}' must be an object of statistics limits, not {_what(data)}.")
+        raise InputError.of("case_stats_not_object", field=where, value=_what(data))
 
     def limits(table: Any, base: StatsLimits, label: str) -> StatsLimits:
         if table is None:
             return base
         if not isinstance(table, dict):
-            raise InputError(f"'{label}' must be an object of statistics limits ({', '.join(STATS_KEYS)}), "
-                             f"not {_what(table)}.")
+            raise InputError.of("case_stats_limits_not_object", field=label, keys=", ".join(STATS_KEYS),
+                                 value=_what(table))
         return stats_limits(base, {key: table[key] for key in STATS_KEYS if key in table}, f"'{label}'")
 
     default = limits(data.get("default"), StatsLimits(), f"{where}.default")
@@ -523,10 +522,11 @@ def load_case_file(path: str | Path) -> CaseFiles:
     try:
         return _case_from_document(document, source)
     except InputError as error:
-        raise InputError(f"The case file {source} is refused: {error}", source) from None
+        raise InputError.of("case_refused", path=source, reason=str(error), cause_code=error.code,
+                             cause_params=error.params) from None
     except (TypeError, ValueError, AttributeError, OverflowError, RecursionError) as error:
         # A safety net: every key is checked above; whatever slipped through is still one sentence.
-        raise InputError(f"The case file {source} is refused: {escape_controls(str(error))[:200]}.", source) from None
+        raise InputError.of("case_refused_other", path=source, reason=escape_controls(str(error))[:200]) from None
 
 
 def _case_path(document: dict[str, Any], role: str, base: Path) -> Path | None:
@@ -534,11 +534,11 @@ def _case_path(document: dict[str, Any], role: str, base: Path) -> Path | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise InputError(f"'{role}' must be a path (text) or null, not {_what(value)}.")
+        raise InputError.of("case_path_not_text", field=role, value=_what(value))
     if "\0" in value:
-        raise InputError(f"'{role}' holds a NUL character, which no path can hold.")
+        raise InputError.of("case_path_nul", field=role)
     if len(value) > MAX_PATH_CHARS:
-        raise InputError(f"'{role}' is a path of {len(value):,} characters (at most {MAX_PATH_CHARS:,}).")
+        raise InputError.of("case_path_too_long", field=role, count=len(value), limit=MAX_PATH_CHARS)
     return Path(value) if os.path.isabs(value) else (base / value).resolve()
 
 
@@ -548,12 +548,12 @@ def _case_from_document(document: dict[str, Any], source: Path) -> CaseFiles:
         setattr(case, role, _case_path(document, role, source.parent))
     compare_input = document.get("compare_input", False)
     if not isinstance(compare_input, bool) and compare_input is not None:
-        raise InputError(f"'compare_input' must be true or false, not {_what(compare_input)}.")
+        raise InputError.of("case_not_bool", field="compare_input", value=_what(compare_input))
     case.compare_input = bool(compare_input)
     step = document.get("step")
     if step is not None and (isinstance(step, bool) or not isinstance(step, (str, int))
                              or len(str(step)) > MAX_STEP_CHARS or "\0" in str(step)):
-        raise InputError(f"'step' must be a step folder name or null, not {_what(step)}.")
+        raise InputError.of("case_step_invalid", value=_what(step))
     case.step = str(step) if step not in (None, "") else None
     case.ranks = _ranks(document.get("ranks"))
     case.thresholds = thresholds_from_dict(document.get("thresholds"))
@@ -566,18 +566,18 @@ def _ranks(value: Any) -> list[str] | None:
     if value is None:
         return None
     if isinstance(value, list) and len(value) > MAX_VIEW_ITEMS * 64:
-        raise InputError(f"'ranks' lists {len(value):,} ranks (at most {MAX_VIEW_ITEMS * 64:,}).")
+        raise InputError.of("case_too_many_ranks", count=len(value), limit=MAX_VIEW_ITEMS * 64)
     if isinstance(value, str) and len(value) > MAX_VIEW_TEXT:
-        raise InputError(f"'ranks' is a text of {len(value):,} characters (at most {MAX_VIEW_TEXT:,}).")
+        raise InputError.of("case_text_too_long", field="ranks", count=len(value), limit=MAX_VIEW_TEXT)
     if not isinstance(value, (list, str)):
-        raise InputError(f"'ranks' must be a list of device ids, their text (\"0,2\") or null, not {_what(value)}.")
+        raise InputError.of("case_ranks_invalid", value=_what(value))
     return rank_list(value, "'ranks'")
 
 
 def _text_list(value: Any, key: str) -> list[str]:
     if not isinstance(value, list) or len(value) > MAX_VIEW_ITEMS or \
             not all(isinstance(item, str) and len(item) <= MAX_VIEW_TEXT for item in value):
-        raise InputError(f"'view.{key}' must be a list of names, not {_what(value)}.")
+        raise InputError.of("case_names_invalid", field=f"view.{key}", value=_what(value))
     return list(value)
 
 
@@ -588,28 +588,26 @@ def _selected_key(value: Any) -> list[Any] | None:
     if not isinstance(value, list) or len(value) > MAX_VIEW_ITEMS or \
             not all(isinstance(item, scalar) and not isinstance(item, bool) for item in value) or \
             any(isinstance(item, str) and len(item) > MAX_VIEW_TEXT for item in value):
-        raise InputError(f"'view.selected' must be a row key (a list of names and numbers) or null, not "
-                         f"{_what(value)}.")
+        raise InputError.of("case_selected_invalid", value=_what(value))
     return list(value)
 
 
 def _splitter(value: Any) -> list[int]:
     if not isinstance(value, list) or len(value) != 2 or not all(
             isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= MAX_SPLITTER for size in value):
-        raise InputError(f"'view.splitter' must be two sizes in pixels (0 to {MAX_SPLITTER:,}), not {_what(value)}.")
+        raise InputError.of("case_splitter_invalid", limit=MAX_SPLITTER, value=_what(value))
     return list(value)
 
 
 def _optional_text(value: Any, key: str) -> str | None:
     if value is not None and (not isinstance(value, str) or len(value) > MAX_VIEW_TEXT):
-        raise InputError(f"'view.{key}' must be text (at most {MAX_VIEW_TEXT:,} characters) or null, not "
-                         f"{_what(value)}.")
+        raise InputError.of("case_view_text_invalid", field=f"view.{key}", limit=MAX_VIEW_TEXT, value=_what(value))
     return value
 
 
 def _flag(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise InputError(f"'view.{key}' must be true or false, not {_what(value)}.")
+        raise InputError.of("case_not_bool", field=f"view.{key}", value=_what(value))
     return value
 
 
@@ -618,8 +616,7 @@ def _filter(value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or len(value) > MAX_VIEW_ITEMS or not all(
             isinstance(key, str) and isinstance(item, str) and len(item) <= MAX_VIEW_TEXT
             for key, item in value.items()):
-        raise InputError(f"'view.filter' must be an object of texts (status, verdict, signature, rank, step, "
-                         f"text), not {_what(value)}.")
+        raise InputError.of("case_filter_invalid", value=_what(value))
     return dict(value)
 
 
@@ -641,7 +638,7 @@ def view_from_dict(data: Any) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise InputError(f"'view' must be an object (sort, filters, selection, splitter), not {_what(data)}.")
+        raise InputError.of("case_view_not_object", value=_what(data))
     return {key: check(data[key]) for key, check in _VIEW_KEYS.items() if key in data}
 
 

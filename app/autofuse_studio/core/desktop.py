@@ -98,13 +98,12 @@ def check_command(argv: list[str]) -> None:
         try:
             part.encode("utf-8")
         except UnicodeEncodeError:
-            raise UsageError(f"Cannot write a desktop entry for {_shown(part)}: the path is not valid UTF-8, and "
-                             "a desktop entry holds UTF-8 text only. Install from a folder whose name is UTF-8."
-                             ) from None
+            raise UsageError.of("desktop_not_utf8", command=_shown(part)) from None
         bad = sorted({char for char in part if (char < " " and char != "\t") or char == "\x7f"})
         if bad:
-            what = "a line break" if {"\n", "\r"} & set(bad) else f"the control character {escape_controls(bad[0])}"
-            raise UsageError(f"Cannot write a desktop entry for a command with {what} in it: {_shown(part)}.")
+            if {"\n", "\r"} & set(bad):
+                raise UsageError.of("desktop_line_break", command=_shown(part))
+            raise UsageError.of("desktop_control_char", char=escape_controls(bad[0]), command=_shown(part))
 
 
 def desktop_entry(template: str, argv: list[str]) -> str:
@@ -135,7 +134,7 @@ def targets(home: Path) -> dict[Path, Path]:
 
 def _check_platform() -> None:
     if not sys.platform.startswith("linux"):
-        raise UsageError(f"`desktop install` integrates with Linux (freedesktop) desktops; this is {sys.platform}.")
+        raise UsageError.of("desktop_not_linux", platform=sys.platform)
 
 
 def install(home: Path | None = None, argv: list[str] | None = None) -> DesktopReport:
@@ -154,7 +153,7 @@ def install(home: Path | None = None, argv: list[str] | None = None) -> DesktopR
                 data = source.read_bytes()
             _clear_the_way(target, report)
         except OSError as error:
-            raise OutputError(f"Cannot install {target.name}: {os_error_sentence(error)}") from None
+            raise OutputError.of("desktop_install_failed", name=target.name, reason=os_error_sentence(error)) from None
         atomic_write_bytes(target, data)  # a temp file, then a rename: never a half-written entry
         report.written.append(target)
     _refresh(report)
@@ -172,8 +171,7 @@ def _clear_the_way(target: Path, report: DesktopReport) -> None:
         target.unlink()
         report.notes.append(f"Replaced the symbolic link {target} (to {_shown(pointed)}) with the installed file.")
     elif not stat.S_ISREG(info.st_mode):
-        raise OutputError(f"Cannot install {target.name}: {target} is {file_kind(info.st_mode)}, not a file; remove "
-                          "it first.", target)
+        raise OutputError.of("desktop_target_not_file", name=target.name, path=target, kind=file_kind(info.st_mode))
 
 
 def uninstall(home: Path | None = None) -> DesktopReport:
@@ -186,7 +184,7 @@ def uninstall(home: Path | None = None) -> DesktopReport:
         except FileNotFoundError:
             continue
         except OSError as error:
-            raise OutputError(f"Cannot remove {target}: {os_error_sentence(error)}") from None
+            raise OutputError.of("desktop_remove_failed", path=target, reason=os_error_sentence(error)) from None
         report.removed.append(target)
     _refresh(report)
     return report

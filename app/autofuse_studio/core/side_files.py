@@ -41,14 +41,15 @@ def read_side_file(path: str | Path, cap: int, what: str, quoted: bool = False) 
     try:
         mode = os.stat(path).st_mode  # a device or FIFO is named without being opened
         if not stat.S_ISREG(mode):
-            raise InputError(f"{what} {shown} is {file_kind(mode)}, not a file.", path)
+            raise InputError.of("side_file_not_file", what=what, shown=shown, kind=file_kind(mode), path=path)
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as error:
-        raise InputError(f"{what} {shown} cannot be read: {error.strerror or error}.", path) from None
+        raise InputError.of("side_file_unreadable", what=what, shown=shown, reason=error.strerror or str(error),
+                            path=path) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise InputError(f"{what} {shown} is {file_kind(mode)}, not a file.", path)
+            raise InputError.of("side_file_not_file", what=what, shown=shown, kind=file_kind(mode), path=path)
         chunks: list[bytes] = []
         left = cap + 1
         while left > 0:
@@ -58,9 +59,10 @@ def read_side_file(path: str | Path, cap: int, what: str, quoted: bool = False) 
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as error:
-        raise InputError(f"{what} {shown} cannot be read: {error.strerror or error}.", path) from None
+        raise InputError.of("side_file_unreadable", what=what, shown=shown, reason=error.strerror or str(error),
+                            path=path) from None
     finally:
         os.close(fd)
     if left <= 0:
-        raise InputError(f"{what} {shown} is larger than {_size_text(cap)}.", path)
+        raise InputError.of("side_file_too_large", what=what, shown=shown, size=_size_text(cap), path=path)
     return b"".join(chunks)

@@ -38,14 +38,13 @@ def parse_case_filter(text: str | None) -> CaseFilter:
             name, _, number = token.partition("=")
             current = _DIMENSIONS.get(name.strip().lower())
             if current is None:
-                raise UsageError(f"--case '{text}': unknown dimension '{name.strip()}' "
-                                 "(use r/result, g/group or c/case, e.g. r=0,1,g=2,c=1).")
+                raise UsageError.of("case_filter_unknown_dimension", text=text, name=name.strip())
         else:
             number = token
             if current is None:
-                raise UsageError(f"--case '{text}': '{token}' needs a dimension first, e.g. c={token}.")
+                raise UsageError.of("case_filter_no_dimension", text=text, token=token)
         try:
             chosen[current].add(int(number.strip().removeprefix("R")))
         except ValueError:
-            raise UsageError(f"--case '{text}': '{token}' is not an integer id.") from None
+            raise UsageError.of("case_filter_not_integer", text=text, token=token) from None
     return CaseFilter(frozenset(chosen["results"]), frozenset(chosen["groups"]), frozenset(chosen["cases"]))

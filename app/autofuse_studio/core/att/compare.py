@@ -79,14 +79,14 @@ def read_csv(path: str | Path) -> CsvTable:
     """Read a summary CSV (UTF-8, BOM optional); InputError when missing or unreadable."""
     source = Path(path)
     if not source.is_file():
-        raise InputError(f"CSV file '{source}' not found.", source)
+        raise InputError.of("att_csv_missing", path=source)
     try:
         with source.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
             columns = list(reader.fieldnames or [])
             missing = [c for c in KEY_COLUMNS if c not in columns]
             if missing:
-                raise InputError(f"CSV file '{source}' lacks the column(s) {', '.join(missing)}.", source, 1)
+                raise InputError.of("att_csv_columns", path=source, line=1, columns=", ".join(missing))
             rows: dict[str, dict[str, str]] = {}
             duplicates = []
             count = 0
@@ -97,7 +97,7 @@ def read_csv(path: str | Path) -> CsvTable:
                     duplicates.append((key, reader.line_num))
                 rows[key] = {k: v for k, v in row.items() if k is not None}
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise InputError(f"Cannot read CSV file '{source}': {exc}.", source) from exc
+        raise InputError.of("att_csv_unreadable", path=source, reason=str(exc)) from exc
     return CsvTable(str(path), columns, rows, count, duplicates)
 
 

@@ -34,7 +34,7 @@ def claim_folder(target: Path) -> Path:
         except FileExistsError:
             continue  # someone else claimed it between the check and mkdir
         return candidate
-    raise InputError(f"No free folder name next to '{target}' (tried {MAX_NUMBER}).", target)
+    raise InputError.of("att_no_free_folder", path=target, tried=MAX_NUMBER)
 
 
 def export_evidence(scans: list[FileScan], logs: list[Path], target: Path, command: list[str],

@@ -54,6 +54,8 @@ def os_reason(exc: OSError) -> str:
 
 def not_read(path: object, reason: str, what: str = "") -> InputError:
     """The InputError for a file that could not be read: `Cannot read <what>'<path>': <reason>.`"""
+    if what in ("", "log "):
+        return InputError.of("att_log_unreadable" if what else "att_file_unreadable", path=str(path), reason=reason)
     return InputError(f"Cannot read {what}'{path}': {reason}.", str(path))
 
 

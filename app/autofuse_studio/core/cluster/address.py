@@ -33,8 +33,7 @@ class SchedulerAddress:
 
 
 def _bad(text: str, why: str) -> UsageError:
-    return UsageError(f"--scheduler takes a Dask scheduler address like tcp://HOST:{DEFAULT_PORT}, "
-                      f"not {text[:80]!r}: {why}.")
+    return UsageError.of("scheduler_address_bad", port=DEFAULT_PORT, value=repr(text[:80]), problem=why)
 
 
 def parse_scheduler_address(text: str) -> SchedulerAddress:

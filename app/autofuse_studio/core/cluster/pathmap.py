@@ -92,10 +92,11 @@ def parse_entry(text: str, where: str = "--path-map") -> PathMapEntry:
     worker, colon, paths = text.strip().partition(":")
     client, equals, local = paths.partition("=")
     if not colon or not equals or _WORKER.fullmatch(worker) is None:
-        raise UsageError(f"{where} takes {_FORM}, not {text[:120]!r}.")
+        raise UsageError.of("path_map_syntax", option=where, form=_FORM, value=repr(text[:120]))
     for prefix in (client, local):
         if not prefix.startswith("/") or "\x00" in prefix or any(ord(char) < 32 for char in prefix):
-            raise UsageError(f"{where}: {prefix[:120]!r} in {text[:120]!r} is not an absolute path; write {_FORM}.")
+            raise UsageError.of("path_map_not_absolute", option=where, prefix=repr(prefix[:120]),
+                                value=repr(text[:120]), form=_FORM)
     return PathMapEntry(worker, _normal(client), _normal(local))
 
 
@@ -111,7 +112,7 @@ def load_path_map(options: list[str], file: str | None = None) -> PathMap:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise InputError(f"The path map file {file} is not UTF-8 text.", file) from None
+            raise InputError.of("path_map_not_utf8", path=file) from None
         for number, line in enumerate(text.splitlines(), 1):
             line = line.strip()
             if line and not line.startswith("#"):  # a whole-line comment: paths may hold '#'

@@ -240,9 +240,7 @@ class Submitter:
 def check_refusals(baseline: int, options: ClusterOptions) -> None:
     """Stop the run when this process refused a pickle since `baseline` (safe_client.refusing_pickles)."""
     if refusals() > baseline:
-        raise InputError(f"The Dask cluster at {options.scheduler} sent this client a pickled Python object; it "
-                         "was refused (this client never unpickles data from the cluster) and the run stops: "
-                         "check who runs the scheduler and the workers (docs/scale-out.md).")
+        raise InputError.of("cluster_sent_pickle", address=options.scheduler)
 
 
 def _holders(client: Any, futures: list[Any]) -> set[str]:
@@ -261,9 +259,7 @@ def refused_reply(client: Any, futures: list[Any], what: str, reason: str,
     named = ", ".join(f"{workers[address].name} ({address})" if address in workers and
                       workers[address].name != address else address for address in sorted(holders))
     reason = " ".join(reason.split())[:300]
-    return InputError(f"The Dask worker {named or '(unknown)'} sent a {what} that autofuse-studio's task does not "
-                      f"send ({reason}); it was refused (this client never unpickles data from the cluster) and "
-                      "the run stops: check who runs workers on this scheduler (docs/scale-out.md).")
+    return InputError.of("worker_sent_foreign", worker=named or "(unknown)", what=what, reason=reason)
 
 
 def gather_payloads(client: Any, finished: list[Any], what: str,

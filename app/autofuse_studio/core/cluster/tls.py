@@ -32,15 +32,16 @@ class TlsFiles:
 def _checked_file(path: str, option: str) -> str:
     """The path of a readable regular file, else a sentence naming the option."""
     if not path or any(ord(char) < 32 or ord(char) == 127 for char in path):
-        raise UsageError(f"{option} takes the path of a PEM file, not {path[:120]!r}.")
+        raise UsageError.of("tls_not_a_path", option=option, value=repr(path[:120]))
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
-        raise InputError(f"Cannot read {option} {path}: {error.strerror or error}.", path) from None
+        raise InputError.of("tls_file_unreadable", option=option, path=path,
+                            reason=error.strerror or str(error)) from None
     if not stat.S_ISREG(mode):
-        raise InputError(f"{option} {path} is not a file.", path)
+        raise InputError.of("tls_not_a_file", option=option, path=path)
     if not os.access(path, os.R_OK):
-        raise InputError(f"Cannot read {option} {path}: permission denied.", path)
+        raise InputError.of("tls_file_unreadable", option=option, path=path, reason="permission denied")
     return path
 
 
@@ -53,8 +54,8 @@ def dask_security(address: SchedulerAddress, tls: TlsFiles | None) -> Any:
     tls = tls or TlsFiles()
     if address.scheme != "tls":
         if tls.given():
-            raise UsageError(f"{_OPTIONS} are for a tls:// scheduler: {address} is not one (write "
-                             f"tls://{str(address).split('://', 1)[1]}, or leave them out).")
+            raise UsageError.of("tls_options_without_tls", options=_OPTIONS, address=str(address),
+                                 rest=str(address).split("://", 1)[1])
         return None
     distributed = require_distributed()
     if not tls.given():
@@ -62,17 +63,14 @@ def dask_security(address: SchedulerAddress, tls: TlsFiles | None) -> Any:
             security = distributed.Security()  # the TLS files of Dask's configuration, if any
             context = security.get_connection_args("client")["ssl_context"]
         except (OSError, ValueError) as error:
-            raise InputError(f"Cannot use the TLS files of Dask's configuration (distributed.comm.tls) for "
-                             f"{address}: {getattr(error, 'strerror', None) or error}.") from None
+            raise InputError.of("tls_dask_config_unusable", address=str(address),
+                                 reason=getattr(error, "strerror", None) or str(error)) from None
         if context is None:
-            raise UsageError(f"The scheduler {address} speaks TLS: give the cluster's CA and this client's "
-                             f"certificate with {_OPTIONS} (or set them in Dask's configuration, "
-                             "distributed.comm.tls).")
+            raise UsageError.of("tls_needs_files", address=str(address), options=_OPTIONS)
         return security
     missing = [option for option, path in (("--tls-ca-file", tls.ca_file), ("--tls-cert", tls.cert)) if not path]
     if missing:
-        raise UsageError(f"A tls:// scheduler needs both --tls-ca-file and --tls-cert (and --tls-key unless the "
-                         f"certificate file holds the key): {' and '.join(missing)} missing.")
+        raise UsageError.of("tls_files_missing", missing=" and ".join(missing))
     files = {"--tls-ca-file": tls.ca_file, "--tls-cert": tls.cert, "--tls-key": tls.key}
     for option, path in files.items():
         if path is not None:
@@ -83,6 +81,6 @@ def dask_security(address: SchedulerAddress, tls: TlsFiles | None) -> Any:
         security.get_connection_args("client")  # loads the CA, the certificate and the key now
     except (OSError, ValueError) as error:  # ssl.SSLError is an OSError
         named = ", ".join(f"{option} {path}" for option, path in files.items() if path)
-        raise InputError(f"Cannot use the TLS files ({named}): {getattr(error, 'strerror', None) or error}; "
-                         "give PEM files (the key unencrypted).") from None
+        raise InputError.of("tls_files_unusable", files=named,
+                             reason=getattr(error, "strerror", None) or str(error)) from None
     return security

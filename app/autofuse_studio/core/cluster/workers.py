@@ -55,9 +55,8 @@ def connect(address: SchedulerAddress, timeout: float | None = None, tls: TlsFil
     except ImportError as error:  # the scheduler's answer to the client's registration (another version)
         raise InputError.of("scheduler_refused_client", address=str(address), reason=_reason(error)) from None
     except Exception as error:  # noqa: BLE001  (whatever Dask makes of bytes that are not its protocol)
-        raise InputError(f"The server at {address} did not answer like a Dask scheduler ({type(error).__name__}: "
-                         f"{_reason(error)}); check the address and the port (a scheduler listens on "
-                         f"{DEFAULT_PORT} unless told otherwise; its dashboard's HTTP port is another).") from None
+        raise InputError.of("not_a_scheduler", address=str(address), error=type(error).__name__,
+                            reason=_reason(error), port=DEFAULT_PORT) from None
 
 
 def close(client: Any) -> None:

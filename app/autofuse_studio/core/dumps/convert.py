@@ -121,11 +121,9 @@ def check_folders(source: Path, target: Path, force: bool) -> None:
         raise InputError.of("dump_folder_not_folder", path=source)
     real_source, real_target = os.path.realpath(source), os.path.realpath(target)
     if _inside(real_target, real_source):
-        raise InputError(f"The output folder {target} is inside the input folder {source}: choose a folder "
-                         "outside it.", target)
+        raise InputError.of("convert_output_inside_input", path=target, source=source)
     if _inside(real_source, real_target):
-        raise InputError(f"The output folder {target} contains the input folder {source}: choose a folder "
-                         "beside it.", target)
+        raise InputError.of("convert_output_contains_input", path=target, source=source)
     if target.exists() and not target.is_dir():
         raise InputError.of("output_not_folder", path=target)
     check_output_folder(target)
@@ -134,10 +132,9 @@ def check_folders(source: Path, target: Path, force: bool) -> None:
             with os.scandir(target) as entries:
                 occupied = next(entries, None) is not None
         except OSError as exc:
-            raise OutputError(f"Cannot list the output folder {target}: {exc.strerror or exc}.", target) from None
+            raise OutputError.of("convert_output_unlistable", path=target, reason=exc.strerror or str(exc)) from None
         if occupied:
-            raise InputError(f"The output folder {target} is not empty; use --force to write into it (only the "
-                             "files converted are replaced).", target)
+            raise InputError.of("convert_output_not_empty", path=target)
 
 
 class _Problems:
@@ -292,8 +289,7 @@ class _Converter:
         folder = self.result.target / relative
         if folder not in self.ready:
             if not _inside(os.path.realpath(folder), self.real_target):
-                raise OutputError(f"Cannot write into {folder}: a link there leads outside the output folder "
-                                  f"{self.result.target}.", folder)
+                raise OutputError.of("convert_link_outside", path=folder, target=self.result.target)
             make_folder(folder)
             self.ready.add(folder)
         return folder
@@ -375,8 +371,9 @@ def convert_dumps(source: str | Path, target: str | Path, *, origin_layout: bool
     sources, walk_notices, npys = _sources(source, progress, cancel, problems)
     result.files_found = len(sources)
     if not sources:
-        held = f" (it holds {plural(npys, 'NPY file')}: nothing to convert)" if npys else ""
-        raise InputError(f"No raw or nano dump file was found under {source}{held}.", source)
+        if npys:
+            raise InputError.of("convert_only_npy" if npys == 1 else "convert_only_npys", path=source, count=npys)
+        raise InputError.of("convert_no_dumps", path=source)
     converter = _Converter(result, origin_layout, problems, cancel)
     by_folder: dict[Path, list[_Source]] = defaultdict(list)
     for item in sources:

@@ -71,10 +71,9 @@ def is_private_format(layout: str | None) -> bool:
 
 
 def _shape_error(what: str, raw: tuple[int, ...], info: LayoutInfo) -> FormatConversionError:
-    return FormatConversionError(
-        f"Cannot convert {info.layout} shape {list(raw)} to origin {info.origin_format} shape "
-        f"{list(info.origin_shape) if info.origin_shape is not None else None}: {what}."
-    )
+    origin_shape = list(info.origin_shape) if info.origin_shape is not None else None
+    return FormatConversionError.of("layout_shape_mismatch", layout=info.layout, shape=str(list(raw)),
+                                    origin=info.origin_format, origin_shape=str(origin_shape), problem=what)
 
 
 def _origin_letters(source: str, rank: int, info: LayoutInfo, target: str | None) -> str:
@@ -106,9 +105,7 @@ def _private_axes(
         raise _shape_error(
             f"{source} tensors have rank {_DEVICE_RANKS[source]}, not {raw.ndim}", raw.shape, info
         )
-    raise FormatUnsupported(
-        f"No conversion is known from layout {info.layout} to {target or info.origin_format}."
-    )
+    raise FormatUnsupported.of("layout_no_conversion", layout=info.layout, target=target or info.origin_format)
 
 
 def _nz_axes(raw: np.ndarray, info: LayoutInfo, target: str | None) -> tuple[np.ndarray, _Letters, str]:
@@ -183,7 +180,7 @@ def _build(
     """The LazyTensor of `view` with the letters in `order`; letters left out must have extent 1."""
     dropped = [letter for letter in axes if letter not in order]
     if any(extents[letter] != 1 for letter in dropped):
-        raise FormatUnsupported(f"Cannot reorder axes {''.join(axes)} as {order}.")
+        raise FormatUnsupported.of("layout_cannot_reorder", axes="".join(axes), order=order)
     perm = [axis for letter in order for axis in axes[letter]]
     tail = [axis for letter in dropped for axis in axes[letter]]
     moved = view.transpose(perm + tail)
@@ -202,7 +199,7 @@ def _target_order(target: str | None, origin_letters: str, axes: _Letters, info:
     if sorted(target) == named:
         return target
     if all(letter.isupper() for letter in named):
-        raise FormatUnsupported(f"No conversion is known from layout {info.layout} to {target}.")
+        raise FormatUnsupported.of("layout_no_conversion", layout=info.layout, target=target)
     return origin_letters  # anonymous (ND) origin axes of another rank: keep the origin order
 
 
@@ -217,9 +214,7 @@ def _resolve_target(target_format: str | None, info: LayoutInfo) -> str | None:
 def _require_raw(tensor: LazyTensor, info: LayoutInfo) -> None:
     """Conversions start from the raw dump view, not from an already merged/cropped tensor."""
     if tensor.groups != (1,) * tensor.view.ndim:
-        raise FormatConversionError(
-            f"The {info.layout} tensor was already converted; convert raw tensors only."
-        )
+        raise FormatConversionError.of("layout_already_converted", layout=info.layout)
 
 
 def _permute_plain(
@@ -229,7 +224,7 @@ def _permute_plain(
     if source not in LETTERED_FORMATS or target is None or target == source:
         return tensor, False
     if sorted(target) != sorted(source):
-        raise FormatUnsupported(f"No conversion is known from layout {info.layout} to {target}.")
+        raise FormatUnsupported.of("layout_no_conversion", layout=info.layout, target=target)
     _require_raw(tensor, info)
     if tensor.ndim != len(source):
         raise _shape_error(f"{source} tensors have rank {len(source)}, not {tensor.ndim}", tensor.shape, info)

@@ -55,20 +55,20 @@ class NpyHeader:
 
 
 def _broken(path: Path, reason: str) -> NpyLoadError:
-    return NpyLoadError(f"{path} has a broken NPY header: {reason}.", path)
+    return NpyLoadError.of("npy_header_broken", path=path, reason=reason)
 
 
 def _read_text(handle: BinaryIO, size: int, path: Path) -> tuple[str, int]:
     """The header text and the offset of the data, after checking the magic, version and declared length."""
     preamble = handle.read(8)
     if preamble[:6] != _MAGIC:
-        raise NpyLoadError(f"{path} is not an NPY file (the magic string \\x93NUMPY is missing).", path)
+        raise NpyLoadError.of("npy_no_magic", path=path)
     if len(preamble) < 8:
         raise _broken(path, "the file ends before the format version")
     version = (preamble[6], preamble[7])
     length_bytes = _LENGTH_BYTES.get(version)
     if length_bytes is None:
-        raise NpyLoadError(f"{path} uses NPY format version {version[0]}.{version[1]}, which is not supported.", path)
+        raise NpyLoadError.of("npy_version_unsupported", path=path, major=version[0], minor=version[1])
     field = handle.read(length_bytes)
     if len(field) < length_bytes:
         raise _broken(path, "the file ends inside the header length")
@@ -131,18 +131,18 @@ def _shape(value: object, path: Path) -> tuple[int, ...]:
     for axis, dim in enumerate(value):
         problem = _dim_problem(dim)
         if problem is not None:
-            raise NpyLoadError(f"{path} has an invalid shape in its NPY header: dimension {axis} is {problem}.", path)
+            raise NpyLoadError.of("npy_bad_shape", path=path, axis=axis, problem=problem)
     return value
 
 
 def _dtype(descr: object, path: Path) -> np.dtype[np.generic]:
     """np.dtype of a simple descriptor string; lists (structured data) and anything odd are refused."""
     if isinstance(descr, list):
-        raise NpyLoadError(f"{path} has an unsupported dtype (structured data).", path)
+        raise NpyLoadError.of("npy_structured_descr", path=path)
     if not isinstance(descr, str):
         raise _broken(path, f"descr is a {type(descr).__name__}, not a dtype string")
     if not _SIMPLE_DESCR.match(descr):
-        raise NpyLoadError(f"{path} has an unsupported dtype {excerpt(descr, 40)}.", path)
+        raise NpyLoadError.of("npy_dtype_unsupported", path=path, dtype=excerpt(descr, 40))
     try:
         return np.dtype(descr)
     except (TypeError, ValueError) as exc:
@@ -152,14 +152,14 @@ def _dtype(descr: object, path: Path) -> np.dtype[np.generic]:
 def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
     """Raise for dtypes we refuse; True when the dtype is bf16 stored as 2-byte void ('<V2')."""
     if dtype.hasobject:
-        raise NpyLoadError(f"{path} holds Python objects (pickled data); refusing to load it.", path)
+        raise NpyLoadError.of("npy_pickled", path=path)
     if dtype.kind == "V" and dtype.fields is None and dtype.subdtype is None and dtype.itemsize == 2:
         return True  # ml_dtypes.bfloat16 saved by np.save
     if dtype.fields is not None or dtype.subdtype is not None:
-        raise NpyLoadError(f"{path} has an unsupported dtype {dtype.str} (structured data).", path)
+        raise NpyLoadError.of("npy_structured_dtype", path=path, dtype=dtype.str)
     if dtype.kind not in _SUPPORTED_KINDS:
-        hint = " (1-byte opaque values, probably float8)" if dtype.kind == "V" and dtype.itemsize == 1 else ""
-        raise NpyLoadError(f"{path} has an unsupported dtype {dtype.str}{hint}.", path)
+        float8 = dtype.kind == "V" and dtype.itemsize == 1
+        raise NpyLoadError.of("npy_dtype_float8" if float8 else "npy_dtype_unsupported", path=path, dtype=dtype.str)
     return False
 
 

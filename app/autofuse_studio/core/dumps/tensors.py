@@ -223,7 +223,7 @@ def parse_tensor_choice(text: str) -> tuple[str, int]:
     """'output:0' -> ('output', 0); InputError for anything else."""
     match = _TENSOR_CHOICE.fullmatch(text.strip())
     if match is None:
-        raise InputError(f"--tensor takes input:N or output:N (e.g. output:0), not {text!r}.")
+        raise InputError.of("tensor_choice_syntax", value=repr(text))
     return match.group(1), int(match.group(2))
 
 
@@ -241,15 +241,14 @@ def choose_tensor(path: str | Path, choice: str | None) -> str:
     if choice is not None:
         kind, index = parse_tensor_choice(choice)
         if dump.tensor(kind, index) is None:
-            raise InputError(f"Raw dump {path} has {dump.count('input')} input(s) and {dump.count('output')} "
-                             f"output(s): it holds no {kind} {index}.", path)
+            raise InputError.of("raw_dump_no_tensor", path=path, inputs=dump.count("input"),
+                                 outputs=dump.count("output"), kind=kind, index=index)
         return tensor_path(path, kind, index)
     if len(dump.tensors) == 1:
         return tensor_path(path, dump.tensors[0].kind, dump.tensors[0].index)
     listed = ", ".join(f"{item.kind}:{item.index}" for item in dump.tensors[:8])
     more = ", …" if len(dump.tensors) > 8 else ""
-    raise InputError(f"Raw dump {path} holds {len(dump.tensors)} tensors ({listed}{more}): choose one with "
-                     "--tensor, e.g. --tensor output:0.", path)
+    raise InputError.of("raw_dump_choose_tensor", path=path, count=len(dump.tensors), tensors=listed + more)
 
 
 # FFTS+ ops (raw-dumps.md §2.4): several thread files of one op dump, each with a slice of the same tensors.

@@ -30,7 +30,7 @@ def _open_root(root: Path) -> None:
         with os.scandir(root):
             pass
     except OSError as exc:
-        raise InputError(f"Cannot read the dump folder {root}: {exc.strerror or exc}.", root) from None
+        raise InputError.of("dump_folder_unreadable", path=root, reason=exc.strerror or str(exc)) from None
 
 
 def walk_contained(root: Path, progress: Progress, cancel: CancelToken,

@@ -79,11 +79,7 @@ def graph_dicts(doc: Any, path: str) -> list[Any]:
             return [doc]
     elif isinstance(doc, list) and doc and all(isinstance(g, dict) and "op" in g for g in doc):
         return doc
-    raise GraphParseError(
-        f"{path} contains no GE graph: expected a ModelDef with a 'graph' list or a GraphDef with an "
-        "'op' list.",
-        path,
-    )
+    raise GraphParseError.of("graph_no_ge_graph", path=path)
 
 
 def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED, consume: bool = False) -> Model:
@@ -100,7 +96,7 @@ def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED, cons
             continue
         graphs.append(_make_graph(raw, index, warn, cancel, consume))
     if not graphs:
-        raise GraphParseError(f"{path} contains no graphs.", path)
+        raise GraphParseError.of("graph_no_graphs", path=path)
     names = [g.name for g in graphs]
     for name in {n for n in names if names.count(n) > 1}:
         warn.add("graph", f"graph name '{name}' occurs several times; look-ups use the first one.")

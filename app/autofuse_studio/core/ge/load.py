@@ -68,13 +68,13 @@ def model_from_bytes(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELL
 
 def _read_bytes(file: Path) -> bytes:
     if not file.exists():
-        raise InputError(f"The graph file {file} does not exist.", file)
+        raise InputError.of("graph_file_missing", path=file)
     if file.is_dir():
-        raise InputError(f"{file} is a folder, not a GE dump graph file (.json or .txt).", file)
+        raise InputError.of("graph_file_is_folder", path=file)
     try:
         return file.read_bytes()
     except OSError as exc:
-        raise InputError(f"Cannot read the graph file {file}: {exc.strerror or exc}.", file) from exc
+        raise InputError.of("graph_file_unreadable", path=file, reason=exc.strerror or str(exc)) from exc
 
 
 def _after_blanks(data: bytes, start: int = 0) -> int:
@@ -117,26 +117,20 @@ def parse_document(data: bytes, path: str, cancel: CancelToken = NEVER_CANCELLED
     """
     notes = [] if notes is None else notes
     if _after_blanks(data) == len(data):
-        raise GraphParseError(f"{path} is empty; expected a GE dump graph (JSON or protobuf text).", path)
+        raise GraphParseError.of("graph_empty", path=path)
     if _BINARY_BYTES.search(data, 0, 4096):
-        raise GraphParseError(
-            f"{path} contains binary data; expected a GE dump graph as JSON or protobuf text "
-            "(convert binary .om/.pb files with `atc --mode=1 --json=...` first).",
-            path,
-        )
+        raise GraphParseError.of("graph_binary", path=path)
     if detect_dialect(data) == "json":
         return _parse_json(data, path, notes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise GraphParseError(
-            f"{path} is not UTF-8 text (bad byte at line {line}); expected a GE dump graph.", path, line
-        ) from exc
+        raise GraphParseError.of("graph_not_utf8", path=path, line=line) from exc
     try:
         return parse_pbtxt(text, path, cancel, notes)
     except RecursionError as exc:
-        raise GraphParseError(f"{path}: protobuf text is nested too deeply.", path) from exc
+        raise GraphParseError.of("graph_pbtxt_too_deep", path=path) from exc
 
 
 def _parse_json(data: bytes, path: str, notes: list[str]) -> Any:
@@ -154,16 +148,13 @@ def _parse_json(data: bytes, path: str, notes: list[str]) -> Any:
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:
-        hint = "" if data.rstrip()[-1:] in (b"}", b"]") else " (the file looks truncated)"
-        raise GraphParseError(
-            f"{path} is not valid JSON{hint}: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            path,
-            exc.lineno,
-        ) from exc
+        complete = data.rstrip()[-1:] in (b"}", b"]")
+        raise GraphParseError.of("graph_not_json" if complete else "graph_json_truncated", path=path,
+                                 reason=exc.msg, line=exc.lineno, column=exc.colno) from exc
     except UnicodeDecodeError as exc:
-        raise GraphParseError(f"{path} is not UTF-8 JSON text: {exc.reason}.", path) from exc
+        raise GraphParseError.of("graph_json_not_utf8", path=path, reason=exc.reason) from exc
     except RecursionError as exc:
-        raise GraphParseError(f"{path}: JSON is nested too deeply.", path) from exc
+        raise GraphParseError.of("graph_json_too_deep", path=path) from exc
     except ValueError as exc:
         if "digits" not in str(exc):
             raise

@@ -94,10 +94,9 @@ class _Parser:
 
     def _fail(self, problem: str) -> NoReturn:
         if not self.text.strip():
-            raise GraphParseError(f"{self.path}: cannot parse protobuf text: {problem}.", self.path)
+            raise GraphParseError.of("pbtxt_unparsable", path=self.path, problem=problem)
         line, column = self._where(self.pos)
-        raise GraphParseError(f"{self.path}: cannot parse protobuf text at line {line}, column {column}: {problem}.",
-                              self.path, line)
+        raise GraphParseError.of("pbtxt_unparsable_at", path=self.path, line=line, column=column, problem=problem)
 
     def _next(self) -> str:
         if self.pos >= len(self.tokens) and not self._refill():

@@ -54,13 +54,13 @@ def grid_shape(shape: tuple[int, ...], axes: HeatmapAxes) -> tuple[int, ...]:
 def check_axes(shape: tuple[int, ...], axes: HeatmapAxes) -> None:
     """Raise UsageError unless rows and columns are disjoint, non-empty and inside the tensor."""
     if axes.wrap and len(shape) > 1:
-        raise UsageError(f"Only a 1-D tensor can be wrapped; this one has shape {list(shape)}.")
+        raise UsageError.of("heatmap_wrap_not_1d", shape=str(list(shape)))
     ndim = len(grid_shape(shape, axes))
     used = axes.rows + axes.cols
     if not axes.rows or not axes.cols:
-        raise UsageError("A heatmap needs at least one row axis and one column axis.")
+        raise UsageError.of("heatmap_needs_axes")
     if len(set(used)) != len(used) or not all(0 <= axis < ndim for axis in used):
-        raise UsageError(f"Heatmap axes {axes.rows} x {axes.cols} must be distinct axes of a {ndim}-D grid.")
+        raise UsageError.of("heatmap_axes_invalid", rows=str(axes.rows), cols=str(axes.cols), ndim=ndim)
 
 
 def _contributions(shape: tuple[int, ...], axes: range, rows: tuple[int, ...], cols: tuple[int, ...],

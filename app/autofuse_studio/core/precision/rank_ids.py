@@ -31,6 +31,5 @@ def rank_list(values: str | Iterable[object], where: str) -> list[str]:
     bad = next((item for item, rank in zip(items, ranks, strict=True) if rank is None), None)
     if not items or bad is not None:
         shown = escape_controls(short_repr(bad if bad is not None else values, 40))
-        raise InputError(f"{where} takes device ids (numbers of at most {MAX_RANK_DIGITS} digits, e.g. 0,2,3), "
-                         f"not {shown}.")
+        raise InputError.of("rank_ids_invalid", option=where, digits=MAX_RANK_DIGITS, value=shown)
     return list(dict.fromkeys(rank for rank in ranks if rank is not None))

@@ -83,11 +83,11 @@ def open_pair(fused_path: str | Path, origin_path: str | Path, fused_layout: Lay
     # Same conversion as compare_pair, so the view shows exactly the elements the metrics compared.
     fused, origin, _converted = pair_module.convert_layouts(fused, origin, fused_layout, origin_layout)
     if fused.size != origin.size:
-        raise InputError(
-            f"Cannot view {fused_path} against {origin_path}: {fused.size} elements {list(fused.shape)} "
-            f"vs {origin.size} elements {list(origin.shape)}.", origin_path)
+        raise InputError.of("view_sizes_differ", fused=fused_path, path=origin_path, fused_size=fused.size,
+                            fused_shape=str(list(fused.shape)), origin_size=origin.size,
+                            origin_shape=str(list(origin.shape)))
     if fused.size == 0:
-        raise InputError(f"Cannot view {fused_path} against {origin_path}: the tensors are empty.", origin_path)
+        raise InputError.of("view_empty", fused=fused_path, path=origin_path)
     layout = _plain_layout(fused_layout, origin_layout)
     return TensorPair(fused, origin, layout, str(fused_path), str(origin_path))
 
@@ -96,7 +96,7 @@ def open_row(row: PrecisionRow, fused_layout: LayoutInfo | None = None,
              origin_layout: LayoutInfo | None = None) -> TensorPair:
     """open_pair for a result-table row (InputError when the row has no files to show)."""
     if row.fused_file is None or row.origin_file is None:
-        raise InputError(f"Row {row.fused_op}:{row.fused_index} has no fused/origin file pair to show.")
+        raise InputError.of("view_row_no_files", op=row.fused_op, index=row.fused_index)
     return open_pair(row.fused_file, row.origin_file, fused_layout, origin_layout)
 
 
@@ -340,7 +340,7 @@ def check_unchanged(pair: TensorPair) -> None:
     """InputError when a mapped file of the pair shrank or was rewritten while it was read (see dumps.mapped)."""
     problem = changed_since_mapped(pair.fused.view, pair.origin.view)
     if problem is not None:
-        raise InputError(f"Cannot show {pair.fused_label} against {pair.origin_label}: {problem}.")
+        raise InputError.of("view_changed", fused=pair.fused_label, origin=pair.origin_label, problem=problem)
 
 
 def view_files(fused_path: str | Path, origin_path: str | Path, fused_layout: LayoutInfo | None = None,

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from autofuse_studio.core.dumps.dump_dtypes import dtype_name, dump_dtype
+from autofuse_studio.core.error_messages import problem_params
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
@@ -125,8 +126,7 @@ def check_dtype_name(name: object, where: str) -> str:
     if isinstance(name, str) and dtype_key(name) is not None:
         return name.strip()
     shown = repr(escape_controls(name[:EXCERPT_CHARS])) if isinstance(name, str) else short_repr(name, EXCERPT_CHARS)
-    raise InputError(f"{where}: unknown dtype {shown} (use {', '.join(_NUMPY_NAMES)}, or the dump files' names "
-                     "such as DT_FLOAT16, DT_BF16, DT_FLOAT).")
+    raise InputError.of("threshold_unknown_dtype", place=where, dtype=shown, names=", ".join(_NUMPY_NAMES))
 
 
 _KEYS = {"cosine": "cosine", "max_abs": "max_abs", "max_abs_err": "max_abs",
@@ -137,33 +137,42 @@ MAX_FILE_BYTES = 1 << 20
 
 def limit_problem(key: str, value: object) -> str | None:
     """Why value is not a usable limit for key (cosine in [-1, 1], errors >= 0, finite); None when it is."""
+    problem = limit_problem_params(key, value)
+    return None if problem is None else problem["problem"]
+
+
+def limit_problem_params(key: str, value: object) -> dict[str, str] | None:
+    """limit_problem as an error's params: 'problem' (the English words), 'problem_code' (their fragment in
+    core/error_messages.FRAGMENTS, which the Chinese sentence renders) and the fragment's values; None if usable."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"must be a number, not {value!r}"
+        return problem_params("limit_not_number", limit_value=repr(value))
     low, high = _RANGES[_KEYS[key]]
     number = float(value)
     if not math.isfinite(number):
-        return f"must be a finite number, not {value}"
+        return problem_params("limit_not_finite", limit_value=str(value))
     if not low <= number <= high:
-        return f"must be in [{low:g}, {high:g}], not {value}" if math.isfinite(high) else \
-            f"must be {low:g} or more, not {value}"
+        if math.isfinite(high):
+            return problem_params("limit_out_of_range", limit_low=f"{low:g}", limit_high=f"{high:g}",
+                                  limit_value=str(value))
+        return problem_params("limit_too_small", limit_low=f"{low:g}", limit_value=str(value))
     return None
 
 
 def check_limit(key: str, value: object, where: str) -> float:
     """value as a float limit; InputError '<where>: threshold <key> must be …' when it is not usable."""
-    problem = limit_problem(key, value)
+    problem = limit_problem_params(key, value)
     if problem:
-        raise InputError(f"{where}: threshold '{key}' {problem}.")
+        raise InputError.of("threshold_unusable", place=where, key=key, **problem)
     return float(value)  # type: ignore[arg-type]
 
 
 def _limits_from_table(table: object, base: Limits, where: str) -> Limits:
     if not isinstance(table, dict):
-        raise InputError(f"{where} must be a table of limits (cosine, max_abs, max_rel), not {table!r}.")
+        raise InputError.of("threshold_table_not_table", place=where, value=repr(table))
     values: dict[str, float | None] = {}
     for key, value in table.items():
         if key not in _KEYS:
-            raise InputError(f"{where}: unknown threshold '{key}' (use cosine, max_abs, max_rel)")
+            raise InputError.of("threshold_unknown_key", place=where, key=key)
         values[_KEYS[key]] = check_limit(key, value, where)
     return replace(base, **values)
 
@@ -187,12 +196,11 @@ def load_thresholds(path: str | Path, base: Thresholds | None = None) -> Thresho
     data = _read_toml(path)
     unknown = sorted(set(data) - {"default", "dtype", "stats"})
     if unknown:
-        raise InputError(f"{path}: unknown key '{unknown[0]}' (use the tables [default], [dtype.NAME] and "
-                         "[stats]).", path)
+        raise InputError.of("thresholds_unknown_table", path=path, key=unknown[0])
     default = _limits_from_table(data.get("default", {}), base.default, f"{path} [default]")
     dtypes = data.get("dtype", {})
     if not isinstance(dtypes, dict):
-        raise InputError(f"{path}: dtype must hold tables such as [dtype.float16], not {dtypes!r}.", path)
+        raise InputError.of("thresholds_dtype_not_tables", path=path, value=repr(dtypes))
     per_dtype = dict(base.per_dtype)
     for name, table in dtypes.items():
         where = f"{path} [dtype.{escape_controls(name[:EXCERPT_CHARS])}]"
@@ -208,10 +216,9 @@ def stats_limits(base: StatsLimits, values: dict[str, object], where: str) -> St
     checked: dict[str, float | int] = {}
     for key, value in values.items():
         if key not in STATS_KEYS:
-            raise InputError(f"{where}: unknown statistics threshold '{key}' (use {', '.join(STATS_KEYS)}).")
+            raise InputError.of("threshold_unknown_stats_key", place=where, key=key, keys=", ".join(STATS_KEYS))
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-            raise InputError(f"{where}: statistics threshold '{key}' must be a finite number of 0 or more, "
-                             f"not {value!r}.")
+            raise InputError.of("threshold_stats_not_number", place=where, key=key, value=repr(value))
         checked[key] = int(value) if key == "max_nonfinite_diff" else float(value)
     return StatsLimits(float(checked.get("max_rel", base.max_rel)), float(checked.get("abs_floor", base.abs_floor)),
                        int(checked.get("max_nonfinite_diff", base.max_nonfinite_diff)))
@@ -219,17 +226,17 @@ def stats_limits(base: StatsLimits, values: dict[str, object], where: str) -> St
 
 def _stats_from_table(table: object, base: StatsThresholds, path: str | Path) -> StatsThresholds:
     if not isinstance(table, dict):
-        raise InputError(f"{path}: stats must be a table of statistics limits, not {table!r}.", path)
+        raise InputError.of("thresholds_stats_not_table", path=path, value=repr(table))
     values = {key: value for key, value in table.items() if key != "dtype"}
     default = stats_limits(base.default, values, f"{path} [stats]")
     dtypes = table.get("dtype", {})
     if not isinstance(dtypes, dict):
-        raise InputError(f"{path}: stats.dtype must hold tables such as [stats.dtype.float16].", path)
+        raise InputError.of("thresholds_stats_dtype_not_tables", path=path)
     per_dtype = dict(base.per_dtype)
     for name, limits in dtypes.items():
         where = f"{path} [stats.dtype.{escape_controls(name[:EXCERPT_CHARS])}]"
         if not isinstance(limits, dict):
-            raise InputError(f"{where} must be a table of statistics limits.", path)
+            raise InputError.of("thresholds_stats_dtype_not_table", place=where, path=path)
         per_dtype[check_dtype_name(name, where)] = stats_limits(default, limits, where)
     return StatsThresholds(default, per_dtype)
 
@@ -241,9 +248,8 @@ def parse_dtype_limit(text: str) -> tuple[str, str, float]:
         key, value = assignment.split("=", 1)
         key, number = _KEYS[key.strip()], float(value)
     except (ValueError, KeyError) as error:
-        raise InputError(f"Bad --dtype-threshold '{text}': expected DTYPE:KEY=VALUE, "
-                         "e.g. float16:cosine=0.995 (keys: cosine, max_abs, max_rel)") from error
+        raise InputError.of("dtype_threshold_syntax", text=text) from error
     if not dtype.strip():
-        raise InputError(f"Bad --dtype-threshold '{text}': the dtype before ':' is empty.")
+        raise InputError.of("dtype_threshold_no_dtype", text=text)
     check_dtype_name(dtype, f"--dtype-threshold '{text}'")
     return dtype.strip(), key, check_limit(key, number, f"--dtype-threshold '{text}'")

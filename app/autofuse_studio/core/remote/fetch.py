@@ -28,7 +28,7 @@ def fetch_file(profile: HostProfile, path: str, target: Path, max_bytes: int, co
     """Copy the regular file `path` on the host to `target`; TooLarge beyond max_bytes, RemoteError otherwise."""
     problem = word_problem(path)
     if problem:
-        raise InputError(f"The path {grammar.show(path)} cannot be sent to host '{profile.name}': {problem}.")
+        raise InputError.of("remote_fetch_unsendable", shown=grammar.show(path), host=profile.name, problem=problem)
     quoted = remote_path(path)
     command = f"[ -f {quoted} ] || exit {NOT_A_FILE_CODE}; exec cat -- {quoted}"
     argv = compressed(ssh_argv(profile, command, connect_timeout))
@@ -40,7 +40,7 @@ def fetch_file(profile: HostProfile, path: str, target: Path, max_bytes: int, co
             for chunk in iter(lambda: proc.stdout.read(CHUNK), b""):  # type: ignore[union-attr]
                 size += len(chunk)
                 if size > max_bytes:
-                    raise TooLarge(f"{path} on host '{profile.name}' is larger than {max_bytes >> 20} MB.")
+                    raise TooLarge.of("remote_file_too_large", path=path, host=profile.name, megabytes=max_bytes >> 20)
                 cancel.check()
                 out.write(chunk)
             code = proc.wait()
@@ -49,7 +49,7 @@ def fetch_file(profile: HostProfile, path: str, target: Path, max_bytes: int, co
                 proc.kill()
         stderr = proc.stderr.read().decode("utf-8", "replace")
     if code == NOT_A_FILE_CODE:
-        raise RemoteError(f"There is no file {path} on host '{profile.name}'.")
+        raise RemoteError.of("remote_file_missing", path=path, host=profile.name)
     if code != 0:
         raise ssh_failure(profile, code, stderr, connect_timeout)
     return target

@@ -60,18 +60,18 @@ def check_request(spec: RunSpec, host: str) -> None:
     command = remote_command_of(spec)
     problem = remote_command_problem(command)
     if problem:
-        raise InputError(f"--remote-command {grammar.show(command)} is refused: {problem}.")
+        raise InputError.of("remote_command_refused", command=grammar.show(command), problem=problem)
     for attribute, option, label in PATH_ROLES:
         value = str(getattr(spec, attribute))
         problem = word_problem(value)
         if problem:
-            raise InputError(f"The {label} path {grammar.show(value)} ({option}) cannot be sent to host "
-                             f"'{host}': {problem}.")
+            raise InputError.of("remote_path_unsendable", role=attribute, label_en=label, value=grammar.show(value),
+                                 option=option, host=host, problem=problem)
     if spec.step is not None and (problem := word_problem(spec.step)):
-        raise InputError(f"--step {grammar.show(spec.step)} cannot be sent to host '{host}': {problem}.")
+        raise InputError.of("remote_step_unsendable", step=grammar.show(spec.step), host=host, problem=problem)
     for rank in spec.ranks or ():
         if not (rank.isascii() and rank.isdigit()):
-            raise InputError(f"--rank {grammar.show(rank)} is not a device id.")
+            raise InputError.of("remote_rank_not_device", rank=grammar.show(rank))
 
 
 def _word(text: str) -> str:
@@ -100,8 +100,9 @@ def _version_tuple(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
-def _where(profile: HostProfile) -> str:
-    return f"host '{profile.name}' ({profile.describe()})"
+def _host(profile: HostProfile) -> dict[str, str]:
+    """The profile's name and address: the {host} and {address} of the catalogue's sentences."""
+    return {"host": profile.name, "address": profile.describe()}
 
 
 def gated_command_line(spec: RunSpec, host: str, producers: bool = False) -> str:
@@ -125,23 +126,23 @@ def check_version_answer(profile: HostProfile, command: str, code: int | None, a
     found = _VERSION_RE.search(answer)
     if found is None:
         said = (answer.strip() or stderr.strip() or f"exit code {code}").splitlines()[-1]
-        raise RemoteError(f"'{command} --version' on {_where(profile)} did not answer like Autofuse Studio "
-                          f"(it said {grammar.show(said)}); name the right program with --remote-command.")
+        where = _host(profile)
+        raise RemoteError.of("remote_not_autofuse", command=command, said=grammar.show(said), **where)
     version = found.group(1)
     if _version_tuple(version) < _version_tuple(MIN_REMOTE_VERSION):
-        raise RemoteError(too_old(profile, command, version))
+        raise too_old(profile, command, version)
     return version
 
 
 def missing_command(profile: HostProfile, command: str, code: int) -> RemoteError:
     """The sentence for a remote command the login shell cannot find (127) or run (126)."""
-    reason = "was not found" if code == 127 else "cannot be run (not executable)"
-    return RemoteError(f"'{command}' {reason} on {_where(profile)}: install autofuse-studio there "
-                       f"(pip install autofuse-studio) or name it with --remote-command.")
+    where = _host(profile)
+    return RemoteError.of("remote_command_not_found" if code == 127 else "remote_command_not_executable",
+                          command=command, **where)
 
 
-def too_old(profile: HostProfile, command: str, version: str) -> str:
-    """The sentence for a remote version without the stream this version needs."""
-    return (f"'{command}' on {_where(profile)} is Autofuse Studio {version}, older than the "
-            f"{MIN_REMOTE_VERSION} that --host needs (stream protocol {PROTOCOL}, this is {__version__}); "
-            "upgrade it there.")
+def too_old(profile: HostProfile, command: str, version: str) -> RemoteError:
+    """The error for a remote version without the stream this version needs."""
+    where = _host(profile)
+    return RemoteError.of("remote_too_old", command=command, version=version, minimum=MIN_REMOTE_VERSION,
+                          protocol=PROTOCOL, here=__version__, **where)

@@ -68,7 +68,7 @@ def failure_code(code: int) -> int:
 
 def broken_stream(host: str, problem: str) -> StreamError:
     """The one sentence for a host whose stream breaks the protocol ('problem' says what it sent)."""
-    return StreamError(f"Host '{host}' sent {escape_controls(problem)}; its comparison was stopped.")
+    return StreamError.of("host_stream_broken", host=host, problem=escape_controls(problem))
 
 
 class LineSplitter(Generic[Chunk]):
@@ -258,10 +258,10 @@ class RemoteStream:
 
     def _check_hello(self, record: schema.Hello) -> None:
         if record.protocol != PROTOCOL:
-            raise RemoteError(nwa_remote.too_old(self.profile, self.command, record.version)
-                              if record.protocol < PROTOCOL else
-                              f"Host '{self.profile.name}' runs Autofuse Studio {record.version} with stream protocol "
-                              f"{record.protocol}, newer than this one's {PROTOCOL}; upgrade here too.")
+            if record.protocol < PROTOCOL:
+                raise nwa_remote.too_old(self.profile, self.command, record.version)
+            raise RemoteError.of("host_protocol_newer", host=self.profile.name, version=record.version,
+                                 protocol=record.protocol, ours=PROTOCOL)
 
     def _broken_off(self) -> RemoteError:
         """Why the stream ended without a result: an old version, a lost connection or a killed run, a crash."""
@@ -269,15 +269,17 @@ class RemoteStream:
         text = self.end.stderr.decode("utf-8", "replace")
         last = clip(text.strip().splitlines()[-1], MESSAGE_CHARS) if text.strip() else ""
         if "unrecognized arguments" in text and ("--emit-jsonl" in text or "--run-spec" in text):
-            return RemoteError(nwa_remote.too_old(self.profile, self.command, "(unknown)"))
+            return nwa_remote.too_old(self.profile, self.command, "(unknown)")
         if code == 255 or code < 0:  # ssh's own code: a connection problem it names, or the remote side vanished
             failure = ssh_failure(self.profile, 255, text, self.connect_timeout)
             if not str(failure).startswith("ssh to "):
                 return failure
-            return RemoteError(f"The comparison on host '{self.profile.name}' ended before its result: the remote "
-                               "process was killed or the connection was lost" + (f" ({last})." if last else "."))
-        return RemoteError(f"The remote autofuse-studio on host '{self.profile.name}' stopped with exit code {code} "
-                           f"before its result: {last or 'no output'}")
+            if last:
+                return RemoteError.of("host_run_lost_said", host=self.profile.name, last=last)
+            return RemoteError.of("host_run_lost", host=self.profile.name)
+        if last:
+            return RemoteError.of("host_run_stopped", host=self.profile.name, code=code, last=last)
+        return RemoteError.of("host_run_stopped_silent", host=self.profile.name, code=code)
 
 
 RowsSink = Callable[[list[PrecisionRow]], None]

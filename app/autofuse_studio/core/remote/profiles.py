@@ -124,22 +124,22 @@ def check_profile(profile: HostProfile) -> None:
     """Raise InputError when any field of the profile is not acceptable (defence in depth before ssh)."""
     problems = profile_problems(profile)
     if problems:
-        raise InputError(f"Host profile {grammar.show(profile.name)} is refused: {' '.join(problems)}")
+        raise InputError.of("profile_refused", name=grammar.show(profile.name), problems=" ".join(problems))
 
 
 def profile_from_dict(data: Any, label: str = "The host profile") -> HostProfile:
     """A checked HostProfile from a stored dict (unknown keys ignored); InputError naming label otherwise."""
     if not isinstance(data, dict):
-        raise InputError(f"{label} must be a JSON object, not {grammar.show(data)}.")
+        raise InputError.of("profile_not_object", what=label, value=grammar.show(data))
     missing = [name for name in _REQUIRED if name not in data]
     if missing:
-        raise InputError(f"{label} has no {' or '.join(missing)}.")
+        raise InputError.of("profile_missing_field", what=label, fields=" or ".join(missing))
     values = {name: data[name] for name in FIELD_NAMES if name in data}
     defaults = {"work_dir": DEFAULT_WORK_DIR, "python": "python3"}
     checked = {**defaults, **values}
     problems = [field_problem(name, checked[name]) for name in FIELD_NAMES if name in checked]
     if any(problems):
-        raise InputError(f"{label} is refused: {' '.join(p for p in problems if p)}")
+        raise InputError.of("profile_fields_refused", what=label, problems=" ".join(p for p in problems if p))
     return HostProfile(**checked)
 
 
@@ -170,16 +170,14 @@ def _read_document(path: Path) -> list[Any]:
     try:
         data = json.loads(contents.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError(f"The host profiles file '{path}' is not UTF-8 text.", path) from None
+        raise InputError.of("profiles_not_utf8", path=path) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"The host profiles file '{path}' is not valid JSON: {exc.msg} at line {exc.lineno}.",
-                         path, exc.lineno) from None
+        raise InputError.of("profiles_not_json", path=path, reason=exc.msg, line=exc.lineno) from None
     except (ValueError, RecursionError):
-        raise InputError(f"The host profiles file '{path}' is not valid JSON (too deeply nested or a too "
-                         "long number).", path) from None
+        raise InputError.of("profiles_json_too_deep", path=path) from None
     hosts = data.get("hosts", []) if isinstance(data, dict) else None
     if not isinstance(hosts, list):
-        raise InputError(f"The host profiles file '{path}' must hold an object with a \"hosts\" list.", path)
+        raise InputError.of("profiles_no_hosts_list", path=path)
     return hosts
 
 
@@ -225,9 +223,7 @@ def find_profile(name: str) -> HostProfile:
     for entry in entries:
         if entry.name == name:
             if entry.profile is None:
-                raise InputError(f"{entry.problem} Fix it with `autofuse-studio hosts set {name} ...` or in the "
-                                 "runner panel's Hosts… dialog.")
+                raise InputError.of("profile_broken", problem=entry.problem, name=name)
             return entry.profile
     known = ", ".join(grammar.show(entry.name or "?") for entry in entries) or "none saved yet"
-    raise AppError(f"No host profile named {grammar.show(name)} (known: {known}); add one with "
-                   "`autofuse-studio hosts add` or in the runner panel.")
+    raise AppError.of("profile_unknown", name=grammar.show(name), known=known)

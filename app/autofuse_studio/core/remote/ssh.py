@@ -23,8 +23,7 @@ def ssh_argv(profile: HostProfile, command: str, connect_timeout: int = 10) -> l
     check_profile(profile)
     if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, int) or \
             not 1 <= connect_timeout <= MAX_CONNECT_TIMEOUT:
-        raise RemoteError(f"The ssh connect timeout must be a whole number of seconds in 1..{MAX_CONNECT_TIMEOUT}, "
-                          f"not {connect_timeout!r}.")
+        raise RemoteError.of("ssh_timeout_invalid", limit=MAX_CONNECT_TIMEOUT, value=repr(connect_timeout))
     argv = ["ssh", "-o", "BatchMode=yes", "-o", f"ConnectTimeout={int(connect_timeout)}",
             "-o", "StrictHostKeyChecking=accept-new", "-o", "ServerAliveInterval=15", "-o", "LogLevel=ERROR"]
     if profile.port:

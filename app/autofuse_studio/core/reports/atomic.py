@@ -46,7 +46,7 @@ def _reason(target: Path, exc: OSError) -> str:
 def output_error(path: str | Path, exc: OSError) -> OutputError:
     """The OutputError for an OSError met while writing path."""
     target = Path(path)
-    return OutputError(f"Cannot write '{target}': {_reason(target, exc)}.", target)
+    return OutputError.of("output_unwritable", path=target, problem=_reason(target, exc))
 
 
 def _existing_ancestor(folder: Path) -> Path:

@@ -234,6 +234,6 @@ def write_precision(result: PrecisionResult, path: str | Path) -> Path:
     writers = {".json": write_json, ".csv": write_csv, ".xlsx": write_xlsx}
     writer = writers.get(target.suffix.lower())
     if writer is None:
-        raise UsageError(f"Cannot write {target}: the output file must end in .json, .csv or .xlsx.")
+        raise UsageError.of("output_suffix", path=target)
     writer(result, target)
     return target

@@ -160,22 +160,23 @@ def spec_from_record(record: Any, source: str = "the run spec") -> RunSpec:
 
     read = _Reader(record, source)
     if read.get("format", str) != SPEC_FORMAT:
-        raise InputError(f"{source} is not an {SPEC_FORMAT} document.")
+        raise InputError.of("spec_wrong_format", source=source, format=SPEC_FORMAT)
     mode = read.get("mode", int)
     if mode not in (1, 2):
-        raise InputError(f"{source}: 'mode' must be 1 or 2.")
+        raise InputError.of("spec_bad_mode", source=source)
     roles = ("npy_a", "npy_b") if mode == 2 else ("af_open_graph", "af_close_graph", "af_open_data", "af_close_data")
     paths = {role: read.text(role) for role in roles}
     ranks = read.optional("ranks", list)
     if ranks is not None and not _device_ids(ranks):
-        raise InputError(f"{source}: 'ranks' must be a list of device ids (digits).")
+        raise InputError.of("spec_bad_ranks", source=source)
     jobs = read.optional("jobs", int)
     if jobs is not None and not 1 <= jobs <= 4096:
-        raise InputError(f"{source}: 'jobs' must be between 1 and 4096.")
+        raise InputError.of("spec_bad_jobs", source=source)
     try:
         thresholds = thresholds_from_record(read.get("thresholds", dict))
     except (StreamError, InputError) as error:
-        raise InputError(f"{source}: {error}") from None
+        raise InputError.of("spec_refused", source=source, reason=str(error), cause_code=error.code,
+                            cause_params=error.params) from None
     spec = RunSpec(compare_input=read.get("compare_input", bool), step=read.optional_text("step"),
                    ranks=None if ranks is None else tuple(ranks), jobs=jobs, thresholds=thresholds, mode=mode,
                    where=_where_from(read.get("where", dict), source))
@@ -200,17 +201,17 @@ def _where_from(record: dict[str, Any], source: str) -> Where:
     if kind == "host":
         timeout = read.get("connect_timeout", int)
         if not 1 <= timeout <= 3600:
-            raise InputError(f"{source}: 'connect_timeout' must be between 1 and 3600 seconds.")
+            raise InputError.of("spec_bad_timeout", source=source)
         return OnHost(read.text("host"), read.text("remote_command"), timeout)
     if kind == "cluster":
         entries = read.get("path_map", list)
         if len(entries) > MAX_LIST_ITEMS or not all(isinstance(item, str) and len(item) <= MAX_TEXT_CHARS
                                                     for item in entries):
-            raise InputError(f"{source}: 'path_map' must be a list of WORKER:CLIENT=LOCAL texts.")
+            raise InputError.of("spec_bad_path_map", source=source)
         return OnCluster(read.text("scheduler"), tuple(entries), read.optional_text("path_map_file"),
                          read.optional_text("tls_ca_file"), read.optional_text("tls_cert"),
                          read.optional_text("tls_key"))
-    raise InputError(f"{source}: 'where' must be local, host or cluster.")
+    raise InputError.of("spec_bad_where", source=source)
 
 
 _KIND_WORDS = {int: "a whole number", str: "a text", bool: "true or false", list: "a list", dict: "an object"}
@@ -221,14 +222,15 @@ class _Reader:
 
     def __init__(self, record: Any, source: str) -> None:
         if not isinstance(record, dict):
-            raise InputError(f"{source} must be a JSON object.")
+            raise InputError.of("spec_not_object", source=source)
         self.record, self.source = record, source
 
     def get(self, key: str, kind: type) -> Any:
         value = self.record.get(key)
         # bool is an int in Python: a flag is no count and a count no flag.
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise InputError(f"{self.source}: '{key}' must be {_KIND_WORDS.get(kind, kind.__name__)}.")
+            raise InputError.of("spec_field_kind", source=self.source, key=key,
+                                kind=_KIND_WORDS.get(kind, kind.__name__))
         return value
 
     def optional(self, key: str, kind: type) -> Any:
@@ -237,7 +239,7 @@ class _Reader:
     def text(self, key: str) -> str:
         value = self.get(key, str)
         if len(value) > MAX_TEXT_CHARS or "\x00" in value:
-            raise InputError(f"{self.source}: '{key}' is longer than {MAX_TEXT_CHARS} characters or holds a NUL.")
+            raise InputError.of("spec_text_invalid", source=self.source, key=key, limit=MAX_TEXT_CHARS)
         return str(value)
 
     def optional_text(self, key: str) -> str | None:

@@ -35,27 +35,23 @@ def default_config_path() -> Path:
 def _string_list(table: dict[str, object], key: str, path: Path) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise InputError(f"'{path}': [compile] {key} must be a list of strings.", path)
+        raise InputError.of("compile_not_string_list", path=path, key=key)
     return tuple(value)
 
 
 def _read_toml(config_path: Path) -> dict[str, Any]:
     try:
         if config_path.stat().st_size > MAX_CONFIG_BYTES:
-            raise InputError(f"The compile config '{config_path}' is larger than {MAX_CONFIG_BYTES >> 10} KB.",
-                             config_path)
+            raise InputError.of("compile_config_too_large", path=config_path, kilobytes=MAX_CONFIG_BYTES >> 10)
         return tomllib.loads(config_path.read_bytes().decode("utf-8-sig"))
     except OSError as exc:
-        raise InputError(f"Cannot read the compile config '{config_path}': {exc.strerror or exc}.",
-                         config_path) from None
+        raise InputError.of("compile_config_unreadable", path=config_path, reason=exc.strerror or str(exc)) from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"The compile config '{config_path}' is not UTF-8 text (byte {exc.start}).",
-                         config_path) from None
+        raise InputError.of("compile_config_not_utf8", path=config_path, byte=exc.start) from None
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"The compile config '{config_path}' is not valid TOML: {exc}.", config_path) from None
+        raise InputError.of("compile_config_not_toml", path=config_path, reason=str(exc)) from None
     except (ValueError, RecursionError):  # 5000-digit integers, 100k nested arrays
-        raise InputError(f"The compile config '{config_path}' is not valid TOML (a too long number or too deep "
-                         "nesting).", config_path) from None
+        raise InputError.of("compile_config_too_deep", path=config_path) from None
 
 
 def load_compile_config(path: str | Path | None) -> CompileConfig:
@@ -64,9 +60,9 @@ def load_compile_config(path: str | Path | None) -> CompileConfig:
     config_path = Path(path) if path is not None else default_config_path()
     if not config_path.is_file():
         if config_path.exists():
-            raise InputError(f"The compile config '{config_path}' is not a regular file.", config_path)
+            raise InputError.of("compile_config_not_file", path=config_path)
         if explicit:
-            raise InputError(f"The compile config '{config_path}' does not exist.", config_path)
+            raise InputError.of("compile_config_missing", path=config_path)
         return CompileConfig()
     data = _read_toml(config_path)
     table = data.get("compile")
@@ -74,16 +70,17 @@ def load_compile_config(path: str | Path | None) -> CompileConfig:
         return CompileConfig(source=str(config_path), notes=(f"'{config_path}' has no [compile] table; "
                                                              "using the default flags.",))
     if not isinstance(table, dict):
-        raise InputError(f"'{config_path}': compile must be a table ([compile]).", config_path)
+        raise InputError.of("compile_not_table", path=config_path)
     flags = table.get("flags", DEFAULT_FLAGS)
     if not isinstance(flags, str):
-        raise InputError(f"'{config_path}': [compile] flags must be one string.", config_path)
+        raise InputError.of("compile_flags_not_string", path=config_path)
     config = CompileConfig(flags, _string_list(table, "extra_includes", config_path),
                            _string_list(table, "extra_links", config_path), str(config_path))
     try:
         check_config(config)
     except InputError as exc:
-        raise InputError(f"'{config_path}': {exc}", config_path) from None
+        raise InputError.of("compile_config_refused", path=config_path, reason=str(exc), cause_code=exc.code,
+                            cause_params=exc.params) from None
     return config
 
 
@@ -92,8 +89,7 @@ def split_flags(flags: str) -> list[str]:
     try:
         return shlex.split(flags)
     except ValueError as exc:  # "No closing quotation", "No escaped character" (a trailing backslash)
-        raise InputError(f"[compile] flags {flags[:80]!r} cannot be split into arguments: "
-                         f"{str(exc).lower()}.") from None
+        raise InputError.of("compile_flags_unsplittable", flags=repr(flags[:80]), reason=str(exc).lower()) from None
 
 
 def check_config(config: CompileConfig) -> None:
@@ -103,8 +99,7 @@ def check_config(config: CompileConfig) -> None:
                           ("extra_links", config.extra_links)):
         for value in values:
             if any(char in value for char in ";\n\r"):
-                raise InputError(f"compile config {label} '{value}' contains ';' or a line break, "
-                                 f"which CMake would treat as a list or a new command.")
+                raise InputError.of("compile_value_unsafe", key=label, value=value)
 
 
 def _quote(value: str) -> str:

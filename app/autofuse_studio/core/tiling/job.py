@@ -76,13 +76,12 @@ class PreparedJob:
 
 def _problems_error(problems: list[str]) -> UsageError:
     lines = "\n".join(f"  ✗ {problem}" for problem in problems)
-    return UsageError(f"[verify-tiling] {len(problems)} problem(s) found before compiling; nothing was built:\n"
-                      f"{lines}")
+    return UsageError.of("verify_tiling_problems", count=len(problems), lines=lines)
 
 
 def _load_params(request: VerifyRequest) -> TilingParams:
     if request.input_json is not None and request.preset is not None:
-        raise UsageError("--preset and --input-json cannot be used together: pick one source of parameters.")
+        raise UsageError.of("preset_and_input_json")
     params = load_input_json(request.input_json) if request.input_json else preset_params(request.preset or "A")
     if request.aiv_num is not None:
         override_aiv_num(params, request.aiv_num)
@@ -118,13 +117,14 @@ def _check_output(output: str) -> None:
     """-o must be (or become) a writable folder whose result.json and build.log are not folders."""
     folder = Path(output)
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"-o {output}: '{folder}' is a file, not a folder for result.json and build.log.")
+        raise UsageError.of("verify_output_is_file", output=output, folder=folder)
     try:
         check_output_folder(folder)
         for name in ("result.json", "build.log"):
             check_writable_target(folder / name)
     except OutputError as exc:
-        raise UsageError(f"-o {output}: {exc}") from None
+        raise UsageError.of("verify_output_unusable", output=output, reason=str(exc), cause_code=exc.code,
+                             cause_params=exc.params) from None
 
 
 def prepare(request: VerifyRequest) -> PreparedJob:
@@ -132,11 +132,11 @@ def prepare(request: VerifyRequest) -> PreparedJob:
     _check_output(request.output)
     source_dir = Path(request.source_dir).resolve()
     if not source_dir.is_dir():
-        raise UsageError(f"✗ 源目录不存在: {request.source_dir}")
+        raise UsageError.of("verify_source_missing", path=request.source_dir)
     if request.scene is not None and request.scene not in SCENES:
-        raise UsageError(f"--scene {request.scene}: use tf or inductor.")
+        raise UsageError.of("verify_unknown_scene", scene=request.scene)
     if request.log is not None and not Path(request.log).exists():
-        raise UsageError(f"✗ 日志不存在: --log {request.log} does not exist.")
+        raise UsageError.of("verify_log_missing", path=request.log)
     scene = request.scene or detect_scene(source_dir)
     params = _load_params(request)
     sources = collect_sources(source_dir, scene)

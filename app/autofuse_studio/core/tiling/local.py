@@ -35,7 +35,7 @@ def runner_python() -> str:
         return sys.executable
     found = shutil.which("python3")
     if found is None:
-        raise AppError("verify-tiling needs python3 on PATH to run its build runner; none was found.")
+        raise AppError.of("verify_no_python3")
     return found
 
 

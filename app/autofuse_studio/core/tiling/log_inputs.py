@@ -72,15 +72,14 @@ def _pick_operator(entries: list[LogInputs], kernel_name: str, operator: str | N
     names = list(dict.fromkeys(entry.operator for entry in entries))
     if operator is not None:
         if operator not in names:
-            raise UsageError(f"--op {operator}: the log has tiling inputs only for {', '.join(names)}.")
+            raise UsageError.of("log_op_unknown", operator=operator, names=", ".join(names))
         return operator
     for name in names:
         if name.lower() == kernel_name.lower():
             return name
     if len(names) == 1:
         return names[0]
-    raise UsageError(f"The log holds tiling inputs for several operators ({', '.join(names)}) and none is named "
-                     f"like the kernel '{kernel_name}'; pass --op NAME.")
+    raise UsageError.of("log_op_ambiguous", names=", ".join(names), kernel=kernel_name)
 
 
 def select_log_inputs(entries: list[LogInputs], case_filter: CaseFilter, kernel_name: str,
@@ -91,14 +90,14 @@ def select_log_inputs(entries: list[LogInputs], case_filter: CaseFilter, kernel_
     name = _pick_operator(entries, kernel_name, operator)
     matching = [e for e in entries if e.operator == name and case_filter.matches(e.result, e.group, e.case)]
     if not matching:
-        raise InputError(f"The log has no tiling input line for {name} matching --case {case_text}.")
+        raise InputError.of("log_case_no_match", name=name, case=case_text)
     distinct = {entry.values(): entry for entry in matching}
     if len(distinct) > 1:
         cases = "; ".join(f"result {e.result} group {e.group} case {e.case}: dims={list(e.dims)} "
                           f"core_num={e.core_num} ub_size={e.ub_size}" for e in distinct.values())
         message = f"{name}: the log holds different inputs for the matching cases ({cases})"
         if case_text:
-            raise UsageError(f"--case {case_text} is ambiguous. {message}; narrow it, e.g. r=0,g=0,c=0.")
+            raise UsageError.of("log_case_ambiguous", case=case_text, detail=message)
         return None, message + "; pass --case to choose one"
     chosen = matching[0]
     return chosen, f"taken from {chosen.where}"

@@ -42,7 +42,7 @@ class TilingParams:
 def preset_params(name: str) -> TilingParams:
     """A copy of preset A or B."""
     if name not in PRESETS:
-        raise InputError(f"Unknown preset '{name}': use A or B.")
+        raise InputError.of("tiling_unknown_preset", name=name)
     values = copy.deepcopy(PRESETS[name])
     return TilingParams(values, f"preset_{name}", dict.fromkeys(values, f"preset_{name}"))
 
@@ -51,19 +51,18 @@ def load_input_json(path: str | Path) -> TilingParams:
     """Read --input-json (UTF-8, a BOM is fine); InputError naming the file (and line) otherwise."""
     text_path = Path(path)
     if text_path.exists() and not text_path.is_file():
-        raise InputError(f"The input JSON '{path}' is not a regular file.", path)
+        raise InputError.of("input_json_not_file", path=path)
     try:
         with text_path.open("rb") as handle:
             data = handle.read(MAX_INPUT_JSON_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"Cannot read the input JSON '{path}': {exc.strerror or exc}.", path) from None
+        raise InputError.of("input_json_unreadable", path=path, reason=exc.strerror or str(exc)) from None
     if len(data) > MAX_INPUT_JSON_BYTES:
-        raise InputError(f"The input JSON '{path}' is larger than {MAX_INPUT_JSON_BYTES >> 10} KB; it should hold "
-                         "four small values.", path)
+        raise InputError.of("input_json_too_large", path=path, kilobytes=MAX_INPUT_JSON_BYTES >> 10)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"The input JSON '{path}' is not UTF-8 text (byte {exc.start}).", path) from None
+        raise InputError.of("input_json_not_utf8", path=path, byte=exc.start) from None
     return parse_input_json(text, str(path))
 
 
@@ -72,15 +71,14 @@ def parse_input_json(text: str, label: str) -> TilingParams:
     try:
         values = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise InputError(f"The input JSON '{label}' is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                         f"column {exc.colno}.", label, exc.lineno) from None
+        raise InputError.of("input_json_invalid", path=label, reason=exc.msg, line=exc.lineno,
+                            column=exc.colno) from None
     except RecursionError:
-        raise InputError(f"The input JSON '{label}' is nested too deeply to be parameters.", label) from None
+        raise InputError.of("input_json_too_deep", path=label) from None
     except ValueError as exc:  # Python's 4300-digit limit for int()
-        raise InputError(f"The input JSON '{label}' holds a number too long to read ({exc}).", label) from None
+        raise InputError.of("input_json_long_number", path=label, reason=str(exc)) from None
     if not isinstance(values, dict):
-        raise InputError(f"The input JSON '{label}' must hold an object with dynamic_dims, aiv_num, "
-                         "ub_size and abi.", label)
+        raise InputError.of("input_json_not_object", path=label)
     source = f"input-json:{label}"
     return TilingParams(values, source, dict.fromkeys(values, source))
 

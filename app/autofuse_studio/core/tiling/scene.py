@@ -35,8 +35,7 @@ def detect_scene(source_dir: Path) -> str:
         return "inductor"
     if any(path.is_file() for path in source_dir.glob("*tiling_func*.cpp")):
         return "tf"
-    raise UsageError(f"✗ 无法自动检测场景: '{source_dir}' holds neither {INDUCTOR_FILE} (inductor) nor a "
-                     "*tiling_func*.cpp file (tf); pass --scene tf or --scene inductor.")
+    raise UsageError.of("scene_undetected", path=source_dir, inductor_file=INDUCTOR_FILE)
 
 
 def _safe_name(text: str) -> str:
@@ -56,7 +55,7 @@ def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise InputError(f"Cannot read '{path}': {exc.strerror or exc}.", path) from None
+        raise InputError.of("tiling_source_unreadable", path=path, reason=exc.strerror or str(exc)) from None
 
 
 def collect_tf(source_dir: Path) -> SourceSet:
@@ -71,7 +70,7 @@ def collect_tf(source_dir: Path) -> SourceSet:
             files[name] = _read_text(path)
             origin[name] = str(path)
     if not any(name.endswith(".cpp") for name in files):
-        raise InputError(f"'{source_dir}' holds no *tiling_func*.cpp or *infershape*.cpp file to build.", source_dir)
+        raise InputError.of("tf_no_sources", path=source_dir)
     return SourceSet("tf", tf_kernel_name(list(files)), files, origin)
 
 
@@ -90,27 +89,24 @@ def _literal_end(text: str, start: int, path: Path, line: int) -> int:
     try:
         for count, token in enumerate(tokenize.generate_tokens(readline)):
             if count > MAX_LITERAL_TOKENS:
-                raise InputError(f"'{path}' line {line}: the artifacts dict has more than {MAX_LITERAL_TOKENS} "
-                                 "tokens; refusing to parse it.", path, line)
+                raise InputError.of("artifacts_too_many_tokens", path=path, line=line, limit=MAX_LITERAL_TOKENS)
             if token.type != tokenize.OP or token.string not in "([{)]}":
                 continue
             depth += 1 if token.string in "([{" else -1
             if depth > MAX_LITERAL_DEPTH:
-                raise InputError(f"'{path}' line {line}: the artifacts dict is nested more than "
-                                 f"{MAX_LITERAL_DEPTH} levels deep; refusing to parse it.", path, line)
+                raise InputError.of("artifacts_too_deep", path=path, line=line, limit=MAX_LITERAL_DEPTH)
             if depth == 0:
                 return line_start + token.end[1]
     except (tokenize.TokenError, SyntaxError) as exc:
-        raise InputError(f"'{path}' line {line}: the artifacts dict is not valid Python ({exc.args[0]}).",
-                         path, line) from None
-    raise InputError(f"'{path}' line {line}: the artifacts dict is never closed.", path, line)
+        raise InputError.of("artifacts_not_python", path=path, line=line, reason=exc.args[0]) from None
+    raise InputError.of("artifacts_not_closed", path=path, line=line)
 
 
 def _artifacts_dict(path: Path, text: str) -> tuple[str, dict[str, object]]:
     """The first column-0 `<name>_artifacts = {...}`, literal-evaluated (never executed, never the whole file)."""
     match = _ARTIFACTS_RE.search(text)
     if match is None:
-        raise InputError(f"'{path}' holds no top-level `<name>_artifacts = {{...}}` assignment.", path)
+        raise InputError.of("artifacts_missing", path=path)
     variable = f"{match.group(1)}_artifacts"
     line = text.count("\n", 0, match.start()) + 1
     opening = match.end() - 1
@@ -118,11 +114,12 @@ def _artifacts_dict(path: Path, text: str) -> tuple[str, dict[str, object]]:
     try:
         value = ast.literal_eval(ast.parse(literal, filename=str(path), mode="eval").body)
     except SyntaxError as exc:
-        raise InputError(f"'{path}' line {line}: {variable} is not valid Python: {exc.msg}.", path, line) from None
+        raise InputError.of("artifacts_variable_not_python", path=path, line=line, variable=variable,
+                            reason=exc.msg) from None
     except (ValueError, TypeError, RecursionError, MemoryError):
-        raise InputError(f"'{path}' line {line}: {variable} is not a plain literal dict.", path, line) from None
+        raise InputError.of("artifacts_not_literal", path=path, line=line, variable=variable) from None
     if not isinstance(value, dict):
-        raise InputError(f"'{path}' line {line}: {variable} is not a dict.", path, line)
+        raise InputError.of("artifacts_not_dict", path=path, line=line, variable=variable)
     return match.group(1), value
 
 
@@ -130,15 +127,15 @@ def collect_inductor(source_dir: Path) -> SourceSet:
     """The inductor scene: tiling_def and host_impl literal-evaluated from output_code.py."""
     path = source_dir / INDUCTOR_FILE
     if not path.is_file():
-        raise InputError(f"The inductor scene needs '{path}', which does not exist.", path)
+        raise InputError.of("inductor_file_missing", path=path)
     if path.stat().st_size > MAX_OUTPUT_CODE_BYTES:
-        raise InputError(f"'{path}' is larger than {MAX_OUTPUT_CODE_BYTES >> 20} MB; refusing to parse it.", path)
+        raise InputError.of("inductor_file_too_large", path=path, megabytes=MAX_OUTPUT_CODE_BYTES >> 20)
     name, artifacts = _artifacts_dict(path, _read_text(path))
     files: dict[str, str] = {}
     for key, target in (("tiling_def", "autofuse_tiling_data.h"), ("host_impl", "tiling_func.cpp")):
         value = artifacts.get(key)
         if not isinstance(value, str):
-            raise InputError(f"'{path}': {name}_artifacts has no string entry '{key}' (needed for {target}).", path)
+            raise InputError.of("artifacts_no_entry", path=path, name=name, key=key, target=target)
         files[target] = value
     origin = dict.fromkeys(files, f"{path} ({name}_artifacts)")
     return SourceSet("inductor", _safe_name(name), files, origin)

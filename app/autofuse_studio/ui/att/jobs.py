@@ -135,4 +135,4 @@ def writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise AppError(f"Could not write '{path}': {exc.strerror or exc}.") from exc
+        raise AppError.of("file_unwritable_quoted", path=path, reason=exc.strerror or str(exc)) from exc

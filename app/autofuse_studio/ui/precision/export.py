@@ -55,7 +55,7 @@ def save_png(widget: QWidget, path: str | Path) -> Path:
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not widget.grab().save(buffer, "PNG"):
-        raise InputError(f"Could not encode the picture for {target}.", target)
+        raise InputError.of("picture_encode_failed", path=target)
     buffer.close()
     atomic_write_bytes(target, bytes(data.data()))
     return target

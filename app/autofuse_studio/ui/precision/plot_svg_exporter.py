@@ -19,8 +19,8 @@ def _write_or_report(item: Any, file_name: str) -> None:
     except (OSError, AppError) as error:
         from autofuse_studio.ui.errors import report_error
 
-        message = error if isinstance(error, AppError) else InputError(
-            f"Could not write {target}: {error.strerror or error}.", target)
+        message = error if isinstance(error, AppError) else InputError.of(
+            "picture_unwritable", path=target, reason=error.strerror or str(error))
         report_error(None, message)
 
 

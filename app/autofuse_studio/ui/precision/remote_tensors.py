@@ -42,7 +42,7 @@ class RemoteTensors(QObject):
             self._handle.cancel()
             self._handle = None
         if row.fused_file is None or row.origin_file is None:
-            self.failed.emit(InputError(f"{row.fused_op}:{row.fused_index} has no file pair to show."))
+            self.failed.emit(InputError.of("no_file_pair_to_show", op=row.fused_op, index=row.fused_index))
             return
         handle = self._handle = self._runner.start(fetch_pair, host, row.fused_file, row.origin_file, self.folder)
         handle.finished.connect(lambda copies: self._on_handle_finished(handle, row, copies))

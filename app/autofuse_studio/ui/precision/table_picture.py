@@ -138,7 +138,7 @@ def png_bytes(picture: TablePicture, font: QFont | None = None, scale: float = 1
     image = QImage(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)),
                    QImage.Format.Format_RGB32)
     if image.isNull():
-        raise InputError(f"The table picture would be {size.width()}×{size.height()} px: too large to draw.")
+        raise InputError.of("table_picture_too_large", width=size.width(), height=size.height())
     image.setDevicePixelRatio(scale)
     painter = QPainter(image)
     try:
@@ -149,7 +149,7 @@ def png_bytes(picture: TablePicture, font: QFont | None = None, scale: float = 1
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # PySide takes str; its stubs say bytes
-        raise InputError("Could not encode the table picture as PNG.")
+        raise InputError.of("table_png_encode_failed")
     return bytes(data.data())
 
 

@@ -42,7 +42,7 @@ class PendingPicture:
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         if self.image.isNull() or not self.image.save(buffer, "PNG"):  # type: ignore[call-overload]
-            raise InputError("Could not encode the picture as PNG.")
+            raise InputError.of("png_encode_failed")
         return bytes(data.data())
 
     def write(self, path: str | Path, **_task: object) -> Path:
@@ -59,7 +59,7 @@ def atomic_export(path: str | Path, write: Callable[[str], object]) -> Path:
     with atomic_path(target) as temp:
         result = write(str(temp))
         if result is False or not temp.stat().st_size:
-            raise InputError(f"Could not write {target}: the exporter produced no data.", target)
+            raise InputError.of("exporter_no_data", path=target)
     return target
 
 
@@ -107,7 +107,7 @@ def _svg_bytes(size: QSize, dpi: int, title: str, draw: Callable[[QPainter], Non
     generator = _generator(buffer, size, dpi, title)  # must outlive the painter
     painter = QPainter()
     if not painter.begin(generator):
-        raise InputError("Could not start an SVG drawing.")
+        raise InputError.of("svg_start_failed")
     try:
         draw(painter)
     finally:

@@ -143,9 +143,7 @@ def png_scale(width: float, height: float, wanted: float) -> float:
     width, height = max(width, 1.0), max(height, 1.0)
     scale = min(wanted, MAX_PNG_SIDE / width, MAX_PNG_SIDE / height, math.sqrt(MAX_PNG_PIXELS / (width * height)))
     if scale < min(wanted, MIN_PNG_SCALE):
-        raise UsageError(
-            f"The picture is {width:,.0f} x {height:,.0f} px, too big for one readable PNG (at most "
-            f"{MAX_PNG_SIDE:,} px a side). Export it as SVG, or export one operator's picture.")
+        raise UsageError.of("png_too_big", width=width, height=height, side=MAX_PNG_SIDE)
     return scale
 
 

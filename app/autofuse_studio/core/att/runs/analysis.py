@@ -60,9 +60,7 @@ def _read_sides(sides: RunSides, progress: Progress, cancel: CancelToken) -> dic
     for role, scan in scans.items():
         if not scan.logs:
             looked = len(scan.listing.candidates)
-            raise InputError(f"No ATT log in the {role} run '{scan.listing.side.root}' ({looked} file(s) that could "
-                             "hold logs were read; none has [PROF], [PERF], [DFX] or FINAL_TILING lines).",
-                             scan.listing.side.root)
+            raise InputError.of("att_run_no_log", side=role, path=scan.listing.side.root, count=looked)
     return scans
 
 

@@ -46,8 +46,7 @@ def _mkdir(path: Path) -> bool:
     except FileExistsError:
         return False
     except OSError as exc:
-        raise OutputError(f"Cannot create the archive folder '{path}': {(exc.strerror or str(exc)).lower()}.",
-                          path) from None
+        raise OutputError.of("att_archive_create", path=path, reason=(exc.strerror or str(exc)).lower()) from None
     return True
 
 
@@ -63,7 +62,7 @@ def claim_name(archive_root: Path, name: str) -> tuple[str, Path, Path]:
             return candidate, evidence_root / candidate, report_root / candidate
         # Only the report name was taken (an older archive): give back our empty folder, try the next number.
         os.rmdir(evidence_root / candidate)
-    raise OutputError(f"No free archive name for '{name}' in '{archive_root}' (tried {MAX_NUMBER}).", archive_root)
+    raise OutputError.of("att_no_free_archive", name=name, path=archive_root, tried=MAX_NUMBER)
 
 
 def _copy(source: Path, pin: Pin | None, target: Path, cancel: CancelToken) -> dict[str, object]:
@@ -118,9 +117,7 @@ def check_archive_root(archive_root: str | Path, run_root: Path) -> None:
     for sub in (EVIDENCE_ARCHIVE, REPORT_ARCHIVE):
         folder = (root / sub).resolve()  # follows a link that is already there
         if inside(folder, run_root):
-            raise InputError(f"The archive folder '{root / sub}' is inside the run root '{run_root}' (it is "
-                             f"'{folder}'); the run root is only read, so pick an archive root whose "
-                             f"{sub}/ lies outside it.", root / sub)
+            raise InputError.of("att_archive_in_run_root", path=root / sub, root=run_root, folder=folder, sub=sub)
 
 
 def _check_claimed(folder: Path, run_root: Path) -> None:
@@ -128,8 +125,7 @@ def _check_claimed(folder: Path, run_root: Path) -> None:
     if inside(folder.resolve(), run_root):
         with contextlib.suppress(OSError):
             os.rmdir(folder)
-        raise InputError(f"The archive folder '{folder}' is inside the run root '{run_root}'; nothing was "
-                         "archived.", folder)
+        raise InputError.of("att_archive_became_inside", path=folder, root=run_root)
 
 
 def archive_run(analysis: RunAnalysis, report_files: dict[str, bytes], archive_root: str | Path,
@@ -150,7 +146,7 @@ def archive_run(analysis: RunAnalysis, report_files: dict[str, bytes], archive_r
         progress(done, total, f"Archiving {found.relpath}")
         target = contained(evidence, Path(found.relpath))
         if inside(target, run_root):  # a folder of the archive swapped for a link into the run root
-            raise InputError(f"Refusing to write '{target}': it is inside the run root '{run_root}'.", target)
+            raise InputError.of("att_write_in_run_root", path=target, root=run_root)
         entry = _copy(found.path, log.scan.pin or found.pin, target, cancel)
         entries.append({"path": found.relpath, **entry})
         done += found.size

@@ -41,8 +41,7 @@ def check_not_in_run_root(target: str | Path, run_root: Path, what: str) -> None
     """InputError when `target` would lie in the run root (the analysis never writes there)."""
     resolved = Path(target).resolve()
     if inside(resolved, run_root):
-        raise InputError(f"The {what} '{target}' is inside the run root '{run_root}'; the run root is only read, "
-                         "so pick a folder outside it.", target)
+        raise InputError.of("att_output_in_run_root", what=what, path=target, root=run_root)
 
 
 def check_report_dir(report_dir: str | Path, run_root: Path, force: bool) -> None:
@@ -50,10 +49,9 @@ def check_report_dir(report_dir: str | Path, run_root: Path, force: bool) -> Non
     folder = Path(report_dir)
     check_not_in_run_root(folder, run_root, "output folder")
     if folder.exists() and not folder.is_dir():
-        raise OutputError(f"Cannot write the report into '{folder}': it is a file, not a folder.", folder)
+        raise OutputError.of("att_report_folder_is_file", path=folder)
     if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise InputError(f"The output folder '{folder}' is not empty; choose a new folder or pass --force "
-                         "(which replaces report.md, summary.csv, root-cause.jsonl and summary.xlsx only).", folder)
+        raise InputError.of("att_output_not_empty", path=folder)
     check_output_folder(folder)
 
 

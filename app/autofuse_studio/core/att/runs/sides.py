@@ -41,8 +41,7 @@ def _children(run_root: Path) -> dict[str, str]:
     try:
         return {name.lower(): name for name in sorted(os.listdir(run_root))}
     except OSError as exc:
-        raise InputError(f"Cannot list the run root '{run_root}': {(exc.strerror or str(exc)).lower()}.",
-                         run_root) from None
+        raise InputError.of("run_root_unlistable", path=run_root, reason=(exc.strerror or str(exc)).lower()) from None
 
 
 def _real_folder(run_root: Path, given: str | Path, what: str) -> Path:
@@ -50,8 +49,7 @@ def _real_folder(run_root: Path, given: str | Path, what: str) -> Path:
     path = Path(given)
     path = path if path.is_absolute() else run_root / path
     if path.is_symlink():
-        raise InputError(f"The {what} '{path}' is a symbolic link; links are not followed inside a run root "
-                         "(pass the folder it points to as the run root instead).", path)
+        raise InputError.of("run_side_symlink", what=what, path=path)
     if not path.is_dir():
         raise InputError.of("run_side_not_folder", what=what, path=path)
     resolved = path.resolve()
@@ -73,8 +71,7 @@ def _auto(run_root: Path, names: dict[str, str]) -> tuple[str | None, str | None
     """The default and candidate folder names found by name, and how."""
     has = {key: names.get(key) for key in ("default", "pgo", "base")}
     if has["default"] and has["pgo"] and has["base"]:
-        raise InputError(f"The run root '{run_root}' holds default/, pgo/ and base/: which two to compare is not "
-                         "clear; pass --default-root and --candidate-root.", run_root)
+        raise InputError.of("run_root_three_runs", path=run_root)
     if has["pgo"]:
         return has["default"], has["pgo"], "default+pgo"
     if has["base"]:
@@ -106,7 +103,6 @@ def resolve_sides(run_root: str | Path, default_root: str | Path | None = None,
     default = _real_folder(root, default_name, "default root")
     candidate = _real_folder(root, candidate_name, "candidate root")
     if _overlap(default, candidate):
-        how_ = "are the same folder" if default == candidate else "overlap (one holds the other)"
-        raise InputError(f"The default run '{default}' and the candidate run '{candidate}' {how_}; pick two "
-                         "separate folders.", root)
+        raise InputError.of("run_sides_same" if default == candidate else "run_sides_overlap", default=default,
+                            candidate=candidate, path=root)
     return RunSides(root, _side(DEFAULT, root, default), _side(CANDIDATE, root, candidate), how)
