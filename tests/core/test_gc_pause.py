@@ -75,3 +75,19 @@ def test_the_opt_in_ends_after_an_exception() -> None:
             run()
         assert seen == [True]
         assert not freezing_allowed()
+
+
+def test_a_loaded_graph_is_frozen_only_where_the_application_allows() -> None:
+    """load_model ends its pause with the model frozen (app layer): the collection that follows need not scan it."""
+    from pathlib import Path
+
+    from autofuse_studio.core.ge.load import load_model
+
+    graph = next((Path(__file__).parents[2] / "resources" / "demo" / "af_close").glob("*.json"))
+    with long_lived_freezing(False):
+        before = gc.get_freeze_count()
+        load_model(graph)
+        assert gc.get_freeze_count() == before  # library use: the caller's GC is left alone
+    with long_lived_freezing():
+        load_model(graph)
+        assert gc.get_freeze_count() > before

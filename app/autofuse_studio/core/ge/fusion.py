@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.attrs import attr_value
 from autofuse_studio.core.ge.model import FUSED_TYPES, DescList, InputRef, Model, Op, TensorDesc
 
@@ -104,7 +104,9 @@ def is_fused_op(op: Op) -> bool:
 def build_fusion_mapping(model: Model) -> FusionMapping:
     """Map every fused op's outputs (from desc attrs) and data inputs (through producers) to original ops."""
     with gc_paused():
-        return _build(model)
+        mapping = _build(model)
+        keep_long_lived()  # it lives as long as its model: the collection after the pause need not scan it
+        return mapping
 
 
 def _build(model: Model) -> FusionMapping:

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from autofuse_studio.core.errors import GraphParseError, InputError
-from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
 from autofuse_studio.core.ge.build import build_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.ge.pbtxt import parse_pbtxt
@@ -50,6 +50,9 @@ def load_model(path: str | Path, cancel: CancelToken = NEVER_CANCELLED) -> Model
         model = build_model(document, str(file), cancel, consume=True)
         release_document(document)
         del document
+        # The model lives for the run or the GUI session: frozen (where the application allows it), the
+        # collection the end of the pause would start need not scan its 100k+ ops (~120 ms with the GIL held).
+        keep_long_lived()
     model.warnings[:0] = notes
     log.debug("loaded %s: %d graphs, %d warnings", file, len(model.graphs), len(model.warnings))
     return model
