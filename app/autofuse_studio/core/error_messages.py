@@ -735,7 +735,7 @@ WORDS_ZH: dict[str, str] = {
 
 
 def is_chinese(language: str) -> bool:
-    """True for 'zh', 'zh_CN' and the like."""
+    """True for 'zh', 'zh_CN' and the like (the GUI's and the CLI's codes alike)."""
     return language.lower().startswith("zh")
 
 

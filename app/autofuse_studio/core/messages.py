@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from autofuse_studio.core.error_messages import is_chinese as is_chinese  # one rule for both catalogues
 from autofuse_studio.core.notices import Notice, examples
 
 EN, ZH = "en", "zh"
@@ -167,11 +168,6 @@ COMPARE_WORDS: dict[str, str] = {
     "{n} 个性能指标变化": "{n} metric changes", "{n} 个算子差异": "{n} operator differences",
     "两个文件完全相同": "the two files are identical", "两个文件存在差异": "the two files differ",
 }
-
-
-def is_chinese(language: str) -> bool:
-    """True for 'zh', 'zh_CN' and the like (the GUI's and the CLI's codes alike)."""
-    return language.lower().startswith("zh")
 
 
 def compare_word(text: str, language: str) -> str:
