@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPainterPath, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPainterPath, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,6 +38,10 @@ OUTLINE_COLOUR = "#ff00ff"
 # Px of the outline: stripes (a tail along an inner axis, one per outer index) get a thin one, or they hide the image.
 OUTLINE_WIDTH, STRIPES_WIDTH, MANY_RECTS = 2, 1, 8
 TITLE_SIZE = "9pt"  # four titles side by side: at pyqtgraph's 11pt their widths alone overflowed a 1100 px panel
+# Four heatmaps in a row need ~750 px (axes, titles, colour bars); a narrower panel shows two rows of two instead
+# of cutting the right-most ones off, when it is tall enough for two rows of TWO_ROWS_MIN_HEIGHT px each.
+WIDE_COLUMNS, NARROW_COLUMNS = 4, 2
+TWO_ROWS_MIN_HEIGHT = 200
 
 
 def _displayable(values: np.ndarray, levels: Levels) -> np.ndarray:
@@ -109,6 +113,7 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         self.outline_rects: list[Rect] = []  # in cell units of the images (see signature_overlay)
         self.outlines: list[QGraphicsPathItem] = []
         self._wrap = 0
+        self.columns = WIDE_COLUMNS
         for column, colour_map in enumerate(COLOUR_MAPS):
             plot = self.graphics.addPlot(row=0, col=column)
             plot.invertY(True)  # row 0 at the top, like a matrix
@@ -117,6 +122,10 @@ class TensorHeatmaps(Retranslating, ScenePlots):
             plot.addItem(image)
             bar = _numbered_bar(colour_map)
             bar.setImageItem(image, insert_in=plot)
+            # The title spans the image and its colour bar (columns 1-5 of the plot's grid): over the image alone, a
+            # long title set the image's minimum width and four plots needed ~1000 px.
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 1, 1, 5)
             self.plots.append(plot)
             self.images.append(image)
             self.bars.append(bar)
@@ -145,6 +154,33 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         layout.addWidget(self.graphics, 1)
         self.retranslate()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Reflow the heatmaps to the new width."""
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def row_width(self) -> float:
+        """The px the four heatmaps need side by side (their minimum widths, spacing and margins)."""
+        grid = self.graphics.ci.layout
+        left, _top, right, _bottom = grid.getContentsMargins()
+        widths = [plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() for plot in self.plots]
+        return sum(widths) + grid.horizontalSpacing() * (len(widths) - 1) + left + right
+
+    def fit_columns(self) -> None:
+        """Four heatmaps in a row when they fit the panel's width (or two rows would be too low), else two by two."""
+        fits = self.row_width() <= self.graphics.width() or self.graphics.height() < 2 * TWO_ROWS_MIN_HEIGHT
+        columns = WIDE_COLUMNS if fits else NARROW_COLUMNS
+        if columns == self.columns:
+            return
+        self.columns = columns
+        layout = self.graphics.ci
+        for plot in self.plots:
+            layout.removeItem(plot)
+        for number, plot in enumerate(self.plots):
+            layout.addItem(plot, row=number // columns, col=number % columns)
+        # The view sized the layout before it changed (to its old minimum width when that was larger): size it again.
+        layout.setGeometry(self.graphics.range)
+
     def titles(self) -> tuple[str, str, str, str]:
         """The plot titles in the current language."""
         return (self.tr("Fused (mean)"), self.tr("Origin (mean)"), self.tr("Fused − Origin (mean)"),
@@ -154,6 +190,7 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         """Titles, labels and pickers in the current language."""
         for plot, title in zip(self.plots, self.titles(), strict=True):
             plot.setTitle(title, size=TITLE_SIZE)
+        self.fit_columns()  # titles in another language have other widths
         self.rows_label.setText(self.tr("Rows:"))
         self.cols_label.setText(self.tr("Columns:"))
         self.shared_range.setText(self.tr("Same colours for fused and origin"))
@@ -257,6 +294,7 @@ class TensorHeatmaps(Retranslating, ScenePlots):
             image.setImage(_displayable(values, levels), autoLevels=False, levels=levels)
             bar.setLevels(levels)
             fit_bar_axis(bar, levels)
+        self.fit_columns()  # the colour bars' axes took the width of their labels
 
     def _on_shared_range_toggled(self, _checked: bool) -> None:
         self._show_images()
