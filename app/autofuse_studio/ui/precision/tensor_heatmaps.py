@@ -4,6 +4,7 @@ outline of where the row's signature puts its error (a tail range, slices, the f
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 import pyqtgraph as pg
@@ -12,6 +13,7 @@ from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPainterPath, QPen, QRe
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QGraphicsGridLayout,
     QGraphicsPathItem,
     QHBoxLayout,
     QLabel,
@@ -161,9 +163,9 @@ class TensorHeatmaps(Retranslating, ScenePlots):
 
     def row_width(self) -> float:
         """The px the four heatmaps need side by side (their minimum widths, spacing and margins)."""
-        grid = self.graphics.ci.layout
-        left, _top, right, _bottom = grid.getContentsMargins()
-        widths = [plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() for plot in self.plots]
+        grid: QGraphicsGridLayout = self.graphics.ci.layout
+        left, _top, right, _bottom = cast(tuple[float, float, float, float], grid.getContentsMargins())
+        widths = [float(plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()) for plot in self.plots]
         return sum(widths) + grid.horizontalSpacing() * (len(widths) - 1) + left + right
 
     def fit_columns(self) -> None:
