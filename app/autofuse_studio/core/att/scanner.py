@@ -1,9 +1,10 @@
 """One streaming pass over ATT logs (files, folders, .gz) producing a LogScan.
 
-Logs are read in blocks of about 1 MB of whole lines; the marked lines of a block are located, counted
-and decoded by the small C module _linescan (memchr, GIL released) or, when it is not built or
-AUTOFUSE_STUDIO_NO_NATIVE=1, by one bytes regex plus one bytes.find (noise lines are never split,
-decoded or looked at from Python); only lines holding a marker reach the line grammars.
+Logs are read in blocks of about 64 KB of whole lines; the marked lines of a block are located and
+counted by the small C module _linescan (memchr, GIL released), which also stores the plain [PROF] records
+itself, or, when it is not built or AUTOFUSE_STUDIO_NO_NATIVE=1, by one bytes regex plus one bytes.find
+(noise lines are never split, decoded or looked at from Python); only lines holding a marker reach the
+line grammars.
 Memory depends on the number of records, not on the size of the logs.
 """
 
@@ -54,9 +55,13 @@ from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress
 
 log = logging.getLogger(__name__)
 
-# Each block is passed over several times in C (UTF-8 check, marker regex, newline counts): 1 MB
-# stays in a core's L2 cache between those passes (measured ~10% faster overall than 4 MB).
-BLOCK_SIZE = 1 << 20
+# Each block is passed over several times in C (UTF-8 check, marker search, newline counts), so it should
+# stay in a core's cache between those passes. 64 KB rather than 1 MB: each block is a fresh bytes object
+# (a read plus the rest of its last line), and blocks of 1 MB made malloc hand memory back to the system and
+# fault it in again, block after block (35k page faults for a 131 MB log, 13k at 64 KB; 10-15% of a summary).
+BLOCK_SIZE = 1 << 16
+# A .gz stream is decompressed by Python code on every read call: fewer, larger reads cost less there.
+GZ_BLOCKS_PER_READ = 16
 # What one line may hold: the rest of a longer line is skipped with a warning (file:line), so memory stays a
 # few MB whatever the log holds (one 1 GB line in a .gz used 2.3 GB).
 MAX_LINE_BYTES = 1 << 20
@@ -215,14 +220,14 @@ def iter_blocks(path: Path, on_cut: Callable[[int], None] | None = None, pin: Pi
     The file is opened with open_log (`pin`: see safe_open), or `raw` (an opened file, left open) is read.
     With `digest` (a _Hashing over `raw`), every byte of the file is hashed on the way.
     """
-    read_size = min(BLOCK_SIZE, MAX_LINE_BYTES)
+    gz = path.name.endswith(".gz")
+    read_size = min(BLOCK_SIZE * (GZ_BLOCKS_PER_READ if gz else 1), MAX_LINE_BYTES)
     try:
         with contextlib.ExitStack() as stack:
             if raw is None:
                 handle = stack.enter_context(open_log(path, pin))
             else:
                 source = cast(BinaryIO, digest if digest is not None else raw)
-                gz = path.name.endswith(".gz")
                 handle = cast(BinaryIO, stack.enter_context(gzip.GzipFile(fileobj=source, mode="rb"))) \
                     if gz else source
             while True:
@@ -344,6 +349,9 @@ class _FileScanner:
         self.scan = FileScan(path=path)
         self.final = FinalTilingCollector()
         self._native = native
+        # The C scanner's caches, per file: the CaseKey of each label text, one str per value name.
+        self._labels: dict[str, object] = {}
+        self._names: dict[str, str] = {}
 
     def feed_block(self, block: bytes, first_line: int) -> int:
         """Handle one block starting at `first_line`; returns the number of lines in it.
@@ -364,24 +372,14 @@ class _FileScanner:
         return lines + (0 if block.endswith(b"\n") else 1)
 
     def _feed_native(self, block: bytes, first_line: int, native: ModuleType) -> int:
-        """feed_block through the C scanner: it hands back each marked line decoded, with its newline count."""
-        # With values=True the C scanner also reads plain value and objective records (the bulk) into
-        # tuples: the record the Python grammar would make from the line, without decoding it or running sre.
-        items, newlines = native.marked_lines(block, True)
-        path = self.scan.path
-        feed, store = self._feed_marked, self._store_value
-        flat = iter(items)
-        for before, line in zip(flat, flat, strict=True):
-            if line.__class__ is tuple:
-                source = tuple.__new__(SourceRef, (path, first_line + before))
-                if len(line) == 4:
-                    operator, name, value, key = line
-                    store(TilingValue(operator, case_key(key), name, value, source))
-                else:  # (operator, value, key) of an objective line
-                    operator, value, key = line
-                    self._store(Objective(operator, case_key(key), value, source))
-            else:
-                feed(line, path, first_line + before)
+        """feed_block through the C scanner: it stores the plain [PROF] records (values and objectives, the bulk;
+        template selections, best and schedule results) itself, with the objects and in the order _store_value /
+        _store would, and hands every other marked line, decoded, to _feed_marked in line order."""
+        # Made per block, not kept: bound methods kept on self would make a cycle that holds the whole scan
+        # until a collection (and forever once keep_long_lived has frozen it).
+        sink = (self.scan.path, self.scan.operators, self._operator, self._labels, self._names, case_key,
+                self._feed_marked, TilingValue, Objective, TemplateSelection, BestResult, ResultPerf, SourceRef)
+        newlines = native.store_lines(block, first_line, sink)
         return int(newlines) + (0 if block.endswith(b"\n") else 1)
 
     def _feed_marked(self, line: str, path: str, line_no: int) -> None:
