@@ -132,6 +132,19 @@ class LocalCluster:
         with self._client() as client:
             return list(client.run_on_scheduler(keys))
 
+    def worker_keys(self, prefix: str) -> dict[str, set[str]]:
+        """The keys starting with prefix that each worker (by name) has handled, from its transition log."""
+
+        def keys(dask_worker: Any) -> list[str]:
+            return [str(entry[0]) for entry in dask_worker.state.log
+                    if entry and isinstance(entry[0], str) and entry[0].startswith(prefix)]
+
+        with self._client() as client:
+            by_address = client.run(keys)
+            names = {address: str(worker.get("name", address))
+                     for address, worker in client.scheduler_info(n_workers=-1)["workers"].items()}
+        return {names.get(address, address): set(found) for address, found in by_address.items()}
+
     def kill(self, name: str) -> None:
         """SIGKILL one process (a worker dying without saying goodbye)."""
         process = self.processes[name]

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from autofuse_studio.core.cluster.scan import MergedSide
-from autofuse_studio.core.cluster.submit import NO_WORKER, plan_batches
+from autofuse_studio.core.cluster.submit import MAX_BATCH, NO_WORKER, plan_batches
 from autofuse_studio.core.cluster.workers import LiveWorker, preferred
 from autofuse_studio.core.precision.pair import FILE_NOT_FOUND, PairSide
 from autofuse_studio.core.precision.plan import PlannedRow
@@ -40,3 +40,13 @@ def test_batches_go_where_both_files_are() -> None:
     assert "af-open seen by nodeA, af-close by nodeB" in known[2].message
     assert known[3].status == FILE_NOT_FOUND  # nothing to read: settled on the client
     assert sorted(number for batch in batches for rows in batch.rows for number in rows) == [0, 1]
+
+
+def test_a_rank_is_cut_into_even_batches_of_at_most_max_batch() -> None:
+    side = MergedSide(cast(Any, None), {"/o": frozenset({A, B}), "/c": frozenset({A, B})})
+    count = 2 * MAX_BATCH + 10
+    planned = [_row("0", number, "/o") for number in range(count)]
+    batches, known = plan_batches(planned, [side, side], WORKERS, expected_pairs=100 * count)
+    assert not known
+    assert [len(batch.pairs) for batch in batches] == [count // 3] * 3  # not two full ones and a tail of 10
+    assert [number for batch in batches for rows in batch.rows for number in rows] == list(range(count))

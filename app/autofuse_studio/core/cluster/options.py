@@ -30,6 +30,9 @@ class ClusterStats:
     lost_pairs: int = 0
     notes: list[str] = field(default_factory=list)  # sentences for stderr (a worker that could not scan, …)
     scheduler: str = ""  # the scheduler's address, as the figures line names it
+    started: float = 0.0  # time.monotonic() when the run began
+    indexed_s: float = 0.0  # seconds from the start until the scans were merged into both indexes
+    first_task_s: float = 0.0  # seconds from the start until the first comparison task was submitted
 
     @property
     def bytes_per_pair(self) -> float:

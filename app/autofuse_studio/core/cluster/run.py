@@ -1,8 +1,9 @@
 """`nwa --scheduler`: plan on the client, compare on the workers that see the files, assign verdicts on the client.
 
-The graphs are parsed here while every worker scans its view of the dump folders (file names only); the
-merged scans give the same index, pairs and plan as a local run. Each (rank, step) is cut into batches of
-pairs sent to the workers that see both files of every pair; a task returns only PairResults (status,
+The graphs are parsed here while the workers scan their views of the dump folders (file names only; workers
+on one host that see the folders alike scan one folder each, in parallel); the merged scans give the same
+index, pairs and plan as a local run. Each (rank, step) is cut into batches of pairs sent to the workers that
+see both files of every pair, as soon as it is planned; a task returns only PairResults (status,
 metrics, dtypes, shapes), so the rows, verdicts and first divergence are exactly the local run's.
 Every task returns msgpack bytes (wire.py) and the client never unpickles what the cluster sends
 (safe_client.py); a `tls://` scheduler is reached with the certificates of ClusterOptions.tls.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,15 @@ from autofuse_studio.core.cluster.address import SchedulerAddress
 from autofuse_studio.core.cluster.options import ClusterOptions as ClusterOptions  # re-exported
 from autofuse_studio.core.cluster.options import ClusterStats as ClusterStats  # re-exported
 from autofuse_studio.core.cluster.safe_client import refusals
-from autofuse_studio.core.cluster.scan import MergedSide, WorkerScan, merge_side, scan_groups, scan_sides
+from autofuse_studio.core.cluster.scan import (
+    MergedSide,
+    ScanTask,
+    WorkerScan,
+    merge_side,
+    scan_groups,
+    scan_sides,
+    scan_tasks,
+)
 from autofuse_studio.core.cluster.submit import (
     Submitter,
     check_refusals,
@@ -53,6 +61,7 @@ from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress
 from autofuse_studio.core.run.spec import RunSpec
 
 SIDES = ("af-open", "af-close")
+_LIVENESS_CHECK_S = 0.5  # between looks at which workers are still in the cluster (a round trip each)
 
 
 @dataclass
@@ -63,62 +72,106 @@ class ClusterRun:
     stats: ClusterStats
 
 
-def _wait_scans(client: Any, futures: dict[str, Any], sides: int, cancel: CancelToken, stats: ClusterStats,
+def _wait_scans(client: Any, futures: dict[Any, ScanTask], roots: int, cancel: CancelToken, stats: ClusterStats,
                 refused: int) -> list[WorkerScan]:
-    """Every scan that finished; a worker that left or failed meanwhile is skipped (its folders are not seen).
+    """Every scan that finished, by its group's first worker; a group that left meanwhile, or a task that
+    failed, is skipped (those folders are not seen there).
 
     A reply that is not an autofuse-studio scan stops the run with a sentence naming the worker.
     """
     from autofuse_studio import __version__
 
-    scans: list[WorkerScan] = []
+    scans: list[tuple[tuple[int, ...], WorkerScan]] = []
     pending = dict(futures)
+    checked = time.monotonic()
     while pending:
         cancel.check()
         if refusals() > refused:
-            return scans  # the caller says so
-        alive = set(live_workers(client))
-        for address, future in list(pending.items()):
-            if future.done():
-                del pending[address]
-                if future.status == "finished":
-                    # A result lives on its worker until fetched: it may die meanwhile (None).
-                    payloads = gather_payloads(client, [future], "dump scan", _only(address))
-                    if payloads is None:
-                        stats.notes.append(f"The Dask worker {address} left the cluster with its dump scan.")
-                        continue
-                    scan = _decoded_scan(client, future, address, payloads[0], sides, __version__)
-                    if isinstance(scan, WorkerScan):
-                        scans.append(scan)
-                    else:
-                        stats.notes.append(f"The Dask worker {address} could not scan the dump folders ({scan}).")
-                else:  # e.g. autofuse-studio is not installed there: say so rather than "sees nothing"
-                    error = future.exception()  # text only: safe_client never unpickles a worker's error
-                    stats.notes.append(f"The Dask worker {address} could not scan the dump folders ({error}); "
-                                       "install autofuse-studio[cluster] there, the same version as here.")
-            elif address not in alive:
-                future.cancel()
-                del pending[address]
-                stats.notes.append(f"The Dask worker {address} left the cluster while scanning the dump folders.")
-        if pending:
-            time.sleep(0.02)
-    return sorted(scans, key=lambda scan: scan.worker)
+            break  # the caller says so
+        done = [future for future in pending if future.done()]
+        for future in done:
+            task = pending.pop(future)
+            scan = _finished_scan(client, future, task, roots, __version__, stats.notes)
+            if scan is not None:
+                scans.append((task.sides, scan))
+        if time.monotonic() - checked > _LIVENESS_CHECK_S:  # a round trip to the scheduler: not on every look
+            checked = time.monotonic()
+            _drop_departed(client, pending, stats.notes)
+        if pending and not done:
+            time.sleep(0.01)
+    return [scan for _, scan in sorted(scans, key=lambda item: (item[1].worker, item[0]))]
 
 
-def _only(address: str) -> Callable[[Any], frozenset[str]]:
-    return lambda _: frozenset({address})
+def _finished_scan(client: Any, future: Any, task: ScanTask, roots: int, version: str,
+                   notes: list[str]) -> WorkerScan | None:
+    """The scan of a task that is done, in its group's name; None (and a note) when it brought none."""
+    who = _who(task.members)
+    if future.status != "finished":  # e.g. autofuse-studio is not installed there: say so rather than "sees nothing"
+        error = future.exception()  # text only: safe_client never unpickles a worker's error
+        notes.append(f"{who} could not scan the dump folders ({error}); "
+                     "install autofuse-studio[cluster] there, the same version as here.")
+        return None
+    # A result lives on its worker until fetched: it may die meanwhile (None).
+    payloads = gather_payloads(client, [future], "dump scan", lambda _: task.members)
+    if payloads is None:
+        notes.append(f"{who} left the cluster with its dump scan.")
+        return None
+    scan = _decoded_scan(client, future, task, payloads[0], roots, version)
+    if isinstance(scan, str):
+        notes.append(f"{who} could not scan the dump folders ({scan}).")
+        return None
+    return scan
 
 
-def _decoded_scan(client: Any, future: Any, address: str, payload: object, sides: int,
+def _drop_departed(client: Any, pending: dict[Any, ScanTask], notes: list[str]) -> None:
+    """Cancel the scans none of whose workers is still in the cluster (Dask moves one whose worker died to
+    another worker of its group)."""
+    alive = set(live_workers(client))
+    for future, task in list(pending.items()):
+        if not task.members & alive:
+            future.cancel()
+            del pending[future]
+            notes.append(f"{_who(task.members)} left the cluster while scanning the dump folders.")
+
+
+def _who(members: frozenset[str]) -> str:
+    """The subject of a note about a scan task: its worker, or the workers of its group (any may run it)."""
+    if len(members) == 1:
+        return f"The Dask worker {next(iter(members))}"
+    return f"The Dask workers {', '.join(sorted(members))} (one of them)"
+
+
+def _decoded_scan(client: Any, future: Any, task: ScanTask, payload: object, roots: int,
                   version: str) -> WorkerScan | str:
-    """The worker's scan (named by the address the task was sent to), or a failed task's error text."""
+    """The task's scan of its folders (None for the others), named by its group's first worker, or a failed
+    task's error text."""
     try:
-        decoded = decode_scan(payload, version, sides)
+        decoded = decode_scan(payload, version, len(task.sides))
     except WireError as error:
-        raise refused_reply(client, [future], "dump scan", str(error), _only(address)) from None
+        raise refused_reply(client, [future], "dump scan", str(error), lambda _: task.members) from None
     if isinstance(decoded, TaskFailed):
         return decoded.error
-    return WorkerScan(address, *decoded)
+    worker_version, scanned, problems = decoded
+    sides: list[TreeScan | None] = [None] * roots
+    for number, side in zip(task.sides, scanned, strict=True):
+        sides[number] = side
+    return WorkerScan(task.leader, worker_version, sides, problems)
+
+
+def _submit_scans(client: Any, tasks: list[ScanTask], roots: list[str], options: ClusterOptions) -> dict[Any, ScanTask]:
+    """One client.map per group: the scheduler then places its tasks on different workers of the group."""
+    token = uuid.uuid4().hex[:8]
+    futures: dict[Any, ScanTask] = {}
+    by_group: dict[str, list[ScanTask]] = {}
+    for task in tasks:
+        by_group.setdefault(task.leader, []).append(task)
+    for group in by_group.values():
+        keys = [f"af-scan-{token}-{len(futures) + number}" for number in range(len(group))]
+        mapped = client.map(scan_sides, [[roots[number] for number in task.sides] for task in group],
+                            [options.path_map] * len(group), key=keys, workers=sorted(group[0].members),
+                            allow_other_workers=False, pure=False)
+        futures.update(zip(mapped, group, strict=True))
+    return futures
 
 
 def _check_versions(scans: list[WorkerScan]) -> None:
@@ -151,11 +204,8 @@ def _load(request: RunSpec, client: Any, options: ClusterOptions, progress: Prog
     workers = live_workers(client)
     if not workers:
         raise InputError.of("cluster_no_workers", address=str(options.scheduler))
-    token = uuid.uuid4().hex[:8]
     groups = scan_groups({address: worker.name for address, worker in workers.items()}, roots, options.path_map)
-    futures = {address: client.submit(scan_sides, roots, options.path_map, workers=[address],
-                                      allow_other_workers=False, pure=False, key=f"af-scan-{token}-{number}")
-               for number, address in enumerate(groups)}
+    futures = _submit_scans(client, scan_tasks(groups, len(roots)), roots, options)
     with gc_paused():
         progress(0, 3, "parsing the fusion-enabled graph")
         af_open = load_model(Path(request.af_open_graph), cancel)
@@ -167,7 +217,7 @@ def _load(request: RunSpec, client: Any, options: ClusterOptions, progress: Prog
         check_refusals(refused, options)
         _check_versions(scans)
         stats.notes += [problem for scan in scans for problem in scan.problems]
-        stats.workers = sum(len(groups[scan.worker]) for scan in scans)
+        stats.workers = sum(len(groups[leader]) for leader in {scan.worker for scan in scans})
         sides = _merged(request, scans, groups, options.scheduler, stats.notes)
         keep_long_lived()  # as the local engine does: the models live for the whole run
     progress(3, 3, "indexed")
@@ -187,10 +237,11 @@ def run_cluster(request: RunSpec, options: ClusterOptions, progress: Progress = 
 
 def _run_cluster(request: RunSpec, options: ClusterOptions, progress: Progress, cancel: CancelToken,
                  on_rows: RowSink | None, on_case: CaseSink | None) -> ClusterRun:
-    stats = ClusterStats()
+    stats = ClusterStats(started=time.monotonic())
     with cluster_client(options.scheduler, options.tls) as client:
         refused = refusals()
         case, sides = _load(request, client, options, progress, cancel, stats, refused)
+        stats.indexed_s = time.monotonic() - stats.started
         if on_case is not None:
             on_case(case)
         notices = input_notices(case)

@@ -9,6 +9,7 @@ every row) is the local run's.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,12 +19,15 @@ from autofuse_studio.core.dumps.index import DumpIndex, TreeScan, scan_tree
 from autofuse_studio.core.dumps.walk import WalkReport
 from autofuse_studio.core.errors import AppError
 
+# Tests only: seconds each scan task sleeps first, so a worker can be killed while it scans.
+SCAN_DELAY_ENV = "AUTOFUSE_STUDIO_TEST_SCAN_DELAY"
+
 
 @dataclass
 class WorkerScan:
-    """One worker's scans of the sides (None: it does not see that folder), in the client's paths."""
+    """A scan task's scans of the sides (None: not asked, or not seen), in the client's paths."""
 
-    worker: str  # the worker's address (the one the client sent the task to, not what the worker says)
+    worker: str  # its group's first address (scan_groups' key), not what the worker that ran it says
     version: str
     sides: list[TreeScan | None]
     problems: list[str] = field(default_factory=list)  # sentences: a folder it sees but cannot read
@@ -57,6 +61,9 @@ def scan_sides(roots: list[str], path_map: PathMap) -> bytes:
     from autofuse_studio import __version__
 
     try:
+        delay = os.environ.get(SCAN_DELAY_ENV)
+        if delay:
+            time.sleep(float(delay))
         worker = current_worker()
         sides: list[TreeScan | None] = []
         problems: list[str] = []
@@ -98,6 +105,27 @@ def scan_groups(workers: dict[str, str], roots: list[str], path_map: PathMap) ->
         key = (worker.host, tuple(path_map.to_local(root, worker) for root in roots))
         groups.setdefault(key, []).append(address)
     return {members[0]: frozenset(members) for members in groups.values()}
+
+
+@dataclass(frozen=True)
+class ScanTask:
+    """One scan task: the dump folders (by side number) it scans for a group of workers that see them alike."""
+
+    leader: str  # the group's first address: the scans are merged under it (scan_groups' key)
+    members: frozenset[str]  # any of them may run the task (Dask moves it when one dies)
+    sides: tuple[int, ...]
+
+
+def scan_tasks(groups: dict[str, frozenset[str]], roots: int) -> list[ScanTask]:
+    """The scan tasks of every group: each folder a task of its own when the group has several workers, so
+    they scan in parallel (one task for all of a lone worker's folders: one round trip, the same work)."""
+    tasks = []
+    for leader, members in groups.items():
+        if len(members) == 1:
+            tasks.append(ScanTask(leader, members, tuple(range(roots))))
+        else:
+            tasks += [ScanTask(leader, members, (number,)) for number in range(roots)]
+    return tasks
 
 
 def merge_side(root: Path, scans: list[tuple[frozenset[str], TreeScan]]) -> MergedSide:

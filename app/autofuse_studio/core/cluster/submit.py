@@ -36,7 +36,7 @@ NO_WORKER = "NO_WORKER"  # no worker sees both files of the pair
 WORKER_LOST = "WORKER_LOST"  # every worker that saw them left the cluster during the run
 CLUSTER_ERROR = "CLUSTER_ERROR"  # the task failed on the cluster (Dask's error in the message)
 CLUSTER_PROGRESS = Phase.COMPARING_CLUSTER.value  # progress message; done/total count tasks
-MAX_BATCH = 64
+MAX_BATCH = 160  # pairs per task at most: each task costs messages and a pickled spec on the scheduler
 _POLL_S = 0.2
 _WORKER_CHECK_S = 0.5
 GATHER_TIMEOUT_S = 5.0
@@ -81,17 +81,23 @@ def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: di
     outcomes: dict[int, PairResult] = {}
     groups: dict[tuple[str | None, str, frozenset[str]], dict[Pair, list[int]]] = {}
     large: list[Batch] = []
+    everyone = frozenset(workers)
+    # Every pair of a (rank, step) has its files in the same few folders: the workers are worked out once each.
+    places: dict[tuple[str, str, str | None], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
     for number, item in enumerate(planned, offset):
         if item.fused is None or item.origin is None:
             continue
         if item.fused.path is None or item.origin.path is None:
             outcomes[number] = compare_pair(item.fused, item.origin)  # FILE_NOT_FOUND: nothing to read
             continue
-        seen = (sides[0].folders.get(dump_folder(item.fused.path), frozenset()),
-                sides[1].folders.get(dump_folder(item.origin.path), frozenset()))
-        allowed = preferred(seen[0] & seen[1], item.row.rank, workers) & frozenset(workers)
+        place = (dump_folder(item.fused.path), dump_folder(item.origin.path), item.row.rank)
+        known = places.get(place)
+        if known is None:
+            seen = (sides[0].folders.get(place[0], frozenset()), sides[1].folders.get(place[1], frozenset()))
+            known = places[place] = (*seen, preferred(seen[0] & seen[1], item.row.rank, workers) & everyone)
+        allowed = known[2]
         if not allowed:
-            outcomes[number] = _no_worker(item, seen, workers)
+            outcomes[number] = _no_worker(item, (known[0], known[1]), workers)
         elif item.size_bytes > LARGE_PAIR_BYTES:
             large.append(Batch(item.row.rank, item.row.step, allowed, [(item.fused, item.origin)], [[number]]))
         else:
@@ -102,8 +108,9 @@ def plan_batches(planned: list[PlannedRow], sides: list[MergedSide], workers: di
     batches = []
     for (rank, step, allowed), group in groups.items():
         entries = list(group.items())
-        for start in range(0, len(entries), size):
-            chunk = entries[start:start + size]
+        count = -(-len(entries) // size)  # as few tasks as the size allows, of even sizes (no small tail task)
+        for number in range(count):
+            chunk = entries[number * len(entries) // count:(number + 1) * len(entries) // count]
             batches.append(Batch(rank, step, allowed, [pair for pair, _ in chunk], [rows for _, rows in chunk]))
     return batches + large, outcomes
 
@@ -134,6 +141,8 @@ class Submitter:
 
     def submit(self, batches: list[Batch]) -> None:
         """One client.map per set of allowed workers: one message to the scheduler instead of one per task."""
+        if batches and not self._futures:
+            self._stats.first_task_s = time.monotonic() - self._stats.started
         by_workers: dict[frozenset[str], list[Batch]] = {}
         for batch in batches:
             by_workers.setdefault(batch.workers, []).append(batch)
