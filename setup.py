@@ -30,6 +30,13 @@ setup(
             # Optional too: without it the ATT scanner keeps its regex path (scanner.py).
             optional=True,
         ),
+        Extension(
+            "autofuse_studio.core.reports._rowjoin",
+            ["app/autofuse_studio/core/reports/_rowjoin.c"],
+            extra_compile_args=["-O2", "-std=c99"],
+            # Optional too: without it the result writers join rows in Python (precision_csv, xlsx_stream).
+            optional=True,
+        ),
         # POSIX only (a SIGBUS handler): memory-mapped dumps that shrink mid-read become a row status, not a
         # crash. Optional: without it big dumps are mapped unguarded, as before (core/dumps/mapped.py).
         *([Extension(

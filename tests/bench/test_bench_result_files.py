@@ -4,13 +4,18 @@ The rows are synthetic (tests/synth/result_rows.py): realistic values, ~10% non-
 signed culprits, several ranks. The baselines are the writers before issue 29 (json.dumps of to_dict(); the
 csv.writer loop over table_records()), kept in tests/core/test_result_files_identity.py, which also checks that
 both write the same bytes (xlsx: the same cells, styles and rules read back). Min–max of RUNS runs;
-the openpyxl xlsx writer is run once (it takes tens of seconds). The GUI's
-File > Export table writes the same files on the task runner: the second benchmark prints the longest block.
+the openpyxl xlsx writer is run once (it takes tens of seconds). CSV and xlsx are also timed without the C row
+joiner (AUTOFUSE_STUDIO_NO_NATIVE=1, the fallback), and the xlsx line ends with what deflating its sheet alone
+costs (zlib level 1, one core): the floor of the xlsx writer on this machine. The GUI's File > Export table
+writes the same files on the task runner: the second benchmark prints the longest block.
 """
 
 from __future__ import annotations
 
+import os
 import time
+import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +24,7 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.reports.precision_files import write_precision
+from autofuse_studio.core.reports.row_join import NATIVE_DISABLE_ENV
 from autofuse_studio.ui.precision.export import start_table_export
 from autofuse_studio.ui.tasks import TaskRunner
 from tests.bench.test_bench_exports import _wait_for, longest_block
@@ -44,26 +50,63 @@ def _span(times: list[float]) -> str:
     return f"{min(times):6.2f}–{max(times):5.2f} s"
 
 
+def _without_native(work: Callable[[], object]) -> Callable[[], object]:
+    """`work` run with AUTOFUSE_STUDIO_NO_NATIVE=1 (the Python row joiner)."""
+    def run() -> object:
+        os.environ[NATIVE_DISABLE_ENV] = "1"
+        try:
+            return work()
+        finally:
+            del os.environ[NATIVE_DISABLE_ENV]
+    return run
+
+
+def _deflate_seconds(path: Path) -> tuple[float, float]:
+    """(seconds, MB): zlib level 1 deflating the xlsx's first sheet alone, as the writer does, on one core."""
+    with zipfile.ZipFile(path) as archive:
+        sheet = archive.read("xl/worksheets/sheet1.xml")
+    start = time.perf_counter()
+    packer = zlib.compressobj(1, zlib.DEFLATED, -15)
+    packer.compress(sheet)
+    packer.flush()
+    return time.perf_counter() - start, len(sheet) / 1e6
+
+
 def test_bench_result_files(tmp_path: Path) -> None:
     result = synthetic_result(ROWS)
     print(f"\n--output of {ROWS:,} rows (min–max of {RUNS} runs; target ≤ {TARGET_S} s each)")
-    print(f"  {'format':<6} {'before issue 29':>16} {'now':>16} {'ratio':>7} {'size':>9}")
+    print(f"  {'format':<6} {'before issue 29':>16} {'now':>16} {'ratio':>7} {'size':>9} {'now without C':>16}")
     for suffix, reference in ((".json", reference_json), (".csv", reference_csv)):
         old = tmp_path / f"old{suffix}"
         new = tmp_path / f"new{suffix}"
-        before = _seconds(lambda r=reference, o=old: atomic_write_bytes(o, r(result)), RUNS)
-        now = _seconds(lambda n=new: write_precision(result, n), RUNS)
+        before, now, fallback = [], [], []
+        for _ in range(RUNS):  # alternated: a load change on the shared machine hits both alike
+            before += _seconds(lambda r=reference, o=old: atomic_write_bytes(o, r(result)), 1)
+            now += _seconds(lambda n=new: write_precision(result, n), 1)
+            if suffix == ".csv":
+                fallback += _seconds(_without_native(lambda n=new: write_precision(result, n)), 1)
         assert new.read_bytes() == old.read_bytes()
         size = new.stat().st_size / 1e6
-        print(f"  {suffix:<6} {_span(before):>16} {_span(now):>16} {min(now) / min(before):6.2f}x {size:7.0f} MB")
+        print(f"  {suffix:<6} {_span(before):>16} {_span(now):>16} {min(now) / min(before):6.2f}x {size:7.0f} MB "
+              f"{_span(fallback) if fallback else '(no C path)':>16}")
         if suffix == ".json":
             assert min(now) < 0.5 * min(before), "msgspec should write JSON at least twice as fast as json.dumps"
     # openpyxl takes tens of seconds: once. The contents must be what it wrote (xlsx_contents).
+    new_xlsx = tmp_path / "new.xlsx"
     before = _seconds(lambda: reference_xlsx(result, tmp_path / "old.xlsx"), 1)
-    now = _seconds(lambda: write_precision(result, tmp_path / "new.xlsx"), RUNS)
-    assert xlsx_contents(tmp_path / "new.xlsx") == xlsx_contents(tmp_path / "old.xlsx")
+    now, fallback = [], []
+    for _ in range(RUNS):
+        now += _seconds(lambda: write_precision(result, new_xlsx), 1)
+        fallback += _seconds(_without_native(lambda: write_precision(result, new_xlsx)), 1)
+    assert xlsx_contents(new_xlsx) == xlsx_contents(tmp_path / "old.xlsx")
+    with zipfile.ZipFile(new_xlsx) as archive:
+        assert archive.testzip() is None
     print(f"  {'.xlsx':<6} {_span(before):>16} {_span(now):>16} {min(now) / min(before):6.2f}x "
-          f"{(tmp_path / 'new.xlsx').stat().st_size / 1e6:7.0f} MB")
+          f"{new_xlsx.stat().st_size / 1e6:7.0f} MB {_span(fallback):>16}")
+    deflate = [_deflate_seconds(new_xlsx) for _ in range(RUNS)]
+    print(f"  floor: deflating the {deflate[0][1]:.0f} MB sheet XML alone (zlib level 1, one core) "
+          f"{_span([seconds for seconds, _ in deflate])}")
+
 
 def test_bench_gui_table_export_blocks(qtbot: QtBot, tmp_path: Path) -> None:
     """Longest GUI-thread block while File > Export table writes 100k rows on the task runner."""
@@ -71,7 +114,7 @@ def test_bench_gui_table_export_blocks(qtbot: QtBot, tmp_path: Path) -> None:
     runner = TaskRunner()
     print(f"\nlongest GUI-thread block, File > Export table of {ROWS:,} rows (the export runs on a worker)")
     try:
-        for suffix in (".json", ".csv"):
+        for suffix in (".json", ".csv", ".xlsx"):
             target = tmp_path / f"gui{suffix}"
             blocked = longest_block(qtbot, lambda t=target: _wait_for(qtbot, start_table_export(runner, result, t)))
             print(f"  {suffix:<6} {blocked:8.1f} ms")

@@ -10,10 +10,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.errors import InputError
+from autofuse_studio.core.reports.precision_files import write_precision
 from autofuse_studio.core.reports.precision_json import result_json
 from autofuse_studio.ui.main_window import MainWindow
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.tasks import TaskRunner
+from tests.core.test_result_files_identity import xlsx_contents
 from tests.synth.result_rows import synthetic_result
 
 WAIT_MS = 30_000
@@ -50,6 +52,33 @@ def test_export_returns_before_the_worker_writes(qtbot: QtBot, runner: TaskRunne
     assert writers and writers[0] is not threading.main_thread()
     result.rows.pop()
     assert target.read_bytes() == result_json(result)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_csv_and_xlsx_are_written_on_the_worker_too(qtbot: QtBot, runner: TaskRunner, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    gate = threading.Event()
+    writers: list[threading.Thread] = []
+    original = export.export_table
+
+    def gated(result: object, path: Path) -> Path:
+        writers.append(threading.current_thread())
+        assert gate.wait(WAIT_MS / 1000)
+        return original(result, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(export, "export_table", gated)
+    result = synthetic_result(700, hostile=True)
+    target = tmp_path / f"rows{suffix}"
+    handle = export.start_table_export(runner, result, target)
+    assert not target.exists()
+    with qtbot.waitSignal(handle.finished, timeout=WAIT_MS):
+        gate.set()
+    assert writers and writers[0] is not threading.main_thread()
+    direct = write_precision(result, tmp_path / f"direct{suffix}")
+    if suffix == ".xlsx":
+        assert xlsx_contents(target) == xlsx_contents(direct)
+    else:
+        assert target.read_bytes() == direct.read_bytes()
 
 
 def test_export_without_a_result_says_so(runner: TaskRunner, tmp_path: Path) -> None:

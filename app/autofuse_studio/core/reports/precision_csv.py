@@ -1,9 +1,10 @@
 """The CSV lines of a precision result, built column by column: what csv.writer wrote over table_records(), faster.
 
 csv.writer spends ~1 µs per cell and repr() ~1 µs per float: 4M cells of 100k rows took seconds. Here every
-column becomes its cell texts in bulk (numbers through msgspec's encoder, respelled as repr() spells them;
-texts once per distinct value), and each line is one join. Cells csv.writer would quote go through
-csv.writer itself; a value of a type the bulk paths do not know makes write_csv fall back to csv.writer.
+column is checked in bulk (texts: one join and a few scans, then converted once per distinct value when one needs
+it), and row_join writes the lines straight into UTF-8 (numbers spelled as str()/repr() do; in C when built).
+Cells csv.writer would quote go through csv.writer itself; a value of a type the bulk paths do not know makes
+write_csv fall back to csv.writer.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from operator import attrgetter, itemgetter
+from types import SimpleNamespace
 from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.reports.precision_json import METRIC_KEYS, repr_text
+from autofuse_studio.core.reports.precision_json import METRIC_KEYS
+from autofuse_studio.core.reports.row_join import Numbers, all_finite, attribute_columns, join_rows
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, csv_cell
 
 # The row attributes the tabular columns show as they are (table_records reads them through to_dict()).
@@ -33,9 +36,8 @@ _MAY_QUOTE = re.compile(r'[,"\r\n]')
 # in ~4 ms where eleven two-character substring tests take ~40; single characters to quote are found by `in`.
 _LEAD_AFTER_SEPARATOR = re.compile("\x00[" + re.escape("".join(FORMULA_LEADS)) + "]")
 _QUOTE_MARKS = (",", '"', "\r", "\n")
-CHUNK_ROWS = 8192  # lines joined per step
-_metric_tuple = attrgetter(*METRIC_KEYS)
-_NO_METRICS = (math.nan,) * len(METRIC_KEYS)
+CHUNK_ROWS = 4096  # lines joined and encoded per step (~10 ms with the GIL held)
+_NO_METRICS = SimpleNamespace(**dict.fromkeys(METRIC_KEYS, math.nan))  # a row without metrics: NaN (empty cells)
 
 
 class Unlike(Exception):
@@ -57,36 +59,31 @@ def _text_cell(value: str | None) -> str:
     return _quoted(text) if _MAY_QUOTE.search(text) else text
 
 
-def _texts(values: Sequence[Any]) -> list[str]:
-    """Cells of a column of texts (and None): as they are when none needs work, else each distinct one once."""
-    # One join and a few substring scans over the column: most hold no formula lead and nothing to quote. A
-    # value holding the separator itself can only send the column down the per-value path.
-    joined = "\x00" + "\x00".join(filter(None, values))
+def _texts(values: Sequence[Any]) -> Sequence[str | None]:
+    """Cells of a column of texts (None for empty): as they are when none needs work, else each distinct one once."""
+    # One join of the distinct values and a few substring scans: most hold no formula lead and nothing to quote.
+    # A value holding the separator itself can only send the column down the per-value path.
+    joined = "\x00" + "\x00".join(filter(None, set(values)))
     if not (any(mark in joined for mark in _QUOTE_MARKS) or _LEAD_AFTER_SEPARATOR.search(joined)):
-        return [value or "" for value in values]
+        return values  # None is written as an empty cell by join_rows
     spelled = {value: _text_cell(value) for value in dict.fromkeys(values)}
     return list(map(spelled.__getitem__, values))
 
 
-def _numbers(values: Sequence[Any], non_finite_empty: bool) -> list[str]:
-    """Cells of a column of ints and floats (and None): str()/repr() spellings, '' for None.
+def _numbers(values: Sequence[Any], non_finite_empty: bool) -> Sequence[Any] | Numbers:
+    """Cells of a column of ints and floats (and None), for join_rows to spell as str()/repr() do ('' for None).
 
     Non-finite floats are '' in metric columns (to_dict() says null) and 'nan'/'inf' elsewhere, as before.
     """
-    text = repr_text(list(values)).decode("ascii")
-    nulls = text.count("null")
-    if non_finite_empty or nulls == values.count(None):  # every null is an empty cell
-        return text.replace("null", "").split(",") if nulls else text.split(",")
-    cells = text.split(",")
-    for position, cell in enumerate(cells):
-        if cell == "null":
-            value = values[position]
-            cells[position] = "" if value is None else repr(value)
-    return cells
+    if non_finite_empty or all_finite(values):
+        return Numbers(values)  # msgspec spells them in join_rows, NaN/Inf as empty cells
+    # value - value is NaN for NaN and ±Inf only: those keep their text ('nan', 'inf', '-inf').
+    return [repr(value) if value.__class__ is float and value - value != 0 else value for value in values]
 
 
-def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> list[str]:
-    """The CSV cells of one column's values (as table_records() holds them), in bulk when the types allow."""
+def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> Sequence[Any] | Numbers:
+    """One column's values (as table_records() holds them) ready for join_rows, which spells them as csv.writer
+    did: texts checked and converted in bulk, numbers left to join_rows."""
     kinds = set(map(type, values))
     if kinds <= _TEXTS:
         return _texts(values)
@@ -99,28 +96,34 @@ def _shape_cell(shape: tuple[int, ...] | None) -> str | None:
     return None if shape is None else "x".join(map(str, shape))
 
 
+def _attribute_columns(rows: Sequence[PrecisionRow], keys: Sequence[str]) -> dict[str, Sequence[Any]]:
+    """The row attributes `keys` (shapes spelled "8x16"), column by column."""
+    found: dict[str, Sequence[Any]] = dict(zip(keys, attribute_columns(rows, keys), strict=True))
+    for key in SHAPE_KEYS.intersection(keys):
+        spelled = {shape: _shape_cell(shape) for shape in set(found[key])}  # few distinct shapes, 100k rows
+        found[key] = list(map(spelled.__getitem__, found[key]))
+    return found
+
+
 def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
                   stats: Sequence[dict[str, Any] | None] | None) -> dict[str, Sequence[Any]]:
     """Each column's values as table_records() holds them (metrics raw: non-finite floats stay), by key.
 
     `stats` holds each row's stats_cells() (None for tensor rows). Raises Unlike for a column it does not know.
     """
-    metric_rows = [_NO_METRICS if row.metrics is None else _metric_tuple(row.metrics) for row in rows]
-    found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, zip(*metric_rows, strict=True), strict=True))
+    metrics = [_NO_METRICS if held is None else held for held in attribute_columns(rows, ("metrics",))[0]]
+    found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True))
     stat_keys = [key for key in columns if key.startswith("stat_")]
     if stats is not None and stat_keys:  # transposed in one pass: zip(*) is C, a loop per column is not
         get = itemgetter(*stat_keys, *stat_keys[:1])  # one key more: a tuple even for one column
         empty = (None,) * (len(stat_keys) + 1)
         picked = [empty if found is None else get(found) for found in stats]
         found.update(zip(stat_keys, zip(*picked, strict=True), strict=False))
+    found.update(_attribute_columns(rows, [key for key in columns if key in ATTRIBUTE_KEYS or key in SHAPE_KEYS]))
     for key in columns:
         if key in found:
             continue
-        if key in ATTRIBUTE_KEYS:
-            found[key] = list(map(attrgetter(key), rows))
-        elif key in SHAPE_KEYS:
-            found[key] = [_shape_cell(shape) for shape in map(attrgetter(key), rows)]
-        elif key in ("signature", "signature_sentence"):
+        if key in ("signature", "signature_sentence"):
             part: Callable[[Any], Any] = attrgetter("code" if key == "signature" else "sentence")
             found[key] = [None if row.signature is None else part(row.signature) for row in rows]
         else:
@@ -128,19 +131,20 @@ def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
     return found
 
 
-def csv_lines(rows: Sequence[PrecisionRow], columns: Sequence[str],
-              stats: Sequence[dict[str, Any] | None] | None) -> list[str]:
-    """write_csv's text in chunks of lines; `stats` holds each row's stats_cells() (None for tensor rows)."""
+def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
+               stats: Sequence[dict[str, Any] | None] | None) -> list[bytes]:
+    """write_csv's UTF-8 (after the BOM) in chunks of lines; `stats` holds each row's stats_cells() (None for
+    tensor rows)."""
+    header = (",".join(columns) + "\n").encode("utf-8")
     if not rows:
-        return [",".join(columns) + "\n"]
+        return [header]
     values = column_values(rows, columns, stats)
-    cells = [column_cells(values[key], non_finite_empty=key in METRIC_KEYS) for key in columns]
+    cells = [(column_cells(values[key], non_finite_empty=key in METRIC_KEYS), "", "", "") for key in columns]
     del values
-    # In chunks: one C loop over 100k lines (joining, then encoding) would hold the GIL, and the GUI, for ~80 ms.
-    chunks = [",".join(columns) + "\n"]
+    # In chunks: one C loop over 100k lines would hold the GIL, and the GUI, for ~100 ms.
+    chunks = [header]
     for start in range(0, len(rows), CHUNK_ROWS):
-        lines = map(",".join, zip(*(column[start:start + CHUNK_ROWS] for column in cells), strict=True))
-        chunks.append("\n".join(lines) + "\n")
+        chunks.append(join_rows(cells, start, min(start + CHUNK_ROWS, len(rows))))
     while cells:  # freed a column at a time: 4M cell strings freed at once would hold the GIL for ~50 ms
         cells.pop()
     return chunks

@@ -24,7 +24,7 @@ from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
-from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_lines
+from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_chunks
 from autofuse_studio.core.reports.precision_json import METRIC_KEYS, result_json_parts
 from autofuse_studio.core.reports.signature_lines import signature_records
 from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
@@ -37,6 +37,7 @@ TABLE_COLUMNS = EXPORT_KEYS
 STATS_COLUMNS = STATS_KEYS
 SIGNATURE_COLUMNS = SIGNATURE_KEYS
 SUFFIXES = (".json", ".csv", ".xlsx")
+_TEXT_CHUNK = 1 << 22  # characters encoded at a time by the csv.writer fallback
 
 
 def _cell(value: Any) -> Any:
@@ -114,13 +115,15 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
              if any(name in STATS_COLUMNS for name in columns) else None)
     try:
         with gc_paused():  # millions of cell strings, none in a cycle
-            chunks = csv_lines(result.rows, columns, stats)
+            chunks = csv_chunks(result.rows, columns, stats)
     except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
-        chunks = [_csv_writer_lines(result, columns)]
+        # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
+        text = _csv_writer_lines(result, columns)
+        chunks = [text[start:start + _TEXT_CHUNK].encode("utf-8") for start in range(0, len(text), _TEXT_CHUNK)]
     with atomic_open(path, "wb") as handle:
         handle.write(codecs.BOM_UTF8)
-        for chunk in chunks:  # encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms
-            handle.write(chunk.encode("utf-8"))
+        for chunk in chunks:
+            handle.write(chunk)
 
 
 def _csv_writer_lines(result: PrecisionResult, columns: tuple[str, ...]) -> str:
@@ -184,7 +187,8 @@ def _precision_sheet(sheet: Sheet, result: PrecisionResult, columns: tuple[str, 
     with gc_paused():
         for number, (key, values) in enumerate(_column_values(result, columns).items(), start=1):
             if key in numbered:  # plain integer folder numbers as numbers; other names stay text
-                values = list(map(integer_cell, values))
+                spelled = {value: integer_cell(value) for value in set(values)}  # a few distinct folder names
+                values = list(map(spelled.__getitem__, values))
             sheet.columns.append(column_cells(values, column_letter(number), non_finite_empty=key in METRIC_KEYS))
     sheet.freeze_header = sheet.autofilter = True
     last = sheet.last_cell()

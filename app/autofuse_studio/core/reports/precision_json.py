@@ -74,7 +74,12 @@ def repr_text(values: list[Any]) -> bytes:
 
     Non-finite floats and None come out as `null`.
     """
-    text = b"," + msgspec.json.encode(values)[1:-1] + b","
+    return respelled(msgspec.json.encode(values))
+
+
+def respelled(encoded: bytes) -> bytes:
+    """msgspec's JSON array of numbers as repr_text spells it (the numbers comma-separated, without brackets)."""
+    text = b"," + encoded[1:-1] + b","
     if b"e" in text:
         text = _POSITIVE_EXPONENT.sub(b"e+", text)
         text = _ONE_DIGIT_EXPONENT.sub(b"e-0", text)

@@ -3,10 +3,12 @@
 openpyxl builds a Python object per cell and spends ~15 µs on each: a 100k-row precision sheet (2M cells)
 took ~40 s. Here a sheet is a header, rows of cell fragments and a few sheet-level settings (frozen header,
 autofilter, conditional fills, column widths); the cells are spelled by `cell_fragment` or, column by column, by
-`column_cells` (whole cells with the row number left as a placeholder), a row is one join and one replace,
-and a second thread deflates while the next rows are spelled. The cell rules are xlsx_cells' (every string a text
+`column_cells` (cell templates with the row number left as a placeholder around each column's values), the rows
+are written straight into UTF-8 by row_join (C when built; an empty value writes no cell at all), and a second
+thread deflates while the next rows are spelled. The cell rules are xlsx_cells' (every string a text
 cell, never a formula, a leading formula character kept as text with Excel's quote prefix, control characters as
-`_xHHHH_`, non-finite floats as their text) so the files read back as openpyxl's did.
+`_xHHHH_`, texts cut at Excel's 32,767 characters, non-finite floats as their text) so the files read back as
+openpyxl's did.
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 from zipfile import ZIP_DEFLATED, ZipFile
 
-import msgspec
-
+from autofuse_studio.core.reports.row_join import ROW, Column, Numbers, all_finite, join_rows
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, is_formula_like, xml_safe_text
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -35,14 +36,21 @@ XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 PLAIN, BOLD, QUOTED = 0, 1, 2
 FIRST_FILL_STYLE = 3
 EMPTY = "/>"  # the fragment of an empty cell (None or ""): `<c r="B7"/>`
+NO_CELL = ""  # an empty value of a big table's column: no `<c>` at all (as openpyxl wrote it; 17% of the XML)
 ROWS_PER_CHUNK = 4096  # rows formatted, encoded and compressed per step (~10 ms each)
-ROW = "\x01"  # the row number's place in a cell's `r` (text never holds it: control characters are escaped)
+# ROW (row_join's) is the row number's place in a cell's `r` (text never holds it: control characters are escaped).
 # Text a cell needs work for: XML markup, control characters (written `_xHHHH_`), a formula lead at the start or
-# whitespace at either end (kept with xml:space="preserve"). Checked over a whole column joined with NULs first
-# (a NUL inside a value shows as a count of NULs off by one), then, when something is found, value by value.
+# whitespace at either end (kept with xml:space="preserve"). Checked over a column's distinct values joined with
+# NULs first (a NUL inside a value shows as a count of NULs off by one), by patterns that each start with a
+# literal or a single class (an alternation of them scanned ~5x slower), then, when something is found, value by
+# value.
 _LEADS = "[" + re.escape("".join(FORMULA_LEADS)) + r"\s]"
-_COLUMN_NEEDS_WORK = re.compile("[&<>\x01-\x08\x0b-\x1f]|\x00" + _LEADS + r"|\s\x00")
+_MARKUP_OR_CONTROL = re.compile("[&<>\x01-\x08\x0b-\x1f]")
+_LEAD_AFTER_SEPARATOR = re.compile("\x00" + _LEADS)
+_SPACE_BEFORE_SEPARATOR = re.compile(r"\s\x00")
 _VALUE_NEEDS_WORK = re.compile(r"[&<>\x00-\x08\x0b-\x1f]|\A" + _LEADS + r"|\s\Z")
+# Excel holds at most 32,767 characters in a cell; openpyxl cut longer texts there (after the _xHHHH_ escapes).
+MAX_CELL_TEXT = 32767
 _NUMBER_TYPES = frozenset({int, float, type(None)})
 _TEXT_TYPES = frozenset({str, type(None)})
 
@@ -60,9 +68,10 @@ def _text_fragment(text: str, style: int = PLAIN) -> str:
     """A text cell's fragment (after `<c r="A1"`): an inline string, quote-prefixed when it would be a formula."""
     if is_formula_like(text) and style == PLAIN:
         style = QUOTED
-    space = ' xml:space="preserve"' if text != text.strip() else ""
+    stored = xml_safe_text(text)[:MAX_CELL_TEXT]
+    space = ' xml:space="preserve"' if stored != stored.strip() else ""
     styled = f' s="{style}"' if style else ""
-    return f' t="inlineStr"{styled}><is><t{space}>{escape(xml_safe_text(text))}</t></is></c>'
+    return f' t="inlineStr"{styled}><is><t{space}>{escape(stored)}</t></is></c>'
 
 
 def cell_fragment(value: Any, style: int = PLAIN) -> str:
@@ -84,42 +93,56 @@ def cell(letter: str, value: Any, style: int = PLAIN) -> str:
     return f'<c r="{letter}{ROW}"{cell_fragment(value, style)}'
 
 
-def _number_cells(values: Sequence[Any], letter: str, non_finite_empty: bool) -> list[str]:
-    """A column of ints, floats and None in bulk: msgspec spells the numbers (shortest round trip, like repr)."""
-    try:
-        texts = msgspec.json.encode(list(values))[1:-1].decode("ascii").split(",")
-    except (OverflowError, msgspec.EncodeError):  # an int beyond 64 bits: one value at a time
-        return [cell(letter, value) for value in values]
-    start, empty = f'<c r="{letter}{ROW}"><v>', f'<c r="{letter}{ROW}"{EMPTY}'
-    nulls = texts.count("null")
-    if not nulls or non_finite_empty or nulls == list(values).count(None):
-        return [empty if text == "null" else f"{start}{text}</v></c>" for text in texts]
-    # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them.
-    return [f"{start}{text}</v></c>" if text != "null" else cell(letter, None if value is None else str(value))
-            for text, value in zip(texts, values, strict=True)]
+def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, has_floats: bool) -> Column:
+    """A column of ints, floats and None for join_rows: msgspec spells the numbers a chunk at a time."""
+    start, end = f'<c r="{letter}{ROW}"><v>', "</v></c>"
+    if non_finite_empty or not has_floats or all_finite(values):
+        return (Numbers(values), start, end, NO_CELL)
+    # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them (value - value is NaN
+    # for those only).
+    return ([(cell(letter, str(value)),) if value.__class__ is float and value - value != 0 else value
+             for value in values], start, end, NO_CELL)
 
 
-def _text_cells(values: Sequence[str | None], letter: str) -> list[str]:
-    """A column of texts and None: one comprehension, with the few values that need work spelled one by one."""
-    start, empty = f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', f'<c r="{letter}{ROW}"{EMPTY}'
-    present = list(filter(None, values))
-    joined = "\x00" + "\x00".join(present) + "\x00"
-    if joined.count("\x00") == len(present) + 1 and not _COLUMN_NEEDS_WORK.search(joined):
-        return [f"{start}{value}</t></is></c>" if value else empty for value in values]
-    needs_work = _VALUE_NEEDS_WORK.search
-    return [(cell(letter, value) if needs_work(value) else f"{start}{value}</t></is></c>") if value else empty
-            for value in values]
+def _text_values(values: Sequence[Any], letter: str) -> Sequence[Any]:
+    """Texts (and ints, None) as join_rows takes them: "" as None (no cell), the texts that need work as whole
+    cells; as they are when none does."""
+    distinct = [value for value in set(values) if value.__class__ is str and value]
+    joined = "\x00" + "\x00".join(distinct) + "\x00"
+    if (joined.count("\x00") == len(distinct) + 1 and not _MARKUP_OR_CONTROL.search(joined)
+            and not _LEAD_AFTER_SEPARATOR.search(joined) and not _SPACE_BEFORE_SEPARATOR.search(joined)
+            and max(map(len, distinct), default=0) <= MAX_CELL_TEXT):
+        return [value or None for value in values] if "" in values else values
+    search = _VALUE_NEEDS_WORK.search
+
+    def needs_work(text: str) -> bool:
+        return len(text) > MAX_CELL_TEXT or search(text) is not None
+
+    return [(cell(letter, value),) if value.__class__ is str and value and needs_work(value) else
+            (None if value == "" else value) for value in values]
 
 
-def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = False) -> list[str]:
-    """The cells of one column (row numbers left as ROW), in bulk when its types allow (`non_finite_empty`:
-    NaN/Inf as empty cells, as the metric columns of to_dict() say null)."""
+def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = False) -> Column:
+    """One column for join_rows (row numbers as ROW): texts inline, numbers as numbers, empty values no cell at
+    all, in bulk when its types allow (`non_finite_empty`: NaN/Inf as empty cells, as the metric columns of
+    to_dict() say null)."""
     kinds = set(map(type, values))
+    text_start, text_end = f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', "</t></is></c>"
     if kinds <= _TEXT_TYPES:
-        return _text_cells(values, letter)
+        return (_text_values(values, letter), text_start, text_end, NO_CELL)
     if kinds <= _NUMBER_TYPES:
-        return _number_cells(values, letter, non_finite_empty)
-    return [cell(letter, None if non_finite_empty and _non_finite(value) else value) for value in values]
+        return _number_column(values, letter, non_finite_empty, float in kinds)
+    if kinds <= _TEXT_TYPES | {int}:  # folder numbers: plain integers as numbers, other names as text
+        return (_text_values(values, letter), text_start, text_end, NO_CELL, f'<c r="{letter}{ROW}"><v>',
+                "</v></c>")
+    return ([(cell(letter, None if non_finite_empty and _non_finite(value) else value),) for value in values],
+            "", "", NO_CELL)
+
+
+def _length(column: Column) -> int:
+    """How many rows a column_cells() column holds."""
+    values = column[0]
+    return len(values.values if isinstance(values, Numbers) else values)
 
 
 def _non_finite(value: Any) -> bool:
@@ -141,7 +164,7 @@ class Sheet:
 
     name: str
     header: Sequence[str] = ()
-    columns: list[list[str]] = field(default_factory=list)  # cells column by column (the big table)
+    columns: list[Column] = field(default_factory=list)  # column_cells() column by column (the big table)
     rows: list[list[str]] = field(default_factory=list)  # cells row by row (small sheets)
     freeze_header: bool = False
     autofilter: bool = False
@@ -160,7 +183,7 @@ class Sheet:
 
     def row_count(self) -> int:
         """Rows including the header."""
-        return (1 if self.header else 0) + (len(self.columns[0]) if self.columns else 0) + len(self.rows)
+        return (1 if self.header else 0) + (_length(self.columns[0]) if self.columns else 0) + len(self.rows)
 
     def last_cell(self) -> str:
         """The bottom-right cell, e.g. 'X100001' (at least row 2, as openpyxl's autofilter took it)."""
@@ -225,7 +248,7 @@ class Workbook:
                 f"</bookViews><sheets>{sheets}</sheets>{defined}</workbook>")
 
 
-def _write_overlapped(part: IO[bytes], chunks: Iterable[str]) -> None:
+def _write_overlapped(part: IO[bytes], chunks: Iterable[str | bytes]) -> None:
     """Write the encoded chunks into the zip part from a second thread: deflate releases the GIL, so the next
     chunk is spelled while the last one is compressed (both cores); the writer's error is raised here."""
     queue: Queue[bytes | None] = Queue(maxsize=4)
@@ -245,7 +268,7 @@ def _write_overlapped(part: IO[bytes], chunks: Iterable[str]) -> None:
         for chunk in chunks:
             if failed:
                 break
-            queue.put(chunk.encode("utf-8", "replace"))
+            queue.put(chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "replace"))
     finally:
         queue.put(None)
         writer.join()
@@ -299,7 +322,7 @@ def _row(number: int, cells: Iterable[str]) -> str:
     return f'<row r="{ROW}">{"".join(cells)}</row>'.replace(ROW, str(number))
 
 
-def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[str]:
+def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[str | bytes]:
     """The worksheet part in chunks: settings, then the rows ROWS_PER_CHUNK at a time, then filter and rules."""
     view = ' tabSelected="1"' if selected else ""
     pane = ('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
@@ -316,10 +339,12 @@ def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[st
     if sheet.header:
         yield _row(next(numbers), [cell(column_letter(n), name, BOLD) for n, name in enumerate(sheet.header, 1)])
     if sheet.columns:
-        rows = zip(*sheet.columns, strict=True)
-        # The chunk's rows first in zip: a count() first would lose a number when the chunk runs out.
-        while chunk := "".join([_row(number, cells) for cells, number in zip(_take(rows), numbers, strict=False)]):
-            yield chunk
+        first = next(numbers)
+        total = _length(sheet.columns[0])
+        for start in range(0, total, ROWS_PER_CHUNK):
+            stop = min(start + ROWS_PER_CHUNK, total)
+            yield join_rows(sheet.columns, start, stop, f'<row r="{ROW}">', "</row>", "", first + start, "replace")
+        numbers = count(first + total)
     for row in sheet.rows:
         yield _row(next(numbers), row)
     yield "</sheetData>"
@@ -330,8 +355,3 @@ def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[st
                f'dxfId="{dxfs.index(rule.colour.upper())}" priority="{priority}"><formula>{escape(rule.formula)}'
                "</formula></cfRule></conditionalFormatting>")
     yield "</worksheet>"
-
-
-def _take(rows: Iterator[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The next ROWS_PER_CHUNK rows (fewer at the end)."""
-    return [row for _, row in zip(range(ROWS_PER_CHUNK), rows, strict=False)]

@@ -1,0 +1,156 @@
+"""row_join: the C joiner (_rowjoin.c) and its Python fallback write the same bytes, hostile text included."""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import msgspec
+import pytest
+
+from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
+from autofuse_studio.core.precision.thresholds import Thresholds
+from autofuse_studio.core.reports import row_join
+from autofuse_studio.core.reports.precision_files import write_precision
+from autofuse_studio.core.reports.row_join import ROW, Numbers, all_finite, attribute_columns, join_rows
+from tests.core.test_result_files_identity import _assert_same_files, reference_csv
+from tests.synth.result_rows import synthetic_result
+
+pytest.importorskip("autofuse_studio.core.reports._rowjoin", reason="the C row joiner is not built")
+
+HOSTILE_TEXTS = [
+    "=HYPERLINK(\"http://x\",\"y\")", "=1+2", "+1", "-2", "@SUM(A1)", "＝全角", "\tlead", "trail ", "\rcr", "a\nb",
+    "nul\x00byte", "\x01row mark\x01", "".join(map(chr, range(32))), "\x7f", "quote\"comma,", "<tag>&amp;",
+    "emoji \U0001f600\U0001f4a9", "融合算子", "\u2028\u2029", "x" * 100_000, "", "0012", "12",
+]
+
+
+@pytest.fixture(params=["native", "python"])
+def joiner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with the C joiner, then with AUTOFUSE_STUDIO_NO_NATIVE=1."""
+    if request.param == "python":
+        monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+    param: str = request.param
+    return param
+
+
+def _both(call: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """call() with the C joiner and with the Python fallback."""
+    native = call()
+    with monkeypatch.context() as patch:
+        patch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+        assert row_join.native_joiner() is None
+        python = call()
+    return native, python
+
+
+def _floats(count: int) -> list[float]:
+    rng = random.Random(3)
+    values = [1e-7, 5e-324, 1.7976931348623157e308, -0.0, 0.0, 1.0, 1e16, 9.999e15, 1e-4, 1e-5, 0.1, 100.0]
+    while len(values) < count:
+        value = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        if rng.random() < 0.5:
+            value = rng.random() * 10.0 ** rng.randint(-12, 20) * rng.choice((1, -1))
+        if math.isfinite(value):
+            values.append(value)
+    return values
+
+
+def test_texts_are_copied_as_they_are_in_both_joiners(monkeypatch: pytest.MonkeyPatch) -> None:
+    column = ([*HOSTILE_TEXTS, None], "", "", "-")
+    native, python = _both(lambda: join_rows([column, column], 0, len(HOSTILE_TEXTS) + 1, "<", ">\n", "|", 1),
+                           monkeypatch)
+    assert native == python
+    expected = "".join(f"<{text}|{text}>\n" for text in HOSTILE_TEXTS) + "<-|->\n"
+    assert native == expected.encode("utf-8")  # \x01 inside a plain text is not a row number
+
+
+def test_row_numbers_fill_the_templates_and_whole_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = [(["a", None, ("<w" + ROW + ">",)], "[" + ROW + ":", "]", "{" + ROW + "}")]
+    native, python = _both(lambda: join_rows(columns, 1, 3, "r" + ROW + "=", ";", "", 7), monkeypatch)
+    assert native == python == b"r7={7};r8=<w8>;"
+
+
+def test_numbers_are_spelled_as_repr_and_str(monkeypatch: pytest.MonkeyPatch) -> None:
+    values: list[Any] = [*_floats(20_000), 0, -5, 2**63 - 1, 2**70, -(2**70), None, math.nan, math.inf, -math.inf]
+    expected = "".join(("" if value is None or (isinstance(value, float) and not math.isfinite(value))
+                        else repr(value)) + "\n" for value in values).encode()
+    for column in ((values, "", "", ""), (Numbers(values), "", "", "")):
+        native, python = _both(lambda c=column: join_rows([c], 0, len(values)), monkeypatch)  # type: ignore[misc]
+        assert native == python == expected
+
+
+def test_number_templates_apply_to_numbers_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = [(["t", 12, 1.5, None], "<s>", "</s>", "_", "<n>", "</n>")]
+    native, python = _both(lambda: join_rows(columns, 0, 4, "", ",", ""), monkeypatch)
+    assert native == python == b"<s>t</s>,<n>12</n>,<n>1.5</n>,_,"
+
+
+def test_a_lone_surrogate_is_refused_or_replaced_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = [(["ok", "bad\ud800"], "", "", "")]
+    for disabled in ("", "1"):
+        monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, disabled)
+        with pytest.raises(UnicodeEncodeError):
+            join_rows(columns, 0, 2)
+    native, python = _both(lambda: join_rows(columns, 0, 2, errors="replace"), monkeypatch)
+    assert native == python == b"ok\nbad?\n"
+
+
+@pytest.mark.parametrize("value", [True, b"bytes", 1.5j, ("two", "parts")])
+def test_a_cell_of_another_type_is_a_type_error(value: Any, joiner: str) -> None:
+    with pytest.raises(TypeError):
+        join_rows([(["a", value], "", "", "")], 0, 2)
+
+
+def test_a_numbers_column_must_match_the_rows(joiner: str) -> None:
+    with pytest.raises(ValueError, match="numbers"):
+        join_rows([(msgspec.json.encode([1, 2, 3]), "", "", "")], 0, 2)
+
+
+def test_no_rows_and_no_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _both(lambda: join_rows([(["a"], "", "", "")], 0, 0), monkeypatch) == (b"", b"")
+    assert _both(lambda: join_rows([], 0, 2, "<", ">"), monkeypatch) == (b"<><>", b"<><>")
+
+
+def test_attribute_columns_read_every_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    objects = [SimpleNamespace(a=number, b=str(number)) for number in range(5)]
+    native, python = _both(lambda: attribute_columns(objects, ["b", "a"]), monkeypatch)
+    assert native == python == [["0", "1", "2", "3", "4"], [0, 1, 2, 3, 4]]
+    with pytest.raises(AttributeError):
+        attribute_columns(objects, ["missing"])
+
+
+def test_all_finite() -> None:
+    assert all_finite([1.0, None, 3, 2.5])
+    assert not all_finite([1.0, math.nan])
+    assert not all_finite([math.inf, None])
+    assert all_finite([])
+
+
+def _hostile_result() -> PrecisionResult:
+    """Rows whose names and files are HOSTILE_TEXTS (control characters, formula leads, non-BMP, 100k chars)."""
+    rows = [PrecisionRow("output", text or "op", number, text or None, 0, "OK", message=text, fused_file=text,
+                         step=text, rank=text if number % 2 else None, source_type=text)
+            for number, text in enumerate(HOSTILE_TEXTS)]
+    return PrecisionResult(rows, Thresholds())
+
+
+def test_hostile_cells_write_the_same_files_both_ways(tmp_path: Path, joiner: str) -> None:
+    """CSV bytes, JSON bytes and xlsx contents equal the replaced writers', with and without the C joiner."""
+    _assert_same_files(_hostile_result(), tmp_path)
+    _assert_same_files(synthetic_result(2500, seed=7, hostile=True), tmp_path / "synthetic")
+
+
+def test_a_lone_surrogate_in_a_name_fails_csv_as_before(tmp_path: Path, joiner: str) -> None:
+    result = _hostile_result()
+    result.rows[0].fused_op = "bad\udc80"
+    with pytest.raises(UnicodeEncodeError):
+        reference_csv(result)
+    with pytest.raises(UnicodeEncodeError):
+        write_precision(result, tmp_path / "r.csv")
+    assert not (tmp_path / "r.csv").exists()
