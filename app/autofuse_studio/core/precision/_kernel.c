@@ -12,16 +12,18 @@
  *
  * For the many small pairs of a run there are also a batched af_pair_stats and a reader of whole small
  * files (both used by pair_batch.py), so a worker releases the GIL twice per batch instead of several
- * times per pair.
+ * times per pair. The af_sign_* functions are the signature checks' sweeps (signature_native.py).
  */
 
 /* Python.h must come before the standard headers; only the module init below uses it. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if !defined(_WIN32)
@@ -1298,6 +1300,852 @@ AF_EXPORT int64_t af_find_any(const uint8_t *data, int64_t size, const uint8_t *
     }
     return best;
 }
+
+/*
+ * Signatures (signature.py, issue 31): the counts, extremes and per-axis projections the cheap checks need,
+ * in one sweep over the raw values instead of a dozen numpy passes over float64 copies. Every value is
+ * converted to double (or float, af_sign_whole's float mode) exactly as numpy converts it and every
+ * comparison is the numpy path's, operation by operation, so counts, first indices, maxima and projections
+ * are bit-identical; only the sums differ in summation order (signature.py gates on them with an error
+ * bound and leaves the close calls to numpy). Floats only (float16, bfloat16 stored as float32, float32,
+ * float64): anything else returns AF_UNSUPPORTED and the numpy path runs.
+ */
+
+enum { SV_MAX_ABS, SV_MAX_REL, SV_DOUBLES };
+enum { SV_NOT_SAME, SV_NOT_BOTH, SV_BAD, SV_REST, SV_NONFINITE, SV_NONFINITE_FIRST, SV_OVERFLOW,
+       SV_OVERFLOW_FIRST, SV_UNDERFLOW, SV_UNDERFLOW_FIRST, SV_COUNTS };
+enum { SP_C1, SP_C2, SP_F_MAX, SP_F_TINY, SP_F_MIN_SUB };
+#define SV_MAX_AXES 32
+
+static int is_float_code(int type) { return type == AF_FLOAT16 || type == AF_FLOAT32 || type == AF_FLOAT64; }
+
+/* Bytes per element of a float type code. */
+static size_t type_size(int type) { return type == AF_FLOAT16 ? 2 : type == AF_FLOAT32 ? 4 : 8; }
+
+AF_INLINE void first_of(int64_t *count, int64_t *first, int64_t i)
+{
+    if ((*count)++ == 0) *first = i;
+}
+
+/* Floating-point exceptions are never looked at: without -ftrapping-math GCC if-converts the survey's selects
+ * and vectorises its chunk loop (no value changes: the operations and their order stay the same). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("no-trapping-math")
+#endif
+
+/* Lanes of the survey's reductions (as stats_chunk: independent accumulators, no reassociation). */
+typedef struct {
+    double max_abs[LANES], max_rel[LANES];
+    double not_same[LANES], not_both[LANES], bad[LANES];
+} af_survey_lanes;
+
+/* The survey's vector part over one chunk of doubles: reductions in lanes, and per element whether the
+ * scalar part must look at it (attention[k]: not both finite, bad, or |y| above the fused max). */
+AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const double *params,
+                            af_survey_lanes *v, double *attention)
+{
+    const double c1 = params[SP_C1], c2 = params[SP_C2], f_max = params[SP_F_MAX];
+    /* Local copies of the lanes: kept in registers, not reloaded through v each element. */
+    af_survey_lanes w = *v;
+    int64_t i = 0;
+    int k;
+/* Branch-free (compares give masks, the division runs for every element) so the compiler vectorises it. */
+#define SV_BODY(K, I) \
+    do { \
+        const double x = xs[I], y = ys[I], ax = fabs(x), ay = fabs(y), diff = fabs(x - y); \
+        const int fx = ax <= DBL_MAX, fy = ay <= DBL_MAX, both = fx & fy; \
+        const double mx = fx ? ax : 0.0, my = fy ? ay : 0.0, top = mx > my ? mx : my; \
+        const double tol = c1 * top + c2, quotient = diff / (ay > 0 ? ay : 1.0); \
+        const int same = (x == y) | ((x != x) & (y != y)); \
+        const int bad = (both & (diff > tol)) | ((!both) & !((!fx) & (!fy) & same)); \
+        const double d = both ? diff : 0.0, r = (both & (ay > 0)) ? quotient : 0.0; \
+        w.max_abs[K] = d > w.max_abs[K] ? d : w.max_abs[K]; \
+        w.max_rel[K] = r > w.max_rel[K] ? r : w.max_rel[K]; \
+        w.not_same[K] += same ? 0.0 : 1.0; \
+        w.not_both[K] += both ? 0.0 : 1.0; \
+        w.bad[K] += bad ? 1.0 : 0.0; \
+        attention[I] = ((!both) | bad | (ay > f_max)) ? 1.0 : 0.0; \
+    } while (0)
+    for (; i + LANES <= m; i += LANES)
+        for (k = 0; k < LANES; k++) SV_BODY(k, i + k);
+    for (; i < m; i++) SV_BODY(0, i);
+#undef SV_BODY
+    *v = w;
+    return 1; /* the caller looks at every attention flag */
+}
+
+static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, const double *params,
+                                 af_survey_lanes *v, double *attention)
+{
+    return survey_chunk(xs, ys, m, params, v, attention);
+}
+
+#if AF_X86_DISPATCH
+/* survey_chunk in AVX2 intrinsics, four elements a step: the same operations in the same order per element
+ * (max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b; no FMA), so every maximum, extreme and count
+ * is the scalar code's; the sums go into lanes 0-3 (a different order, as any lane split). */
+__attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *xs, const double *ys, int64_t m,
+                                                                   const double *params, af_survey_lanes *v,
+                                                                   double *attention)
+{
+    const __m256d c1 = _mm256_set1_pd(params[SP_C1]), c2 = _mm256_set1_pd(params[SP_C2]);
+    const __m256d f_max = _mm256_set1_pd(params[SP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
+    __m256d max_abs = zero, max_rel = zero;
+    __m256d not_same = zero, not_both = zero, bad_count = zero, any = zero;
+    double lanes[4];
+    int64_t i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+        const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
+        const __m256d diff = _mm256_and_pd(_mm256_sub_pd(x, y), magnitude);
+        const __m256d fx = _mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), fy = _mm256_cmp_pd(ay, top_finite, _CMP_LE_OQ);
+        const __m256d both = _mm256_and_pd(fx, fy);
+        const __m256d mx = _mm256_and_pd(ax, fx), my = _mm256_and_pd(ay, fy);
+        const __m256d top = _mm256_max_pd(mx, my);
+        const __m256d tol = _mm256_add_pd(_mm256_mul_pd(c1, top), c2);
+        const __m256d positive = _mm256_cmp_pd(ay, zero, _CMP_GT_OQ);
+        const __m256d nan_pair = _mm256_and_pd(_mm256_cmp_pd(x, x, _CMP_UNORD_Q), _mm256_cmp_pd(y, y, _CMP_UNORD_Q));
+        const __m256d same = _mm256_or_pd(_mm256_cmp_pd(x, y, _CMP_EQ_OQ), nan_pair);
+        const __m256d special_same = _mm256_andnot_pd(fx, _mm256_andnot_pd(fy, same));
+        const __m256d bad = _mm256_or_pd(_mm256_and_pd(both, _mm256_cmp_pd(diff, tol, _CMP_GT_OQ)),
+                                         _mm256_andnot_pd(both, _mm256_xor_pd(special_same, all)));
+        const __m256d d = _mm256_and_pd(diff, both), rated = _mm256_and_pd(both, positive);
+        /* |x - y| / |y| only where it may beat the lane's best b: fl(diff / ay) > b implies diff >= b ay, so
+         * diff >= fl(b ay) (1 - 2**-50) (or b ay is too small to tell): the division, costly, stays rare. */
+        const __m256d bound = _mm256_mul_pd(_mm256_mul_pd(max_rel, ay), below);
+        const __m256d maybe = _mm256_and_pd(rated, _mm256_or_pd(_mm256_cmp_pd(diff, bound, _CMP_GE_OQ),
+                                                                _mm256_cmp_pd(bound, tiny, _CMP_LT_OQ)));
+        if (_mm256_movemask_pd(maybe)) {
+            const __m256d quotient = _mm256_div_pd(diff, _mm256_blendv_pd(one, ay, positive));
+            max_rel = _mm256_max_pd(_mm256_and_pd(quotient, rated), max_rel);
+        }
+        const __m256d look = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), bad),
+                                          _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ));
+        max_abs = _mm256_max_pd(d, max_abs);
+        not_same = _mm256_add_pd(not_same, _mm256_andnot_pd(same, one));
+        not_both = _mm256_add_pd(not_both, _mm256_andnot_pd(both, one));
+        bad_count = _mm256_add_pd(bad_count, _mm256_and_pd(bad, one));
+        _mm256_storeu_pd(attention + i, _mm256_and_pd(look, one));
+        any = _mm256_or_pd(any, look);
+    }
+#define SV_FOLD(VECTOR, FIELD, COMBINE) \
+    do { \
+        _mm256_storeu_pd(lanes, VECTOR); \
+        for (int k = 0; k < 4; k++) COMBINE(v->FIELD[k], lanes[k]); \
+    } while (0)
+#define SV_MAX(ACC, VALUE) ACC = (VALUE) > (ACC) ? (VALUE) : (ACC)
+#define SV_ADD(ACC, VALUE) ACC += (VALUE)
+    SV_FOLD(max_abs, max_abs, SV_MAX);
+    SV_FOLD(max_rel, max_rel, SV_MAX);
+    SV_FOLD(not_same, not_same, SV_ADD);
+    SV_FOLD(not_both, not_both, SV_ADD);
+    SV_FOLD(bad_count, bad, SV_ADD);
+#undef SV_FOLD
+#undef SV_MAX
+#undef SV_ADD
+    if (i < m) return survey_chunk(xs + i, ys + i, m - i, params, v, attention + i);
+    return _mm256_movemask_pd(any) != 0; /* 0: no element needs the scalar look */
+}
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+/* Where the rest elements lie: marks[offset(axis) + index] = 1 for the indices holding one; `filled` counts the
+ * marks so a dense error stops marking once every index of every axis is marked. */
+typedef struct {
+    int ndim;
+    const int64_t *dims;
+    int64_t offsets[SV_MAX_AXES], total, filled, last_row;
+    int64_t *marks;
+} af_marks;
+
+AF_INLINE void mark(af_marks *mk, int64_t at)
+{
+    if (!mk->marks[at]) {
+        mk->marks[at] = 1;
+        mk->filled++;
+    }
+}
+
+/* Mark the indices of flat element i: the last axis from i % length, the others once per row. */
+static void mark_element(af_marks *mk, int64_t i)
+{
+    const int last = mk->ndim - 1;
+    int64_t row;
+    if (mk->filled == mk->total) return; /* every index of every axis holds one already */
+    row = i / mk->dims[last];
+    mark(mk, mk->offsets[last] + i % mk->dims[last]);
+    if (row != mk->last_row) {
+        mk->last_row = row;
+        for (int a = last - 1; a >= 0; a--) {
+            mark(mk, mk->offsets[a] + row % mk->dims[a]);
+            row /= mk->dims[a];
+        }
+    }
+}
+
+/*
+ * signature._classify's masks on one pair of n elements of shape dims[0..ndim) (C order): x fused, y origin.
+ * params: ROUNDING_ULPS*eps and ROUNDING_ULPS*min_subnormal of the lower-precision dtype, then the fused
+ * dtype's max, tiny (smallest normal) and min_subnormal. tol = c1 * max(|x| if finite else 0, |y| if finite
+ * else 0) + c2; bad: both finite and |x - y| > tol, or not the same special value. out_doubles (SV_*): the
+ * rounding params' max |x - y| and max |x - y| / |y| over both-finite elements (0 when none; the
+ * permutation gate's extremes and sums are af_sign_gate's, asked for only when needed). out_counts (SV_*): elements not equal (NaN equal to NaN),
+ * not both finite, bad, rest (bad and none of the three below), then count and first flat index of
+ * nonfinite_introduced, overflow and underflow. marks[offset(axis) + index]: 1 when a rest element lies at
+ * that index of that axis, else 0 (offset: the lengths of the axes before).
+ */
+AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
+                             const int64_t *dims, const double *params, double *out_doubles, int64_t *out_counts,
+                             int64_t *marks)
+{
+    double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
+    const double f_max = params[SP_F_MAX], f_tiny = params[SP_F_TINY], f_min_sub = params[SP_F_MIN_SUB];
+    const double c1 = params[SP_C1], c2 = params[SP_C2];
+    af_survey_lanes v;
+    af_marks mk;
+    int64_t c[SV_COUNTS], product = 1;
+    int k;
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
+        || ndim > SV_MAX_AXES)
+        return AF_UNSUPPORTED;
+    mk.ndim = ndim;
+    mk.dims = dims;
+    mk.total = mk.filled = 0;
+    mk.last_row = -1;
+    mk.marks = marks;
+    for (int a = 0; a < ndim; a++) {
+        if (dims[a] <= 0) return AF_UNSUPPORTED;
+        mk.offsets[a] = mk.total;
+        mk.total += dims[a];
+        product *= dims[a];
+    }
+    if (product != n) return AF_UNSUPPORTED;
+    memset(marks, 0, (size_t)mk.total * sizeof *marks);
+    memset(c, 0, sizeof c);
+    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
+        /* The same bits: identical (NaN payloads included), nothing else is read. */
+        memset(out_doubles, 0, SV_DOUBLES * sizeof *out_doubles);
+        memcpy(out_counts, c, sizeof c);
+        return AF_OK;
+    }
+    memset(&v, 0, sizeof v);
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+        const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+        int look;
+#if AF_X86_DISPATCH
+        if (use_avx2)
+            look = survey_chunk_avx2(xs, ys, m, params, &v, attention);
+        else
+#endif
+            look = survey_chunk_baseline(xs, ys, m, params, &v, attention);
+        for (int64_t j = 0; look && j < m; j++) {
+            if (attention[j] == 0) continue;
+            {
+                const double x = xs[j], y = ys[j], ax = fabs(x), ay = fabs(y);
+                const int fx = isfinite(x), fy = isfinite(y);
+                const double mx = fx ? ax : 0, my = fy ? ay : 0;
+                const double tol = c1 * (mx > my ? mx : my) + c2;
+                const int bad = (fx && fy) ? fabs(x - y) > tol : !(!fx && !fy && ((isnan(x) && isnan(y)) || x == y));
+                const int overflow = (isinf(x) || ax >= f_max) && fy && ay > f_max;
+                const int nonfinite = !fx && fy && !overflow;
+                const int underflow = x == 0 && ay >= f_min_sub && ay < f_tiny && bad;
+                if (overflow) first_of(&c[SV_OVERFLOW], &c[SV_OVERFLOW_FIRST], offset + j);
+                if (nonfinite) first_of(&c[SV_NONFINITE], &c[SV_NONFINITE_FIRST], offset + j);
+                if (underflow) first_of(&c[SV_UNDERFLOW], &c[SV_UNDERFLOW_FIRST], offset + j);
+                if (bad && !overflow && !nonfinite && !underflow) {
+                    c[SV_REST]++;
+                    mark_element(&mk, offset + j);
+                }
+            }
+        }
+    }
+    {
+        double r[SV_DOUBLES], counts[3] = {0, 0, 0};
+        r[SV_MAX_ABS] = r[SV_MAX_REL] = 0;
+        for (k = 0; k < LANES; k++) {
+            r[SV_MAX_ABS] = v.max_abs[k] > r[SV_MAX_ABS] ? v.max_abs[k] : r[SV_MAX_ABS];
+            r[SV_MAX_REL] = v.max_rel[k] > r[SV_MAX_REL] ? v.max_rel[k] : r[SV_MAX_REL];
+            counts[0] += v.not_same[k];
+            counts[1] += v.not_both[k];
+            counts[2] += v.bad[k];
+        }
+        memcpy(out_doubles, r, sizeof r);
+        c[SV_NOT_SAME] = (int64_t)counts[0];
+        c[SV_NOT_BOTH] = (int64_t)counts[1];
+        c[SV_BAD] = (int64_t)counts[2];
+    }
+    memcpy(out_counts, c, sizeof c);
+    return AF_OK;
+}
+
+enum { SW_MAX_ABS, SW_MAX_REL, SW_DOUBLES };
+enum { SW_NOT_EQUAL, SW_SPECIAL, SW_CANDIDATES, SW_COUNTS };
+enum { WP_SCALE, WP_FLOOR, WP_SPECIAL_LIMIT };
+
+/* What af_sign_whole found so far: its counts and the flat indices it keeps. */
+typedef struct {
+    int64_t c[SW_COUNTS];
+    int64_t special_cap, candidate_cap;
+    int64_t *specials, *candidates;
+    double scale, floor_, limit;
+    int special;
+} af_whole;
+
+AF_INLINE void whole_record(af_whole *w, int64_t i, int is_special, int is_candidate)
+{
+    if (is_special) {
+        if (w->c[SW_SPECIAL] < w->special_cap) w->specials[w->c[SW_SPECIAL]] = i;
+        w->c[SW_SPECIAL]++;
+    }
+    if (is_candidate) {
+        if (w->c[SW_CANDIDATES] < w->candidate_cap) w->candidates[w->c[SW_CANDIDATES]] = i;
+        w->c[SW_CANDIDATES]++;
+    }
+}
+
+/* numpy's maximum: NaN when either is NaN. */
+#define SW_NAN_MAX(a, b) (isnan(a) || isnan(b) ? (a) + (b) : ((a) > (b) ? (a) : (b)))
+
+/* One element: array_equal's and _special's tests on its doubles, then _candidates' in TYPE (float for
+ * float16/float32 pairs, double otherwise), operation by operation as numpy does them. */
+#define SW_ELEMENT(TYPE, FABS, X, Y, I, MAX_ABS, MAX_REL) \
+    do { \
+        const double x_ = (X), y_ = (Y); \
+        const TYPE xv = (TYPE)x_, yv = (TYPE)y_; \
+        const TYPE ax = FABS(xv), ay = FABS(yv); \
+        TYPE diff = FABS(xv - yv), tol = SW_NAN_MAX(ax, ay); \
+        tol = tol * (TYPE)w->scale; \
+        tol = tol + (TYPE)w->floor_; \
+        if (x_ != y_) w->c[SW_NOT_EQUAL]++; \
+        whole_record(w, I, w->special && (isnan(x_) || fabs(x_) >= w->limit), \
+                     (!(diff <= tol) || !isfinite(tol)) && !(xv == yv || (isnan(xv) && isnan(yv)))); \
+        if (!isfinite(diff)) diff = 0; \
+        if (diff > MAX_ABS) MAX_ABS = diff; \
+        if (ay > 0 && diff / ay > MAX_REL) MAX_REL = diff / ay; \
+    } while (0)
+
+/* A float16 or float32 element as float (exact). */
+AF_INLINE float float_at(const void *data, int type, int64_t i)
+{
+    return type == AF_FLOAT16 ? f16_table[((const uint16_t *)data)[i]] : ((const float *)data)[i];
+}
+
+/* Elements [start, n) of a float16/float32 pair in plain C. */
+static void whole_float_scalar(const void *x_data, int x_type, const void *y_data, int y_type, int64_t start,
+                               int64_t n, af_whole *w, float *max_abs, float *max_rel)
+{
+    for (int64_t i = start; i < n; i++)
+        SW_ELEMENT(float, fabsf, float_at(x_data, x_type, i), float_at(y_data, y_type, i), i, *max_abs, *max_rel);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static __m256 load8(const void *data, int type, int64_t i)
+{
+    if (type == AF_FLOAT16) return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)data + i)));
+    return _mm256_loadu_ps((const float *)data + i);
+}
+
+/* whole_float_scalar eight elements a step: the maxima and the not-equal count in vectors (max_ps(a, b) is
+ * a > b ? a : b, as the scalar code); the elements a special or candidate test marks are recorded in order.
+ * A NaN on either side makes |x - y| NaN, hence a candidate whatever the tolerance: the NaN-dropping max_ps
+ * in the tolerance changes nothing. */
+__attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_data, int x_type, const void *y_data,
+                                                                  int y_type, int64_t n, af_whole *w, float *max_abs,
+                                                                  float *max_rel)
+{
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 scale = _mm256_set1_ps((float)w->scale), floor_ = _mm256_set1_ps((float)w->floor_);
+    const __m256 top_finite = _mm256_set1_ps(FLT_MAX), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 limit = _mm256_set1_ps((float)w->limit);
+    const __m256 below = _mm256_set1_ps(1 - 0x1p-21f), tiny = _mm256_set1_ps(0x1p-100f);
+    __m256 best_abs = zero, best_rel = zero;
+    float lanes[8];
+    int64_t i = 0, not_equal = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
+        const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
+        const __m256 diff = _mm256_and_ps(_mm256_sub_ps(x, y), magnitude);
+        const __m256 tol = _mm256_add_ps(_mm256_mul_ps(_mm256_max_ps(ax, ay), scale), floor_);
+        const __m256 nan_pair = _mm256_and_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+        const __m256 same = _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ), nan_pair);
+        const __m256 wrong = _mm256_or_ps(_mm256_cmp_ps(diff, tol, _CMP_NLE_UQ),
+                                          _mm256_cmp_ps(tol, top_finite, _CMP_NLE_UQ));
+        const int candidate = _mm256_movemask_ps(_mm256_andnot_ps(same, wrong));
+        const int special = w->special ? _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q),
+                                                                         _mm256_cmp_ps(ax, limit, _CMP_GE_OQ)))
+                                       : 0;
+        const __m256 d = _mm256_and_ps(diff, _mm256_cmp_ps(diff, top_finite, _CMP_LE_OQ));
+        const __m256 positive = _mm256_cmp_ps(ay, zero, _CMP_GT_OQ);
+        /* d / ay only where it may beat the lane's best (as in survey_chunk_avx2, with float's 2**-21). */
+        const __m256 bound = _mm256_mul_ps(_mm256_mul_ps(best_rel, ay), below);
+        const __m256 maybe = _mm256_and_ps(positive, _mm256_or_ps(_mm256_cmp_ps(d, bound, _CMP_GE_OQ),
+                                                                   _mm256_cmp_ps(bound, tiny, _CMP_LT_OQ)));
+        not_equal += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)));
+        best_abs = _mm256_max_ps(d, best_abs);
+        if (_mm256_movemask_ps(maybe)) {
+            const __m256 r = _mm256_and_ps(_mm256_div_ps(d, _mm256_blendv_ps(one, ay, positive)), positive);
+            best_rel = _mm256_max_ps(r, best_rel);
+        }
+        if (candidate | special)
+            for (int b = 0; b < 8; b++)
+                whole_record(w, i + b, (special >> b) & 1, (candidate >> b) & 1);
+    }
+    w->c[SW_NOT_EQUAL] += not_equal;
+    _mm256_storeu_ps(lanes, best_abs);
+    for (int k = 0; k < 8; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
+    _mm256_storeu_ps(lanes, best_rel);
+    for (int k = 0; k < 8; k++) *max_rel = lanes[k] > *max_rel ? lanes[k] : *max_rel;
+    whole_float_scalar(x_data, x_type, y_data, y_type, i, n, w, max_abs, max_rel);
+}
+#endif
+
+/*
+ * signature._sampled's passes over the whole of a big pair, in one sweep: values not equal (array_equal,
+ * NaN unequal), the fused NaN/±Inf/±max values (_special: isnan(x) or |x| >= params[WP_SPECIAL_LIMIT], the
+ * fused max as x's dtype stores it; only when `special` is set) and _candidates (elements beyond
+ * params[WP_SCALE] * max(|x|, |y|) + params[WP_FLOOR], computed in float when `wide64` is 0, in double
+ * otherwise; out_doubles: their max |x - y| and max |x - y| / |y|). Up to special_cap and candidate_cap
+ * flat indices are written (ascending); out_counts has the full counts.
+ */
+AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
+                            int special, const double *params, int64_t special_cap, int64_t *specials,
+                            int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts)
+{
+    float max_abs_float = 0, max_rel_float = 0;
+    double max_abs_double = 0, max_rel_double = 0;
+    af_whole whole;
+    af_whole *w = &whole;
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0) return AF_UNSUPPORTED;
+    if (!wide64 && (x_type == AF_FLOAT64 || y_type == AF_FLOAT64)) return AF_UNSUPPORTED;
+    memset(w, 0, sizeof *w);
+    w->special_cap = special_cap;
+    w->candidate_cap = candidate_cap;
+    w->specials = specials;
+    w->candidates = candidates;
+    w->scale = params[WP_SCALE];
+    w->floor_ = params[WP_FLOOR];
+    w->limit = params[WP_SPECIAL_LIMIT];
+    w->special = special;
+    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
+        /* The same bits: equal unless NaN (NaN != NaN); no candidate (equal or both NaN), no difference. */
+        int64_t nan = 0;
+        for (int64_t offset = 0; offset < n; offset += CHUNK) {
+            int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+            double x_buffer[CHUNK];
+            const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            for (int64_t k = 0; k < m; k++) nan += xs[k] != xs[k];
+        }
+        if (nan == 0) {
+            out_doubles[SW_MAX_ABS] = out_doubles[SW_MAX_REL] = 0;
+            memcpy(out_counts, w->c, sizeof w->c);
+            return AF_OK;
+        }
+    }
+    if (wide64) {
+        double x_buffer[CHUNK], y_buffer[CHUNK];
+        for (int64_t offset = 0; offset < n; offset += CHUNK) {
+            int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+            const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+            for (int64_t k = 0; k < m; k++)
+                SW_ELEMENT(double, fabs, xs[k], ys[k], offset + k, max_abs_double, max_rel_double);
+        }
+    } else {
+#if AF_X86_DISPATCH
+        if (use_avx2)
+            whole_float_avx2(x_data, x_type, y_data, y_type, n, w, &max_abs_float, &max_rel_float);
+        else
+#endif
+            whole_float_scalar(x_data, x_type, y_data, y_type, 0, n, w, &max_abs_float, &max_rel_float);
+    }
+    out_doubles[SW_MAX_ABS] = wide64 ? max_abs_double : (double)max_abs_float;
+    out_doubles[SW_MAX_REL] = wide64 ? max_rel_double : (double)max_rel_float;
+    memcpy(out_counts, w->c, sizeof w->c);
+    return AF_OK;
+}
+#undef SW_ELEMENT
+#undef SW_NAN_MAX
+
+
+/* Floating-point exceptions are never looked at (see the survey): the gate's chunk loop vectorises too. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("no-trapping-math")
+#endif
+
+enum { SG_X_MAX, SG_X_MIN, SG_Y_MAX, SG_Y_MIN, SG_SUM_X, SG_SUM_Y, SG_SUM_ABS_Y, SG_NAN, SG_TOL_MAX, SG_SUM_TOL,
+       SG_DOUBLES };
+
+/* One chunk of af_sign_gate in lanes (g: LANES each of x max, x min, y max, y min, sums of x, y, |y|, NaNs). */
+AF_INLINE void gate_chunk(const double *xs, const double *ys, int64_t m, double c1, double c2, double *g)
+{
+    double lanes[SG_DOUBLES][LANES];
+    int64_t i = 0;
+    int k;
+    for (int f = 0; f < SG_DOUBLES; f++)
+        for (k = 0; k < LANES; k++) lanes[f][k] = g[f * LANES + k];
+#define SG_BODY(K, I) \
+    do { \
+        const double x = xs[I], y = ys[I], ax = fabs(x), ay = fabs(y); \
+        const double tol = c1 * (ax > ay ? ax : ay) + c2; \
+        lanes[SG_X_MAX][K] = x > lanes[SG_X_MAX][K] ? x : lanes[SG_X_MAX][K]; \
+        lanes[SG_X_MIN][K] = x < lanes[SG_X_MIN][K] ? x : lanes[SG_X_MIN][K]; \
+        lanes[SG_Y_MAX][K] = y > lanes[SG_Y_MAX][K] ? y : lanes[SG_Y_MAX][K]; \
+        lanes[SG_Y_MIN][K] = y < lanes[SG_Y_MIN][K] ? y : lanes[SG_Y_MIN][K]; \
+        lanes[SG_SUM_X][K] += x; \
+        lanes[SG_SUM_Y][K] += y; \
+        lanes[SG_SUM_ABS_Y][K] += ay; \
+        lanes[SG_NAN][K] += ((x != x) | (y != y)) ? 1.0 : 0.0; \
+        lanes[SG_TOL_MAX][K] = tol > lanes[SG_TOL_MAX][K] ? tol : lanes[SG_TOL_MAX][K]; \
+        lanes[SG_SUM_TOL][K] += tol; \
+    } while (0)
+    for (; i + LANES <= m; i += LANES)
+        for (k = 0; k < LANES; k++) SG_BODY(k, i + k);
+    for (; i < m; i++) SG_BODY(0, i);
+#undef SG_BODY
+    for (int f = 0; f < SG_DOUBLES; f++)
+        for (k = 0; k < LANES; k++) g[f * LANES + k] = lanes[f][k];
+}
+
+static void gate_chunk_baseline(const double *xs, const double *ys, int64_t m, double c1, double c2, double *g)
+{
+    gate_chunk(xs, ys, m, c1, c2, g);
+}
+
+#if AF_X86_DISPATCH
+__attribute__((target("avx2,f16c"))) static void gate_chunk_avx2(const double *xs, const double *ys, int64_t m,
+                                                                 double c1, double c2, double *g)
+{
+    gate_chunk(xs, ys, m, c1, c2, g);
+}
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+/*
+ * The figures of the permutation gates (signature._permutation's, _whole_permutation's) on a whole pair:
+ * out[SG_*] = the extremes of x and y (exact; meaningful when out[SG_NAN], the count of elements with a NaN
+ * on either side, is 0), the sums of x, y and |y| in double (in lanes: off from numpy's pairwise sums by at
+ * most n units of 2**-53 of the sum of the magnitudes), and the largest and the sum of tol = c1 max(|x|,
+ * |y|) + c2 (for finite pairs _classify's tol).
+ */
+AF_EXPORT int af_sign_gate(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, double c1,
+                           double c2, double *out)
+{
+    double x_buffer[CHUNK], y_buffer[CHUNK], g[SG_DOUBLES * LANES];
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0) return AF_UNSUPPORTED;
+    for (int k = 0; k < LANES; k++) {
+        g[SG_X_MAX * LANES + k] = g[SG_Y_MAX * LANES + k] = -INFINITY;
+        g[SG_X_MIN * LANES + k] = g[SG_Y_MIN * LANES + k] = INFINITY;
+        g[SG_SUM_X * LANES + k] = g[SG_SUM_Y * LANES + k] = g[SG_SUM_ABS_Y * LANES + k] = g[SG_NAN * LANES + k] = 0;
+        g[SG_TOL_MAX * LANES + k] = -INFINITY;
+        g[SG_SUM_TOL * LANES + k] = 0;
+    }
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+        const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+#if AF_X86_DISPATCH
+        if (use_avx2)
+            gate_chunk_avx2(xs, ys, m, c1, c2, g);
+        else
+#endif
+            gate_chunk_baseline(xs, ys, m, c1, c2, g);
+    }
+    out[SG_X_MAX] = out[SG_Y_MAX] = -INFINITY;
+    out[SG_X_MIN] = out[SG_Y_MIN] = INFINITY;
+    out[SG_SUM_X] = out[SG_SUM_Y] = out[SG_SUM_ABS_Y] = out[SG_NAN] = out[SG_SUM_TOL] = 0;
+    out[SG_TOL_MAX] = -INFINITY;
+    for (int k = 0; k < LANES; k++) {
+        const double *lane = g + k;
+        out[SG_X_MAX] = lane[SG_X_MAX * LANES] > out[SG_X_MAX] ? lane[SG_X_MAX * LANES] : out[SG_X_MAX];
+        out[SG_X_MIN] = lane[SG_X_MIN * LANES] < out[SG_X_MIN] ? lane[SG_X_MIN * LANES] : out[SG_X_MIN];
+        out[SG_Y_MAX] = lane[SG_Y_MAX * LANES] > out[SG_Y_MAX] ? lane[SG_Y_MAX * LANES] : out[SG_Y_MAX];
+        out[SG_Y_MIN] = lane[SG_Y_MIN * LANES] < out[SG_Y_MIN] ? lane[SG_Y_MIN * LANES] : out[SG_Y_MIN];
+        out[SG_SUM_X] += lane[SG_SUM_X * LANES];
+        out[SG_SUM_Y] += lane[SG_SUM_Y * LANES];
+        out[SG_SUM_ABS_Y] += lane[SG_SUM_ABS_Y * LANES];
+        out[SG_NAN] += lane[SG_NAN * LANES];
+        out[SG_TOL_MAX] = lane[SG_TOL_MAX * LANES] > out[SG_TOL_MAX] ? lane[SG_TOL_MAX * LANES] : out[SG_TOL_MAX];
+        out[SG_SUM_TOL] += lane[SG_SUM_TOL * LANES];
+    }
+    return AF_OK;
+}
+
+
+/*
+ * signature._residual (checks 7-10: bias, scale, then what the correlation needs) in C, in stages, for pairs
+ * whose differing elements form no region. Every value is numpy's: the masks are _classify's, each median is
+ * the same order statistic (the mean of the two middle ones, (a + b) / 2, for an even count), the products and
+ * quotients are the same IEEE operations. A NaN in a median's input returns AF_FALLBACK (numpy orders NaN
+ * last; the numpy path decides then), as does a failed allocation.
+ */
+enum { RP_C1, RP_C2, RP_F_MAX, RP_F_TINY, RP_F_MIN_SUB, RP_EPS, RP_ULPS, RP_FACTOR };
+enum { RS_BIAS, RS_SCALE, RS_GATHER, RS_REL };
+enum { RD_FIRST, RD_SECOND, RD_DOUBLES };
+enum { RC_USABLE, RC_LEFT, RC_REST, RC_COUNTS };
+
+/* The k-th smallest of a[0, m) (0-based; no NaN): quickselect with a median-of-three pivot and Hoare's
+ * partition; a is reordered, the ones before k no larger, the ones after no smaller. (A radix selection was
+ * slower on every size and shape of the generator's pairs.) */
+static double select_kth(double *a, int64_t m, int64_t k)
+{
+    int64_t lo = 0, hi = m - 1;
+    while (hi > lo) {
+        int64_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+        double p, t;
+        if (a[mid] < a[lo]) { t = a[mid]; a[mid] = a[lo]; a[lo] = t; }
+        if (a[hi] < a[lo]) { t = a[hi]; a[hi] = a[lo]; a[lo] = t; }
+        if (a[hi] < a[mid]) { t = a[hi]; a[hi] = a[mid]; a[mid] = t; }
+        p = a[mid];
+        while (i <= j) {
+            while (a[i] < p) i++;
+            while (a[j] > p) j--;
+            if (i <= j) {
+                t = a[i]; a[i] = a[j]; a[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+/* np.median of a[0, m), m > 0 (a is left as it is; scratch: room for m doubles): the middle order statistic,
+ * or (lower + upper) / 2 of the two middle ones. *nan is set when a NaN is among them, and when the answer
+ * involves a zero while both signed zeros are there (numpy may pick the other one: the numpy path decides). */
+static double median_of(const double *a, int64_t m, double *scratch, int *nan)
+{
+    double upper, lower;
+    for (int64_t i = 0; i < m; i++) {
+        if (a[i] != a[i]) {
+            *nan = 1;
+            return NAN;
+        }
+        scratch[i] = a[i];
+    }
+    upper = select_kth(scratch, m, m / 2);
+    lower = upper;
+    if (m % 2 == 0) {
+        lower = scratch[0]; /* the largest of the ones before m/2 */
+        for (int64_t i = 1; i < m / 2; i++) lower = scratch[i] > lower ? scratch[i] : lower;
+    }
+    if (upper == 0 || lower == 0) {
+        int negative = 0, positive = 0;
+        for (int64_t i = 0; i < m; i++)
+            if (a[i] == 0) {
+                if (signbit(a[i])) negative = 1;
+                else positive = 1;
+            }
+        if (negative && positive) *nan = 1;
+    }
+    return m % 2 ? upper : (lower + upper) / 2;
+}
+
+/* _classify's per-element masks (as af_sign_survey: operation by operation numpy's). */
+typedef struct {
+    double x, y, tol;
+    int usable, rest;
+} af_element;
+
+AF_INLINE af_element classify_element(double x, double y, const double *params)
+{
+    af_element e;
+    const double ax = fabs(x), ay = fabs(y), mx = isfinite(x) ? ax : 0, my = isfinite(y) ? ay : 0;
+    const int fx = isfinite(x), fy = isfinite(y), both = fx && fy;
+    const int bad = both ? fabs(x - y) > (params[RP_C1] * (mx > my ? mx : my) + params[RP_C2])
+                         : !(!fx && !fy && ((isnan(x) && isnan(y)) || x == y));
+    const int overflow = (isinf(x) || ax >= params[RP_F_MAX]) && fy && ay > params[RP_F_MAX];
+    const int nonfinite = !fx && fy && !overflow;
+    const int underflow = x == 0 && ay >= params[RP_F_MIN_SUB] && ay < params[RP_F_TINY] && bad;
+    const int explained = overflow || nonfinite || underflow;
+    e.x = x;
+    e.y = y;
+    e.tol = params[RP_C1] * (mx > my ? mx : my) + params[RP_C2];
+    e.usable = both && !explained;
+    e.rest = bad && !explained;
+    return e;
+}
+
+/* Visit every element of the pair as an af_element named e with flat index i (chunks of doubles). */
+#define RS_EACH(BODY) \
+    do { \
+        for (int64_t offset_ = 0; offset_ < n; offset_ += CHUNK) { \
+            int64_t m_ = n - offset_ < CHUNK ? n - offset_ : CHUNK; \
+            const double *xs_ = to_double(x_data, x_type, offset_, m_, x_buffer, use_avx2); \
+            const double *ys_ = to_double(y_data, y_type, offset_, m_, y_buffer, use_avx2); \
+            for (int64_t k_ = 0; k_ < m_; k_++) { \
+                const int64_t i = offset_ + k_; \
+                const af_element e = classify_element(xs_[k_], ys_[k_], params); \
+                (void)i; \
+                BODY \
+            } \
+        } \
+    } while (0)
+
+/*
+ * One stage of _residual on a pair of n elements of shape dims (x fused, y origin); params (RP_*): tol's two
+ * terms, the fused max, tiny and min_subnormal, the lower-precision eps, ROUNDING_ULPS and (stage RS_SCALE)
+ * nothing else. Stages:
+ *  RS_BIAS: out RD_FIRST the offset (median of d = x - y over the usable elements, again over those within
+ *    max(tol) of it), RD_SECOND median(tol[usable]); counts: usable, left (usable with |d - offset| > tol +
+ *    ulps eps |offset|, plus rest not usable), marks of left (as af_sign_survey's).
+ *  RS_SCALE: out RD_FIRST the factor (median of x / y over the usable elements with |y| > 0 and |y| at least
+ *    their median |y|), RD_SECOND low_eps (median of tol / max(|y|, 1e-300) over the usable); counts: usable
+ *    with |y| > 0 (in RC_USABLE), left for |x - factor y| > tol max(1, |factor|), marks of left.
+ *  RS_GATHER: x_out, y_out get x and y of the usable elements (C order); counts: usable.
+ *  RS_REL: RD_FIRST the median of |d| / max(|y|, 1e-300) over the rest (0 when none); counts: rest.
+ * RD_SECOND (BIAS, SCALE) is only worked out when left holds at most half of the elements (the model may fit:
+ * only then does _residual look at it), else 0.
+ */
+AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
+                               const int64_t *dims, const double *params, int stage, double *out_doubles,
+                               int64_t *out_counts, int64_t *marks, double *x_out, double *y_out)
+{
+    double x_buffer[CHUNK], y_buffer[CHUNK];
+    double *first = NULL, *second = NULL;
+    double *scratch = NULL; /* a median's scratch */
+    int64_t used = 0, left = 0, rest = 0, product = 1;
+    int nan = 0, status = AF_OK;
+    af_marks mk;
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1 || ndim > SV_MAX_AXES)
+        return AF_UNSUPPORTED;
+    mk.ndim = ndim;
+    mk.dims = dims;
+    mk.total = mk.filled = 0;
+    mk.last_row = -1;
+    mk.marks = marks;
+    for (int a = 0; a < ndim; a++) {
+        if (dims[a] <= 0) return AF_UNSUPPORTED;
+        mk.offsets[a] = mk.total;
+        mk.total += dims[a];
+        product *= dims[a];
+    }
+    if (product != n) return AF_UNSUPPORTED;
+    memset(marks, 0, (size_t)mk.total * sizeof *marks);
+    out_doubles[RD_FIRST] = out_doubles[RD_SECOND] = 0;
+    if (stage == RS_GATHER) {
+        RS_EACH({
+            if (e.usable) {
+                x_out[used] = e.x;
+                y_out[used++] = e.y;
+            }
+        });
+        out_counts[RC_USABLE] = used;
+        return AF_OK;
+    }
+    if (stage == RS_REL) {
+        double *rel = (double *)malloc((size_t)n * sizeof *rel);
+        double *scratch = (double *)malloc((size_t)n * sizeof *scratch);
+        if (rel == NULL || scratch == NULL) {
+            free(rel);
+            free(scratch);
+            return AF_FALLBACK;
+        }
+        RS_EACH({
+            if (e.rest) {
+                double ay = fabs(e.y);
+                rel[rest++] = fabs(e.x - e.y) / (ay > 1e-300 || ay != ay ? ay : 1e-300);
+            }
+        });
+        if (rest) out_doubles[RD_FIRST] = median_of(rel, rest, scratch, &nan);
+        free(rel);
+        free(scratch);
+        out_counts[RC_REST] = rest;
+        return nan ? AF_FALLBACK : AF_OK;
+    }
+    first = (double *)malloc((size_t)n * sizeof *first);
+    second = (double *)malloc((size_t)n * sizeof *second);
+    scratch = (double *)malloc((size_t)n * sizeof *scratch);
+    if (first == NULL || second == NULL || scratch == NULL) {
+        free(first);
+        free(second);
+        free(scratch);
+        return AF_FALLBACK;
+    }
+    if (stage == RS_BIAS) {
+        double offset, tol_max = -INFINITY, slack;
+        int64_t near = 0;
+        RS_EACH({
+            if (e.usable) {
+                first[used] = e.x - e.y;
+                second[used++] = e.tol;
+                tol_max = e.tol > tol_max ? e.tol : tol_max;
+            }
+        });
+        out_counts[RC_USABLE] = used;
+        if (used == 0) goto done;
+        offset = median_of(first, used, scratch, &nan);
+        if (nan) goto done;
+        for (int64_t j = 0; j < used; j++)
+            if (fabs(first[j] - offset) <= tol_max) first[near++] = first[j];
+        if (near) offset = median_of(first, near, scratch, &nan);
+        slack = params[RP_ULPS] * params[RP_EPS] * fabs(offset);
+        RS_EACH({
+            const int off = fabs((e.x - e.y) - offset) > e.tol + slack;
+            if ((off && e.usable) || (e.rest && !e.usable)) {
+                left++;
+                mark_element(&mk, i);
+            }
+        });
+        out_doubles[RD_FIRST] = offset;
+        /* Only a model that fits (left on at most half of the elements) looks at median(tol). */
+        if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, used, scratch, &nan);
+    } else if (stage == RS_SCALE) {
+        double factor, cut, scale_tol;
+        int64_t big = 0, strong = 0, usable = 0;
+        RS_EACH({
+            if (e.usable) {
+                double ay = fabs(e.y);
+                second[usable++] = e.tol / (ay > 1e-300 || ay != ay ? ay : 1e-300);
+                if (ay > 0) first[big++] = ay;
+            }
+        });
+        out_counts[RC_USABLE] = big;
+        if (big == 0) goto done;
+        cut = median_of(first, big, scratch, &nan);
+        if (nan) goto done;
+        RS_EACH({
+            if (e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut) first[strong++] = e.x / e.y;
+        });
+        factor = median_of(first, strong, scratch, &nan);
+        if (nan) goto done;
+        scale_tol = fabs(factor) > 1.0 ? fabs(factor) : 1.0;
+        RS_EACH({
+            const int off = fabs(e.x - factor * e.y) > e.tol * scale_tol;
+            if ((off && e.usable) || (e.rest && !e.usable)) {
+                left++;
+                mark_element(&mk, i);
+            }
+        });
+        out_doubles[RD_FIRST] = factor;
+        if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, usable, scratch, &nan); /* as for the bias */
+    } else {
+        status = AF_UNSUPPORTED;
+    }
+done:
+    free(first);
+    free(second);
+    free(scratch);
+    out_counts[RC_LEFT] = left;
+    return nan ? AF_FALLBACK : status;
+}
+#undef RS_EACH
 
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
 

@@ -26,17 +26,33 @@ Checks, in this fixed order (each later check looks only at what the earlier one
 10. unclassified — differences beyond rounding that none of the above describes.
 When nothing differs beyond tol the code is `rounding` (benign); when more than one check fires, `mixed` with
 params {"parts": [{"code", "params"}, …]}.
+
+Native path (signature_native.py, _kernel.c), same answers as numpy's. classify() runs af_sign_survey, one
+sweep over the raw values: identical or not, the counts and first indices of checks 1–3, the count of the
+elements they leave unexplained (rest) and on which indices of each axis those lie (checks 5–6), and the
+rounding params. When rest is not empty and checks 1–3 found nothing, af_sign_gate gives the permutation
+gate's extremes and sums; when it may hold (or its sums are too close to call: the kernel's summation order is
+not numpy's) numpy's permutation search runs on the pair as is. Then the projections name the region; without a
+region, af_sign_residual's stages compute checks 7–10 (the same medians, fits and regions; the correlation by
+numpy on the elements the kernel gathers). A NaN among a median's values sends the pair to numpy's _classify.
+Big pairs: af_sign_whole replaces
+array_equal, _special and _candidates with one sweep, and when it finds neither a special value nor a candidate
+the answer is rounding at once (the sample could hold no differing element). Without the kernel
+(AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of it; tests/core/test_signature_native.py holds the two equal.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.precision import signature_native
+from autofuse_studio.core.precision.signature_native import Survey, Whole
 
 # "A few units of rounding": a fused kernel rounds each operand and its accumulation, so several half-ulps add
 # up; 4 ulps of the lower-precision dtype is the allowance (half an ulp is the best a single cast can do).
@@ -149,7 +165,7 @@ def signature(fused: LazyTensor, origin: LazyTensor, fused_dtype: str, origin_dt
     y_all = origin.materialize().reshape(origin.shape)
     x_all = fused.materialize().reshape(origin.shape)
     if fused.size <= SAMPLE_ELEMENTS:
-        return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
+        return classify(x_all, y_all, fused_dtype, origin_dtype)
     return _sampled(x_all, y_all, fused_dtype, origin_dtype)
 
 
@@ -159,22 +175,46 @@ def _grid(shape: tuple[int, ...]) -> list[np.ndarray]:
     while math.prod(kept) > SAMPLE_ELEMENTS:
         axis = int(np.argmax(kept))
         kept[axis] = max(2, kept[axis] // 2)
-    return [np.unique(np.linspace(0, length - 1, count).round().astype(np.int64))
+    return [_sorted_unique(np.linspace(0, length - 1, count).round().astype(np.int64))
             for length, count in zip(shape, kept, strict=True)]
+
+
+def _cells(values: np.ndarray, grid: list[np.ndarray]) -> np.ndarray:
+    """values[np.ix_(*grid)], taken one axis at a time (the axes the grid keeps whole are not copied; taking
+    whole rows of the longest axes first is a fraction of the cost of the open-mesh fancy index)."""
+    taken = values
+    for axis in sorted(range(values.ndim), key=lambda a: len(grid[a]) / max(1, values.shape[a])):
+        if len(grid[axis]) != values.shape[axis]:
+            taken = np.take(taken, grid[axis], axis=axis)
+    return np.ascontiguousarray(taken)
+
+
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """np.unique of an ascending array (one comparison pass instead of a sort or a hash)."""
+    keep = np.empty(values.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
     """The signature of a big pair from its sample grid (a permutation is looked for on the whole tensors)."""
-    if np.array_equal(x_all, y_all):  # one fast pass; identical tensors holding NaN end in classify's check
-        return None
     low = max(dtype_limits(fused_dtype), dtype_limits(origin_dtype), key=lambda limits: limits.eps)
+    swept = _whole_sweep(x_all, y_all, dtype_limits(fused_dtype), low)  # None: the numpy passes below
+    if swept.not_equal == 0 if swept is not None else np.array_equal(x_all, y_all):
+        return None  # one fast pass; identical tensors holding NaN end in classify's check
+    if swept is not None and not swept.special_count and not swept.candidate_count:
+        # No NaN/Inf/max value and nothing beyond CANDIDATE_SHARE of the tolerance anywhere: the sample holds no
+        # differing element either (the candidates are a superset of classify's), so the sample's answer would be
+        # None or rounding and the steps below would end in this rounding signature of the whole.
+        params = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": swept.max_abs, "max_rel_err": swept.max_rel}
+        return _build([("rounding", params)], 1.0)
     grid = _grid(y_all.shape)
     with np.errstate(all="ignore"):
-        special = _special(x_all, dtype_limits(fused_dtype))
+        special = _special(x_all, dtype_limits(fused_dtype)) if swept is None else _swept_special(swept, x_all)
     if special is not None:  # a few NaN/Inf/max values: the grid holds them (a sample would miss them)
         grid = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, special, strict=True)]
-    cells = np.ix_(*grid)
-    found = classify(x_all[cells].astype(np.float64), y_all[cells].astype(np.float64), fused_dtype, origin_dtype)
+    found = classify(_cells(x_all, grid), _cells(y_all, grid), fused_dtype, origin_dtype)
     if found is not None and special is None and found.code in PERMUTATION_LOOKALIKES:
         # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
         # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
@@ -187,23 +227,47 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
     if found is None or found.code == "rounding":
         # The differences may fall between the grid's points (a few elements, a slice): one cheap pass over the
         # whole tensors finds the candidates; the grid plus their indices on every axis is classified instead.
-        with np.errstate(all="ignore"):
-            candidates, max_abs, max_rel = _candidates(x_all, y_all, low)
-        if not candidates.size:
+        if swept is None:
+            with np.errstate(all="ignore"):
+                candidates, max_abs, max_rel = _candidates(x_all, y_all, low)
+            count = candidates.size
+        else:
+            candidates, count, max_abs, max_rel = swept.candidates, swept.candidate_count, swept.max_abs, swept.max_rel
+        if not count:
             params = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": max_abs, "max_rel_err": max_rel}
             return _build([("rounding", params)], 1.0)
-        if candidates.size <= AUGMENTED_ELEMENTS:
+        if count <= AUGMENTED_ELEMENTS:
             where = np.unravel_index(candidates, x_all.shape)
             grid = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, where, strict=True)]
-        if candidates.size > AUGMENTED_ELEMENTS or math.prod(len(axis_grid) for axis_grid in grid) > AUGMENTED_ELEMENTS:
-            return classify(x_all.astype(np.float64), y_all.astype(np.float64), fused_dtype, origin_dtype)
-        cells = np.ix_(*grid)
-        found = classify(x_all[cells].astype(np.float64), y_all[cells].astype(np.float64), fused_dtype,
-                         origin_dtype)
+        if count > AUGMENTED_ELEMENTS or math.prod(len(axis_grid) for axis_grid in grid) > AUGMENTED_ELEMENTS:
+            return classify(x_all, y_all, fused_dtype, origin_dtype)
+        found = classify(_cells(x_all, grid), _cells(y_all, grid), fused_dtype, origin_dtype)
         if found is None or found.code == "rounding":
             return found
         return _mapped(found, grid, x_all, y_all, low, whole=True)
     return _mapped(found, grid, x_all, y_all, low, special=special is not None)
+
+
+def _whole_sweep(x_all: np.ndarray, y_all: np.ndarray, fused: DtypeLimits, low: DtypeLimits) -> Whole | None:
+    """array_equal, _special and _candidates of a big pair in one native sweep (their exact answers); None when
+    the kernel cannot (absent, disabled, not floats)."""
+    wide64 = np.float64 in (x_all.dtype.type, y_all.dtype.type)
+    wide: type[np.floating[Any]] = np.float64 if wide64 else np.float32
+    special_limit = None
+    if x_all.dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            special_limit = float(np.array(fused.max, dtype=x_all.dtype))  # as _special: the max as x stores it
+    return signature_native.whole(
+        x_all, y_all, wide64=wide64, special_limit=special_limit,
+        scale=float(wide(CANDIDATE_SHARE * ROUNDING_ULPS * low.eps)),
+        floor=float(wide(ROUNDING_ULPS * low.min_subnormal)), special_cap=MAX_SPECIAL, candidate_cap=AUGMENTED_ELEMENTS)
+
+
+def _swept_special(swept: Whole, x_all: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """_special's answer from the sweep: the indices of a few (1 to MAX_SPECIAL) fused NaN/Inf/max values."""
+    if 0 < swept.special_count <= MAX_SPECIAL:
+        return tuple(np.unravel_index(swept.specials, x_all.shape))
+    return None
 
 
 def _special(x_all: np.ndarray, fused: DtypeLimits) -> tuple[np.ndarray, ...] | None:
@@ -314,6 +378,8 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -
         a, b = float(pick(x)), float(pick(y))
         if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
             return None
+    if _gate_fails(x_all, y_all, low):  # the native sweep's sums show numpy's would fail: no float64 copies
+        return None
     total_x, total_y = float(np.sum(x, dtype=np.float64)), float(np.sum(y, dtype=np.float64))
     if not (math.isfinite(total_x) and math.isfinite(total_y)):
         return None
@@ -325,14 +391,190 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -
     return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True)
 
 
+def _gate_fails(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> bool:
+    """True when _whole_permutation's gate fails for sure, from one native sweep: a NaN (numpy's extremes are
+    NaN then), extremes that differ (exact), or sums whose difference exceeds the allowance by more than the
+    two summation orders can account for ((n + 64) units of 2**-52 of n times the largest |x| plus twice the
+    sum of |y|). False when it may hold, or without the kernel: then numpy decides."""
+    found = signature_native.gate(x_all, y_all)
+    if found is None:
+        return False
+    if found.nan:
+        return True
+    for a, b in ((found.x_max, found.y_max), (found.x_min, found.y_min)):
+        if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
+            return True
+    size = x_all.size
+    largest = max(abs(found.x_max), abs(found.x_min))
+    error = (size + 64) * 2.0**-52 * (size * largest + 2 * found.sum_abs_y)
+    if not math.isfinite(error):
+        return False
+    excess = abs(found.sum_x - found.sum_y) - (ROUNDING_ULPS * low.eps * found.sum_abs_y + size * low.min_subnormal)
+    return excess > error
+
+
 def classify(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
-    """The signature of two float64 arrays of the same shape (x fused, y origin)."""
+    """The signature of two arrays of the same shape (x fused, y origin; values as stored, compared as float64):
+    the native sweep decides what its figures can (_surveyed), numpy on float64 copies the rest."""
+    fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
+    low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
+    params = (ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, fused_limits.max, fused_limits.tiny,
+              fused_limits.min_subnormal)  # tol's two terms as _classify computes them, then the fused limits
+    found = signature_native.survey(x, y, params)
+    if found is not None:
+        decided = _surveyed(found, x, y, params, fused_limits, low)
+        if not isinstance(decided, _Undecided):
+            return decided
+    return classify_numpy(x, y, fused_dtype, origin_dtype)
+
+
+def classify_numpy(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
+    """classify() by numpy alone (the path without the native kernel, and the reference the tests compare to)."""
+    x, y = x.astype(np.float64, copy=False), y.astype(np.float64, copy=False)
     if np.array_equal(x, y, equal_nan=True):
         return None
     fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
     low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
     with np.errstate(all="ignore"):
         return _classify(x, y, fused_limits, low)
+
+
+class _Undecided:
+    """The answer of _surveyed when its figures cannot decide (numpy then does)."""
+
+
+UNDECIDED = _Undecided()
+
+
+def _surveyed(found: Survey, x: np.ndarray, y: np.ndarray, params: tuple[float, ...], fused_limits: DtypeLimits,
+              low: DtypeLimits) -> Signature | _Undecided | None:
+    """_classify's answer from the native sweep's figures, when they decide it: identical pairs, checks 1–3,
+    a region (checks 5–6), rounding, and (_residual_native) the value models and the correlation; when the
+    permutation gate may hold, numpy's search runs on the pair as is (_permutation_numpy). NaN among a
+    median's values is UNDECIDED."""
+    if not found.not_same:
+        return None
+    shape = x.shape
+    size = math.prod(shape)
+    findings: list[Finding] = []
+    for code, (count, first), extra in (("nonfinite_introduced", found.nonfinite, {}),
+                                        ("overflow", found.overflow, {"limit": fused_limits.max}),
+                                        ("underflow", found.underflow, {})):
+        if count:
+            findings.append((code, {"count": count, "share": count / size, "first_index": _unravel(first, shape),
+                                    **extra}))
+    if found.rest:
+        if not findings:
+            gate = _gate(found, x, y, params)
+            if gate is not False:  # a permutation may hold: numpy looks for it (checks 1-3 are known empty)
+                permutation = _permutation_numpy(x, y, params, gated=gate is True)
+                if permutation is not None:
+                    return _build([("layout_permutation", permutation)], 1.0)
+        region = _region_of(found.hits, shape)
+        if region is None:  # bias, scale, uncorrelated or unclassified: medians and a correlation
+            residual = _residual_native(x, y, (*params, low.eps, ROUNDING_ULPS), found.rest)
+            if isinstance(residual, _Undecided):
+                return UNDECIDED
+            pattern, accounted = residual
+            return _build(findings + pattern, accounted)
+        findings.append(region)
+    if not findings:
+        rounding = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": found.max_abs, "max_rel_err": found.max_rel}
+        return _build([("rounding", rounding)], 1.0)
+    return _build(findings, 1.0)
+
+
+def _permutation_numpy(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], gated: bool
+                       ) -> dict[str, Any] | None:
+    """Check 4 as _classify runs it on a pair whose every element is finite (the survey says so), without the
+    masks of checks 1-3 (known empty): _classify's tol, then _permutation (`gated`: its gate holds for sure)."""
+    x64, y64 = x.astype(np.float64, copy=False), y.astype(np.float64, copy=False)
+    tol = params[0] * np.maximum(np.abs(x64), np.abs(y64))
+    tol += params[1]
+    with np.errstate(all="ignore"):
+        return _permutation(x64, y64, tol, np.ones(x.shape, dtype=bool), gated=gated)
+
+
+def _residual_native(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], rest: int
+                     ) -> tuple[list[Finding], float] | _Undecided:
+    """_residual's answer (checks 7–10, the region known to be None) from af_sign_residual's stages: the same
+    medians, fits and regions; the correlation by numpy on the usable elements the kernel gathers."""
+    shape, size = x.shape, x.size
+    bias = signature_native.residual(x, y, params, signature_native.BIAS)
+    if bias is None:
+        return UNDECIDED
+    if bias.usable:
+        offset = bias.first
+        if _fits(bias, shape) and abs(offset) > bias.second:
+            return _with_left(("bias", {"offset": offset}), bias, shape)
+        scaled = signature_native.residual(x, y, params, signature_native.SCALE)
+        if scaled is None:
+            return UNDECIDED
+        if scaled.usable:  # usable elements with |y| > 0
+            factor, low_eps = scaled.first, scaled.second
+            if _fits(scaled, shape) and abs(factor - 1) > min(low_eps, 1.0):
+                return _with_left(("scale", {"factor": factor}), scaled, shape)
+    gathered = signature_native.residual(x, y, params, signature_native.GATHER)
+    if gathered is None or gathered.x_usable is None or gathered.y_usable is None:
+        return UNDECIDED
+    r = _correlation(gathered.x_usable, gathered.y_usable)
+    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(gathered.usable)):
+        return [("uncorrelated", {"correlation": r})], 1 - r * r
+    share = 1 - float(rest) / size
+    relative = signature_native.residual(x, y, params, signature_native.REL)
+    if relative is None:
+        return UNDECIDED
+    rel = relative.first if relative.rest else 0.0
+    return [("unclassified", {"correlation": r, "differing_share": 1 - share, "median_rel_err": rel})], share
+
+
+def _fits(stage: signature_native.Residual, shape: tuple[int, ...]) -> bool:
+    """_model_fit is not None: the model fits everywhere, or on MODEL_MAJORITY with the rest a region."""
+    if not stage.left:
+        return True
+    return float(stage.left) <= (1 - MODEL_MAJORITY) * math.prod(shape) \
+        and _region_of(stage.left_hits, shape) is not None
+
+
+def _with_left(model: Finding, stage: signature_native.Residual, shape: tuple[int, ...]
+               ) -> tuple[list[Finding], float]:
+    """_with_region from a stage's left elements."""
+    if not stage.left:
+        return [model], 1.0
+    region = _region_of(stage.left_hits, shape)
+    assert region is not None
+    return [model, region], 1.0
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> list[int]:
+    """np.unravel_index of one flat index, as a list of ints."""
+    index = []
+    for length in reversed(shape):
+        flat, position = divmod(flat, length)
+        index.append(position)
+    return index[::-1]
+
+
+def _gate(found: Survey, x: np.ndarray, y: np.ndarray, params: tuple[float, ...]) -> bool | None:
+    """_permutation's gate (extremes and sums kept) from a native sweep (af_sign_gate, only asked for here):
+    False when it fails for sure, True when it holds for sure, None when the sums are too close to call (or
+    the kernel cannot). The extremes are exact; the sums are in another order than numpy's, each off by at
+    most (size + 64) units of 2**-53 of the sum of the magnitudes, itself at most size times the largest one."""
+    size = x.size
+    if found.not_both_finite or size < 2:
+        return False
+    swept = signature_native.gate(x, y, params[0], params[1])  # every element finite: _classify's tol
+    if swept is None:
+        return None
+    for a, b in ((swept.x_max, swept.y_max), (swept.x_min, swept.y_min)):
+        if not abs(a - b) <= swept.tol_max:
+            return False
+    largest = max(abs(swept.x_max), abs(swept.x_min), abs(swept.y_max), abs(swept.y_min), swept.tol_max)
+    margin = 2 * (size + 64) * 2.0**-53 * size * 4 * largest  # |x| + |y| + 2 tol per term
+    excess = abs(swept.sum_x - swept.sum_y) - 2 * swept.sum_tol
+    if excess > margin:
+        return False
+    return True if excess < -margin else None
 
 
 def _classify(x: np.ndarray, y: np.ndarray, fused_limits: DtypeLimits, low: DtypeLimits) -> Signature:
@@ -440,29 +682,36 @@ def _region(bad: np.ndarray) -> Finding | None:
     """tail_block or localised when the differing elements sit in part of one axis (checks 5, 6)."""
     if bad.ndim == 0 or not bad.any():
         return None
+    hit_indices = []
+    for axis, length in enumerate(bad.shape):
+        other = tuple(a for a in range(bad.ndim) if a != axis)
+        hit_indices.append(np.flatnonzero(bad.any(axis=other) if other else bad) if length >= 2 else None)
+    return _region_of(hit_indices, bad.shape)
+
+
+def _region_of(hit_indices: Sequence[np.ndarray | None], shape: tuple[int, ...]) -> Finding | None:
+    """_region from the indices along each axis that hold a differing element (axes shorter than 2: None)."""
     tails: list[tuple[float, int, int]] = []
     local: list[tuple[float, int, list[int]]] = []
-    for axis, length in enumerate(bad.shape):
-        if length < 2:
+    for axis, length in enumerate(shape):
+        indices = hit_indices[axis]
+        if length < 2 or indices is None:
             continue
-        other = tuple(a for a in range(bad.ndim) if a != axis)
-        hit = bad.any(axis=other) if other else bad
-        indices = np.flatnonzero(hit)
         if indices.size == length:
             continue
         first = int(indices[0])
         if first > 0 and indices[-1] == length - 1 and indices.size >= TAIL_MIN_DENSITY * (length - first):
             tails.append((indices.size / length, axis, first))
         if indices.size <= max(1, int(LOCALISED_MAX_SHARE * length)):
-            local.append((indices.size / length, axis, [int(i) for i in indices]))
+            local.append((indices.size / length, axis, indices.tolist()))
     if tails:
         _, axis, first = min(tails)
-        return ("tail_block", {"axis": axis, "first_index": first, "tile": bad.shape[axis] - first,
-                               "length": bad.shape[axis]})
+        return ("tail_block", {"axis": axis, "first_index": first, "tile": shape[axis] - first,
+                               "length": shape[axis]})
     if local:
         _, axis, listed = min(local, key=lambda item: (item[0], item[1]))
         return ("localised", {"axis": axis, "indices": listed[:MAX_LISTED], "count": len(listed),
-                              "length": bad.shape[axis]})
+                              "length": shape[axis]})
     return None
 
 
