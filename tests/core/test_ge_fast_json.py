@@ -70,6 +70,14 @@ def test_generated_graphs_build_the_same_model(tmp_path: Path) -> None:
                                                                     "value": {"s": "y"}}]}]}]}]},
     {"graph": [{"name": "g", "op": [{"name": 3, "type": ["odd"], "id": "7", "attr": {"k": {"i": 1}},
                                     "input_desc": [], "subgraph_name": ["s", 4]}]}, {"name": "s", "op": []}]},
+    # Desc lists that are not lists (one desc, as the generic path reads them), null ones (absent) and both names.
+    {"graph": [{"name": "g", "op": [
+        {"name": "a", "input_desc": {"dtype": 1}, "output_desc": "text"},
+        {"name": "b", "input_desc": None, "inputDesc": [{"dtype": "DT_FLOAT"}], "output_desc": 0, "outputDesc": []},
+        {"name": "c", "input_desc": False, "output_desc": [None, {"attr": None}, [1]],
+         "outputDesc": [{"dtype": "DT_INT8"}]},
+        {"name": "d", "input_desc": {"attr": [{"key": "_datadump_origin_name", "value": {"s": "y"}}]}},
+        {"name": "e", "input_desc": {"dtype": 1}, "output_desc": [None, {"attr": None}, [1]]}]}]},
 ])
 def test_odd_documents_build_the_same_model(document: dict[str, Any]) -> None:
     data = json.dumps(document).encode()
@@ -80,7 +88,6 @@ def test_odd_documents_build_the_same_model(document: dict[str, Any]) -> None:
 @pytest.mark.parametrize("text", [
     '{"graph": {"name": "g", "op": []}}',  # one graph as a dict
     '[{"name": "g", "op": []}]',  # a list of graphs
-    '{"graph": [{"name": "g", "op": [{"name": "a", "input_desc": {"dtype": 1}}]}]}',  # descs not a list
     '{"graph": [], "op": []}',
 ])
 def test_other_shapes_fall_back_to_the_generic_path(text: str, tmp_path: Path) -> None:
@@ -103,5 +110,5 @@ def test_raw_descs_are_decoded_only_when_read(tmp_path: Path) -> None:
     path = write_synthetic_graph(tmp_path / "synthetic_Build.json", 50, fused_every=5)
     model = load_model(path)
     op = model.graphs[0].ops[10]
-    assert isinstance(op.output_descs._raw[0], msgspec.Raw)  # type: ignore[attr-defined]
+    assert isinstance(op.output_descs._items()[0], msgspec.Raw)  # type: ignore[attr-defined]
     assert op.output_descs[0].layout == "ND"

@@ -212,20 +212,27 @@ def _walk_notices(root: Path, report: WalkReport, ignored: list[str]) -> list[No
     return notices
 
 
+# The files of one key, newest first: one file (most keys) as a bare str, several as a tuple. Under a
+# (rank, step) that DumpTables.folders names, each file is only its name in that folder (saves the folder
+# text per file: 150k files in a big model's tree); under any other, its path.
+_Files = str | tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class DumpTables:
     """The files of a tree by key, newest first: NPYs per tensor, raw dumps and statistics CSVs per op."""
 
-    npys: dict[_Key, list[str]] = field(default_factory=dict)
-    raws: dict[_OpKey, list[str]] = field(default_factory=dict)
-    stats: dict[_OpKey, list[str]] = field(default_factory=dict)
+    npys: dict[_Key, _Files] = field(default_factory=dict)
+    raws: dict[_OpKey, _Files] = field(default_factory=dict)
+    stats: dict[_OpKey, _Files] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)  # files by kind: "npy", RAW, STATS
+    folders: dict[tuple[Rank, str], str] = field(default_factory=dict)  # (rank, step) -> its one folder + sep
 
 
 class DumpIndex:
     """All dumped tensors under a folder, indexed once by (rank, step, op name, kind, index)."""
 
-    def __init__(self, root: Path, table: dict[_Key, list[str]], notices: list[Notice], files: int,
+    def __init__(self, root: Path, table: dict[_Key, _Files], notices: list[Notice], files: int,
                  runs: dict[Rank, RunChoice] | None = None, tables: DumpTables | None = None) -> None:
         self.root = root
         self.notices = notices
@@ -235,6 +242,7 @@ class DumpIndex:
         tables = tables or DumpTables(table, counts={"npy": files})
         self._raws = tables.raws
         self._stats = tables.stats
+        self._folders = tables.folders
         self.counts = dict(tables.counts)
         self._ops = {(rank, step, op) for rank, step, op, _, _ in table} | set(self._raws)
         if not self._ops:  # a statistics-only side: its ops are those of its CSVs
@@ -283,12 +291,12 @@ class DumpIndex:
 
     def _duplicate_lines(self) -> list[str]:
         groups: dict[tuple[Rank, str, str], list[list[str]]] = defaultdict(list)
-        for (rank, step, op, _, _), paths in self._table.items():
-            if len(paths) > 1:
-                groups[(rank, step, op)].append(paths)
-        for (rank, step, op), paths in self._raws.items():
-            if len(paths) > 1 and (rank, step, op) not in groups:
-                groups[(rank, step, op)].append(paths)
+        for (rank, step, op, _, _), files in self._table.items():
+            if type(files) is tuple:
+                groups[(rank, step, op)].append(self._paths(rank, step, files))
+        for (rank, step, op), files in self._raws.items():
+            if type(files) is tuple and (rank, step, op) not in groups:
+                groups[(rank, step, op)].append(self._paths(rank, step, files))
         return [_duplicate_warning(self.root, rank, step, op, paths)
                 for (rank, step, op), paths in sorted(groups.items(), key=lambda item: _sort_key(item[0]))]
 
@@ -319,17 +327,25 @@ class DumpIndex:
         An NPY wins over a raw dump of the same op (it was converted from it); a raw dump's tensor is named
         by the path its NPY would have, which dumps.tensors resolves.
         """
-        op_key = (rank, self._step(step, rank), sanitize_op_name(op_name))
+        step = self._step(step, rank)
+        op_key = (rank, step, sanitize_op_name(op_name))
         found = self._table.get((*op_key, kind, index))
         if found:
-            return found
+            return self._paths(rank, step, found)
         raws = self._raws.get(op_key)
         if raws:
-            return [tensor_path(raw, kind, index) for raw in raws]
+            return [tensor_path(raw, kind, index) for raw in self._paths(rank, step, raws)]
         if self.statistics_only:  # a statistics CSV's tensors are named like a raw dump's
             stats = self._stats.get(op_key)
-            return [tensor_path(csv, kind, index) for csv in stats] if stats else []
+            return [tensor_path(csv, kind, index) for csv in self._paths(rank, step, stats)] if stats else []
         return []
+
+    def _paths(self, rank: Rank, step: str, files: _Files) -> list[str]:
+        """The paths of a key's files (as stored: a name or a path, one or a tuple)."""
+        folder = self._folders.get((rank, step))
+        if isinstance(files, str):
+            return [files if folder is None else folder + files]
+        return list(files) if folder is None else [folder + name for name in files]
 
     @property
     def files_found(self) -> int:
@@ -342,11 +358,12 @@ class DumpIndex:
         CANN writes `original_op` for every fused output GE described; it pairs a fused output with its origin
         when the graph lost the `_datadump_origin_name` attributes. None when no raw dump says it.
         """
-        raws = self._raws.get((rank, self._step(step, rank), sanitize_op_name(op_name)))
+        step = self._step(step, rank)
+        raws = self._raws.get((rank, step, sanitize_op_name(op_name)))
         if not raws:
             return None
         try:
-            tensor = read_raw_dump(raws[0]).tensor(OUTPUT_KIND, index)
+            tensor = read_raw_dump(self._paths(rank, step, raws)[0]).tensor(OUTPUT_KIND, index)
         except NpyLoadError:
             return None
         if tensor is None or tensor.origin_op is None or tensor.origin_index is None:
@@ -355,7 +372,9 @@ class DumpIndex:
 
     def stats_paths(self, op_name: str, step: str | None, rank: Rank) -> list[str]:
         """The statistics CSVs of one op dump in one step, newest first."""
-        return self._stats.get((rank, self._step(step, rank), sanitize_op_name(op_name)), [])
+        step = self._step(step, rank)
+        stats = self._stats.get((rank, step, sanitize_op_name(op_name)))
+        return self._paths(rank, step, stats) if stats else []
 
     def lookup(self, op_name: str, kind: str, index: int, step: str | None = None,
                rank: Rank | _FirstRank = FIRST_RANK) -> Lookup:
@@ -389,13 +408,16 @@ def _sort_key(key: tuple[Rank, str, str]) -> tuple[NaturalKey, NaturalKey, str]:
     return natural_key(key[0]), natural_key(key[1]), key[2]
 
 
-def _newest_first(hits: dict[_T, list[tuple[int, str]]]) -> dict[_T, list[str]]:
-    # Paths stay strings until looked up: a run reads a fraction of the files it indexes.
-    table: dict[_T, list[str]] = {}
+def _newest_first(hits: dict[_T, list[tuple[int, str]]]) -> dict[_T, _Files]:
+    # Paths stay strings until looked up: a run reads a fraction of the files it indexes. One file is kept
+    # bare (most keys have one: a list each was 88 bytes more, 150k times in a big model's tree).
+    table: dict[_T, _Files] = {}
     for key, items in hits.items():
         if len(items) > 1:
             items.sort(reverse=True)
-        table[key] = [path for _, path in items]
+            table[key] = tuple([path for _, path in items])
+        else:
+            table[key] = items[0][1]
     return table
 
 
@@ -404,18 +426,33 @@ def _group(found: _Found, places: dict[Path, Place]) -> DumpTables:
     hits: dict[_Key, list[tuple[int, str]]] = defaultdict(list)
     per_op: dict[str, dict[_OpKey, list[tuple[int, str]]]] = {RAW: defaultdict(list), STATS: defaultdict(list)}
     counts: dict[str, int] = defaultdict(int)
+    # One str per distinct op name and kind: an op's inputs and outputs are several files (and keys) each.
+    sanitized: dict[str, str] = {}
+    kinds: dict[str, str] = {}
+    # A (rank, step) whose files are all in one folder stores bare file names (DumpIndex._paths joins them).
+    by_place: dict[tuple[Rank, str], list[Path]] = defaultdict(list)
+    for folder in found:
+        by_place[(places[folder].rank, places[folder].step)].append(folder)
+    folders = {where: os.path.join(only[0], "") for where, only in by_place.items() if len(only) == 1}
     for folder, entries in found.items():
-        place, prefix = places[folder], os.path.join(folder, "")
+        place = places[folder]
+        prefix = "" if (place.rank, place.step) in folders else os.path.join(folder, "")
         seen: set[str] = set()
         for (op_name, kind, index, timestamp), name in entries:
+            op = sanitized.get(op_name)
+            if op is None:
+                op = sanitized[op_name] = sanitize_op_name(op_name)
+            kind = kinds.setdefault(kind, kind)
+            file = prefix + name if prefix else name
             if kind in per_op:
-                per_op[kind][(place.rank, place.step, sanitize_op_name(op_name))].append((timestamp, prefix + name))
+                per_op[kind][(place.rank, place.step, op)].append((timestamp, file))
                 counts[kind] += 1
                 continue
-            hits[(place.rank, place.step, sanitize_op_name(op_name), kind, index)].append((timestamp, prefix + name))
+            hits[(place.rank, place.step, op, kind, index)].append((timestamp, file))
             seen.add(name)
         counts["npy"] += len(seen)
-    return DumpTables(_newest_first(hits), _newest_first(per_op[RAW]), _newest_first(per_op[STATS]), dict(counts))
+    return DumpTables(_newest_first(hits), _newest_first(per_op[RAW]), _newest_first(per_op[STATS]), dict(counts),
+                      folders)
 
 
 def _content_notices(root: Path, tables: DumpTables, loose: list[str]) -> list[Notice]:

@@ -6,6 +6,8 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+
 from autofuse_studio.core.errors import GraphParseError
 from autofuse_studio.core.ge.attrs import attr_dict, attr_value, to_int
 from autofuse_studio.core.ge.fast_json import JsonOp, decode_desc, is_record
@@ -90,11 +92,12 @@ def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED, cons
     """
     warn = _Warnings()
     graphs: list[Graph] = []
+    shared: dict[bytes, DescList] = {}  # see _shared_descs
     for index, raw in enumerate(graph_dicts(doc, path)):
         if not is_record(raw):
             warn.add("graph", f"{path}: graph entry {index} is empty (null) and was skipped.")
             continue
-        graphs.append(_make_graph(raw, index, warn, cancel, consume))
+        graphs.append(_make_graph(raw, index, warn, cancel, consume, shared))
     if not graphs:
         raise GraphParseError.of("graph_no_graphs", path=path)
     names = [g.name for g in graphs]
@@ -105,7 +108,8 @@ def build_model(doc: Any, path: str, cancel: CancelToken = NEVER_CANCELLED, cons
     return Model(path, graphs, warn.finish())
 
 
-def _make_graph(raw: Any, index: int, warn: _Warnings, cancel: CancelToken, consume: bool = False) -> Graph:
+def _make_graph(raw: Any, index: int, warn: _Warnings, cancel: CancelToken, consume: bool = False,
+                shared: dict[bytes, DescList] | None = None) -> Graph:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         name = f"graph_{index}"
@@ -115,6 +119,7 @@ def _make_graph(raw: Any, index: int, warn: _Warnings, cancel: CancelToken, cons
     # One str object per distinct op name and type: a name is also the source of every input that reads
     # the op, and a 100k-op graph has a few dozen types (decoded, each occurrence was its own string).
     strings: dict[str, str] = {}
+    shared = {} if shared is None else shared
     records = _as_list(raw.get("op"))
     consume = consume and type(records) is list
     for i, raw_op in enumerate(records):
@@ -123,7 +128,7 @@ def _make_graph(raw: Any, index: int, warn: _Warnings, cancel: CancelToken, cons
         if type(raw_op) is JsonOp:  # the typed decoder's record: its fields read directly (see _make_op)
             if consume:
                 records[i] = None
-            ops.append(_make_typed_op(raw_op, name, i, warn, strings))
+            ops.append(_make_typed_op(raw_op, name, i, warn, strings, shared))
             ident = raw_op.id
             ids.append(ident if type(ident) is int and _DIM_MIN <= ident < _ID_END else (to_int(ident) or 0))
             continue
@@ -161,11 +166,12 @@ def _make_op(raw: Any, graph: str, index: int, warn: _Warnings) -> Op:
     )
 
 
-def _make_typed_op(raw: JsonOp, graph: str, index: int, warn: _Warnings, strings: dict[str, str]) -> Op:
+def _make_typed_op(raw: JsonOp, graph: str, index: int, warn: _Warnings, strings: dict[str, str],
+                   shared: dict[bytes, DescList]) -> Op:
     """_make_op for a JsonOp: the same Op and warnings, without a get() call per field (1.5M calls at 160k ops).
 
-    A JsonOp's fields are None when absent or null (what get() mapped to its default); its descs are
-    lists of raw JSON or None.
+    A JsonOp's fields are None when absent or null (what get() mapped to its default); its desc lists are
+    raw JSON texts (b"null" when null) or None.
     """
     name = raw.name
     if not isinstance(name, str) or not name:
@@ -175,8 +181,6 @@ def _make_typed_op(raw: JsonOp, graph: str, index: int, warn: _Warnings, strings
         name = strings.setdefault(name, name)
     op_type = raw.type
     inputs, controls = _parse_inputs(raw.input, name, warn, strings)
-    in_descs = raw.input_desc if raw.input_desc is not None else raw.inputDesc
-    out_descs = raw.output_desc if raw.output_desc is not None else raw.outputDesc
     subgraphs = raw.subgraph_name if raw.subgraph_name is not None else raw.subgraphName
     return Op(
         name,
@@ -185,11 +189,35 @@ def _make_typed_op(raw: JsonOp, graph: str, index: int, warn: _Warnings, strings
         -1,
         inputs,
         controls or _NONE,
-        DescList(_NONE if in_descs is None else in_descs, make_desc),
-        DescList(_NONE if out_descs is None else out_descs, make_desc),
+        _shared_descs(_desc_text(raw.input_desc, raw.inputDesc), shared),
+        _shared_descs(_desc_text(raw.output_desc, raw.outputDesc), shared),
         attr_dict(raw.attr),
         _NONE if subgraphs is None else [s for s in _as_list(subgraphs) if isinstance(s, str)] or _NONE,
     )
+
+
+def _desc_text(snake: msgspec.Raw | None, camel: msgspec.Raw | None) -> bytes:
+    """The JSON text of an op's desc list under its proto name, else its camelCase name (b"" for neither)."""
+    for raw in (snake, camel):
+        if raw is not None:
+            text = bytes(raw)
+            if text != b"null":  # null reads as absent, as in the generic path
+                return text
+    return b""
+
+
+def _shared_descs(text: bytes, shared: dict[bytes, DescList]) -> DescList:
+    """The DescList of a desc list's JSON text, one shared by every op of the model with the same text.
+
+    A decoded Raw is a slice of the file and pins all of it (24 MB for a 60k-op graph) for the model's life;
+    most ops of a graph repeat a few desc texts, so one copy per distinct text costs next to nothing, lets
+    the file go and saves a list, a DescList and a Raw per desc. Sharing is safe: a TensorDesc is never
+    mutated and equal texts parse to equal descs.
+    """
+    found = shared.get(text)
+    if found is None:
+        found = shared[text] = DescList((), make_desc, msgspec.Raw(text) if text else None)
+    return found
 
 
 def _parse_inputs(raw: Any, op_name: str, warn: _Warnings,

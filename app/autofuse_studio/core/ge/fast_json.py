@@ -2,10 +2,11 @@
 
 A 100k-op graph decoded into dicts costs ~6 bytes of Python objects per byte of file, almost all of it in
 tensor descriptors that a comparison never reads. Here msgspec decodes only what every op needs (name,
-type, id, inputs, attrs, subgraph names) and keeps each desc as a zero-copy `msgspec.Raw` slice of the
-file, decoded by `decode_desc` on first access. Anything the schema does not describe (a graph given as
-one dict, descs that are not a list...) fails validation and the caller decodes the whole document
-generically instead, so results never depend on which path ran.
+type, id, inputs, attrs, subgraph names) and keeps each desc list as a zero-copy `msgspec.Raw` slice of the
+file (build.py keeps one copy per distinct text; `split_descs` splits it and `decode_desc` decodes a desc on
+first access). Anything the schema does not describe (a graph given as one dict, an op that is not an
+object...) fails validation and the caller decodes the whole document generically instead, so results never
+depend on which path ran.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 import msgspec
 
-_RawList = list[msgspec.Raw] | None
+# An op's desc list is kept as the raw JSON text of the whole list (null included: build.py reads b"null" as
+# absent); build.py shares one copy per distinct text and DescList splits it on first use (split_descs).
+_RawText = msgspec.Raw
 
 
 class JsonOp(msgspec.Struct):
@@ -26,10 +29,10 @@ class JsonOp(msgspec.Struct):
     id: Any = None
     input: Any = None
     attr: Any = None
-    input_desc: _RawList = None
-    output_desc: _RawList = None
-    inputDesc: _RawList = None
-    outputDesc: _RawList = None
+    input_desc: _RawText = None  # type: ignore[assignment]  # None when absent (msgspec keeps defaults as given)
+    output_desc: _RawText = None  # type: ignore[assignment]
+    inputDesc: _RawText = None  # type: ignore[assignment]
+    outputDesc: _RawText = None  # type: ignore[assignment]
     subgraph_name: Any = None
     subgraphName: Any = None
 
@@ -85,6 +88,16 @@ def decode_desc(raw: Any) -> Any:
     if isinstance(raw, msgspec.Raw):
         return msgspec.json.decode(raw)
     return raw
+
+
+_SPLITTER = msgspec.json.Decoder(list[msgspec.Raw])
+
+
+def split_descs(text: msgspec.Raw) -> tuple[msgspec.Raw, ...]:
+    """The raw descs of a desc list's JSON text; any other value is one desc (as build._as_list treats it)."""
+    if memoryview(text)[:1].tobytes() == b"[":
+        return tuple(_SPLITTER.decode(text))
+    return (text,)
 
 
 _MENTIONS: dict[str, re.Pattern[bytes]] = {}

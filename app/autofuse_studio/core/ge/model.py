@@ -9,7 +9,7 @@ from typing import Any, overload
 import msgspec
 
 from autofuse_studio.core.ge.attrs import attr_value
-from autofuse_studio.core.ge.fast_json import decode_desc, raw_mentions
+from autofuse_studio.core.ge.fast_json import decode_desc, raw_mentions, split_descs
 
 __all__ = ["FUSED_TYPES", "Graph", "InputRef", "Model", "Op", "TensorDesc", "attr_value"]
 
@@ -46,29 +46,47 @@ def _raw_has_attr(raw: Any, key: str) -> bool:
 
 
 class DescList(Sequence[TensorDesc]):
-    """An op's descs, each parsed on first access: most descs of a big graph are never read."""
+    """An op's descs, each parsed on first access: most descs of a big graph are never read.
 
-    __slots__ = ("_made", "_parse", "_raw")
+    Given `text` (the raw JSON of the whole list, from the typed decoder), the list is split into its raw
+    descs on first use; ops whose desc lists have the same text may share one DescList (build._shared_descs).
+    """
 
-    def __init__(self, raw: list[Any], parse: Callable[[Any], TensorDesc]) -> None:
+    __slots__ = ("_made", "_parse", "_raw", "_text")
+
+    def __init__(self, raw: Sequence[Any], parse: Callable[[Any], TensorDesc],
+                 text: msgspec.Raw | None = None) -> None:
         self._raw = raw
         self._parse = parse
         self._made: list[TensorDesc | None] | None = None  # made on first access: most lists never are
+        self._text = text
+
+    def _items(self) -> Sequence[Any]:
+        """The raw descs (the list's text split on first call)."""
+        text = self._text
+        if text is not None:
+            self._raw = split_descs(text)
+            self._text = None  # after _raw is set: another thread seeing None also sees the split
+        return self._raw
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._items())
 
     def any_has_attr(self, key: str) -> bool:
         """True when some desc carries attribute `key`, checked on the raw descs (nothing is parsed)."""
-        return any(_raw_has_attr(raw, key) for raw in self._raw)
+        text = self._text
+        if text is not None and not raw_mentions(text, key):
+            return False  # most lists: one search over the list's text, nothing split
+        return any(_raw_has_attr(raw, key) for raw in self._items())
 
     def _one(self, index: int) -> TensorDesc:
+        raws = self._items()
         cache = self._made
         if cache is None:
-            cache = self._made = [None] * len(self._raw)
+            cache = self._made = [None] * len(raws)
         made = cache[index]
         if made is None:
-            made = cache[index] = self._parse(self._raw[index])
+            made = cache[index] = self._parse(raws[index])
         return made
 
     @overload
@@ -79,8 +97,8 @@ class DescList(Sequence[TensorDesc]):
 
     def __getitem__(self, index: int | slice) -> TensorDesc | list[TensorDesc]:
         if isinstance(index, slice):
-            return [self._one(i) for i in range(len(self._raw))[index]]
-        return self._one(range(len(self._raw))[index])  # range() normalises negatives and raises IndexError
+            return [self._one(i) for i in range(len(self))[index]]
+        return self._one(range(len(self))[index])  # range() normalises negatives and raises IndexError
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence):
