@@ -16,7 +16,7 @@ import pytest
 
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature_native
-from autofuse_studio.core.precision.signature import Signature, classify, signature
+from autofuse_studio.core.precision.signature import MODEL_SAMPLE, Signature, _model_sample, classify, signature
 from tests.bench.test_bench_signature_rates import knob_cases
 from tests.core import signature_cases
 from tests.core.signature_cases import FAULTS, Case, cases
@@ -80,7 +80,7 @@ def test_random_shapes_sign_alike(fault: str, monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 @pytest.mark.parametrize("fault", ["identical", "rounding", "nonfinite_introduced", "overflow", "underflow",
-                                   "tail_block", "localised", "mixed", "bias"])
+                                   "tail_block", "localised", "mixed", "bias", "scale", "uncorrelated"])
 def test_big_pairs_sign_alike(fault: str, dtype: str, simd: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Pairs above SAMPLE_ELEMENTS: the sampled path (grid, special values, candidates) with the native sweep."""
     rng = np.random.default_rng([7, signature_cases.SEED_INDEX[fault], len(dtype)])
@@ -223,3 +223,67 @@ def test_big_identical_pairs_with_nan_sign_alike(simd: str, monkeypatch: pytest.
             values.reshape(-1)[flat] = np.nan
         fast, slow = _both(monkeypatch, values.copy(), values, "float32", "float32")
         assert fast == slow, f"NaN at {flat}:\n  native {fast}\n  numpy  {slow}"
+
+
+@pytest.mark.parametrize("shape", [(64, 256), (2, 150, 3, 96), (70_001,), (40, 33), (1024, 8)])
+def test_the_model_sample_reaches_every_index_of_every_axis(shape: tuple[int, ...]) -> None:
+    """The value models' sample (flat positions 0, s, 2s, …) is about MODEL_SAMPLE elements and, where it holds
+    enough of them, touches every index of every axis (a stride dividing a row would see one column only)."""
+    pick = _model_sample(shape)
+    count = int(pick.sum())
+    assert min(pick.size, MODEL_SAMPLE // 2) <= count <= MODEL_SAMPLE
+    for axis, length in enumerate(shape):
+        other = tuple(a for a in range(len(shape)) if a != axis)
+        touched = int(np.count_nonzero(pick.any(axis=other) if other else pick))
+        assert touched == min(length, count), f"axis {axis}: {touched} of {length} indices"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_value_models_from_the_sample_sign_alike(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between MODEL_SAMPLE and SAMPLE_ELEMENTS (classified whole, the medians from the model sample): a bias
+    next to a tail of 40% of the rows, a scale with a garbage slice, garbage everywhere; native and numpy agree
+    and name the faults."""
+    rng = np.random.default_rng([3, len(dtype)])
+    stored = np.float16 if dtype == "float16" else np.float32
+    origin = rng.standard_normal((120, 250)).astype(stored)
+    biased = (origin.astype(np.float64) + 0.5).astype(stored)
+    biased[72:] = rng.standard_normal((48, 250)).astype(stored) * 3
+    scaled = (origin.astype(np.float64) / 3).astype(stored)
+    scaled[:, 17] = rng.standard_normal(120).astype(stored) * 3
+    garbage = rng.standard_normal(origin.shape).astype(stored)
+    expected = {"bias+tail": ["bias", "tail_block"], "scale+slice": ["scale", "localised"],
+                "garbage": ["uncorrelated"]}
+    for name, fused in (("bias+tail", biased), ("scale+slice", scaled), ("garbage", garbage)):
+        fast, slow = _both(monkeypatch, fused, origin, dtype, dtype)
+        assert fast == slow, f"{name}:\n  native {fast}\n  numpy  {slow}"
+        found = json.loads(fast or "null")
+        codes = [part["code"] for part in found["params"]["parts"]] if found["code"] == "mixed" else [found["code"]]
+        assert codes == expected[name], f"{name}: {found}"
+
+
+@pytest.mark.parametrize("dtypes", [(np.float16, np.float16), (np.float32, np.float32), (np.float16, np.float32),
+                                    (np.float64, np.float32)])
+def test_whole_sweep_extremes_are_numpys(dtypes: tuple[type[np.floating], type[np.floating]], simd: str) -> None:
+    """af_sign_whole's extremes (the permutation gate's first test on big pairs) are numpy's max and min over the
+    elements without a NaN on either side, and it counts those with one; a few NaN, none, and only NaN (float
+    pairs; a pair with a float64 side says it has none)."""
+    rng = np.random.default_rng([5, np.dtype(dtypes[0]).itemsize, np.dtype(dtypes[1]).itemsize])
+    wide64 = np.float64 in dtypes
+    for trial, size in enumerate((1, 7, 8, 9, 1000, 70_001)):
+        x, y = _hostile(rng, (size,), dtypes[0]), _hostile(rng, (size,), dtypes[1])
+        if trial == 1:
+            x[:], y[:] = np.nan, np.nan
+        if trial == 2:
+            x, y = np.nan_to_num(x), np.nan_to_num(y)
+        swept = signature_native.whole(x, y, wide64=wide64, special_limit=None, scale=1e-3, floor=0.0,
+                                       special_cap=4, candidate_cap=4)
+        assert swept is not None
+        clean = ~(np.isnan(x) | np.isnan(y))
+        if wide64:  # not worked out for pairs with a float64 side
+            assert swept.nan == -1
+            continue
+        assert swept.nan == int((~clean).sum())
+        if clean.any():
+            found = (swept.x_max, swept.x_min, swept.y_max, swept.y_min)
+            expected = (float(x[clean].max()), float(x[clean].min()), float(y[clean].max()), float(y[clean].min()))
+            assert found == expected, f"size {size}: {found} != {expected}"

@@ -1340,8 +1340,10 @@ typedef struct {
     double not_same[LANES], not_both[LANES], bad[LANES];
 } af_survey_lanes;
 
-/* The survey's vector part over one chunk of doubles: reductions in lanes, and per element whether the
- * scalar part must look at it (attention[k]: not both finite, bad, or |y| above the fused max). */
+/* The survey's vector part over one chunk of doubles: reductions in lanes, and per element what the scalar
+ * part must do (attention[k]: 2 when it must look, the element not both finite, |y| above the fused max or a
+ * bad fused zero; 1 when the element is a plain rest one, bad with both finite, |y| within the fused max and a
+ * fused value not zero, which no check 1-3 can explain; 0 when it is neither). */
 AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const double *params,
                             af_survey_lanes *v, double *attention)
 {
@@ -1365,14 +1367,15 @@ AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const 
         w.not_same[K] += same ? 0.0 : 1.0; \
         w.not_both[K] += both ? 0.0 : 1.0; \
         w.bad[K] += bad ? 1.0 : 0.0; \
-        attention[I] = ((!both) | bad | (ay > f_max)) ? 1.0 : 0.0; \
+        const int special_ = (!both) | (ay > f_max) | (bad & (x == 0)); \
+        attention[I] = special_ ? 2.0 : bad ? 1.0 : 0.0; \
     } while (0)
     for (; i + LANES <= m; i += LANES)
         for (k = 0; k < LANES; k++) SV_BODY(k, i + k);
     for (; i < m; i++) SV_BODY(0, i);
 #undef SV_BODY
     *v = w;
-    return 1; /* the caller looks at every attention flag */
+    return 3; /* the caller looks at every attention flag (as if both kinds were there) */
 }
 
 static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, const double *params,
@@ -1391,12 +1394,12 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
 {
     const __m256d c1 = _mm256_set1_pd(params[SP_C1]), c2 = _mm256_set1_pd(params[SP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[SP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0);
     const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
     const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
     __m256d max_abs = zero, max_rel = zero;
-    __m256d not_same = zero, not_both = zero, bad_count = zero, any = zero;
+    __m256d not_same = zero, not_both = zero, bad_count = zero, any = zero, any_special = zero;
     double lanes[4];
     int64_t i = 0;
     for (; i + 4 <= m; i += 4) {
@@ -1424,14 +1427,16 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
             const __m256d quotient = _mm256_div_pd(diff, _mm256_blendv_pd(one, ay, positive));
             max_rel = _mm256_max_pd(_mm256_and_pd(quotient, rated), max_rel);
         }
-        const __m256d look = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), bad),
-                                          _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ));
+        const __m256d special = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ)),
+                                             _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ)));
+        const __m256d look = _mm256_or_pd(special, bad);
         max_abs = _mm256_max_pd(d, max_abs);
         not_same = _mm256_add_pd(not_same, _mm256_andnot_pd(same, one));
         not_both = _mm256_add_pd(not_both, _mm256_andnot_pd(both, one));
         bad_count = _mm256_add_pd(bad_count, _mm256_and_pd(bad, one));
-        _mm256_storeu_pd(attention + i, _mm256_and_pd(look, one));
+        _mm256_storeu_pd(attention + i, _mm256_blendv_pd(_mm256_and_pd(bad, one), two, special));
         any = _mm256_or_pd(any, look);
+        any_special = _mm256_or_pd(any_special, special);
     }
 #define SV_FOLD(VECTOR, FIELD, COMBINE) \
     do { \
@@ -1449,7 +1454,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
 #undef SV_MAX
 #undef SV_ADD
     if (i < m) return survey_chunk(xs + i, ys + i, m - i, params, v, attention + i);
-    return _mm256_movemask_pd(any) != 0; /* 0: no element needs the scalar look */
+    /* Bit 0: a flag is set, bit 1: an element to look at is there (0: the scalar part has nothing to do). */
+    return (_mm256_movemask_pd(any) != 0 ? 1 : 0) | (_mm256_movemask_pd(any_special) != 0 ? 2 : 0);
 }
 #endif
 
@@ -1462,7 +1468,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
 typedef struct {
     int ndim;
     const int64_t *dims;
-    int64_t offsets[SV_MAX_AXES], total, filled, last_row;
+    int64_t offsets[SV_MAX_AXES], total, filled, last_row, row_start; /* row_start: last_row's first flat index */
+    int64_t last_filled; /* how many indices of the last axis are marked */
     int64_t *marks;
 } af_marks;
 
@@ -1474,16 +1481,33 @@ AF_INLINE void mark(af_marks *mk, int64_t at)
     }
 }
 
-/* Mark the indices of flat element i: the last axis from i % length, the others once per row. */
+/* mark() of an index of the last axis, counted in last_filled too. */
+AF_INLINE void mark_last(af_marks *mk, int64_t at)
+{
+    if (!mk->marks[at]) {
+        mk->marks[at] = 1;
+        mk->filled++;
+        mk->last_filled++;
+    }
+}
+
+/* Mark the indices of flat element i: the last axis from i % length, the others once per row. Within the row
+ * of the previous call no division is made (a pair whose every element differs calls this for each one). */
 static void mark_element(af_marks *mk, int64_t i)
 {
     const int last = mk->ndim - 1;
+    const int64_t length = mk->dims[last];
     int64_t row;
     if (mk->filled == mk->total) return; /* every index of every axis holds one already */
-    row = i / mk->dims[last];
-    mark(mk, mk->offsets[last] + i % mk->dims[last]);
+    if (mk->last_row >= 0 && i >= mk->row_start && i - mk->row_start < length) {
+        mark_last(mk, mk->offsets[last] + (i - mk->row_start));
+        return;
+    }
+    row = i / length;
+    mark_last(mk, mk->offsets[last] + i % length);
     if (row != mk->last_row) {
         mk->last_row = row;
+        mk->row_start = row * length;
         for (int a = last - 1; a >= 0; a--) {
             mark(mk, mk->offsets[a] + row % mk->dims[a]);
             row /= mk->dims[a];
@@ -1511,7 +1535,7 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
     af_marks mk;
-    int64_t c[SV_COUNTS], product = 1;
+    int64_t c[SV_COUNTS], product = 1, ndim_last_length;
     int k;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
         || ndim > SV_MAX_AXES)
@@ -1520,6 +1544,7 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
     mk.dims = dims;
     mk.total = mk.filled = 0;
     mk.last_row = -1;
+    mk.row_start = mk.last_filled = 0;
     mk.marks = marks;
     for (int a = 0; a < ndim; a++) {
         if (dims[a] <= 0) return AF_UNSUPPORTED;
@@ -1528,6 +1553,7 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
         product *= dims[a];
     }
     if (product != n) return AF_UNSUPPORTED;
+    ndim_last_length = dims[ndim - 1];
     memset(marks, 0, (size_t)mk.total * sizeof *marks);
     memset(c, 0, sizeof c);
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
@@ -1541,15 +1567,36 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
         int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
         const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
         const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
-        int look;
+        int look; /* survey_chunk's bits: 1 plain rest elements, 2 elements to look at */
 #if AF_X86_DISPATCH
         if (use_avx2)
             look = survey_chunk_avx2(xs, ys, m, params, &v, attention);
         else
 #endif
             look = survey_chunk_baseline(xs, ys, m, params, &v, attention);
+        if (look == 1 && mk.filled == mk.total) { /* plain rest elements only, every mark set: count them */
+            int64_t plain = 0;
+            for (int64_t j = 0; j < m; j++) plain += attention[j] == 1;
+            c[SV_REST] += plain;
+            continue;
+        }
         for (int64_t j = 0; look && j < m; j++) {
             if (attention[j] == 0) continue;
+            if (attention[j] == 1) { /* a plain rest element (survey_chunk): checks 1-3 cannot explain it */
+                c[SV_REST]++;
+                mark_element(&mk, offset + j);
+                if (look == 1 && mk.last_filled == ndim_last_length && mk.last_row >= 0
+                    && offset + j >= mk.row_start && offset + j - mk.row_start < ndim_last_length) {
+                    /* The row is marked and the last axis full: the rest of the row (in this chunk) needs
+                     * no mark, only its plain elements counted. */
+                    int64_t end = mk.row_start + ndim_last_length - offset, plain = 0;
+                    if (end > m) end = m;
+                    for (int64_t k2 = j + 1; k2 < end; k2++) plain += attention[k2] == 1;
+                    c[SV_REST] += plain;
+                    j = end - 1;
+                }
+                continue;
+            }
             {
                 const double x = xs[j], y = ys[j], ax = fabs(x), ay = fabs(y);
                 const int fx = isfinite(x), fy = isfinite(y);
@@ -1588,7 +1635,7 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
     return AF_OK;
 }
 
-enum { SW_MAX_ABS, SW_MAX_REL, SW_DOUBLES };
+enum { SW_MAX_ABS, SW_MAX_REL, SW_X_MAX, SW_X_MIN, SW_Y_MAX, SW_Y_MIN, SW_NAN, SW_DOUBLES };
 enum { SW_NOT_EQUAL, SW_SPECIAL, SW_CANDIDATES, SW_COUNTS };
 enum { WP_SCALE, WP_FLOOR, WP_SPECIAL_LIMIT };
 
@@ -1598,6 +1645,8 @@ typedef struct {
     int64_t special_cap, candidate_cap;
     int64_t *specials, *candidates;
     double scale, floor_, limit;
+    double x_max, x_min, y_max, y_min; /* over the elements without a NaN on either side */
+    int64_t nan;                       /* elements with a NaN on either side */
     int special;
 } af_whole;
 
@@ -1634,6 +1683,19 @@ AF_INLINE void whole_record(af_whole *w, int64_t i, int is_special, int is_candi
         if (ay > 0 && diff / ay > MAX_REL) MAX_REL = diff / ay; \
     } while (0)
 
+/* One element's part in the extremes (elements with a NaN on either side are only counted). */
+AF_INLINE void whole_extremes(af_whole *w, double x, double y)
+{
+    if (x != x || y != y) {
+        w->nan++;
+        return;
+    }
+    w->x_max = x > w->x_max ? x : w->x_max;
+    w->x_min = x < w->x_min ? x : w->x_min;
+    w->y_max = y > w->y_max ? y : w->y_max;
+    w->y_min = y < w->y_min ? y : w->y_min;
+}
+
 /* A float16 or float32 element as float (exact). */
 AF_INLINE float float_at(const void *data, int type, int64_t i)
 {
@@ -1644,8 +1706,10 @@ AF_INLINE float float_at(const void *data, int type, int64_t i)
 static void whole_float_scalar(const void *x_data, int x_type, const void *y_data, int y_type, int64_t start,
                                int64_t n, af_whole *w, float *max_abs, float *max_rel)
 {
-    for (int64_t i = start; i < n; i++)
+    for (int64_t i = start; i < n; i++) {
         SW_ELEMENT(float, fabsf, float_at(x_data, x_type, i), float_at(y_data, y_type, i), i, *max_abs, *max_rel);
+        whole_extremes(w, float_at(x_data, x_type, i), float_at(y_data, y_type, i));
+    }
 }
 
 #if AF_X86_DISPATCH
@@ -1668,9 +1732,12 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
     const __m256 top_finite = _mm256_set1_ps(FLT_MAX), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256 limit = _mm256_set1_ps((float)w->limit);
     const __m256 below = _mm256_set1_ps(1 - 0x1p-21f), tiny = _mm256_set1_ps(0x1p-100f);
+    const __m256 low_start = _mm256_set1_ps(-INFINITY), high_start = _mm256_set1_ps(INFINITY);
     __m256 best_abs = zero, best_rel = zero;
+    /* Extremes: max_ps(v, acc) returns acc where v is NaN, so a NaN element changes none (it is counted). */
+    __m256 x_max = low_start, x_min = high_start, y_max = low_start, y_min = high_start;
     float lanes[8];
-    int64_t i = 0, not_equal = 0;
+    int64_t i = 0, not_equal = 0, nan = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
         const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
@@ -1690,7 +1757,15 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
         const __m256 bound = _mm256_mul_ps(_mm256_mul_ps(best_rel, ay), below);
         const __m256 maybe = _mm256_and_ps(positive, _mm256_or_ps(_mm256_cmp_ps(d, bound, _CMP_GE_OQ),
                                                                    _mm256_cmp_ps(bound, tiny, _CMP_LT_OQ)));
+        const __m256 either_nan = _mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+        const __m256 keep_x = _mm256_blendv_ps(x, _mm256_set1_ps(NAN), either_nan);
+        const __m256 keep_y = _mm256_blendv_ps(y, _mm256_set1_ps(NAN), either_nan);
         not_equal += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)));
+        nan += __builtin_popcount((unsigned)_mm256_movemask_ps(either_nan));
+        x_max = _mm256_max_ps(keep_x, x_max);
+        x_min = _mm256_min_ps(keep_x, x_min);
+        y_max = _mm256_max_ps(keep_y, y_max);
+        y_min = _mm256_min_ps(keep_y, y_min);
         best_abs = _mm256_max_ps(d, best_abs);
         if (_mm256_movemask_ps(maybe)) {
             const __m256 r = _mm256_and_ps(_mm256_div_ps(d, _mm256_blendv_ps(one, ay, positive)), positive);
@@ -1701,6 +1776,17 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
                 whole_record(w, i + b, (special >> b) & 1, (candidate >> b) & 1);
     }
     w->c[SW_NOT_EQUAL] += not_equal;
+    w->nan += nan;
+#define SW_FOLD(VECTOR, FIELD, BETTER) \
+    do { \
+        _mm256_storeu_ps(lanes, VECTOR); \
+        for (int k = 0; k < 8; k++) w->FIELD = (double)lanes[k] BETTER w->FIELD ? (double)lanes[k] : w->FIELD; \
+    } while (0)
+    SW_FOLD(x_max, x_max, >);
+    SW_FOLD(x_min, x_min, <);
+    SW_FOLD(y_max, y_max, >);
+    SW_FOLD(y_min, y_min, <);
+#undef SW_FOLD
     _mm256_storeu_ps(lanes, best_abs);
     for (int k = 0; k < 8; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
     _mm256_storeu_ps(lanes, best_rel);
@@ -1714,8 +1800,10 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
  * NaN unequal), the fused NaN/±Inf/±max values (_special: isnan(x) or |x| >= params[WP_SPECIAL_LIMIT], the
  * fused max as x's dtype stores it; only when `special` is set) and _candidates (elements beyond
  * params[WP_SCALE] * max(|x|, |y|) + params[WP_FLOOR], computed in float when `wide64` is 0, in double
- * otherwise; out_doubles: their max |x - y| and max |x - y| / |y|). Up to special_cap and candidate_cap
- * flat indices are written (ascending); out_counts has the full counts.
+ * otherwise; out_doubles: their max |x - y| and max |x - y| / |y|, then the largest and smallest x and y
+ * over the elements with no NaN on either side and how many have one: the permutation gate's extremes, exact;
+ * float pairs only, -1 NaN for a `wide64` one, whose scalar double loop they would slow by a fifth).
+ * Up to special_cap and candidate_cap flat indices are written (ascending); out_counts has the full counts.
  */
 AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
                             int special, const double *params, int64_t special_cap, int64_t *specials,
@@ -1736,6 +1824,10 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
     w->floor_ = params[WP_FLOOR];
     w->limit = params[WP_SPECIAL_LIMIT];
     w->special = special;
+    w->x_max = w->y_max = -INFINITY;
+    w->x_min = w->y_min = INFINITY;
+    out_doubles[SW_X_MAX] = out_doubles[SW_X_MIN] = out_doubles[SW_Y_MAX] = out_doubles[SW_Y_MIN] = 0;
+    out_doubles[SW_NAN] = 0; /* (the extremes of identical tensors are not worked out) */
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
         /* The same bits: equal unless NaN (NaN != NaN); no candidate (equal or both NaN), no difference. */
         int64_t nan = 0;
@@ -1770,6 +1862,11 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
     }
     out_doubles[SW_MAX_ABS] = wide64 ? max_abs_double : (double)max_abs_float;
     out_doubles[SW_MAX_REL] = wide64 ? max_rel_double : (double)max_rel_float;
+    out_doubles[SW_X_MAX] = w->x_max;
+    out_doubles[SW_X_MIN] = w->x_min;
+    out_doubles[SW_Y_MAX] = w->y_max;
+    out_doubles[SW_Y_MIN] = w->y_min;
+    out_doubles[SW_NAN] = wide64 ? -1.0 : (double)w->nan;
     memcpy(out_counts, w->c, sizeof w->c);
     return AF_OK;
 }
@@ -1887,12 +1984,13 @@ AF_EXPORT int af_sign_gate(const void *x_data, int x_type, const void *y_data, i
 
 /*
  * signature._residual (checks 7-10: bias, scale, then what the correlation needs) in C, in stages, for pairs
- * whose differing elements form no region. Every value is numpy's: the masks are _classify's, each median is
- * the same order statistic (the mean of the two middle ones, (a + b) / 2, for an even count), the products and
- * quotients are the same IEEE operations. A NaN in a median's input returns AF_FALLBACK (numpy orders NaN
+ * whose differing elements form no region. Every value is numpy's: the masks are _classify's, the estimates
+ * come from the same model sample (the flat positions 0, stride, 2 stride, ...: signature._model_sample), each
+ * median is the same order statistic (the mean of the two middle ones, (a + b) / 2, for an even count), the
+ * products and quotients are the same IEEE operations. A NaN in a median's input returns AF_FALLBACK (numpy orders NaN
  * last; the numpy path decides then), as does a failed allocation.
  */
-enum { RP_C1, RP_C2, RP_F_MAX, RP_F_TINY, RP_F_MIN_SUB, RP_EPS, RP_ULPS, RP_FACTOR };
+enum { RP_C1, RP_C2, RP_F_MAX, RP_F_TINY, RP_F_MIN_SUB, RP_EPS, RP_ULPS, RP_STRIDE, RP_REJECT };
 enum { RS_BIAS, RS_SCALE, RS_GATHER, RS_REL };
 enum { RD_FIRST, RD_SECOND, RD_DOUBLES };
 enum { RC_USABLE, RC_LEFT, RC_REST, RC_COUNTS };
@@ -1982,6 +2080,21 @@ AF_INLINE af_element classify_element(double x, double y, const double *params)
     return e;
 }
 
+/* A float16, float32 or float64 element as double (exact). */
+AF_INLINE double double_at(const void *data, int type, int64_t i)
+{
+    return type == AF_FLOAT64 ? ((const double *)data)[i] : (double)float_at(data, type, i);
+}
+
+/* Visit the model sample's elements (flat positions 0, stride, 2 stride, ...) as e with flat index i. */
+#define RS_PICKED(BODY) \
+    do { \
+        for (int64_t i = 0; i < n; i += stride) { \
+            const af_element e = classify_element(double_at(x_data, x_type, i), double_at(y_data, y_type, i), params); \
+            BODY \
+        } \
+    } while (0)
+
 /* Visit every element of the pair as an af_element named e with flat index i (chunks of doubles). */
 #define RS_EACH(BODY) \
     do { \
@@ -2000,18 +2113,22 @@ AF_INLINE af_element classify_element(double x, double y, const double *params)
 
 /*
  * One stage of _residual on a pair of n elements of shape dims (x fused, y origin); params (RP_*): tol's two
- * terms, the fused max, tiny and min_subnormal, the lower-precision eps, ROUNDING_ULPS and (stage RS_SCALE)
- * nothing else. Stages:
- *  RS_BIAS: out RD_FIRST the offset (median of d = x - y over the usable elements, again over those within
- *    max(tol) of it), RD_SECOND median(tol[usable]); counts: usable, left (usable with |d - offset| > tol +
- *    ulps eps |offset|, plus rest not usable), marks of left (as af_sign_survey's).
- *  RS_SCALE: out RD_FIRST the factor (median of x / y over the usable elements with |y| > 0 and |y| at least
- *    their median |y|), RD_SECOND low_eps (median of tol / max(|y|, 1e-300) over the usable); counts: usable
- *    with |y| > 0 (in RC_USABLE), left for |x - factor y| > tol max(1, |factor|), marks of left.
- *  RS_GATHER: x_out, y_out get x and y of the usable elements (C order); counts: usable.
+ * terms, the fused max, tiny and min_subnormal, the lower-precision eps, ROUNDING_ULPS, the model sample's
+ * stride and the share of its positions off a model that rejects the model without a whole pass. The estimates
+ * come from the sample; whether a model fits is counted on every element. Stages:
+ *  RS_BIAS: out RD_FIRST the offset (median of d = x - y over the sample's usable elements, again over those
+ *    within their max(tol) of it), RD_SECOND median(tol) over the sample's usable; counts: the sample's usable,
+ *    left (usable with |d - offset| > tol + ulps eps |offset|, plus rest not usable), marks of left (as
+ *    af_sign_survey's).
+ *  RS_SCALE: out RD_FIRST the factor (median of x / y over the sample's usable elements with |y| > 0 and |y| at
+ *    least their median |y|), RD_SECOND low_eps (median of tol / max(|y|, 1e-300) over the sample's usable);
+ *    counts: the sample's usable with |y| > 0 (in RC_USABLE), left for |x - factor y| > tol max(1, |factor|),
+ *    marks of left.
+ *  RS_GATHER: x_out, y_out get x and y of the sample's usable elements (C order); counts: those.
  *  RS_REL: RD_FIRST the median of |d| / max(|y|, 1e-300) over the rest (0 when none); counts: rest.
- * RD_SECOND (BIAS, SCALE) is only worked out when left holds at most half of the elements (the model may fit:
- * only then does _residual look at it), else 0.
+ * When more than RP_REJECT of the sample's positions are left, the model does not fit: left is n (no marks) and
+ * the whole pass is skipped. RD_SECOND (BIAS, SCALE) is only worked out when left holds at most half of the
+ * elements (the model may fit: only then does _residual look at it), else 0.
  */
 AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
                                const int64_t *dims, const double *params, int stage, double *out_doubles,
@@ -2020,15 +2137,20 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
     double x_buffer[CHUNK], y_buffer[CHUNK];
     double *first = NULL, *second = NULL;
     double *scratch = NULL; /* a median's scratch */
-    int64_t used = 0, left = 0, rest = 0, product = 1;
+    int64_t used = 0, left = 0, rest = 0, product = 1, stride, picked, room;
     int nan = 0, status = AF_OK;
     af_marks mk;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1 || ndim > SV_MAX_AXES)
         return AF_UNSUPPORTED;
+    if (!(params[RP_STRIDE] >= 1 && params[RP_STRIDE] <= (double)n + 1)) return AF_UNSUPPORTED;
+    stride = (int64_t)params[RP_STRIDE];
+    picked = (n + stride - 1) / stride;
+    room = picked;
     mk.ndim = ndim;
     mk.dims = dims;
     mk.total = mk.filled = 0;
     mk.last_row = -1;
+    mk.row_start = mk.last_filled = 0;
     mk.marks = marks;
     for (int a = 0; a < ndim; a++) {
         if (dims[a] <= 0) return AF_UNSUPPORTED;
@@ -2040,7 +2162,7 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
     memset(marks, 0, (size_t)mk.total * sizeof *marks);
     out_doubles[RD_FIRST] = out_doubles[RD_SECOND] = 0;
     if (stage == RS_GATHER) {
-        RS_EACH({
+        RS_PICKED({
             if (e.usable) {
                 x_out[used] = e.x;
                 y_out[used++] = e.y;
@@ -2069,9 +2191,9 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
         out_counts[RC_REST] = rest;
         return nan ? AF_FALLBACK : AF_OK;
     }
-    first = (double *)malloc((size_t)n * sizeof *first);
-    second = (double *)malloc((size_t)n * sizeof *second);
-    scratch = (double *)malloc((size_t)n * sizeof *scratch);
+    first = (double *)malloc((size_t)room * sizeof *first);
+    second = (double *)malloc((size_t)room * sizeof *second);
+    scratch = (double *)malloc((size_t)room * sizeof *scratch);
     if (first == NULL || second == NULL || scratch == NULL) {
         free(first);
         free(second);
@@ -2080,8 +2202,8 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
     }
     if (stage == RS_BIAS) {
         double offset, tol_max = -INFINITY, slack;
-        int64_t near = 0;
-        RS_EACH({
+        int64_t near = 0, off_picked = 0;
+        RS_PICKED({
             if (e.usable) {
                 first[used] = e.x - e.y;
                 second[used++] = e.tol;
@@ -2096,20 +2218,26 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
             if (fabs(first[j] - offset) <= tol_max) first[near++] = first[j];
         if (near) offset = median_of(first, near, scratch, &nan);
         slack = params[RP_ULPS] * params[RP_EPS] * fabs(offset);
-        RS_EACH({
-            const int off = fabs((e.x - e.y) - offset) > e.tol + slack;
-            if ((off && e.usable) || (e.rest && !e.usable)) {
-                left++;
-                mark_element(&mk, i);
-            }
-        });
+#define RS_BIAS_LEFT (((fabs((e.x - e.y) - offset) > e.tol + slack) && e.usable) || (e.rest && !e.usable))
+        RS_PICKED({ off_picked += RS_BIAS_LEFT; });
+        if ((double)off_picked > params[RP_REJECT] * (double)picked) {
+            left = n;
+        } else {
+            RS_EACH({
+                if (RS_BIAS_LEFT) {
+                    left++;
+                    mark_element(&mk, i);
+                }
+            });
+        }
+#undef RS_BIAS_LEFT
         out_doubles[RD_FIRST] = offset;
         /* Only a model that fits (left on at most half of the elements) looks at median(tol). */
         if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, used, scratch, &nan);
     } else if (stage == RS_SCALE) {
         double factor, cut, scale_tol;
-        int64_t big = 0, strong = 0, usable = 0;
-        RS_EACH({
+        int64_t big = 0, strong = 0, usable = 0, off_picked = 0;
+        RS_PICKED({
             if (e.usable) {
                 double ay = fabs(e.y);
                 second[usable++] = e.tol / (ay > 1e-300 || ay != ay ? ay : 1e-300);
@@ -2120,19 +2248,25 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
         if (big == 0) goto done;
         cut = median_of(first, big, scratch, &nan);
         if (nan) goto done;
-        RS_EACH({
+        RS_PICKED({
             if (e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut) first[strong++] = e.x / e.y;
         });
         factor = median_of(first, strong, scratch, &nan);
         if (nan) goto done;
         scale_tol = fabs(factor) > 1.0 ? fabs(factor) : 1.0;
-        RS_EACH({
-            const int off = fabs(e.x - factor * e.y) > e.tol * scale_tol;
-            if ((off && e.usable) || (e.rest && !e.usable)) {
-                left++;
-                mark_element(&mk, i);
-            }
-        });
+#define RS_SCALE_LEFT (((fabs(e.x - factor * e.y) > e.tol * scale_tol) && e.usable) || (e.rest && !e.usable))
+        RS_PICKED({ off_picked += RS_SCALE_LEFT; });
+        if ((double)off_picked > params[RP_REJECT] * (double)picked) {
+            left = n;
+        } else {
+            RS_EACH({
+                if (RS_SCALE_LEFT) {
+                    left++;
+                    mark_element(&mk, i);
+                }
+            });
+        }
+#undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
         if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, usable, scratch, &nan); /* as for the bias */
     } else {
@@ -2146,6 +2280,7 @@ done:
     return nan ? AF_FALLBACK : status;
 }
 #undef RS_EACH
+#undef RS_PICKED
 
 /* A trivial module init so the file builds as an importable extension; the API is the C one above. */
 

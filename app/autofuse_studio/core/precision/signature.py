@@ -19,10 +19,12 @@ Checks, in this fixed order (each later check looks only at what the earlier one
     TAIL_MIN_DENSITY of those slices wrong);
  6. localised — they all lie in at most a quarter of the slices of one axis;
  7. bias — fused - origin minus its median is within tol everywhere (or everywhere outside a region that
-    checks 5–6 name: then bias plus that region);
- 8. scale — fused - k*origin is within tol everywhere (same rule), k the median ratio, |k - 1| > ROUNDING_ULPS*eps;
- 9. uncorrelated — the Pearson correlation is below UNCORRELATED_R (or, on few elements, within
-    UNCORRELATED_SIGMAS standard errors 1/sqrt(n) of zero);
+    checks 5–6 name: then bias plus that region); the median is the model sample's (MODEL_SAMPLE elements
+    spread over the tensor), the fit is counted on every element;
+ 8. scale — fused - k*origin is within tol everywhere (same rule), k the median ratio on the model sample,
+    |k - 1| > ROUNDING_ULPS*eps;
+ 9. uncorrelated — the Pearson correlation (on CORRELATION_SAMPLE elements spread the same way) is below
+    UNCORRELATED_R (or, on few elements, within UNCORRELATED_SIGMAS standard errors 1/sqrt(n) of zero);
 10. unclassified — differences beyond rounding that none of the above describes.
 When nothing differs beyond tol the code is `rounding` (benign); when more than one check fires, `mixed` with
 params {"parts": [{"code", "params"}, …]}.
@@ -33,12 +35,12 @@ elements they leave unexplained (rest) and on which indices of each axis those l
 rounding params. When rest is not empty and checks 1–3 found nothing, af_sign_gate gives the permutation
 gate's extremes and sums; when it may hold (or its sums are too close to call: the kernel's summation order is
 not numpy's) numpy's permutation search runs on the pair as is. Then the projections name the region; without a
-region, af_sign_residual's stages compute checks 7–10 (the same medians, fits and regions; the correlation by
-numpy on the elements the kernel gathers). A NaN among a median's values sends the pair to numpy's _classify.
-Big pairs: af_sign_whole replaces
-array_equal, _special and _candidates with one sweep, and when it finds neither a special value nor a candidate
-the answer is rounding at once (the sample could hold no differing element). Without the kernel
-(AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of it; tests/core/test_signature_native.py holds the two equal.
+region, af_sign_residual's stages compute checks 7–10 (the same medians of the same model sample, fits and
+regions; the correlation by numpy on the sample's elements the kernel gathers). A NaN among a median's values
+sends the pair to numpy's _classify. Big pairs: af_sign_whole replaces array_equal, _special and _candidates
+with one sweep, and when it finds neither a special value nor a candidate the answer is rounding at once (the
+sample could hold no differing element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
+it; tests/core/test_signature_native.py holds the two equal.
 """
 
 from __future__ import annotations
@@ -86,6 +88,18 @@ PERMUTATION_LOOKALIKES = ("uncorrelated", "unclassified", "tail_block", "localis
 LOCALISED_MAX_SHARE = 0.25
 # A value model (bias, scale) next to a region: it must fit at least this share of the elements.
 MODEL_MAJORITY = 0.5
+# The value models' estimates (the medians of checks 7-8) come from a sample of about this many elements: the
+# flat positions 0, s, 2s, … with s the least step >= size / MODEL_SAMPLE that shares no factor with the
+# innermost axis longer than 1 (so the positions run through all its indices, not one column, and s is no
+# multiple of a row of any length). A median of 1024 values sits within a few
+# hundredths of the spread of its population, well inside the rounding band a bias or scale must fit (whether
+# it fits is counted on every element). The correlation (check 9) takes a sample of CORRELATION_SAMPLE the same
+# way: r's standard error is 1/64 there (on 1024 elements, 1/32, a few garbage pairs came out above 0.1).
+MODEL_SAMPLE = 1024
+CORRELATION_SAMPLE = 4096
+# When more than this share of the sample's positions are off a value model, the model does not fit (it fits
+# only on at least MODEL_MAJORITY of all elements): the count over every element is skipped.
+MODEL_REJECT = 0.75
 # A tail tile of garbage may hold a few values that happen to match: the tail's slices must be at least this
 # share wrong (3 in 4), so two wrong slices near the end with a good one between stay `localised`.
 TAIL_MIN_DENSITY = 0.75
@@ -98,8 +112,10 @@ C0_SIZES = (32, 16, 8)
 # many blocks along the axis (blocks² candidate comparisons per probe: 256K at 512).
 BLOCK_PROBES = 4
 MAX_BLOCKS = 512
-# A named transform (reverse, swap, shift) is tried on this many random positions before the whole check.
+# A named transform (reverse, swap, shift) is tried on this many random positions before the whole check; the
+# shifts (every one along every axis) on FIRST_PROBES of them first, which leave few to try on the others.
 PROBES = 64
+FIRST_PROBES = 8
 
 
 @dataclass(frozen=True)
@@ -219,7 +235,7 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
         # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
         # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
         with np.errstate(all="ignore"):
-            permutation = _whole_permutation(x_all, y_all, low)
+            permutation = _whole_permutation(x_all, y_all, low, swept)
         if permutation is not None:
             return _build([("layout_permutation", permutation)], 1.0)
         if found.code == "layout_permutation":  # the sample's transform is not the whole's
@@ -369,8 +385,15 @@ def _tail_start(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: np.ndarr
     return start
 
 
-def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> dict[str, Any] | None:
-    """Check 4 on whole tensors, gated by the extremes and the sum of the values (a permutation keeps them)."""
+def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, swept: Whole | None = None
+                       ) -> dict[str, Any] | None:
+    """Check 4 on whole tensors, gated by the extremes and the sum of the values (a permutation keeps them);
+    `swept`: af_sign_whole's figures of the pair, whose extremes decide the first gate without another pass."""
+    if swept is not None and swept.not_equal and swept.nan >= 0 and _extremes_differ(swept, low):
+        return None
+    # The native sweep next: when its extremes or sums show numpy's gate would fail, no copy is made at all.
+    if _gate_fails(x_all, y_all, low):
+        return None
     # float32 (float64 pairs: float64): numpy's float16 reductions are slow, and a moved value matches exactly.
     wide = np.float64 if np.float64 in (x_all.dtype.type, y_all.dtype.type) else np.float32
     x, y = x_all.astype(wide, copy=False), y_all.astype(wide, copy=False)
@@ -378,8 +401,6 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -
         a, b = float(pick(x)), float(pick(y))
         if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
             return None
-    if _gate_fails(x_all, y_all, low):  # the native sweep's sums show numpy's would fail: no float64 copies
-        return None
     total_x, total_y = float(np.sum(x, dtype=np.float64)), float(np.sum(y, dtype=np.float64))
     if not (math.isfinite(total_x) and math.isfinite(total_y)):
         return None
@@ -389,6 +410,17 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -
         return None
     tol = np.maximum(np.abs(x), np.abs(y)) * wide(ROUNDING_ULPS * low.eps) + wide(ROUNDING_ULPS * low.min_subnormal)
     return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True)
+
+
+def _extremes_differ(swept: Whole, low: DtypeLimits) -> bool:
+    """The gate's extremes test from af_sign_whole's exact extremes: a NaN (numpy's extremes are NaN then) or a
+    largest or smallest value that moved by more than the rounding of its magnitude."""
+    if swept.nan:
+        return True
+    for a, b in ((swept.x_max, swept.y_max), (swept.x_min, swept.y_min)):
+        if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
+            return True
+    return False
 
 
 def _gate_fails(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> bool:
@@ -472,7 +504,8 @@ def _surveyed(found: Survey, x: np.ndarray, y: np.ndarray, params: tuple[float, 
                     return _build([("layout_permutation", permutation)], 1.0)
         region = _region_of(found.hits, shape)
         if region is None:  # bias, scale, uncorrelated or unclassified: medians and a correlation
-            residual = _residual_native(x, y, (*params, low.eps, ROUNDING_ULPS), found.rest)
+            model = (low.eps, ROUNDING_ULPS, float(_model_stride(x.shape)), MODEL_REJECT)
+            residual = _residual_native(x, y, (*params, *model), found.rest)
             if isinstance(residual, _Undecided):
                 return UNDECIDED
             pattern, accounted = residual
@@ -498,7 +531,8 @@ def _permutation_numpy(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], 
 def _residual_native(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], rest: int
                      ) -> tuple[list[Finding], float] | _Undecided:
     """_residual's answer (checks 7–10, the region known to be None) from af_sign_residual's stages: the same
-    medians, fits and regions; the correlation by numpy on the usable elements the kernel gathers."""
+    medians (of the same model sample), fits and regions; the correlation by numpy on the usable elements of
+    the correlation sample, which the kernel gathers."""
     shape, size = x.shape, x.size
     bias = signature_native.residual(x, y, params, signature_native.BIAS)
     if bias is None:
@@ -514,7 +548,8 @@ def _residual_native(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], re
             factor, low_eps = scaled.first, scaled.second
             if _fits(scaled, shape) and abs(factor - 1) > min(low_eps, 1.0):
                 return _with_left(("scale", {"factor": factor}), scaled, shape)
-    gathered = signature_native.residual(x, y, params, signature_native.GATHER)
+    correlation_params = (*params[:7], float(_model_stride(shape, CORRELATION_SAMPLE)), *params[8:])
+    gathered = signature_native.residual(x, y, correlation_params, signature_native.GATHER)
     if gathered is None or gathered.x_usable is None or gathered.y_usable is None:
         return UNDECIDED
     r = _correlation(gathered.x_usable, gathered.y_usable)
@@ -629,40 +664,47 @@ def _residual(x: np.ndarray, y: np.ndarray, rest: np.ndarray, tol: np.ndarray, u
     if region is not None:
         return [region], 1.0
     d = x - y
-    values = d[usable]
+    pick = _model_sample(x.shape)
+    sampled = usable & pick  # the estimates' elements (MODEL_SAMPLE); the fits are counted on all
+    values = d[sampled]
     if values.size:
         # The median of the differences, then again within the rounding band around it: a region of garbage
         # next to the bias pulls the first median to one side of the cluster of offsets.
         offset = float(np.median(values))
-        near = np.abs(values - offset) <= float(np.max(tol[usable]))
+        near = np.abs(values - offset) <= float(np.max(tol[sampled]))
         offset = float(np.median(values[near])) if near.any() else offset
         # The added constant is itself rounded in the fused dtype: its own rounding is allowed on top of tol.
         slack = ROUNDING_ULPS * eps * abs(offset)
-        fitted = _model_fit(np.abs(d - offset) > tol + slack, rest, usable)
-        if fitted is not None and abs(offset) > float(np.median(tol[usable])):
+        fitted = _model_fit(np.abs(d - offset) > tol + slack, rest, usable, pick)
+        if fitted is not None and abs(offset) > float(np.median(tol[sampled])):
             return _with_region(("bias", {"offset": offset}), fitted)
-        big = usable & (np.abs(y) > 0)
+        big = sampled & (np.abs(y) > 0)
         if big.any():
             magnitude = np.abs(y[big])
             strong = big.copy()
             strong[big] = magnitude >= np.median(magnitude)
             factor = float(np.median(x[strong] / y[strong]))
-            low_eps = float(np.median(tol[usable] / np.maximum(np.abs(y[usable]), 1e-300)))
-            fitted = _model_fit(np.abs(x - factor * y) > tol * max(1.0, abs(factor)), rest, usable)
+            low_eps = float(np.median(tol[sampled] / np.maximum(np.abs(y[sampled]), 1e-300)))
+            fitted = _model_fit(np.abs(x - factor * y) > tol * max(1.0, abs(factor)), rest, usable, pick)
             if fitted is not None and abs(factor - 1) > min(low_eps, 1.0):
                 return _with_region(("scale", {"factor": factor}), fitted)
-    r = _correlation(x[usable], y[usable])
-    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(int(usable.sum()))):
+    correlated = usable & _model_sample(x.shape, CORRELATION_SAMPLE)
+    r = _correlation(x[correlated], y[correlated])
+    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(int(correlated.sum()))):
         return [("uncorrelated", {"correlation": r})], 1 - r * r
     share = 1 - float(rest.sum()) / rest.size
     rel = float(np.median(np.abs(d[rest]) / np.maximum(np.abs(y[rest]), 1e-300))) if rest.any() else 0.0
     return [("unclassified", {"correlation": r, "differing_share": 1 - share, "median_rel_err": rel})], share
 
 
-def _model_fit(off_model: np.ndarray, rest: np.ndarray, usable: np.ndarray) -> np.ndarray | None:
+def _model_fit(off_model: np.ndarray, rest: np.ndarray, usable: np.ndarray, pick: np.ndarray
+               ) -> np.ndarray | None:
     """The elements a value model leaves wrong, when it fits everywhere or at least MODEL_MAJORITY of them
-    with the rest forming a region; None when it does not fit."""
+    with the rest forming a region; None when it does not fit (or more than MODEL_REJECT of the sample's
+    positions `pick` are left)."""
     left: np.ndarray = off_model & usable | (rest & ~usable)
+    if float(np.count_nonzero(left[pick])) > MODEL_REJECT * float(np.count_nonzero(pick)):
+        return None
     if not left.any():
         return left
     if float(left.sum()) <= (1 - MODEL_MAJORITY) * left.size and _region(left) is not None:
@@ -676,6 +718,25 @@ def _with_region(model: Finding, left: np.ndarray) -> tuple[list[Finding], float
     region = _region(left)
     assert region is not None
     return [model, region], 1.0
+
+
+def _model_stride(shape: tuple[int, ...], sample: int = MODEL_SAMPLE) -> int:
+    """A model sample's step: 1 up to `sample` elements, else the least step >= size / sample that shares no
+    factor with the innermost axis longer than 1."""
+    stride = -(-math.prod(shape) // sample)
+    if stride <= 1:
+        return 1
+    inner = next((length for length in reversed(shape) if length > 1), 1)
+    while math.gcd(stride, inner) != 1:
+        stride += 1
+    return stride
+
+
+def _model_sample(shape: tuple[int, ...], sample: int = MODEL_SAMPLE) -> np.ndarray:
+    """A model sample as a mask of shape: the flat positions 0, s, 2s, … (s = _model_stride)."""
+    pick = np.zeros(shape, dtype=bool)
+    pick.reshape(-1)[::_model_stride(shape, sample)] = True
+    return pick
 
 
 def _region(bad: np.ndarray) -> Finding | None:
@@ -826,7 +887,8 @@ def _block_perm(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> np.ndarray | N
 
 
 def _shift(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> tuple[int, int] | None:
-    """(axis, s) with fused == roll(origin, s, axis); candidates tried on 64 positions, the match checked whole."""
+    """(axis, s) with fused == roll(origin, s, axis); candidates tried on 64 positions (the first FIRST_PROBES
+    of them on every shift, the others on the shifts those leave), the match checked whole."""
     rng = np.random.default_rng(0)
     probe = rng.integers(0, x.size, size=min(PROBES, x.size))
     coords = np.unravel_index(probe, x.shape)
@@ -834,15 +896,19 @@ def _shift(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> tuple[int, int] | N
     for axis, length in enumerate(x.shape):
         if length < 2:
             continue
-        # Every shift at once on the probes: row s - 1 holds origin at (coords - s along axis).
-        steps = np.arange(1, length)[:, None]
-        moved = list(coords)
-        moved[axis] = (coords[axis][None, :] - steps) % length
-        others = [np.broadcast_to(c, moved[axis].shape) if a != axis else moved[axis] for a, c in enumerate(moved)]
-        fits = np.all(np.abs(seen[None, :] - y[tuple(others)]) <= allowed[None, :], axis=1)
-        for s in np.flatnonzero(fits) + 1:
-            if _close(x, np.roll(y, int(s), axis), tol):
-                return axis, int(s)
+        steps = np.arange(1, length)
+        for part in (slice(0, FIRST_PROBES), slice(FIRST_PROBES, None)):
+            if not steps.size or not probe[part].size:
+                break
+            # Every remaining shift at once on these probes: row j holds origin at (coords - steps[j] along axis).
+            moved = [c[part] for c in coords]
+            moved[axis] = (moved[axis][None, :] - steps[:, None]) % length
+            others = [np.broadcast_to(c, moved[axis].shape) if a != axis else moved[axis]
+                      for a, c in enumerate(moved)]
+            steps = steps[np.all(np.abs(seen[None, part] - y[tuple(others)]) <= allowed[None, part], axis=1)]
+        for step in steps:
+            if _close(x, np.roll(y, int(step), axis), tol):
+                return axis, int(step)
     return None
 
 

@@ -17,7 +17,7 @@ _FLOAT_CODES = {np.dtype(np.float16): 9, np.dtype(np.float32): 11, np.dtype(np.f
 _OK = 0
 # Layout of the outputs (the SV_* and SW_* enums of _kernel.c).
 _SURVEY_DOUBLES, _SURVEY_COUNTS = 2, 10
-_WHOLE_DOUBLES, _WHOLE_COUNTS = 2, 3
+_WHOLE_DOUBLES, _WHOLE_COUNTS = 7, 3
 _MAX_AXES = 32
 _POINTER = ctypes.c_void_p
 
@@ -109,6 +109,14 @@ class Whole:
     candidates: np.ndarray
     max_abs: float
     max_rel: float
+    # The extremes of x and y over the elements with no NaN on either side (exact; not worked out when
+    # not_equal is 0), and how many elements have a NaN on either side (-1: none of these worked out, as for
+    # pairs with a float64 side).
+    x_max: float
+    x_min: float
+    y_max: float
+    y_min: float
+    nan: float
 
 
 def _codes(x: np.ndarray, y: np.ndarray) -> tuple[int, int] | None:
@@ -181,14 +189,16 @@ def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | 
 
 _RESIDUAL_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_int, _INT64S, _DOUBLES,
                   ctypes.c_int, _DOUBLES, _INT64S, _POINTER, _POINTER, _POINTER)
-# The stages of af_sign_residual.
+# The stages of af_sign_residual, and where its params hold the model sample's stride.
 BIAS, SCALE, GATHER, REL = 0, 1, 2, 3
+_STRIDE = 7
 
 
 @dataclass(slots=True)
 class Residual:
     """One stage of af_sign_residual: its two figures, counts (usable, left, rest), where `left` lies per axis
-    (the marked indices) and, for GATHER, the usable elements' x and y as float64."""
+    (the marked indices; empty when left holds more than half of the elements: no model fits then) and, for
+    GATHER, the model sample's usable elements' x and y as float64."""
 
     first: float
     second: float
@@ -202,25 +212,28 @@ class Residual:
 
 def residual(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], stage: int) -> Residual | None:
     """af_sign_residual's `stage` (BIAS, SCALE, GATHER, REL) on x (fused) and y (origin), float arrays of one shape;
-    params: survey's five, then the lower-precision eps and ROUNDING_ULPS. None when the kernel is absent,
+    params: survey's five, then the lower-precision eps, ROUNDING_ULPS, the model sample's stride and the share
+    of its positions off a model that rejects it (signature.MODEL_SAMPLE, MODEL_REJECT). None when the kernel is absent,
     disabled or declines (a NaN among a median's values, no memory): the numpy path decides then."""
     codes = _codes(x, y)
     function = _function("af_sign_residual", _RESIDUAL_ARGS)
     if codes is None or function is None or not 1 <= x.ndim <= _MAX_AXES or x.shape != y.shape:
         return None
     x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    outputs = _OUTPUTS
     inputs = (ctypes.c_double * len(params))(*params)
-    doubles, counts = (ctypes.c_double * 2)(), (ctypes.c_int64 * 3)()
     marks = np.empty(sum(x.shape), dtype=np.int64)
-    x_out = np.empty(x.size if stage == GATHER else 0)
-    y_out = np.empty(x.size if stage == GATHER else 0)
+    sampled = -(-x.size // max(1, int(params[_STRIDE]))) if stage == GATHER else 0  # the model sample's size
+    x_out, y_out = np.empty(sampled), np.empty(sampled)
     status = function(native.data_address(x), codes[0], native.data_address(y), codes[1], x.size, x.ndim,
-                      (ctypes.c_int64 * x.ndim)(*x.shape), inputs, stage, doubles, counts, native.data_address(marks),
-                      native.data_address(x_out), native.data_address(y_out))
+                      (ctypes.c_int64 * x.ndim)(*x.shape), inputs, stage, outputs.doubles, outputs.counts,
+                      native.data_address(marks), native.data_address(x_out), native.data_address(y_out))
     if status != _OK:
         return None
-    usable, left, rest = counts[:]
-    found = Residual(doubles[0], doubles[1], usable, left, rest, _per_axis(marks, x.shape) if left else [])
+    usable, left, rest = outputs.counts[:3]
+    # Where `left` lies matters only when a model may fit (left on at most half of the elements).
+    hits = _per_axis(marks, x.shape) if 0 < left <= x.size // 2 else []
+    found = Residual(outputs.doubles[0], outputs.doubles[1], usable, left, rest, hits)
     if stage == GATHER:
         found.x_usable, found.y_usable = x_out[:usable], y_out[:usable]
     return found
