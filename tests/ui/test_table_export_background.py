@@ -29,51 +29,54 @@ def runner() -> Iterator[TaskRunner]:
     made.shutdown()
 
 
-def test_export_returns_before_the_worker_writes(qtbot: QtBot, runner: TaskRunner, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = threading.Event()
-    writers: list[threading.Thread] = []
+class Gate:
+    """export_table held at a gate on the worker: which threads wrote, and the event that lets them go on."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.writers: list[threading.Thread] = []
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    """Every export_table call waits until `gate.open` is set, after noting its thread."""
+    held = Gate()
     original = export.export_table
 
     def gated(result: object, path: Path) -> Path:
-        writers.append(threading.current_thread())
-        assert gate.wait(WAIT_MS / 1000)
+        held.writers.append(threading.current_thread())
+        assert held.open.wait(WAIT_MS / 1000)
         return original(result, path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(export, "export_table", gated)
+    return held
+
+
+def test_export_returns_before_the_worker_writes(qtbot: QtBot, runner: TaskRunner, tmp_path: Path,
+                                                 gate: Gate) -> None:
     result = synthetic_result(2000, hostile=True)
     target = tmp_path / "rows.json"
     handle = export.start_table_export(runner, result, target)
     assert not target.exists()  # returned while the worker waits at the gate
     result.rows.append(result.rows[0])  # rows streaming in after the click are not in the file
     with qtbot.waitSignal(handle.finished, timeout=WAIT_MS) as finished:
-        gate.set()
+        gate.open.set()
     assert finished.args == [target]
-    assert writers and writers[0] is not threading.main_thread()
+    assert gate.writers and gate.writers[0] is not threading.main_thread()
     result.rows.pop()
     assert target.read_bytes() == result_json(result)
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_csv_and_xlsx_are_written_on_the_worker_too(qtbot: QtBot, runner: TaskRunner, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
-    gate = threading.Event()
-    writers: list[threading.Thread] = []
-    original = export.export_table
-
-    def gated(result: object, path: Path) -> Path:
-        writers.append(threading.current_thread())
-        assert gate.wait(WAIT_MS / 1000)
-        return original(result, path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(export, "export_table", gated)
+                                                     gate: Gate, suffix: str) -> None:
     result = synthetic_result(700, hostile=True)
     target = tmp_path / f"rows{suffix}"
     handle = export.start_table_export(runner, result, target)
     assert not target.exists()
     with qtbot.waitSignal(handle.finished, timeout=WAIT_MS):
-        gate.set()
-    assert writers and writers[0] is not threading.main_thread()
+        gate.open.set()
+    assert gate.writers and gate.writers[0] is not threading.main_thread()
     direct = write_precision(result, tmp_path / f"direct{suffix}")
     if suffix == ".xlsx":
         assert xlsx_contents(target) == xlsx_contents(direct)

@@ -1473,6 +1473,28 @@ typedef struct {
     int64_t *marks;
 } af_marks;
 
+/* Lay the axes' marks out one after another in `marks` and clear them; 0 when a length is not positive or the
+ * lengths' product is not `n` (the caller then declines the pair). */
+static int marks_init(af_marks *mk, int ndim, const int64_t *dims, int64_t n, int64_t *marks)
+{
+    int64_t product = 1;
+    mk->ndim = ndim;
+    mk->dims = dims;
+    mk->total = mk->filled = 0;
+    mk->last_row = -1;
+    mk->row_start = mk->last_filled = 0;
+    mk->marks = marks;
+    for (int a = 0; a < ndim; a++) {
+        if (dims[a] <= 0) return 0;
+        mk->offsets[a] = mk->total;
+        mk->total += dims[a];
+        product *= dims[a];
+    }
+    if (product != n) return 0;
+    memset(marks, 0, (size_t)mk->total * sizeof *marks);
+    return 1;
+}
+
 AF_INLINE void mark(af_marks *mk, int64_t at)
 {
     if (!mk->marks[at]) {
@@ -1535,26 +1557,13 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
     af_marks mk;
-    int64_t c[SV_COUNTS], product = 1, ndim_last_length;
+    int64_t c[SV_COUNTS], ndim_last_length;
     int k;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
         || ndim > SV_MAX_AXES)
         return AF_UNSUPPORTED;
-    mk.ndim = ndim;
-    mk.dims = dims;
-    mk.total = mk.filled = 0;
-    mk.last_row = -1;
-    mk.row_start = mk.last_filled = 0;
-    mk.marks = marks;
-    for (int a = 0; a < ndim; a++) {
-        if (dims[a] <= 0) return AF_UNSUPPORTED;
-        mk.offsets[a] = mk.total;
-        mk.total += dims[a];
-        product *= dims[a];
-    }
-    if (product != n) return AF_UNSUPPORTED;
+    if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
     ndim_last_length = dims[ndim - 1];
-    memset(marks, 0, (size_t)mk.total * sizeof *marks);
     memset(c, 0, sizeof c);
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
         /* The same bits: identical (NaN payloads included), nothing else is read. */
@@ -2137,7 +2146,7 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
     double x_buffer[CHUNK], y_buffer[CHUNK];
     double *first = NULL, *second = NULL;
     double *scratch = NULL; /* a median's scratch */
-    int64_t used = 0, left = 0, rest = 0, product = 1, stride, picked, room;
+    int64_t used = 0, left = 0, rest = 0, stride, picked, room;
     int nan = 0, status = AF_OK;
     af_marks mk;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1 || ndim > SV_MAX_AXES)
@@ -2146,20 +2155,7 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
     stride = (int64_t)params[RP_STRIDE];
     picked = (n + stride - 1) / stride;
     room = picked;
-    mk.ndim = ndim;
-    mk.dims = dims;
-    mk.total = mk.filled = 0;
-    mk.last_row = -1;
-    mk.row_start = mk.last_filled = 0;
-    mk.marks = marks;
-    for (int a = 0; a < ndim; a++) {
-        if (dims[a] <= 0) return AF_UNSUPPORTED;
-        mk.offsets[a] = mk.total;
-        mk.total += dims[a];
-        product *= dims[a];
-    }
-    if (product != n) return AF_UNSUPPORTED;
-    memset(marks, 0, (size_t)mk.total * sizeof *marks);
+    if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
     out_doubles[RD_FIRST] = out_doubles[RD_SECOND] = 0;
     if (stage == RS_GATHER) {
         RS_PICKED({
