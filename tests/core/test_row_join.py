@@ -15,9 +15,17 @@ import pytest
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
-from autofuse_studio.core.reports import row_join
+from autofuse_studio.core.reports import precision_csv, row_join, xlsx_stream
 from autofuse_studio.core.reports.precision_files import write_precision
-from autofuse_studio.core.reports.row_join import ROW, Numbers, all_finite, attribute_columns, join_rows
+from autofuse_studio.core.reports.row_join import (
+    ROW,
+    Numbers,
+    all_finite,
+    attribute_columns,
+    column_kinds,
+    join_rows,
+    plain_texts,
+)
 from tests.core.test_result_files_identity import _assert_same_files, reference_csv
 from tests.synth.result_rows import synthetic_result
 
@@ -66,8 +74,16 @@ def test_texts_are_copied_as_they_are_in_both_joiners(monkeypatch: pytest.Monkey
     native, python = _both(lambda: join_rows([column, column], 0, len(HOSTILE_TEXTS) + 1, "<", ">\n", "|", 1),
                            monkeypatch)
     assert native == python
-    expected = "".join(f"<{text}|{text}>\n" for text in HOSTILE_TEXTS) + "<-|->\n"
+    cells = [text or "-" for text in HOSTILE_TEXTS]  # "" is an empty cell, as None is
+    expected = "".join(f"<{cell}|{cell}>\n" for cell in cells) + "<-|->\n"
     assert native == expected.encode("utf-8")  # \x01 inside a plain text is not a row number
+
+
+def test_an_empty_text_is_an_empty_cell_in_both_joiners(monkeypatch: pytest.MonkeyPatch) -> None:
+    # xlsx writes no cell for "" (openpyxl wrote none); the column's `empty` template, not before + after.
+    columns = [(["", "a", None, 0, ""], "<t>", "</t>", "", "<n>", "</n>")]
+    native, python = _both(lambda: join_rows(columns, 0, 5, "[", "]", ",", 1), monkeypatch)
+    assert native == python == b"[][<t>a</t>][][<n>0</n>][]"
 
 
 def test_row_numbers_fill_the_templates_and_whole_cells(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,6 +139,53 @@ def test_attribute_columns_read_every_object(monkeypatch: pytest.MonkeyPatch) ->
     assert native == python == [["0", "1", "2", "3", "4"], [0, 1, 2, 3, 4]]
     with pytest.raises(AttributeError):
         attribute_columns(objects, ["missing"])
+
+
+def test_attribute_columns_give_none_for_none_and_read_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    objects = [SimpleNamespace(a=1), None, SimpleNamespace(a=3)]
+    assert _both(lambda: attribute_columns(objects, ["a"]), monkeypatch) == ([[1, None, 3]],) * 2
+    dicts = [{"x": 1, "y": "a"}, None, {"x": 2.5, "y": None}]
+    native, python = _both(lambda: attribute_columns(dicts, ["y", "x"], items=True), monkeypatch)
+    assert native == python == [["a", None, None], [1, None, 2.5]]
+    with pytest.raises(KeyError):
+        attribute_columns(dicts, ["missing"], items=True)
+
+
+def test_column_kinds_name_the_types_and_non_finite_floats(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _both(lambda: column_kinds([1, 2.5, None, "a", 3]), monkeypatch) == (({int, float, type(None), str},
+                                                                                 True),) * 2
+    for bad in (math.nan, math.inf, -math.inf):
+        assert _both(lambda b=bad: column_kinds(["a", 1.0, b]), monkeypatch) == (({str, float}, False),) * 2
+    assert _both(lambda: column_kinds(()), monkeypatch) == ((set(), True),) * 2
+
+
+XLSX_RULES = (xlsx_stream._UNSAFE_INSIDE, "".join(xlsx_stream.FORMULA_LEADS), True, xlsx_stream.MAX_CELL_TEXT)
+CSV_RULES = ("".join(precision_csv._QUOTE_MARKS), "".join(precision_csv.FORMULA_LEADS), False, 10**9)
+
+
+@pytest.mark.parametrize(("text", "xlsx_plain", "csv_plain"), [
+    ("plain_op/Add_1", True, True), ("融合算子 emoji \U0001f600", True, True), ("", True, True), ("x" * 32767, True, True),
+    ("x" * 32768, False, True), ("trail ", False, True), (" lead", False, True), ("\u3000ideographic", False, True),
+    ("=1+2", False, False), ("＝全角", False, False), ("-2", False, False), ("a<b", False, True), ("a&b", False, True),
+    ("nul\x00byte", False, True), ("bell\x07", False, True), ("del\x7f", True, True), ("a,b", True, False),
+    ('q"q', True, False), ("a\nb", True, False), ("融合\r算子", False, False),
+])
+def test_plain_texts_finds_every_text_that_needs_work(text: str, xlsx_plain: bool, csv_plain: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)  # C's scan (Python's checks: the next test)
+    values = ["plain", None, 12, text, "融合"]
+    assert plain_texts(values, *XLSX_RULES) is xlsx_plain
+    assert plain_texts(values, *CSV_RULES) is csv_plain
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_text_columns_are_spelled_alike_with_and_without_the_c_scan(text: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    values = ["plain", None, text, "", "融合"]
+    assert _both(lambda: xlsx_stream._text_values(values, "B"), monkeypatch) == (
+        (xlsx_stream._text_values(values, "B"),) * 2)
+    native, python = _both(lambda: list(precision_csv._texts(values)), monkeypatch)
+    assert native == python
 
 
 def test_all_finite() -> None:

@@ -7,7 +7,7 @@
  * join_rows(columns, start, stop, row_open, row_close, separator, first_number) -> bytes
  *   columns: a sequence of (values, before, after, empty[, number_before, number_after]); values a list or
  *   tuple of cells, each
- *     None             -> `empty`
+ *     None or ""       -> `empty`
  *     str              -> `before` + the text + `after`
  *     int              -> `number_before` + str(value) + `number_after` (before/after when not given)
  *     float            -> the same with repr(value) (float.__repr__: PyOS_double_to_string 'r'); NaN/Inf -> `empty`
@@ -124,6 +124,9 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
         return add_template(buffer, &column->empty, number, number_length);
     }
     if (PyUnicode_CheckExact(value)) {
+        if (PyUnicode_GET_LENGTH(value) == 0) { /* "" is an empty cell too (xlsx: no cell at all) */
+            return add_template(buffer, &column->empty, number, number_length);
+        }
         text = PyUnicode_AsUTF8AndSize(value, &length);
         if (text == NULL) {
             return -1;
@@ -420,13 +423,15 @@ done:
     return result;
 }
 
-/* attribute_columns(objects, names) -> [[getattr(o, name) for o in objects] for name in names], in one pass over
+/* attribute_columns(objects, names) -> [[getattr(o, name) for o in objects] for name in names] (None for a None
+ * object: a row without metrics has none of theirs; with items true o[name], for dicts), in one pass over
  * the objects (each object's attributes read while it is in cache; attrgetter per column walks 100k objects once
  * per name). */
 static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *objects_arg, *names_arg;
-    if (!PyArg_ParseTuple(args, "OO:attribute_columns", &objects_arg, &names_arg)) {
+    int items = 0;
+    if (!PyArg_ParseTuple(args, "OO|p:attribute_columns", &objects_arg, &names_arg, &items)) {
         return NULL;
     }
     /* Tuples: a property's Python code could change a list while it is read. */
@@ -456,7 +461,10 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; result != NULL && i < count; i++) {
         PyObject *object = PySequence_Fast_GET_ITEM(objects, i);
         for (Py_ssize_t j = 0; j < width; j++) {
-            PyObject *value = PyObject_GetAttr(object, PySequence_Fast_GET_ITEM(names, j));
+            PyObject *name = PySequence_Fast_GET_ITEM(names, j);
+            PyObject *value = object == Py_None ? Py_NewRef(Py_None)
+                              : items           ? PyObject_GetItem(object, name)
+                                                : PyObject_GetAttr(object, name);
             if (value == NULL) {
                 Py_CLEAR(result);
                 break;
@@ -469,9 +477,122 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* Whether code point `letter` is one of `set`'s (a short str: a linear look-up). */
+static int among(Py_UCS4 letter, PyObject *set) {
+    Py_ssize_t size = PyUnicode_GET_LENGTH(set);
+    int kind = PyUnicode_KIND(set);
+    const void *data = PyUnicode_DATA(set);
+    for (Py_ssize_t k = 0; k < size; k++) {
+        if (PyUnicode_READ(kind, data, k) == letter) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* plain_texts(values, inner, leads, edge_space, max_length) -> bool: True when no non-empty str among `values`
+ * holds a character of `inner` (ASCII only), starts with one of `leads`, starts or ends with whitespace
+ * (str.isspace(), when edge_space) or is longer than max_length: the writer then copies the column as it is.
+ * Other values (None, numbers) are skipped. One scan of the texts instead of a set, a join and regexes. */
+static PyObject *plain_texts(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values_arg, *inner, *leads;
+    int edge_space;
+    Py_ssize_t max_length;
+    if (!PyArg_ParseTuple(args, "OUUpn:plain_texts", &values_arg, &inner, &leads, &edge_space, &max_length)) {
+        return NULL;
+    }
+    unsigned char unsafe[128] = {0};
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(inner); k++) {
+        Py_UCS4 letter = PyUnicode_READ_CHAR(inner, k);
+        if (letter >= 128) {
+            PyErr_SetString(PyExc_ValueError, "plain_texts: inner characters must be ASCII");
+            return NULL;
+        }
+        unsafe[letter] = 1;
+    }
+    PyObject *values = PySequence_Fast(values_arg, "plain_texts: values must be a sequence");
+    if (values == NULL) {
+        return NULL;
+    }
+    int plain = 1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    for (Py_ssize_t i = 0; plain && i < count; i++) {
+        PyObject *value = PySequence_Fast_GET_ITEM(values, i);
+        if (!PyUnicode_CheckExact(value) || PyUnicode_GET_LENGTH(value) == 0) {
+            continue;
+        }
+        Py_ssize_t length = PyUnicode_GET_LENGTH(value);
+        int kind = PyUnicode_KIND(value);
+        const void *data = PyUnicode_DATA(value);
+        Py_UCS4 first = PyUnicode_READ(kind, data, 0), last = PyUnicode_READ(kind, data, length - 1);
+        if (length > max_length || among(first, leads) ||
+            (edge_space && (Py_UNICODE_ISSPACE(first) || Py_UNICODE_ISSPACE(last)))) {
+            plain = 0;
+            break;
+        }
+        if (kind == PyUnicode_1BYTE_KIND) { /* the common case: a byte table look-up per character */
+            const Py_UCS1 *text = data;
+            for (Py_ssize_t k = 0; k < length; k++) {
+                if (text[k] < 128 && unsafe[text[k]]) {
+                    plain = 0;
+                    break;
+                }
+            }
+        } else {
+            for (Py_ssize_t k = 0; k < length; k++) {
+                Py_UCS4 letter = PyUnicode_READ(kind, data, k);
+                if (letter < 128 && unsafe[letter]) {
+                    plain = 0;
+                    break;
+                }
+            }
+        }
+    }
+    Py_DECREF(values);
+    return PyBool_FromLong(plain);
+}
+
+/* column_kinds(values) -> (set of the values' types, True when no float among them is NaN or ±Inf): one pass over
+ * a column (set(map(type, values)) and a finiteness scan were two passes of Python calls per cell). */
+static PyObject *column_kinds(PyObject *self, PyObject *values_arg) {
+    (void)self;
+    PyObject *values = PySequence_Fast(values_arg, "column_kinds: values must be a sequence");
+    if (values == NULL) {
+        return NULL;
+    }
+    PyObject *kinds = PySet_New(NULL);
+    PyTypeObject *last = NULL; /* runs of one type are the rule: the set is touched once per change */
+    int finite = 1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    for (Py_ssize_t i = 0; kinds != NULL && i < count; i++) {
+        PyObject *value = PySequence_Fast_GET_ITEM(values, i);
+        PyTypeObject *kind = Py_TYPE(value);
+        if (kind == &PyFloat_Type && !Py_IS_FINITE(PyFloat_AS_DOUBLE(value))) {
+            finite = 0;
+        }
+        if (kind != last) {
+            last = kind;
+            if (PySet_Add(kinds, (PyObject *)kind) < 0) {
+                Py_CLEAR(kinds);
+            }
+        }
+    }
+    Py_DECREF(values);
+    if (kinds == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(NO)", kinds, finite ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"attribute_columns", attribute_columns, METH_VARARGS,
-     "attribute_columns(objects, names) -> list of lists: each name's attribute of every object."},
+     "attribute_columns(objects, names, items=False) -> list of lists: each name's attribute (item) of every object "
+     "(None of None)."},
+    {"plain_texts", plain_texts, METH_VARARGS,
+     "plain_texts(values, inner, leads, edge_space, max_length) -> bool: no text needs work."},
+    {"column_kinds", column_kinds, METH_O,
+     "column_kinds(values) -> (set of types, bool): the values' types and whether every float is finite."},
     {"join_rows", join_rows, METH_VARARGS,
      "join_rows(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: rows of column "
      "cells joined into UTF-8."},

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
+import sys
 from collections.abc import Callable, Sequence
-from operator import attrgetter, itemgetter
-from types import SimpleNamespace
+from operator import attrgetter
 from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.reports.precision_json import METRIC_KEYS
-from autofuse_studio.core.reports.row_join import Numbers, all_finite, attribute_columns, join_rows
+from autofuse_studio.core.reports.row_join import Numbers, attribute_columns, column_kinds, join_rows, plain_texts
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, csv_cell
 
 # The row attributes the tabular columns show as they are (table_records reads them through to_dict()).
@@ -37,7 +36,6 @@ _MAY_QUOTE = re.compile(r'[,"\r\n]')
 _LEAD_AFTER_SEPARATOR = re.compile("\x00[" + re.escape("".join(FORMULA_LEADS)) + "]")
 _QUOTE_MARKS = (",", '"', "\r", "\n")
 CHUNK_ROWS = 4096  # lines joined and encoded per step (~10 ms with the GIL held)
-_NO_METRICS = SimpleNamespace(**dict.fromkeys(METRIC_KEYS, math.nan))  # a row without metrics: NaN (empty cells)
 
 
 class Unlike(Exception):
@@ -61,6 +59,8 @@ def _text_cell(value: str | None) -> str:
 
 def _texts(values: Sequence[Any]) -> Sequence[str | None]:
     """Cells of a column of texts (None for empty): as they are when none needs work, else each distinct one once."""
+    if plain_texts(values, "".join(_QUOTE_MARKS), "".join(FORMULA_LEADS), False, sys.maxsize):
+        return values  # C scanned every text: none needs work
     # One join of the distinct values and a few substring scans: most hold no formula lead and nothing to quote.
     # A value holding the separator itself can only send the column down the per-value path.
     joined = "\x00" + "\x00".join(filter(None, set(values)))
@@ -70,12 +70,13 @@ def _texts(values: Sequence[Any]) -> Sequence[str | None]:
     return list(map(spelled.__getitem__, values))
 
 
-def _numbers(values: Sequence[Any], non_finite_empty: bool) -> Sequence[Any] | Numbers:
+def _numbers(values: Sequence[Any], non_finite_empty: bool, finite: bool) -> Sequence[Any] | Numbers:
     """Cells of a column of ints and floats (and None), for join_rows to spell as str()/repr() do ('' for None).
 
-    Non-finite floats are '' in metric columns (to_dict() says null) and 'nan'/'inf' elsewhere, as before.
+    Non-finite floats are '' in metric columns (to_dict() says null) and 'nan'/'inf' elsewhere, as before
+    (`finite`: no float of the column is NaN or ±Inf).
     """
-    if non_finite_empty or all_finite(values):
+    if non_finite_empty or finite:
         return Numbers(values)  # msgspec spells them in join_rows, NaN/Inf as empty cells
     # value - value is NaN for NaN and ±Inf only: those keep their text ('nan', 'inf', '-inf').
     return [repr(value) if value.__class__ is float and value - value != 0 else value for value in values]
@@ -84,11 +85,11 @@ def _numbers(values: Sequence[Any], non_finite_empty: bool) -> Sequence[Any] | N
 def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> Sequence[Any] | Numbers:
     """One column's values (as table_records() holds them) ready for join_rows, which spells them as csv.writer
     did: texts checked and converted in bulk, numbers left to join_rows."""
-    kinds = set(map(type, values))
+    kinds, finite = column_kinds(values)
     if kinds <= _TEXTS:
         return _texts(values)
     if kinds <= _NUMBERS:
-        return _numbers(values, non_finite_empty)
+        return _numbers(values, non_finite_empty, finite)
     raise Unlike  # mixed or unknown types: csv.writer spells them
 
 
@@ -107,18 +108,17 @@ def _attribute_columns(rows: Sequence[PrecisionRow], keys: Sequence[str]) -> dic
 
 def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
                   stats: Sequence[dict[str, Any] | None] | None) -> dict[str, Sequence[Any]]:
-    """Each column's values as table_records() holds them (metrics raw: non-finite floats stay), by key.
+    """Each column's values as table_records() holds them (metrics raw: non-finite floats stay; None for a row
+    without metrics), by key.
 
     `stats` holds each row's stats_cells() (None for tensor rows). Raises Unlike for a column it does not know.
     """
-    metrics = [_NO_METRICS if held is None else held for held in attribute_columns(rows, ("metrics",))[0]]
+    # A row without metrics has None in their columns: an empty cell, as the NaN to_dict()'s null stands for.
+    metrics = attribute_columns(rows, ("metrics",))[0]
     found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True))
     stat_keys = [key for key in columns if key.startswith("stat_")]
-    if stats is not None and stat_keys:  # transposed in one pass: zip(*) is C, a loop per column is not
-        get = itemgetter(*stat_keys, *stat_keys[:1])  # one key more: a tuple even for one column
-        empty = (None,) * (len(stat_keys) + 1)
-        picked = [empty if found is None else get(found) for found in stats]
-        found.update(zip(stat_keys, zip(*picked, strict=True), strict=False))
+    if stats is not None and stat_keys:  # tensor rows (None) have None in every statistics column
+        found.update(zip(stat_keys, attribute_columns(stats, stat_keys, items=True), strict=True))
     found.update(_attribute_columns(rows, [key for key in columns if key in ATTRIBUTE_KEYS or key in SHAPE_KEYS]))
     for key in columns:
         if key in found:

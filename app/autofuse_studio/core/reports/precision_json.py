@@ -1,6 +1,7 @@
 """The `--output x.json` document, encoded by msgspec byte for byte as json.dumps(indent=2) spelled it.
 
-json.dumps of PrecisionResult.to_dict() takes seconds for 100k rows; msgspec encodes in C. Two differences
+json.dumps of PrecisionResult.to_dict() takes seconds for 100k rows; msgspec encodes in C (with the C row joiner
+the rows are joined column by column by json_rows; the structs here are the path without it). Two differences
 are bridged here: msgspec spells floats below 1e-4 or from 1e16 on otherwise than repr() (`1e-7` for
 `1e-07`, `0.00001` for `1e-05`), so those go in as msgspec.Raw(repr); and anything msgspec cannot encode as
 json.dumps would (a float subclass, a non-finite float outside the metrics, a non-text dict key ...) sends the
@@ -13,6 +14,7 @@ import dataclasses
 import json
 import math
 import re
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -40,7 +42,7 @@ _EMPTY_ROWS = b'{\n  "rows": []'
 _ROWS_OPEN, _ROWS_CLOSE = b'{\n  "rows": [\n', b"\n  ]\n}"
 
 
-class _Unlike(Exception):
+class Unlike(Exception):
     """msgspec would not write this as json.dumps did: the document goes through json.dumps."""
 
 
@@ -55,7 +57,7 @@ _FAST = _in_sync()
 def _number(value: float) -> Any:
     """A float as json.dumps spells it: msgspec's own spelling in [1e-4, 1e16), repr() outside."""
     if not math.isfinite(value):
-        raise _Unlike  # json.dumps(allow_nan=False) refuses it; let it say so
+        raise Unlike  # json.dumps(allow_nan=False) refuses it; let it say so
     if value == 0 or 1e-4 <= abs(value) < 1e16:
         return value
     return msgspec.Raw(float.__repr__(value).encode())
@@ -94,27 +96,27 @@ def as_repr(values: list[float]) -> list[msgspec.Raw]:
     return list(map(msgspec.Raw, repr_text(values).split(b",")))
 
 
-def _fixed(value: Any) -> Any:
+def fixed(value: Any) -> Any:
     """`value` (JSON-friendly builtins) with floats spelled as json.dumps spells them."""
     kind = value.__class__
     if kind is float:
         return _number(value)
     if kind is dict:
-        fixed = {}
+        spelled = {}
         for key, item in value.items():
             if key.__class__ is not str:
-                raise _Unlike  # json.dumps turns 1.5 or True keys into its own text
+                raise Unlike  # json.dumps turns 1.5 or True keys into its own text
             of = item.__class__
             # Inline for speed (statistics rows hold ~30 numbers each); NaN and inf fail both tests.
             if of is float:
-                fixed[key] = item if 1e-4 <= abs(item) < 1e16 or item == 0 else _number(item)
+                spelled[key] = item if 1e-4 <= abs(item) < 1e16 or item == 0 else _number(item)
             elif of is dict or of is list or of is tuple:
-                fixed[key] = _fixed(item)
+                spelled[key] = fixed(item)
             else:
-                fixed[key] = item
-        return fixed
+                spelled[key] = item
+        return spelled
     if kind is list or kind is tuple:
-        return [_fixed(item) for item in value]
+        return [fixed(item) for item in value]
     return value
 
 
@@ -128,7 +130,7 @@ def _metric_values(rows: list[PrecisionRow]) -> list[Any]:
     try:
         table = cells.astype(np.float64)
     except (TypeError, ValueError):
-        raise _Unlike from None
+        raise Unlike from None
     magnitude = np.abs(table)
     with np.errstate(invalid="ignore"):
         respelled = ((magnitude < 1e-4) | (magnitude >= 1e16)) & np.isfinite(table) & (table != 0)
@@ -139,7 +141,7 @@ def _metric_values(rows: list[PrecisionRow]) -> list[Any]:
     spelled = cells[respelled].tolist()
     if spelled:
         if not all(value.__class__ is float for value in spelled):
-            raise _Unlike  # a float subclass (numpy's float64): json.dumps spells it with float.__repr__
+            raise Unlike  # a float subclass (numpy's float64): json.dumps spells it with float.__repr__
         cells[respelled] = np.fromiter(as_repr(spelled), dtype=object, count=len(spelled))
     listed: list[Any] = cells.tolist()
     return listed
@@ -147,10 +149,13 @@ def _metric_values(rows: list[PrecisionRow]) -> list[Any]:
 
 def _rows(rows: list[PrecisionRow]) -> list[Any]:
     """The JSON rows as msgspec structs (to_dict()'s keys and values, floats spelled as json.dumps does)."""
-    return [_Row(*_head(row), *metrics, *_tail(row),
-                 None if row.stats is None else _fixed(row.stats.as_dict()),
-                 None if row.signature is None else _fixed(row.signature.as_dict()))
-            for row, metrics in zip(rows, _metric_values(rows), strict=True)]
+    heads, tails = list(map(_head, rows)), list(map(_tail, rows))
+    if float in set(map(type, chain.from_iterable(heads + tails))):
+        raise Unlike  # a float outside the metrics (never in real rows): json.dumps spells or refuses it
+    return [_Row(*head, *metrics, *tail,
+                 None if row.stats is None else fixed(row.stats.as_dict()),
+                 None if row.signature is None else fixed(row.signature.as_dict()))
+            for row, head, metrics, tail in zip(rows, heads, _metric_values(rows), tails, strict=True)]
 
 
 def stdlib_json(result: PrecisionResult) -> bytes:
@@ -177,12 +182,17 @@ def result_json_parts(result: PrecisionResult) -> list[bytes]:
     """stdlib_json(result) in parts to write one after another (joining 100 MB would copy it once more)."""
     if not _FAST:
         return [stdlib_json(result)]
+    # Imported here: json_rows builds on this module (and row_join, which uses respelled).
+    from autofuse_studio.core.reports.json_rows import joined_rows
+
     try:
         with gc_paused():  # 100k acyclic structs: collections would rescan them again and again
-            document = _fixed(dataclasses.replace(result, rows=[]).to_dict())
+            document = fixed(dataclasses.replace(result, rows=[]).to_dict())
             head = msgspec.json.format(msgspec.json.encode(document), indent=2)
-            rows = _formatted_rows(result.rows)
-    except (_Unlike, TypeError, msgspec.EncodeError):
+            rows = joined_rows(result.rows) if result.rows else []  # by the C joiner, column by column
+            if rows is None:
+                rows = _formatted_rows(result.rows)
+    except (Unlike, TypeError, msgspec.EncodeError):
         return [stdlib_json(result)]
     if not rows:
         return [head, b"\n"]

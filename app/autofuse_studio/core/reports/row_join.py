@@ -1,13 +1,15 @@
 """Table rows joined into UTF-8 straight from their column cells: the C module _rowjoin, or the same bytes in Python.
 
-A column is (values, before, after, empty[, number_before, number_after]). A None value is written as `empty`;
+A column is (values, before, after, empty[, number_before, number_after]). None and "" are written as `empty`;
 a str as before + text + after; an int or float as number_before + str()/repr() + number_after (before and
 after when not given; NaN and Inf as `empty`); a 1-tuple (text,) as its text alone (a cell the caller spelled
 whole). `values` may be a `Numbers` column: msgspec spells a chunk of it at a time (25x faster than repr()) and
 the joiner respells its floats as repr() does. Each row is row_open, its cells joined by `separator`, row_close.
 ROW in the templates and whole cells becomes the row's number (the xlsx cell references); plain texts are copied
-as they are, so a caller that numbers rows keeps ROW out of them (xlsx escapes control characters). Without the
-C module (not built, or AUTOFUSE_STUDIO_NO_NATIVE=1) Python writes the same bytes.
+as they are, so a caller that numbers rows keeps ROW out of them (xlsx escapes control characters). The C module
+also reads the columns out of the rows (attribute_columns), and answers in one pass over a column what types it
+holds (column_kinds) and whether any text needs escaping (plain_texts). Without the C module (not built, or
+AUTOFUSE_STUDIO_NO_NATIVE=1) Python writes the same bytes.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from types import ModuleType
 from typing import Any
 
@@ -53,15 +55,19 @@ def native_joiner() -> ModuleType | None:
     return _ROWJOIN
 
 
-def attribute_columns(objects: Sequence[Any], names: Sequence[str]) -> list[list[Any]]:
-    """Each name's attribute of every object, column by column (C: one pass over the objects)."""
+def attribute_columns(objects: Sequence[Any], names: Sequence[str], items: bool = False) -> list[list[Any]]:
+    """Each name's attribute of every object (with `items`, object[name]: dicts), column by column, None for a
+    None object (C: one pass over the objects)."""
     native = native_joiner()
     if native is None:
-        return [list(map(attrgetter(name), objects)) for name in names]
+        read = itemgetter if items else attrgetter
+        if any(held is None for held in objects):
+            return [[None if held is None else read(name)(held) for held in objects] for name in names]
+        return [list(map(read(name), objects)) for name in names]
     found: list[list[Any]] = [[] for _ in names]
     for start in range(0, len(objects), ATTRIBUTE_CHUNK):  # the GIL is free again between two chunks (the GUI)
-        for column, part in zip(found, native.attribute_columns(objects[start:start + ATTRIBUTE_CHUNK], names),
-                                strict=True):
+        for column, part in zip(found, native.attribute_columns(objects[start:start + ATTRIBUTE_CHUNK], names,
+                                                                items), strict=True):
             column.extend(part)
     return found
 
@@ -71,6 +77,26 @@ def all_finite(values: Sequence[Any]) -> bool:
     finite floats only sends the caller down its value-by-value path)."""
     total = sum([value for value in values if value.__class__ is float], 0.0)
     return total - total == 0
+
+
+def column_kinds(values: Sequence[Any]) -> tuple[set[type], bool]:
+    """The types of `values` and whether every float among them is finite (C: one pass over the column)."""
+    native = native_joiner()
+    if native is None:
+        return set(map(type, values)), all_finite(values)
+    kinds: tuple[set[type], bool] = native.column_kinds(values)
+    return kinds
+
+
+def plain_texts(values: Sequence[Any], inner: str, leads: str, edge_space: bool, max_length: int) -> bool | None:
+    """C's answer whether no text of `values` holds a character of `inner` (ASCII), starts with one of `leads`,
+    starts or ends with whitespace (`edge_space`) or is longer than `max_length`; None without the C module
+    (the caller checks in Python)."""
+    native = native_joiner()
+    if native is None:
+        return None
+    plain: bool = native.plain_texts(values, inner, leads, edge_space, max_length)
+    return plain
 
 
 @dataclass(frozen=True)
@@ -115,7 +141,7 @@ def _cell(value: Any, before: str, after: str, empty: str, number_before: str, n
         return empty
     kind = value.__class__
     if kind is str:
-        return before + str(value) + after
+        return before + str(value) + after if value else empty
     if kind is float:
         return number_before + repr(value) + number_after if math.isfinite(value) else empty
     if kind is int:
@@ -139,7 +165,7 @@ def _cells(column: Column, start: int, stop: int, first_number: int) -> list[str
     if isinstance(values, bytes):
         return _number_tokens(values, stop - start, empty, number_before, number_after)
     try:  # a column of texts (the common case) in one comprehension
-        return [empty if value is None else before + value + after for value in values[start:stop]]
+        return [empty if value is None or value == "" else before + value + after for value in values[start:stop]]
     except TypeError:
         pass
     cells = []
@@ -148,7 +174,7 @@ def _cells(column: Column, start: int, stop: int, first_number: int) -> list[str
             if len(value) != 1 or value[0].__class__ is not str:
                 raise TypeError("join_rows: a whole cell is a 1-tuple of str")
             cells.append(value[0].replace(ROW, str(number)))
-        elif value.__class__ is str:
+        elif value.__class__ is str and value:
             cells.append(before + value + after)
         else:
             cells.append(_cell(value, before, after, empty, number_before, number_after))
