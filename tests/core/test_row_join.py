@@ -23,6 +23,7 @@ from autofuse_studio.core.reports.row_join import (
     all_finite,
     attribute_columns,
     column_kinds,
+    column_survey,
     join_rows,
     plain_texts,
 )
@@ -59,7 +60,8 @@ def _both(call: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any
 
 def _floats(count: int) -> list[float]:
     rng = random.Random(3)
-    values = [1e-7, 5e-324, 1.7976931348623157e308, -0.0, 0.0, 1.0, 1e16, 9.999e15, 1e-4, 1e-5, 0.1, 100.0]
+    values = [1e-7, 5e-324, 1.7976931348623157e308, -0.0, 0.0, 1.0, 1e16, 9.999e15, 1e-4, 1e-5, 0.1, 100.0,
+              9999999999999998.0, 1234567890123456.8, 1e15, 0.00012, -0.00009999, 0.00010000000000000002]
     while len(values) < count:
         value = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
         if rng.random() < 0.5:
@@ -159,6 +161,58 @@ def test_column_kinds_name_the_types_and_non_finite_floats(monkeypatch: pytest.M
     assert _both(lambda: column_kinds(()), monkeypatch) == ((set(), True),) * 2
 
 
+def test_attribute_columns_read_across_chunks_subclasses_and_odd_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(row_join, "ATTRIBUTE_CHUNK", 3)  # several C calls filling the same lists
+
+    class Derived(SimpleNamespace):
+        @property
+        def b(self) -> str:  # a subclass's property in place of a plain attribute
+            return "derived"
+
+    odd = [SimpleNamespace(a=10**40, b=math.nan), Derived(a=-1), None, SimpleNamespace(a=[1], b=None),
+           SimpleNamespace(a=2, b="x" * 1000)]
+    native, python = _both(lambda: attribute_columns(tuple(odd), ("a", "b")), monkeypatch)
+    assert native[0] == python[0] == [10**40, -1, None, [1], 2]
+    assert native[1][1:] == python[1][1:] == ["derived", None, None, "x" * 1000]
+    assert math.isnan(native[1][0]) and math.isnan(python[1][0])
+    with pytest.raises(AttributeError):
+        attribute_columns(odd, ["a", "missing"])
+
+
+def test_attribute_columns_survive_a_property_that_empties_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)  # C's reader: it must not read freed memory
+    objects: list[Any] = []
+
+    class Emptying:
+        @property
+        def a(self) -> int:
+            objects.clear()  # the rows read shrink under the reader: an error, never a crash
+            return 1
+
+    objects.extend([Emptying(), Emptying(), Emptying()])
+    with pytest.raises(IndexError):
+        attribute_columns(objects, ["a"])
+
+
+def test_column_survey_answers_as_column_kinds_and_plain_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)
+    for values in (["a", None, 1, 2.5], ["a", math.nan, "=x"], [None, "a,b"], [], [math.inf, 3], ["", " x"]):
+        for rules in (XLSX_RULES, CSV_RULES):
+            assert column_survey(values, *rules) == (*column_kinds(values), plain_texts(values, *rules))
+    monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+    assert column_survey(["a", 1.5], *CSV_RULES) == ({str, float}, True, None)  # Python checks the texts itself
+
+
+def test_whole_number_columns_are_written_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = [0, None, -1, 2**63, -(2**70), 12345678901234567, None]
+    column = precision_csv.column_cells(values, non_finite_empty=True)
+    assert _both(lambda: join_rows([(column, "", "", "")], 0, len(values)), monkeypatch) == (
+        b"0\n\n-1\n9223372036854775808\n-1180591620717411303424\n12345678901234567\n\n",) * 2
+    xlsx_column = xlsx_stream.column_cells(values, "C")
+    native, python = _both(lambda: join_rows([xlsx_column], 0, 3, "", ""), monkeypatch)
+    assert native == python == b'<c r="C1"><v>0</v></c><c r="C3"><v>-1</v></c>'
+
+
 XLSX_RULES = (xlsx_stream._UNSAFE_INSIDE, "".join(xlsx_stream.FORMULA_LEADS), True, xlsx_stream.MAX_CELL_TEXT)
 CSV_RULES = ("".join(precision_csv._QUOTE_MARKS), "".join(precision_csv.FORMULA_LEADS), False, 10**9)
 
@@ -184,7 +238,7 @@ def test_text_columns_are_spelled_alike_with_and_without_the_c_scan(text: str,
     values = ["plain", None, text, "", "融合"]
     assert _both(lambda: xlsx_stream._text_values(values, "B"), monkeypatch) == (
         (xlsx_stream._text_values(values, "B"),) * 2)
-    native, python = _both(lambda: list(precision_csv._texts(values)), monkeypatch)
+    native, python = _both(lambda: list(precision_csv.column_cells(values)), monkeypatch)
     assert native == python
 
 

@@ -24,7 +24,9 @@
 #include <Python.h>
 #include <string.h>
 
+/* The joined bytes, written straight into the bytes object returned (no copy of ~1.6 MB per chunk at the end). */
 typedef struct {
+    PyObject *bytes; /* NULL until the first reserve */
     char *data;
     Py_ssize_t size;
     Py_ssize_t capacity;
@@ -38,14 +40,30 @@ static int buffer_reserve(Buffer *buffer, Py_ssize_t more) {
     while (capacity < buffer->size + more) {
         capacity *= 2;
     }
-    char *grown = PyMem_Realloc(buffer->data, (size_t)capacity);
-    if (grown == NULL) {
-        PyErr_NoMemory();
+    if (buffer->bytes == NULL) {
+        buffer->bytes = PyBytes_FromStringAndSize(NULL, capacity);
+    } else if (_PyBytes_Resize(&buffer->bytes, capacity) < 0) { /* frees it and sets it NULL on failure */
         return -1;
     }
-    buffer->data = grown;
+    if (buffer->bytes == NULL) {
+        return -1;
+    }
+    buffer->data = PyBytes_AS_STRING(buffer->bytes);
     buffer->capacity = capacity;
     return 0;
+}
+
+/* The buffer's bytes cut to their size (the buffer gives them up); NULL on failure. */
+static PyObject *buffer_finish(Buffer *buffer) {
+    PyObject *bytes = buffer->bytes;
+    buffer->bytes = NULL;
+    if (bytes == NULL) {
+        return PyBytes_FromStringAndSize("", 0);
+    }
+    if (_PyBytes_Resize(&bytes, buffer->size) < 0) {
+        return NULL;
+    }
+    return bytes;
 }
 
 static int buffer_add(Buffer *buffer, const char *text, Py_ssize_t length) {
@@ -105,7 +123,27 @@ typedef struct {
     PyObject *values; /* a list or tuple (PySequence_Fast), or bytes (msgspec's JSON array of numbers) */
     const char *cursor, *end; /* the next token of a bytes column */
     Template before, after, empty, number_before, number_after;
+    int bare; /* before, after, number_before and number_after empty (CSV): texts and ints copied alone */
 } Column;
+
+/* `whole` in decimal as "%lld" writes it (snprintf's format parsing cost more than the digits); returns the length. */
+static Py_ssize_t spell_integer(long long whole, char *out) {
+    char reversed[24];
+    int count = 0;
+    unsigned long long magnitude = whole < 0 ? 0ULL - (unsigned long long)whole : (unsigned long long)whole;
+    do {
+        reversed[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    Py_ssize_t used = 0;
+    if (whole < 0) {
+        out[used++] = '-';
+    }
+    while (count) {
+        out[used++] = reversed[--count];
+    }
+    return used;
+}
 
 /* before + text + after, the templates numbered. */
 static int add_wrapped(Buffer *buffer, const Template *before, const char *text, Py_ssize_t length,
@@ -127,9 +165,17 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
         if (PyUnicode_GET_LENGTH(value) == 0) { /* "" is an empty cell too (xlsx: no cell at all) */
             return add_template(buffer, &column->empty, number, number_length);
         }
-        text = PyUnicode_AsUTF8AndSize(value, &length);
-        if (text == NULL) {
-            return -1;
+        if (PyUnicode_IS_COMPACT_ASCII(value)) { /* the common case: the UTF-8 is the text itself */
+            text = (const char *)PyUnicode_DATA(value);
+            length = PyUnicode_GET_LENGTH(value);
+        } else {
+            text = PyUnicode_AsUTF8AndSize(value, &length);
+            if (text == NULL) {
+                return -1;
+            }
+        }
+        if (column->bare) {
+            return buffer_add(buffer, text, length);
         }
         return add_wrapped(buffer, &column->before, text, length, &column->after, number, number_length);
     }
@@ -155,9 +201,12 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
             return -1;
         }
         if (!overflow) {
-            char digits[32];
-            int written = snprintf(digits, sizeof digits, "%lld", whole);
-            return add_wrapped(buffer, &column->number_before, digits, (Py_ssize_t)written, &column->number_after,
+            char digits[24];
+            Py_ssize_t written = spell_integer(whole, digits);
+            if (column->bare) {
+                return buffer_add(buffer, digits, written);
+            }
+            return add_wrapped(buffer, &column->number_before, digits, written, &column->number_after,
                                number, number_length);
         }
         PyObject *decimal = PyObject_Str(value); /* beyond 64 bits: Python spells it */
@@ -184,6 +233,16 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
 /* A finite float's JSON token (sign, digits, optional point, optional exponent) as float.__repr__ writes it:
  * fixed notation for decimal exponents -4..15 ('.0' added), else d.ddde+XX / d.ddde-XX (two exponent digits). */
 static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
+    /* Most tokens already read as repr: fixed notation, 1 to 16 integer digits, not below 0.0001 (msgspec writes
+     * 1e-05 as 0.00001, repr does not). Those are copied as they are. */
+    const char *digits_at = token + (length > 0 && token[0] == '-');
+    const char *point = memchr(digits_at, '.', (size_t)(token + length - digits_at));
+    if (point != NULL && point > digits_at && point - digits_at <= 16 && point + 1 < token + length &&
+        memchr(token, 'e', (size_t)length) == NULL && memchr(token, 'E', (size_t)length) == NULL &&
+        !(point - digits_at == 1 && digits_at[0] == '0' && token + length - (point + 1) >= 4 &&
+          memcmp(point + 1, "0000", 4) == 0)) {
+        return buffer_add(buffer, token, length);
+    }
     char digits[64], out[128];
     int count = 0, before_point = 0, seen_point = 0, exponent = 0, exponent_negative = 0, used = 0;
     Py_ssize_t at = 0;
@@ -307,6 +366,8 @@ static int add_number_token(Buffer *buffer, const Column *column, const char **c
     return add_template(buffer, &column->number_after, number, number_length);
 }
 
+static Py_ssize_t bytes_per_row = 0; /* the last join's bytes per row (the GIL guards it) */
+
 static PyObject *join_rows(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *columns_arg, *row_open_arg, *row_close_arg, *separator_arg;
@@ -321,7 +382,7 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
     }
     Py_ssize_t width = PySequence_Fast_GET_SIZE(columns_seq);
     Column *columns = PyMem_Calloc((size_t)(width ? width : 1), sizeof(Column));
-    Buffer buffer = {NULL, 0, 0};
+    Buffer buffer = {NULL, NULL, 0, 0};
     PyObject *result = NULL;
     Template row_open, row_close, separator;
     if (columns == NULL) {
@@ -376,6 +437,17 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
                                             template_of(PyTuple_GET_ITEM(spec, 5), &columns[j].number_after) < 0)) {
             goto done;
         }
+        columns[j].bare = columns[j].before.length == 0 && columns[j].after.length == 0 &&
+                          columns[j].number_before.length == 0 && columns[j].number_after.length == 0;
+    }
+    /* Sized from the last call's rows: one allocation, not a doubling series of copies (a wrong guess only
+     * grows the buffer or leaves untouched room; capped, so that one call of huge rows cannot ask for GBs). */
+    if (stop > start && bytes_per_row > 0) {
+        Py_ssize_t guess = bytes_per_row + bytes_per_row / 8;
+        guess = guess > ((Py_ssize_t)1 << 24) / (stop - start) ? ((Py_ssize_t)1 << 24) : guess * (stop - start);
+        if (buffer_reserve(&buffer, guess) < 0) {
+            goto done;
+        }
     }
     for (Py_ssize_t row = start; row < stop; row++) {
         char number[32];
@@ -410,7 +482,8 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    result = PyBytes_FromStringAndSize(buffer.data ? buffer.data : "", buffer.size);
+    bytes_per_row = stop > start ? buffer.size / (stop - start) + 1 : bytes_per_row;
+    result = buffer_finish(&buffer);
 done:
     if (columns != NULL) {
         for (Py_ssize_t j = 0; j < width; j++) {
@@ -418,63 +491,71 @@ done:
         }
         PyMem_Free(columns);
     }
-    PyMem_Free(buffer.data);
+    Py_XDECREF(buffer.bytes);
     Py_DECREF(columns_seq);
     return result;
 }
 
-/* attribute_columns(objects, names) -> [[getattr(o, name) for o in objects] for name in names] (None for a None
- * object: a row without metrics has none of theirs; with items true o[name], for dicts), in one pass over
- * the objects (each object's attributes read while it is in cache; attrgetter per column walks 100k objects once
- * per name). */
+/* attribute_columns(objects, names, items, start, stop, into) -> None: into[j][i] = getattr(objects[i], names[j])
+ * for i in [start, stop) (None for a None object: a row without metrics has none of theirs; with items true
+ * objects[i][names[j]], for dicts), in one pass over the objects (each object's attributes read while it is in
+ * cache; attrgetter per column walks 100k objects once per name). `into` holds one list per name, made by the
+ * caller at full length: filled in place, chunk after chunk, no chunk lists built, extended and freed (that
+ * touched every value twice more). Lists are re-checked on every access: a property's Python code may change
+ * them meanwhile. */
 static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *objects_arg, *names_arg;
+    PyObject *objects, *names, *into;
     int items = 0;
-    if (!PyArg_ParseTuple(args, "OO|p:attribute_columns", &objects_arg, &names_arg, &items)) {
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "O!O!pnnO!:attribute_columns", &PyList_Type, &objects, &PyTuple_Type, &names,
+                          &items, &start, &stop, &PyList_Type, &into)) {
         return NULL;
     }
-    /* Tuples: a property's Python code could change a list while it is read. */
-    PyObject *objects = PySequence_Tuple(objects_arg);
-    if (objects == NULL) {
+    Py_ssize_t width = PyTuple_GET_SIZE(names);
+    if (PyList_GET_SIZE(into) != width) {
+        PyErr_SetString(PyExc_ValueError, "attribute_columns: one list in `into` per name");
         return NULL;
     }
-    PyObject *names = PySequence_Tuple(names_arg);
-    if (names == NULL) {
-        Py_DECREF(objects);
-        return NULL;
-    }
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(objects), width = PySequence_Fast_GET_SIZE(names);
-    PyObject *result = PyList_New(width);
-    for (Py_ssize_t j = 0; result != NULL && j < width; j++) {
-        PyObject *column = PyList_New(count);
-        if (column == NULL || !PyUnicode_Check(PySequence_Fast_GET_ITEM(names, j))) {
-            if (column != NULL) {
-                PyErr_SetString(PyExc_TypeError, "attribute_columns: names must be str");
-                Py_DECREF(column);
-            }
-            Py_CLEAR(result);
-            break;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, j))) {
+            PyErr_SetString(PyExc_TypeError, "attribute_columns: names must be str");
+            return NULL;
         }
-        PyList_SET_ITEM(result, j, column);
     }
-    for (Py_ssize_t i = 0; result != NULL && i < count; i++) {
-        PyObject *object = PySequence_Fast_GET_ITEM(objects, i);
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "attribute_columns: start must not be negative");
+        return NULL;
+    }
+    for (Py_ssize_t i = start; i < stop; i++) {
+        if (i >= PyList_GET_SIZE(objects)) {
+            PyErr_SetString(PyExc_IndexError, "attribute_columns: objects shorter than stop");
+            return NULL;
+        }
+        PyObject *object = Py_NewRef(PyList_GET_ITEM(objects, i)); /* held: a property may drop it from the list */
         for (Py_ssize_t j = 0; j < width; j++) {
-            PyObject *name = PySequence_Fast_GET_ITEM(names, j);
+            PyObject *name = PyTuple_GET_ITEM(names, j);
             PyObject *value = object == Py_None ? Py_NewRef(Py_None)
                               : items           ? PyObject_GetItem(object, name)
                                                 : PyObject_GetAttr(object, name);
             if (value == NULL) {
-                Py_CLEAR(result);
-                break;
+                Py_DECREF(object);
+                return NULL;
             }
-            PyList_SET_ITEM(PyList_GET_ITEM(result, j), i, value);
+            PyObject *column = j < PyList_GET_SIZE(into) ? PyList_GET_ITEM(into, j) : NULL;
+            if (column == NULL || !PyList_Check(column) || i >= PyList_GET_SIZE(column)) {
+                Py_DECREF(value);
+                Py_DECREF(object);
+                PyErr_SetString(PyExc_ValueError, "attribute_columns: `into` lists must hold stop values");
+                return NULL;
+            }
+            PyObject *previous = PyList_GET_ITEM(column, i);
+            PyList_SET_ITEM(column, i, value);
+            Py_XDECREF(previous); /* the caller's placeholder (None): its release runs no Python code */
         }
+        Py_DECREF(object);
     }
-    Py_DECREF(objects);
-    Py_DECREF(names);
-    return result;
+    Py_RETURN_NONE;
 }
 
 /* Whether code point `letter` is one of `set`'s (a short str: a linear look-up). */
@@ -484,6 +565,50 @@ static int among(Py_UCS4 letter, PyObject *set) {
     const void *data = PyUnicode_DATA(set);
     for (Py_ssize_t k = 0; k < size; k++) {
         if (PyUnicode_READ(kind, data, k) == letter) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The ASCII characters of `inner` as a byte table (unsafe[c] is 1 for each); -1 with ValueError for a non-ASCII one. */
+static int unsafe_table(PyObject *inner, unsigned char unsafe[128], const char *caller) {
+    memset(unsafe, 0, 128);
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(inner); k++) {
+        Py_UCS4 letter = PyUnicode_READ_CHAR(inner, k);
+        if (letter >= 128) {
+            PyErr_Format(PyExc_ValueError, "%s: inner characters must be ASCII", caller);
+            return -1;
+        }
+        unsafe[letter] = 1;
+    }
+    return 0;
+}
+
+/* Whether a non-empty exact str needs work: a character of `unsafe`, a lead of `leads`, edge whitespace (when
+ * edge_space) or more than max_length characters. */
+static int text_needs_work(PyObject *value, const unsigned char unsafe[128], PyObject *leads, int edge_space,
+                           Py_ssize_t max_length) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(value);
+    int kind = PyUnicode_KIND(value);
+    const void *data = PyUnicode_DATA(value);
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0), last = PyUnicode_READ(kind, data, length - 1);
+    if (length > max_length || among(first, leads) ||
+        (edge_space && (Py_UNICODE_ISSPACE(first) || Py_UNICODE_ISSPACE(last)))) {
+        return 1;
+    }
+    if (kind == PyUnicode_1BYTE_KIND) { /* the common case: a byte table look-up per character */
+        const Py_UCS1 *text = data;
+        for (Py_ssize_t k = 0; k < length; k++) {
+            if (text[k] < 128 && unsafe[text[k]]) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < length; k++) {
+        Py_UCS4 letter = PyUnicode_READ(kind, data, k);
+        if (letter < 128 && unsafe[letter]) {
             return 1;
         }
     }
@@ -502,14 +627,9 @@ static PyObject *plain_texts(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OUUpn:plain_texts", &values_arg, &inner, &leads, &edge_space, &max_length)) {
         return NULL;
     }
-    unsigned char unsafe[128] = {0};
-    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(inner); k++) {
-        Py_UCS4 letter = PyUnicode_READ_CHAR(inner, k);
-        if (letter >= 128) {
-            PyErr_SetString(PyExc_ValueError, "plain_texts: inner characters must be ASCII");
-            return NULL;
-        }
-        unsafe[letter] = 1;
+    unsigned char unsafe[128];
+    if (unsafe_table(inner, unsafe, "plain_texts") < 0) {
+        return NULL;
     }
     PyObject *values = PySequence_Fast(values_arg, "plain_texts: values must be a sequence");
     if (values == NULL) {
@@ -519,38 +639,57 @@ static PyObject *plain_texts(PyObject *self, PyObject *args) {
     Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
     for (Py_ssize_t i = 0; plain && i < count; i++) {
         PyObject *value = PySequence_Fast_GET_ITEM(values, i);
-        if (!PyUnicode_CheckExact(value) || PyUnicode_GET_LENGTH(value) == 0) {
-            continue;
-        }
-        Py_ssize_t length = PyUnicode_GET_LENGTH(value);
-        int kind = PyUnicode_KIND(value);
-        const void *data = PyUnicode_DATA(value);
-        Py_UCS4 first = PyUnicode_READ(kind, data, 0), last = PyUnicode_READ(kind, data, length - 1);
-        if (length > max_length || among(first, leads) ||
-            (edge_space && (Py_UNICODE_ISSPACE(first) || Py_UNICODE_ISSPACE(last)))) {
+        if (PyUnicode_CheckExact(value) && PyUnicode_GET_LENGTH(value) > 0 &&
+            text_needs_work(value, unsafe, leads, edge_space, max_length)) {
             plain = 0;
-            break;
-        }
-        if (kind == PyUnicode_1BYTE_KIND) { /* the common case: a byte table look-up per character */
-            const Py_UCS1 *text = data;
-            for (Py_ssize_t k = 0; k < length; k++) {
-                if (text[k] < 128 && unsafe[text[k]]) {
-                    plain = 0;
-                    break;
-                }
-            }
-        } else {
-            for (Py_ssize_t k = 0; k < length; k++) {
-                Py_UCS4 letter = PyUnicode_READ(kind, data, k);
-                if (letter < 128 && unsafe[letter]) {
-                    plain = 0;
-                    break;
-                }
-            }
         }
     }
     Py_DECREF(values);
     return PyBool_FromLong(plain);
+}
+
+/* column_survey(values, inner, leads, edge_space, max_length) -> (set of types, all floats finite, plain texts):
+ * column_kinds and plain_texts in one pass over a column (the texts are checked while their cells are in cache). */
+static PyObject *column_survey(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values_arg, *inner, *leads;
+    int edge_space;
+    Py_ssize_t max_length;
+    if (!PyArg_ParseTuple(args, "OUUpn:column_survey", &values_arg, &inner, &leads, &edge_space, &max_length)) {
+        return NULL;
+    }
+    unsigned char unsafe[128];
+    if (unsafe_table(inner, unsafe, "column_survey") < 0) {
+        return NULL;
+    }
+    PyObject *values = PySequence_Fast(values_arg, "column_survey: values must be a sequence");
+    if (values == NULL) {
+        return NULL;
+    }
+    PyObject *kinds = PySet_New(NULL);
+    PyTypeObject *last = NULL; /* runs of one type are the rule: the set is touched once per change */
+    int finite = 1, plain = 1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    for (Py_ssize_t i = 0; kinds != NULL && i < count; i++) {
+        PyObject *value = PySequence_Fast_GET_ITEM(values, i);
+        PyTypeObject *kind = Py_TYPE(value);
+        if (kind == &PyFloat_Type) {
+            finite &= Py_IS_FINITE(PyFloat_AS_DOUBLE(value)) != 0;
+        } else if (kind == &PyUnicode_Type && plain && PyUnicode_GET_LENGTH(value) > 0) {
+            plain = !text_needs_work(value, unsafe, leads, edge_space, max_length);
+        }
+        if (kind != last) {
+            last = kind;
+            if (PySet_Add(kinds, (PyObject *)kind) < 0) {
+                Py_CLEAR(kinds);
+            }
+        }
+    }
+    Py_DECREF(values);
+    if (kinds == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(NOO)", kinds, finite ? Py_True : Py_False, plain ? Py_True : Py_False);
 }
 
 /* column_kinds(values) -> (set of the values' types, True when no float among them is NaN or ±Inf): one pass over
@@ -587,10 +726,13 @@ static PyObject *column_kinds(PyObject *self, PyObject *values_arg) {
 
 static PyMethodDef methods[] = {
     {"attribute_columns", attribute_columns, METH_VARARGS,
-     "attribute_columns(objects, names, items=False) -> list of lists: each name's attribute (item) of every object "
-     "(None of None)."},
+     "attribute_columns(objects, names, items, start, stop, into) -> None: each name's attribute (item) of objects "
+     "start..stop-1 (None of None) into the caller's lists."},
     {"plain_texts", plain_texts, METH_VARARGS,
      "plain_texts(values, inner, leads, edge_space, max_length) -> bool: no text needs work."},
+    {"column_survey", column_survey, METH_VARARGS,
+     "column_survey(values, inner, leads, edge_space, max_length) -> (set of types, bool, bool): column_kinds and "
+     "plain_texts in one pass."},
     {"column_kinds", column_kinds, METH_O,
      "column_kinds(values) -> (set of types, bool): the values' types and whether every float is finite."},
     {"join_rows", join_rows, METH_VARARGS,

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.reports.precision_json import (
+from autofuse_studio.core.reports.json_spelling import (
     HEAD_KEYS,
     METRIC_KEYS,
     ROW_KEYS,
@@ -29,10 +29,9 @@ from autofuse_studio.core.reports.row_join import (
     Column,
     Numbers,
     attribute_columns,
-    column_kinds,
+    column_survey,
     join_rows,
     native_joiner,
-    plain_texts,
 )
 
 CHUNK_ROWS = 4096  # rows joined per C call (~10 ms with the GIL held)
@@ -45,6 +44,7 @@ _ROW_OPEN, _ROW_CLOSE = _ROW_SEPARATOR + "    {\n", "\n    }"
 _ESCAPED = '"\\' + "".join(map(chr, range(32)))
 _SCALARS = frozenset({str, int, float, type(None)})
 _NUMBERS = frozenset({int, float, type(None)})
+_WHOLE_NUMBERS = frozenset({int, type(None)})
 SHAPE_KEYS = ("fused_shape", "origin_shape")
 NESTED_KEYS = ("statistics", "signature")
 
@@ -63,13 +63,15 @@ def _nested(value: Any) -> str:
 def _scalar_column(key: str, values: Sequence[Any]) -> Column:
     """A column of texts, ints, floats and None: texts quoted (escaped by msgspec when they need it), numbers
     as repr() spells them, None (and, in the metrics, NaN/Inf) as null."""
-    kinds, finite = column_kinds(values)
+    kinds, finite, plain = column_survey(values, _ESCAPED, "", False, 1 << 62)
     if not kinds <= _SCALARS or (not finite and key not in METRIC_KEYS):
         raise Unlike  # a bool or other type, or NaN json.dumps would refuse: the document's own path decides
     prefix = _prefix(key)
+    if kinds <= _WHOLE_NUMBERS:
+        return (values, prefix, "", prefix + "null")  # ints: the joiner spells them as str(), faster than msgspec
     if kinds <= _NUMBERS:
         return (Numbers(values), prefix, "", prefix + "null")
-    if str in kinds and not plain_texts(values, _ESCAPED, "", False, 1 << 62):
+    if str in kinds and not plain:
         # Escaped by msgspec as whole cells (its escapes are json.dumps': a test of the writers checks).
         values = [(prefix + msgspec.json.encode(value).decode("utf-8"),) if value.__class__ is str else value
                   for value in values]

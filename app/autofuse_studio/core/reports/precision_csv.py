@@ -13,13 +13,12 @@ import csv
 import io
 import re
 import sys
-from collections.abc import Callable, Sequence
-from operator import attrgetter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
-from autofuse_studio.core.reports.precision_json import METRIC_KEYS
-from autofuse_studio.core.reports.row_join import Numbers, attribute_columns, column_kinds, join_rows, plain_texts
+from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
+from autofuse_studio.core.reports.row_join import Numbers, attribute_columns, column_survey, join_rows, plain_texts
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, csv_cell
 
 # The row attributes the tabular columns show as they are (table_records reads them through to_dict()).
@@ -27,7 +26,9 @@ ATTRIBUTE_KEYS = frozenset({"rank", "step", "occurrence", "kind", "fused_op", "f
                             "origin_index", "status", "verdict", "fused_dtype", "origin_dtype", "source_type",
                             "message", "fused_file", "origin_file"})
 SHAPE_KEYS = frozenset({"fused_shape", "origin_shape"})
+SIGNATURE_PARTS = {"signature": "code", "signature_sentence": "sentence"}  # column: the Signature attribute
 _NUMBERS = frozenset({int, float, type(None)})
+_WHOLE_NUMBERS = frozenset({int, type(None)})
 _TEXTS = frozenset({str, type(None)})
 # Characters csv.writer (QUOTE_MINIMAL, ',' and '"', '\n' line ends) may quote a cell for; '\r' for newer Pythons.
 _MAY_QUOTE = re.compile(r'[,"\r\n]')
@@ -35,6 +36,8 @@ _MAY_QUOTE = re.compile(r'[,"\r\n]')
 # in ~4 ms where eleven two-character substring tests take ~40; single characters to quote are found by `in`.
 _LEAD_AFTER_SEPARATOR = re.compile("\x00[" + re.escape("".join(FORMULA_LEADS)) + "]")
 _QUOTE_MARKS = (",", '"', "\r", "\n")
+_INNER_MARKS = "".join(_QUOTE_MARKS)
+_LEADS = "".join(FORMULA_LEADS)
 CHUNK_ROWS = 4096  # lines joined and encoded per step (~10 ms with the GIL held)
 
 
@@ -57,9 +60,12 @@ def _text_cell(value: str | None) -> str:
     return _quoted(text) if _MAY_QUOTE.search(text) else text
 
 
-def _texts(values: Sequence[Any]) -> Sequence[str | None]:
-    """Cells of a column of texts (None for empty): as they are when none needs work, else each distinct one once."""
-    if plain_texts(values, "".join(_QUOTE_MARKS), "".join(FORMULA_LEADS), False, sys.maxsize):
+def _texts(values: Sequence[Any], plain: bool | None = None) -> Sequence[str | None]:
+    """Cells of a column of texts (None for empty): as they are when none needs work (`plain`: column_survey's
+    answer, None to ask plain_texts), else each distinct one once."""
+    if plain is None:
+        plain = plain_texts(values, _INNER_MARKS, _LEADS, False, sys.maxsize)
+    if plain:
         return values  # C scanned every text: none needs work
     # One join of the distinct values and a few substring scans: most hold no formula lead and nothing to quote.
     # A value holding the separator itself can only send the column down the per-value path.
@@ -85,9 +91,11 @@ def _numbers(values: Sequence[Any], non_finite_empty: bool, finite: bool) -> Seq
 def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> Sequence[Any] | Numbers:
     """One column's values (as table_records() holds them) ready for join_rows, which spells them as csv.writer
     did: texts checked and converted in bulk, numbers left to join_rows."""
-    kinds, finite = column_kinds(values)
+    kinds, finite, plain = column_survey(values, _INNER_MARKS, _LEADS, False, sys.maxsize)
     if kinds <= _TEXTS:
-        return _texts(values)
+        return _texts(values, plain)
+    if kinds <= _WHOLE_NUMBERS:
+        return values  # ints (and None): join_rows spells them as str() does, faster than msgspec and a respelling
     if kinds <= _NUMBERS:
         return _numbers(values, non_finite_empty, finite)
     raise Unlike  # mixed or unknown types: csv.writer spells them
@@ -97,13 +105,10 @@ def _shape_cell(shape: tuple[int, ...] | None) -> str | None:
     return None if shape is None else "x".join(map(str, shape))
 
 
-def _attribute_columns(rows: Sequence[PrecisionRow], keys: Sequence[str]) -> dict[str, Sequence[Any]]:
-    """The row attributes `keys` (shapes spelled "8x16"), column by column."""
-    found: dict[str, Sequence[Any]] = dict(zip(keys, attribute_columns(rows, keys), strict=True))
-    for key in SHAPE_KEYS.intersection(keys):
-        spelled = {shape: _shape_cell(shape) for shape in set(found[key])}  # few distinct shapes, 100k rows
-        found[key] = list(map(spelled.__getitem__, found[key]))
-    return found
+def _spelled_shapes(shapes: Sequence[tuple[int, ...] | None]) -> list[str | None]:
+    """A shape column spelled "8x16" (None for no shape): each distinct shape once (few of them, 100k rows)."""
+    spelled = {shape: _shape_cell(shape) for shape in set(shapes)}
+    return list(map(spelled.__getitem__, shapes))
 
 
 def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
@@ -113,38 +118,48 @@ def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
 
     `stats` holds each row's stats_cells() (None for tensor rows). Raises Unlike for a column it does not know.
     """
-    # A row without metrics has None in their columns: an empty cell, as the NaN to_dict()'s null stands for.
-    metrics = attribute_columns(rows, ("metrics",))[0]
-    found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True))
     stat_keys = [key for key in columns if key.startswith("stat_")]
+    signature_keys = [key for key in columns if key in SIGNATURE_PARTS]
+    row_keys = [key for key in columns if key in ATTRIBUTE_KEYS or key in SHAPE_KEYS]
+    if (stat_keys and stats is None) or len(stat_keys) + len(signature_keys) + len(row_keys) + len(
+            [key for key in columns if key in METRIC_KEYS]) != len(columns):
+        raise Unlike  # a column this module does not know yet
+    # One pass over the rows reads every attribute the columns need (each row's attributes while it is in cache).
+    nested = ("metrics", "signature") if signature_keys else ("metrics",)
+    read = dict(zip((*nested, *row_keys), attribute_columns(rows, (*nested, *row_keys)), strict=True))
+    # A row without metrics (or signature) has None in their columns: an empty cell, as to_dict()'s null.
+    found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, attribute_columns(read.pop("metrics"), METRIC_KEYS),
+                                               strict=True))
     if stats is not None and stat_keys:  # tensor rows (None) have None in every statistics column
         found.update(zip(stat_keys, attribute_columns(stats, stat_keys, items=True), strict=True))
-    found.update(_attribute_columns(rows, [key for key in columns if key in ATTRIBUTE_KEYS or key in SHAPE_KEYS]))
-    for key in columns:
-        if key in found:
-            continue
-        if key in ("signature", "signature_sentence"):
-            part: Callable[[Any], Any] = attrgetter("code" if key == "signature" else "sentence")
-            found[key] = [None if row.signature is None else part(row.signature) for row in rows]
-        else:
-            raise Unlike  # a column this module does not know yet
+    if signature_keys:
+        parts = [SIGNATURE_PARTS[key] for key in signature_keys]
+        found.update(zip(signature_keys, attribute_columns(read.pop("signature"), parts), strict=True))
+    for key in SHAPE_KEYS.intersection(row_keys):
+        read[key] = _spelled_shapes(read[key])
+    found.update(read)
     return found
 
 
 def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
-               stats: Sequence[dict[str, Any] | None] | None) -> list[bytes]:
+               stats: Sequence[dict[str, Any] | None] | None) -> Iterator[bytes]:
     """write_csv's UTF-8 (after the BOM) in chunks of lines; `stats` holds each row's stats_cells() (None for
-    tensor rows)."""
+    tensor rows). The columns are read and checked now (Unlike is raised here, before any line is written); the
+    lines are joined a chunk at a time as the caller takes them, so each is written, and freed, as it is made
+    (41 MB held at once cost fresh memory for every chunk)."""
     header = (",".join(columns) + "\n").encode("utf-8")
     if not rows:
-        return [header]
+        return iter([header])
     values = column_values(rows, columns, stats)
     cells = [(column_cells(values[key], non_finite_empty=key in METRIC_KEYS), "", "", "") for key in columns]
-    del values
+    return _joined_chunks(header, cells, len(rows))
+
+
+def _joined_chunks(header: bytes, cells: list[tuple[Any, str, str, str]], count: int) -> Iterator[bytes]:
+    """The header, then the lines of `count` rows of `cells` a chunk at a time."""
+    yield header
     # In chunks: one C loop over 100k lines would hold the GIL, and the GUI, for ~100 ms.
-    chunks = [header]
-    for start in range(0, len(rows), CHUNK_ROWS):
-        chunks.append(join_rows(cells, start, min(start + CHUNK_ROWS, len(rows))))
+    for start in range(0, count, CHUNK_ROWS):
+        yield join_rows(cells, start, min(start + CHUNK_ROWS, count))
     while cells:  # freed a column at a time: 4M cell strings freed at once would hold the GIL for ~50 ms
         cells.pop()
-    return chunks

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
+from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
 from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_chunks
-from autofuse_studio.core.reports.precision_json import METRIC_KEYS, result_json_parts
+from autofuse_studio.core.reports.precision_json import result_json_parts
 from autofuse_studio.core.reports.signature_lines import signature_records
 from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
 from autofuse_studio.core.reports.xlsx_stream import ConditionalFill, Sheet, Workbook, column_cells, column_letter
@@ -113,17 +114,17 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
     columns = table_columns(result)
     stats = ([None if row.stats is None else stats_cells(row, result.thresholds.stats) for row in result.rows]
              if any(name in STATS_COLUMNS for name in columns) else None)
-    try:
-        with gc_paused():  # millions of cell strings, none in a cycle
-            chunks = csv_chunks(result.rows, columns, stats)
-    except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
-        # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
-        text = _csv_writer_lines(result, columns)
-        chunks = [text[start:start + _TEXT_CHUNK].encode("utf-8") for start in range(0, len(text), _TEXT_CHUNK)]
-    with atomic_open(path, "wb") as handle:
-        handle.write(codecs.BOM_UTF8)
-        for chunk in chunks:
-            handle.write(chunk)
+    with gc_paused():  # millions of cell strings, none in a cycle
+        try:
+            chunks: Iterable[bytes] = csv_chunks(result.rows, columns, stats)  # joined as they are written
+        except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
+            # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
+            text = _csv_writer_lines(result, columns)
+            chunks = [text[start:start + _TEXT_CHUNK].encode("utf-8") for start in range(0, len(text), _TEXT_CHUNK)]
+        with atomic_open(path, "wb") as handle:
+            handle.write(codecs.BOM_UTF8)
+            for chunk in chunks:  # each chunk written, and freed, as it is joined
+                handle.write(chunk)
 
 
 def _csv_writer_lines(result: PrecisionResult, columns: tuple[str, ...]) -> str:

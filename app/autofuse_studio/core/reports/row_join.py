@@ -8,8 +8,8 @@ the joiner respells its floats as repr() does. Each row is row_open, its cells j
 ROW in the templates and whole cells becomes the row's number (the xlsx cell references); plain texts are copied
 as they are, so a caller that numbers rows keeps ROW out of them (xlsx escapes control characters). The C module
 also reads the columns out of the rows (attribute_columns), and answers in one pass over a column what types it
-holds (column_kinds) and whether any text needs escaping (plain_texts). Without the C module (not built, or
-AUTOFUSE_STUDIO_NO_NATIVE=1) Python writes the same bytes.
+holds (column_kinds) and whether any text needs escaping (plain_texts), or both (column_survey). Without the C
+module (not built, or AUTOFUSE_STUDIO_NO_NATIVE=1) Python writes the same bytes.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from autofuse_studio.core.reports.precision_json import respelled
+from autofuse_studio.core.reports.json_spelling import respelled
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,10 @@ def attribute_columns(objects: Sequence[Any], names: Sequence[str], items: bool 
         if any(held is None for held in objects):
             return [[None if held is None else read(name)(held) for held in objects] for name in names]
         return [list(map(read(name), objects)) for name in names]
-    found: list[list[Any]] = [[] for _ in names]
-    for start in range(0, len(objects), ATTRIBUTE_CHUNK):  # the GIL is free again between two chunks (the GUI)
-        for column, part in zip(found, native.attribute_columns(objects[start:start + ATTRIBUTE_CHUNK], names,
-                                                                items), strict=True):
-            column.extend(part)
+    found: list[list[Any]] = [[None] * len(objects) for _ in names]  # filled in place by C
+    listed, named = objects if isinstance(objects, list) else list(objects), tuple(names)
+    for start in range(0, len(listed), ATTRIBUTE_CHUNK):  # the GIL is free again between two chunks (the GUI)
+        native.attribute_columns(listed, named, items, start, min(start + ATTRIBUTE_CHUNK, len(listed)), found)
     return found
 
 
@@ -97,6 +96,17 @@ def plain_texts(values: Sequence[Any], inner: str, leads: str, edge_space: bool,
         return None
     plain: bool = native.plain_texts(values, inner, leads, edge_space, max_length)
     return plain
+
+
+def column_survey(values: Sequence[Any], inner: str, leads: str, edge_space: bool,
+                  max_length: int) -> tuple[set[type], bool, bool | None]:
+    """column_kinds and plain_texts of one column in one C pass: (types, all floats finite, no text needs work);
+    the last None without the C module (the caller checks its texts in Python)."""
+    native = native_joiner()
+    if native is None:
+        return set(map(type, values)), all_finite(values), None
+    survey: tuple[set[type], bool, bool] = native.column_survey(values, inner, leads, edge_space, max_length)
+    return survey
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from autofuse_studio.core.reports.row_join import (
     ROW,
     Column,
     Numbers,
-    column_kinds,
+    column_survey,
     join_rows,
     native_joiner,
     plain_texts,
@@ -61,7 +61,11 @@ _SPACE_BEFORE_SEPARATOR = re.compile(r"\s\x00")
 _VALUE_NEEDS_WORK = re.compile(r"[&<>\x00-\x08\x0b-\x1f]|\A" + _LEADS + r"|\s\Z")
 # Excel holds at most 32,767 characters in a cell; openpyxl cut longer texts there (after the _xHHHH_ escapes).
 MAX_CELL_TEXT = 32767
+# plain_texts' rules for a cell copied inline as it is: no markup or control character, no formula lead, no edge
+# whitespace, not longer than a cell holds.
+_TEXT_RULES = (_UNSAFE_INSIDE, "".join(FORMULA_LEADS), True, MAX_CELL_TEXT)
 _NUMBER_TYPES = frozenset({int, float, type(None)})
+_WHOLE_NUMBER_TYPES = frozenset({int, type(None)})
 SHEET_LEVEL = 1  # deflate level of the sheets: zlib's fastest; ISA-L's level 1 is 3x faster and smaller still
 
 
@@ -113,10 +117,13 @@ def cell(letter: str, value: Any, style: int = PLAIN) -> str:
     return f'<c r="{letter}{ROW}"{cell_fragment(value, style)}'
 
 
-def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, finite: bool) -> Column:
+def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, finite: bool,
+                   whole: bool = False) -> Column:
     """A column of ints, floats and None for join_rows: msgspec spells the numbers a chunk at a time (`finite`:
-    no float of the column is NaN or ±Inf)."""
+    no float of the column is NaN or ±Inf; `whole`: ints and None only, which join_rows spells itself)."""
     start, end = f'<c r="{letter}{ROW}"><v>', "</v></c>"
+    if whole:
+        return (values, start, end, NO_CELL)  # ints: join_rows spells them as str() does, faster than msgspec
     if non_finite_empty or finite:
         return (Numbers(values), start, end, NO_CELL)
     # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them (value - value is NaN
@@ -125,10 +132,12 @@ def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, f
              for value in values], start, end, NO_CELL)
 
 
-def _text_values(values: Sequence[Any], letter: str) -> Sequence[Any]:
+def _text_values(values: Sequence[Any], letter: str, plain: bool | None = None) -> Sequence[Any]:
     """Texts (and ints, None) as join_rows takes them (None and "" no cell): the texts that need work as whole
-    cells; as they are when none does."""
-    if plain_texts(values, _UNSAFE_INSIDE, "".join(FORMULA_LEADS), True, MAX_CELL_TEXT):
+    cells; as they are when none does (`plain`: column_survey's answer, None to ask plain_texts)."""
+    if plain is None:
+        plain = plain_texts(values, *_TEXT_RULES)
+    if plain:
         return values  # C scanned every text: none needs work; join_rows writes "" as no cell
     distinct = [value for value in set(values) if value.__class__ is str and value]
     joined = "\x00" + "\x00".join(distinct) + "\x00"
@@ -149,14 +158,14 @@ def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = Fa
     """One column for join_rows (row numbers as ROW): texts inline, numbers as numbers, empty values no cell at
     all, in bulk when its types allow (`non_finite_empty`: NaN/Inf as empty cells, as the metric columns of
     to_dict() say null)."""
-    kinds, finite = column_kinds(values)
+    kinds, finite, plain = column_survey(values, *_TEXT_RULES)
     text_start, text_end = f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', "</t></is></c>"
     if kinds <= _TEXT_TYPES:
-        return (_text_values(values, letter), text_start, text_end, NO_CELL)
+        return (_text_values(values, letter, plain), text_start, text_end, NO_CELL)
     if kinds <= _NUMBER_TYPES:
-        return _number_column(values, letter, non_finite_empty, finite)
+        return _number_column(values, letter, non_finite_empty, finite, whole=kinds <= _WHOLE_NUMBER_TYPES)
     if kinds <= _TEXT_TYPES | {int}:  # folder numbers: plain integers as numbers, other names as text
-        return (_text_values(values, letter), text_start, text_end, NO_CELL, f'<c r="{letter}{ROW}"><v>',
+        return (_text_values(values, letter, plain), text_start, text_end, NO_CELL, f'<c r="{letter}{ROW}"><v>',
                 "</v></c>")
     return ([(cell(letter, None if non_finite_empty and _non_finite(value) else value),) for value in values],
             "", "", NO_CELL)
