@@ -22,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 /* The joined bytes, written straight into the bytes object returned (no copy of ~1.6 MB per chunk at the end). */
@@ -724,6 +725,48 @@ static PyObject *column_kinds(PyObject *self, PyObject *values_arg) {
     return Py_BuildValue("(NO)", kinds, finite ? Py_True : Py_False);
 }
 
+/* 1 when `value` needs no respelling before msgspec writes it as json.dumps did (json_spelling.fixed would
+ * change nothing but copy it): every float met is 0 or of magnitude in [1e-4, 1e16) (so finite), every dict key
+ * a str; walks exactly what fixed() walks (exact dicts, lists and tuples). 0 otherwise, -1 on error. No Python
+ * code runs meanwhile, so the containers cannot change under the walk. */
+static int nested_plain(PyObject *value) {
+    if (PyFloat_CheckExact(value)) {
+        double magnitude = fabs(PyFloat_AS_DOUBLE(value));
+        return magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e16);
+    }
+    int dict = PyDict_CheckExact(value), list = PyList_CheckExact(value), tuple = PyTuple_CheckExact(value);
+    if (!dict && !list && !tuple) {
+        return 1;
+    }
+    if (Py_EnterRecursiveCall(" in nested_plain")) {
+        return -1;
+    }
+    int plain = 1;
+    if (dict) {
+        Py_ssize_t at = 0;
+        PyObject *key, *item;
+        while (plain == 1 && PyDict_Next(value, &at, &key, &item)) {
+            plain = PyUnicode_CheckExact(key) ? nested_plain(item) : 0;
+        }
+    } else {
+        Py_ssize_t size = list ? PyList_GET_SIZE(value) : PyTuple_GET_SIZE(value);
+        for (Py_ssize_t at = 0; plain == 1 && at < size; at++) {
+            plain = nested_plain(list ? PyList_GET_ITEM(value, at) : PyTuple_GET_ITEM(value, at));
+        }
+    }
+    Py_LeaveRecursiveCall();
+    return plain;
+}
+
+static PyObject *nested_plain_py(PyObject *self, PyObject *value) {
+    (void)self;
+    int plain = nested_plain(value);
+    if (plain < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(plain);
+}
+
 static PyMethodDef methods[] = {
     {"attribute_columns", attribute_columns, METH_VARARGS,
      "attribute_columns(objects, names, items, start, stop, into) -> None: each name's attribute (item) of objects "
@@ -735,6 +778,9 @@ static PyMethodDef methods[] = {
      "plain_texts in one pass."},
     {"column_kinds", column_kinds, METH_O,
      "column_kinds(values) -> (set of types, bool): the values' types and whether every float is finite."},
+    {"nested_plain", nested_plain_py, METH_O,
+     "nested_plain(value) -> bool: no float outside [1e-4, 1e16) but 0 and no non-str key within its dicts, lists "
+     "and tuples (json_spelling.fixed would change nothing)."},
     {"join_rows", join_rows, METH_VARARGS,
      "join_rows(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: rows of column "
      "cells joined into UTF-8."},

@@ -32,6 +32,7 @@ from autofuse_studio.core.reports.row_join import (
     column_survey,
     join_rows,
     native_joiner,
+    nested_unplain,
 )
 
 CHUNK_ROWS = 4096  # rows joined per C call (~10 ms with the GIL held)
@@ -102,8 +103,10 @@ def _nested_column(key: str, values: Sequence[Any]) -> Column:
     present = [number for number, value in enumerate(values) if value is not None]
     for start in range(0, len(present), NESTED_CHUNK):
         numbers = present[start:start + NESTED_CHUNK]
-        for number, text in zip(numbers, _nested_objects([fixed(values[number].as_dict()) for number in numbers]),
-                                strict=True):
+        objects = [values[number].as_dict() for number in numbers]
+        for at in nested_unplain(objects):  # fixed() only where it changes something (it copies every dict)
+            objects[at] = fixed(objects[at])
+        for number, text in zip(numbers, _nested_objects(objects), strict=True):
             cells[number] = (prefix + text,)
     return (cells, "", "", prefix + "null")
 

@@ -8,8 +8,9 @@ the joiner respells its floats as repr() does. Each row is row_open, its cells j
 ROW in the templates and whole cells becomes the row's number (the xlsx cell references); plain texts are copied
 as they are, so a caller that numbers rows keeps ROW out of them (xlsx escapes control characters). The C module
 also reads the columns out of the rows (attribute_columns), and answers in one pass over a column what types it
-holds (column_kinds) and whether any text needs escaping (plain_texts), or both (column_survey). Without the C
-module (not built, or AUTOFUSE_STUDIO_NO_NATIVE=1) Python writes the same bytes.
+holds (column_kinds) and whether any text needs escaping (plain_texts), or both (column_survey), and which nested
+JSON objects need respelling at all (nested_unplain). Without the C module (not built, or AUTOFUSE_STUDIO_NO_NATIVE=1)
+Python writes the same bytes.
 """
 
 from __future__ import annotations
@@ -107,6 +108,17 @@ def column_survey(values: Sequence[Any], inner: str, leads: str, edge_space: boo
         return set(map(type, values)), all_finite(values), None
     survey: tuple[set[type], bool, bool] = native.column_survey(values, inner, leads, edge_space, max_length)
     return survey
+
+
+def nested_unplain(objects: Sequence[Any]) -> list[int]:
+    """The positions of the `objects` that json_spelling.fixed would change (a float outside [1e-4, 1e16) but 0,
+    a non-str dict key): msgspec may encode the others as they are (C: one walk each, no copy); every position
+    without the C module (the caller fixes them all)."""
+    native = native_joiner()
+    if native is None or not hasattr(native, "nested_plain"):  # an older build of the module
+        return list(range(len(objects)))
+    plain = native.nested_plain
+    return [at for at, found in enumerate(objects) if not plain(found)]
 
 
 @dataclass(frozen=True)
