@@ -168,12 +168,13 @@ class LocalCluster:
                     process.wait(10)
 
 
-def two_node_cluster(local: LocalCluster) -> Iterator[LocalCluster]:
-    """A fixture body: the scheduler and two workers (nodeA, nodeB) of `local` started, yielded, stopped."""
+def two_node_cluster(local: LocalCluster, env: dict[str, str] | None = None) -> Iterator[LocalCluster]:
+    """A fixture body: the scheduler and two workers (nodeA, nodeB, with `env`) of `local` started, yielded, stopped."""
+    local.folder.mkdir(parents=True, exist_ok=True)
     try:
         local.start_scheduler()
         for name in ("nodeA", "nodeB"):
-            local.start_worker(name)
+            local.start_worker(name, env=env)
         local.wait_for_workers(2)
         yield local
     finally:

@@ -29,7 +29,7 @@ from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.precision.pair import RANK_NOT_FOUND
 from autofuse_studio.core.progress import CancelToken
 from tests.cluster.conftest import node_view
-from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.cluster.local_cluster import LocalCluster, require_dask, two_node_cluster
 from tests.cluster.test_cluster_rows import assert_same, request_for
 from tests.synth import CaseManifest
 
@@ -136,16 +136,7 @@ def test_a_rank_with_no_pairs_gives_the_local_rows(case: tuple[Path, CaseManifes
 def slow_scans(tmp_path: Path) -> Iterator[LocalCluster]:
     """Two workers on one host whose scans each take a second first: a kill or a cancel finds them scanning."""
     require_dask()
-    local = LocalCluster(tmp_path / "dask")
-    local.folder.mkdir()
-    try:
-        local.start_scheduler()
-        for name in ("nodeA", "nodeB"):
-            local.start_worker(name, env={SCAN_DELAY_ENV: "1.0"})
-        local.wait_for_workers(2)
-        yield local
-    finally:
-        local.stop()
+    yield from two_node_cluster(LocalCluster(tmp_path / "dask"), env={SCAN_DELAY_ENV: "1.0"})
 
 
 def test_a_worker_killed_while_scanning_has_its_scan_moved(case: tuple[Path, CaseManifest],

@@ -14,7 +14,7 @@ from autofuse_studio.core.cluster.submit import CLUSTER_PROGRESS, WORKER_LOST
 from autofuse_studio.core.cluster.tasks import DELAY_ENV
 from autofuse_studio.core.precision.engine import run_mode1
 from tests.cluster.conftest import node_view
-from tests.cluster.local_cluster import LocalCluster, require_dask
+from tests.cluster.local_cluster import LocalCluster, require_dask, two_node_cluster
 from tests.cluster.test_cluster_rows import assert_same, path_map, request_for
 from tests.synth import CaseManifest
 
@@ -23,16 +23,7 @@ from tests.synth import CaseManifest
 def slow_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
     """Two single-thread workers whose tasks each sleep 0.25 s first: a kill always finds tasks in flight."""
     require_dask()
-    local = LocalCluster(tmp_path / "dask")
-    local.folder.mkdir()
-    try:
-        local.start_scheduler()
-        for name in ("nodeA", "nodeB"):
-            local.start_worker(name, env={DELAY_ENV: "0.25"})
-        local.wait_for_workers(2)
-        yield local
-    finally:
-        local.stop()
+    yield from two_node_cluster(LocalCluster(tmp_path / "dask"), env={DELAY_ENV: "0.25"})
 
 
 def _kill_after_first_task(cluster: LocalCluster, name: str) -> object:

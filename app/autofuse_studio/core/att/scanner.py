@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
-import importlib
 import logging
 import os
 import re
@@ -51,6 +50,8 @@ from autofuse_studio.core.att.model import (
 from autofuse_studio.core.att.safe_open import FileId, Pin, open_regular, os_reason
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
+from autofuse_studio.core.native_switch import NATIVE_DISABLE_ENV as NATIVE_DISABLE_ENV  # the tests set it by this name
+from autofuse_studio.core.native_switch import load_extension, native_disabled
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 
 log = logging.getLogger(__name__)
@@ -74,27 +75,14 @@ MAX_LISTED_NOTES = 20  # links out of a folder named one by one; the rest are co
 _BRACKET_MARKERS = re.compile(
     b"\\[(?:" + b"|".join(re.escape(m[1:]) for m in MARKERS if m.startswith(b"[")) + b")[^\\n]*")
 _OTHER_MARKERS = tuple(m for m in MARKERS if not m.startswith(b"["))
-# The same switch as the precision kernel's (core/precision/native.py), without importing numpy here.
-NATIVE_DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
 
 
-def _load_linescan() -> ModuleType | None:
-    """The C line scanner (_linescan.c), or None when it was not built."""
-    try:
-        return importlib.import_module("autofuse_studio.core.att._linescan")
-    except ImportError as exc:
-        log.info("native ATT line scanner unavailable, using the regex path: %s", exc)
-        return None
-
-
-_LINESCAN = _load_linescan()
+_LINESCAN = load_extension("autofuse_studio.core.att._linescan", "using the regex path", log)
 
 
 def native_scanner() -> ModuleType | None:
     """The C line scanner when it is built and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1, else None."""
-    if os.environ.get(NATIVE_DISABLE_ENV, "") in ("1", "true", "yes"):
-        return None
-    return _LINESCAN
+    return None if native_disabled() else _LINESCAN
 
 
 @dataclass

@@ -11,28 +11,21 @@ at install time, or Windows, which cannot shrink a mapped file) files are mapped
 
 from __future__ import annotations
 
-import importlib
 import logging
 import mmap
 import os
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from autofuse_studio.core.native_switch import load_extension
+
 log = logging.getLogger(__name__)
 
 
-def _load_guard() -> ModuleType | None:
-    try:
-        return importlib.import_module("autofuse_studio.core.dumps._mapguard")
-    except ImportError as exc:
-        log.info("guarded file mappings unavailable (a shrinking dump can end the process): %s", exc)
-        return None
-
-
-_GUARD = _load_guard()
+_GUARD = load_extension("autofuse_studio.core.dumps._mapguard",
+                        "mapping dumps unguarded (a shrinking dump can end the process)", log)
 _Stamp = tuple[int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns
 
 

@@ -6,16 +6,16 @@ import ctypes
 import functools
 import importlib
 import logging
-import os
 import threading
 from typing import Any
 
 import numpy as np
 
+from autofuse_studio.core.native_switch import NATIVE_DISABLE_ENV, native_disabled
 from autofuse_studio.core.precision.partial import Partial
 
 _LOG = logging.getLogger(__name__)
-DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
+DISABLE_ENV = NATIVE_DISABLE_ENV  # the tests set it by this name
 
 # Type codes of _kernel.c; bf16 never reaches us (LazyTensor decodes it to float32 first).
 TYPE_CODES = {
@@ -93,7 +93,7 @@ def _outputs() -> tuple[ctypes.Array[ctypes.c_double], ctypes.Array[ctypes.c_int
 
 def enabled() -> bool:
     """True when the native kernel is built, loadable and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1."""
-    return os.environ.get(DISABLE_ENV, "") not in ("1", "true", "yes") and kernel_library() is not None
+    return not native_disabled() and kernel_library() is not None
 
 
 def native_partial(

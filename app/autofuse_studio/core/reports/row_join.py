@@ -15,10 +15,8 @@ Python writes the same bytes.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -27,33 +25,23 @@ from typing import Any
 
 import msgspec
 
+from autofuse_studio.core.native_switch import NATIVE_DISABLE_ENV as NATIVE_DISABLE_ENV  # the tests set it by this name
+from autofuse_studio.core.native_switch import load_extension, native_disabled
 from autofuse_studio.core.reports.json_spelling import respelled
 
 log = logging.getLogger(__name__)
 
 ROW = "\x01"  # the row number's place in a template
-NATIVE_DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
 ATTRIBUTE_CHUNK = 16384  # objects read per C call (~5 ms for 20 attributes)
 Column = tuple[Any, ...]  # (values, before, after, empty[, number_before, number_after])
 
 
-def _load() -> ModuleType | None:
-    """The C row joiner (_rowjoin.c), or None when it was not built."""
-    try:
-        return importlib.import_module("autofuse_studio.core.reports._rowjoin")
-    except ImportError as exc:
-        log.info("native row joiner unavailable, joining rows in Python: %s", exc)
-        return None
-
-
-_ROWJOIN = _load()
+_ROWJOIN = load_extension("autofuse_studio.core.reports._rowjoin", "joining rows in Python", log)
 
 
 def native_joiner() -> ModuleType | None:
     """The C row joiner when it is built and not disabled by AUTOFUSE_STUDIO_NO_NATIVE=1, else None."""
-    if os.environ.get(NATIVE_DISABLE_ENV, "") in ("1", "true", "yes"):
-        return None
-    return _ROWJOIN
+    return None if native_disabled() else _ROWJOIN
 
 
 def attribute_columns(objects: Sequence[Any], names: Sequence[str], items: bool = False) -> list[list[Any]]:

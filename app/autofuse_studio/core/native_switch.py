@@ -1,0 +1,29 @@
+"""The optional C extension modules of core: each loaded once when it was built, all switched off by one variable.
+
+Every native path keeps a pure-Python (or numpy) twin that gives the same answers; AUTOFUSE_STUDIO_NO_NATIVE=1
+(also "true", "yes") makes the twins run, which is how the tests compare both paths.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from types import ModuleType
+
+NATIVE_DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
+_DISABLED = ("1", "true", "yes")
+
+
+def native_disabled() -> bool:
+    """True while AUTOFUSE_STUDIO_NO_NATIVE asks for the Python paths (read on each call: tests switch it)."""
+    return os.environ.get(NATIVE_DISABLE_ENV, "") in _DISABLED
+
+
+def load_extension(module: str, without: str, log: logging.Logger) -> ModuleType | None:
+    """Import the C extension `module`, or None (logged once, saying `without`: what runs instead) when absent."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        log.info("%s unavailable, %s: %s", module.rsplit(".", 1)[-1], without, exc)
+        return None
