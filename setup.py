@@ -24,6 +24,14 @@ setup(
             optional=True,
         ),
         Extension(
+            "autofuse_studio.core.precision._transform",
+            ["app/autofuse_studio/core/precision/_transform.c"],
+            # -ffp-contract=off: tol and |x - moved| rounded op by op, as numpy computes them (same signatures).
+            extra_compile_args=["-O3", "-std=c99", "-ffp-contract=off"],
+            # Optional too: without it signature.py searches the named transforms in numpy.
+            optional=True,
+        ),
+        Extension(
             "autofuse_studio.core.att._linescan",
             ["app/autofuse_studio/core/att/_linescan.c"],
             extra_compile_args=["-O3", "-std=c99"],

@@ -1,4 +1,4 @@
-"""The native signature sweeps (_kernel.c af_sign_survey, af_sign_whole) give numpy's signatures exactly.
+"""The native signature checks (_kernel.c sign_classify, af_sign_whole) give numpy's signatures exactly.
 
 Every pair is signed twice, with the kernel and with AUTOFUSE_STUDIO_NO_NATIVE=1, and the two JSON dicts must be
 equal: the generator's pairs (tests/core/signature_cases.py, and the rates bench's random shapes), big pairs that
@@ -16,6 +16,7 @@ import pytest
 
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature_native
+from autofuse_studio.core.precision import signature as signature_module
 from autofuse_studio.core.precision.signature import MODEL_SAMPLE, Signature, _model_sample, classify, signature
 from tests.bench.test_bench_signature_rates import knob_cases
 from tests.core import signature_cases
@@ -102,7 +103,8 @@ def _hostile(rng: np.random.Generator, shape: tuple[int, ...], dtype: type[np.fl
         return values.astype(dtype)
 
 
-@pytest.mark.parametrize("shape", [(1,), (2,), (7,), (1, 1), (3, 1, 5), (2, 3, 4, 5), (2, 1, 3, 2, 4), (40, 33)])
+@pytest.mark.parametrize("shape", [(1,), (2,), (7,), (1, 1), (3, 1, 5), (2, 3, 4, 5), (2, 1, 3, 2, 4), (40, 33),
+                                   (64, 70)])
 @pytest.mark.parametrize("dtypes", [("float16", "float16"), ("float32", "float32"), ("float16", "float32"),
                                     ("bfloat16", "float32"), ("float32", "float64"), ("float64", "float64")])
 def test_hostile_values_classify_alike(shape: tuple[int, ...], dtypes: tuple[str, str], simd: str,
@@ -188,19 +190,22 @@ def test_big_hostile_pairs_sign_alike(dtypes: tuple[str, str], simd: str, monkey
 
 @pytest.mark.parametrize("fault", ["bias", "scale", "uncorrelated", "mixed"])
 def test_value_models_are_decided_natively(fault: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bias, scale and the correlation's gathering run in the kernel (af_sign_residual) and agree with numpy."""
-    decided: list[bool] = []
-    stage = signature_native.residual
+    """Bias, scale and the correlation's gathering run in the kernel (sign_classify) and agree with numpy."""
+    statuses: list[int | None] = []
+    call = signature_native.classify
 
-    def counted(*args: object) -> signature_native.Residual | None:
-        found = stage(*args)  # type: ignore[arg-type]
-        decided.append(found is not None)
+    def counted(*args: object) -> signature_native.Classified | None:
+        found = call(*args)  # type: ignore[arg-type]
+        statuses.append(None if found is None else int(found[0]))
         return found
 
-    monkeypatch.setattr(signature_native, "residual", counted)
+    monkeypatch.setattr(signature_native, "classify", counted)
     wrong = _disagreements(monkeypatch, cases(fault))
     assert not wrong, "\n".join(wrong[:5])
-    assert decided and sum(decided) >= 0.9 * len(decided)
+    answered = [status for status in statuses if status is not None]  # None: the run with the kernel disabled
+    assert len(answered) >= len(list(cases(fault)))
+    assert sum(status != signature_native.FALLBACK for status in answered) >= 0.9 * len(answered)
+    assert signature_native.GATHERED in statuses or fault != "uncorrelated"
 
 
 def test_medians_of_ties_and_even_counts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -287,3 +292,111 @@ def test_whole_sweep_extremes_are_numpys(dtypes: tuple[type[np.floating], type[n
             found = (swept.x_max, swept.x_min, swept.y_max, swept.y_min)
             expected = (float(x[clean].max()), float(x[clean].min()), float(y[clean].max()), float(y[clean].min()))
             assert found == expected, f"size {size}: {found} != {expected}"
+
+
+@pytest.mark.parametrize("dtypes", [(np.float32, np.float64), (np.float16, np.float64), (np.float64, np.float64)])
+def test_double_sweep_finds_numpys_candidates(dtypes: tuple[type[np.floating], type[np.floating]],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """af_sign_whole on a pair with a float64 side (its double sweep, in AVX2 and in plain C): the not-equal count,
+    the fused NaN/Inf/max values and the candidates are numpy's (_candidates, _special), with the same largest
+    differences; hostile values, sizes that are not multiples of the vector width."""
+    library = native.kernel_library()
+    assert library is not None
+    low = signature_module.dtype_limits("float32")
+    rng = np.random.default_rng([9, np.dtype(dtypes[0]).itemsize])
+    for size in (1, 3, 5, 1001, 4099):
+        x, y = _hostile(rng, (size,), dtypes[0]), _hostile(rng, (size,), dtypes[1])
+        y[::3] = x[::3]  # equal elements too (NaN with NaN, Inf with Inf among them)
+        with np.errstate(all="ignore"):
+            candidates, max_abs, max_rel = signature_module._candidates(x, y, low)
+        answers = []
+        for level in (1, 0):
+            library.af_use_simd(level)
+            try:
+                with np.errstate(over="ignore"):
+                    answers.append(signature_module._whole_sweep(x, y, low, low))
+            finally:
+                library.af_use_simd(1)
+        for swept in answers:
+            assert swept is not None
+            assert swept.not_equal == int(np.count_nonzero(x != y))
+            assert swept.candidates.tolist() == candidates.tolist()[:signature_module.AUGMENTED_ELEMENTS]
+            assert (swept.max_abs, swept.max_rel) == (max_abs, max_rel), f"size {size}"
+            special = (np.isnan(x) | (np.abs(x.astype(np.float64)) >= swept_limit(x, low))).nonzero()[0]
+            assert swept.special_count == special.size
+            assert swept.specials.tolist() == special.tolist()[:signature_module.MAX_SPECIAL]
+
+
+def swept_limit(x: np.ndarray, fused: signature_module.DtypeLimits) -> float:
+    """_special's limit: the fused max as x's dtype stores it."""
+    with np.errstate(over="ignore"):
+        return float(np.array(fused.max, dtype=x.dtype))
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (1, 1), (5,), (3, 0, 2)])
+def test_empty_and_single_element_pairs_classify_alike(shape: tuple[int, ...], simd: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """No element, one element (equal, differing, NaN, Inf, a flushed subnormal), the kernel's call and numpy
+    agree (the kernel declines an empty pair)."""
+    for fused_value, origin_value in ((1.0, 1.0), (2.0, 1.0), (np.nan, 1.0), (np.inf, 1.0), (0.0, 1e-41),
+                                      (np.nan, np.nan), (-0.0, 0.0)):
+        fused = np.full(shape, fused_value, dtype=np.float32)
+        origin = np.full(shape, origin_value, dtype=np.float64)
+        with np.errstate(all="ignore"):
+            monkeypatch.delenv(native.DISABLE_ENV, raising=False)
+            fast = _as_json(classify(fused, origin, "float32", "float64"))
+            monkeypatch.setenv(native.DISABLE_ENV, "1")
+            slow = _as_json(classify(fused, origin, "float32", "float64"))
+        assert fast == slow, f"{fused_value} vs {origin_value}:\n  native {fast}\n  numpy  {slow}"
+
+
+def test_one_kernel_call_classifies_a_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tail, a bias, a scale and garbage are each classified by one sign_classify call (garbage: the
+    correlation by numpy on the gathered sample); unclassified takes a second call for its median rel; the
+    call declines integers and reads a transposed view as its copy."""
+    monkeypatch.delenv(native.DISABLE_ENV, raising=False)
+    rng = np.random.default_rng(17)
+    origin = rng.standard_normal((64, 48)).astype(np.float32)
+    tail, garbage = origin.copy(), rng.standard_normal(origin.shape).astype(np.float32)
+    tail[:, 40:] = 7.0
+    # Noise of a third of the values' spread everywhere: correlated, but no region and no value model.
+    unexplained = origin + (rng.standard_normal(origin.shape) / 3).astype(np.float32)
+    calls: list[int] = []
+    call = signature_native.classify
+
+    def counted(*args: object) -> signature_native.Classified | None:
+        calls.append(1)
+        return call(*args)  # type: ignore[arg-type]
+
+    def no_numpy(*args: object) -> None:
+        raise AssertionError("the numpy path ran")
+
+    monkeypatch.setattr(signature_native, "classify", counted)
+    monkeypatch.setattr(signature_module, "classify_numpy", no_numpy)
+    expected = {"tail_block": (tail, 1), "bias": (origin + np.float32(0.5), 1), "scale": (origin / 3, 1),
+                "uncorrelated": (garbage, 1), "unclassified": (unexplained, 2)}
+    for code, (fused, count) in expected.items():
+        calls.clear()
+        found = classify(fused, origin, "float32", "float32")
+        assert found is not None and found.code == code and len(calls) == count, (code, found, calls)
+    params = signature_module._native_params("float32", "float32", (48, 64))[2]
+    numbers = np.arange(12, dtype=np.int32).reshape(3, 4)
+    assert call(numbers, numbers, params) is None
+    assert call(tail.T, origin.T, params) == call(tail.T.copy(), origin.T.copy(), params)
+
+
+@pytest.mark.parametrize("dtypes", [(np.float32, np.float32), (np.float16, np.float16), (np.float32, np.float64)])
+def test_whole_sweep_keeps_the_first_candidates_of_a_dense_pair(dtypes: tuple[type[np.floating], type[np.floating]],
+                                                                 simd: str) -> None:
+    """Every element differs (a run of candidates written at once): the first candidate_cap flat indices are
+    kept, whatever the cap (not a multiple of the vector width), and the count is every element's."""
+    rng = np.random.default_rng(23)
+    y = rng.standard_normal(1003).astype(dtypes[1])
+    x = (y.astype(np.float64) + 0.5).astype(dtypes[0])
+    x[500] = np.nan  # one special value amid the run
+    for cap in (0, 1, 5, 8, 13, 1003, 2000):
+        swept = signature_native.whole(x, y, wide64=np.float64 in dtypes, special_limit=60000.0, scale=1e-3,
+                                       floor=0.0, special_cap=4, candidate_cap=cap)
+        assert swept is not None
+        assert swept.candidate_count == x.size and swept.candidates.tolist() == list(range(min(cap, x.size)))
+        assert swept.special_count == 1 and swept.specials.tolist() == [500]

@@ -2,8 +2,9 @@
  * One-pass precision statistics of a pair of equally long 1-D blocks (see metrics.py, _block_partial).
  *
  * Plain C99 called through ctypes: ctypes releases the GIL for the whole call, so threads scale. The
- * Python module init below only exists so setuptools can build and install this file as an extension
- * module next to the package; it exposes nothing.
+ * Python module below lets setuptools build and install this file as an extension module next to the
+ * package; it exposes one function, sign_classify (a signature's checks in one call: its Python-side
+ * argument handling is cheaper than ctypes' for a call whose work is a few microseconds).
  *
  * Every value is converted to double and the arithmetic is the numpy reference's, operation by
  * operation, so max values and pass counts are bit-identical; only the summation order of the sums
@@ -1338,6 +1339,8 @@ AF_INLINE void first_of(int64_t *count, int64_t *first, int64_t i)
 typedef struct {
     double max_abs[LANES], max_rel[LANES];
     double not_same[LANES], not_both[LANES], bad[LANES];
+    /* The extremes of x and y (NaN never replaces a lane's value): the permutation gate's, exact. */
+    double x_max[LANES], x_min[LANES], y_max[LANES], y_min[LANES];
 } af_survey_lanes;
 
 /* The survey's vector part over one chunk of doubles: reductions in lanes, and per element what the scalar
@@ -1367,6 +1370,10 @@ AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const 
         w.not_same[K] += same ? 0.0 : 1.0; \
         w.not_both[K] += both ? 0.0 : 1.0; \
         w.bad[K] += bad ? 1.0 : 0.0; \
+        w.x_max[K] = x > w.x_max[K] ? x : w.x_max[K]; \
+        w.x_min[K] = x < w.x_min[K] ? x : w.x_min[K]; \
+        w.y_max[K] = y > w.y_max[K] ? y : w.y_max[K]; \
+        w.y_min[K] = y < w.y_min[K] ? y : w.y_min[K]; \
         const int special_ = (!both) | (ay > f_max) | (bad & (x == 0)); \
         attention[I] = special_ ? 2.0 : bad ? 1.0 : 0.0; \
     } while (0)
@@ -1400,6 +1407,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
     const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
     __m256d max_abs = zero, max_rel = zero;
     __m256d not_same = zero, not_both = zero, bad_count = zero, any = zero, any_special = zero;
+    __m256d x_max = _mm256_loadu_pd(v->x_max), x_min = _mm256_loadu_pd(v->x_min);
+    __m256d y_max = _mm256_loadu_pd(v->y_max), y_min = _mm256_loadu_pd(v->y_min);
     double lanes[4];
     int64_t i = 0;
     for (; i + 4 <= m; i += 4) {
@@ -1431,6 +1440,11 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
                                              _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ)));
         const __m256d look = _mm256_or_pd(special, bad);
         max_abs = _mm256_max_pd(d, max_abs);
+        /* max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b: survey_chunk's selects. */
+        x_max = _mm256_max_pd(x, x_max);
+        x_min = _mm256_min_pd(x, x_min);
+        y_max = _mm256_max_pd(y, y_max);
+        y_min = _mm256_min_pd(y, y_min);
         not_same = _mm256_add_pd(not_same, _mm256_andnot_pd(same, one));
         not_both = _mm256_add_pd(not_both, _mm256_andnot_pd(both, one));
         bad_count = _mm256_add_pd(bad_count, _mm256_and_pd(bad, one));
@@ -1451,6 +1465,11 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
     SV_FOLD(not_both, not_both, SV_ADD);
     SV_FOLD(bad_count, bad, SV_ADD);
 #undef SV_FOLD
+    /* The extremes' first four lanes are the vectors themselves (loaded from them above). */
+    _mm256_storeu_pd(v->x_max, x_max);
+    _mm256_storeu_pd(v->x_min, x_min);
+    _mm256_storeu_pd(v->y_max, y_max);
+    _mm256_storeu_pd(v->y_min, y_min);
 #undef SV_MAX
 #undef SV_ADD
     if (i < m) return survey_chunk(xs + i, ys + i, m - i, params, v, attention + i);
@@ -1548,45 +1567,72 @@ static void mark_element(af_marks *mk, int64_t i)
  * nonfinite_introduced, overflow and underflow. marks[offset(axis) + index]: 1 when a rest element lies at
  * that index of that axis, else 0 (offset: the lengths of the axes before).
  */
+static void survey_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                       const double *params, af_marks *marks, double *out_doubles, int64_t *out_counts,
+                       double *extremes);
+
 AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
                              const int64_t *dims, const double *params, double *out_doubles, int64_t *out_counts,
                              int64_t *marks)
+{
+    af_marks mk;
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
+        || ndim > SV_MAX_AXES)
+        return AF_UNSUPPORTED;
+    if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
+    survey_run(x_data, x_type, y_data, y_type, n, params, &mk, out_doubles, out_counts, NULL);
+    return AF_OK;
+}
+
+/* af_sign_survey's sweep on marks set up by marks_init; extremes (when not NULL): x max, x min, y max, y min
+ * (exact; their lanes never take a NaN; left as they are for identical bits). */
+static void survey_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                       const double *params, af_marks *marks, double *out_doubles, int64_t *out_counts,
+                       double *extremes)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
     const double f_max = params[SP_F_MAX], f_tiny = params[SP_F_TINY], f_min_sub = params[SP_F_MIN_SUB];
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
-    af_marks mk;
-    int64_t c[SV_COUNTS], ndim_last_length;
+    af_marks mk = *marks;
+    int64_t c[SV_COUNTS], ndim_last_length = mk.dims[mk.ndim - 1];
     int k;
-    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
-        || ndim > SV_MAX_AXES)
-        return AF_UNSUPPORTED;
-    if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
-    ndim_last_length = dims[ndim - 1];
     memset(c, 0, sizeof c);
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
         /* The same bits: identical (NaN payloads included), nothing else is read. */
         memset(out_doubles, 0, SV_DOUBLES * sizeof *out_doubles);
         memcpy(out_counts, c, sizeof c);
-        return AF_OK;
+        return;
     }
     memset(&v, 0, sizeof v);
+    for (k = 0; k < LANES; k++) {
+        v.x_max[k] = v.y_max[k] = -INFINITY;
+        v.x_min[k] = v.y_min[k] = INFINITY;
+    }
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
         const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
         const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
         int look; /* survey_chunk's bits: 1 plain rest elements, 2 elements to look at */
+        double bad_before = 0, bad_after = 0;
+        for (k = 0; k < LANES; k++) bad_before += v.bad[k];
 #if AF_X86_DISPATCH
         if (use_avx2)
             look = survey_chunk_avx2(xs, ys, m, params, &v, attention);
         else
 #endif
             look = survey_chunk_baseline(xs, ys, m, params, &v, attention);
-        if (look == 1 && mk.filled == mk.total) { /* plain rest elements only, every mark set: count them */
-            int64_t plain = 0;
-            for (int64_t j = 0; j < m; j++) plain += attention[j] == 1;
-            c[SV_REST] += plain;
+        if (look == 1) {
+            /* Plain rest elements only: they are the chunk's bad ones (exact counts in doubles); a row needs
+             * marking once its last axis is full, so the scan jumps to the next row after its first one. */
+            for (k = 0; k < LANES; k++) bad_after += v.bad[k];
+            c[SV_REST] += (int64_t)(bad_after - bad_before);
+            for (int64_t j = 0; j < m && mk.filled < mk.total; j++) {
+                if (attention[j] == 0) continue;
+                mark_element(&mk, offset + j);
+                if (mk.last_filled == ndim_last_length && mk.filled < mk.total)
+                    j = mk.row_start + ndim_last_length - offset - 1;
+            }
             continue;
         }
         for (int64_t j = 0; look && j < m; j++) {
@@ -1640,8 +1686,18 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
         c[SV_NOT_BOTH] = (int64_t)counts[1];
         c[SV_BAD] = (int64_t)counts[2];
     }
+    if (extremes != NULL) {
+        extremes[0] = extremes[2] = -INFINITY;
+        extremes[1] = extremes[3] = INFINITY;
+        for (k = 0; k < LANES; k++) {
+            extremes[0] = v.x_max[k] > extremes[0] ? v.x_max[k] : extremes[0];
+            extremes[1] = v.x_min[k] < extremes[1] ? v.x_min[k] : extremes[1];
+            extremes[2] = v.y_max[k] > extremes[2] ? v.y_max[k] : extremes[2];
+            extremes[3] = v.y_min[k] < extremes[3] ? v.y_min[k] : extremes[3];
+        }
+    }
+    *marks = mk;
     memcpy(out_counts, c, sizeof c);
-    return AF_OK;
 }
 
 enum { SW_MAX_ABS, SW_MAX_REL, SW_X_MAX, SW_X_MIN, SW_Y_MAX, SW_Y_MIN, SW_NAN, SW_DOUBLES };
@@ -1669,6 +1725,20 @@ AF_INLINE void whole_record(af_whole *w, int64_t i, int is_special, int is_candi
         if (w->c[SW_CANDIDATES] < w->candidate_cap) w->candidates[w->c[SW_CANDIDATES]] = i;
         w->c[SW_CANDIDATES]++;
     }
+}
+
+/* whole_record of `lanes` elements from flat index i (bit b of special, candidate: element i + b); a run of
+ * candidates only (every element differs) is written at once, or counted once the indices are full. */
+AF_INLINE void whole_record_lanes(af_whole *w, int64_t i, int lanes, int special, int candidate)
+{
+    const int all = (1 << lanes) - 1;
+    if (!special && candidate == all) {
+        const int64_t count = w->c[SW_CANDIDATES];
+        for (int b = 0; b < lanes && count + b < w->candidate_cap; b++) w->candidates[count + b] = i + b;
+        w->c[SW_CANDIDATES] = count + lanes;
+        return;
+    }
+    for (int b = 0; b < lanes; b++) whole_record(w, i + b, (special >> b) & 1, (candidate >> b) & 1);
 }
 
 /* numpy's maximum: NaN when either is NaN. */
@@ -1781,8 +1851,7 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
             best_rel = _mm256_max_ps(r, best_rel);
         }
         if (candidate | special)
-            for (int b = 0; b < 8; b++)
-                whole_record(w, i + b, (special >> b) & 1, (candidate >> b) & 1);
+            whole_record_lanes(w, i, 8, special, candidate);
     }
     w->c[SW_NOT_EQUAL] += not_equal;
     w->nan += nan;
@@ -1801,6 +1870,59 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
     _mm256_storeu_ps(lanes, best_rel);
     for (int k = 0; k < 8; k++) *max_rel = lanes[k] > *max_rel ? lanes[k] : *max_rel;
     whole_float_scalar(x_data, x_type, y_data, y_type, i, n, w, max_abs, max_rel);
+}
+#endif
+
+#if AF_X86_DISPATCH
+/* The double sweep of af_sign_whole (a float64 side) four elements a step, on chunks of doubles: SW_ELEMENT's
+ * tests and maxima in vectors (max_pd(a, b) is a > b ? a : b; a NaN in the tolerance's max changes nothing, as
+ * in whole_float_avx2: |x - y| is NaN then, a candidate whatever the tolerance), the division only where it may
+ * beat the lane's best (as survey_chunk_avx2). Returns how many elements it did (a multiple of 4). */
+__attribute__((target("avx2,f16c"))) static int64_t whole_double_avx2(const double *xs, const double *ys, int64_t m,
+                                                                      int64_t offset, af_whole *w, double *max_abs,
+                                                                      double *max_rel)
+{
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    const __m256d scale = _mm256_set1_pd(w->scale), floor_ = _mm256_set1_pd(w->floor_);
+    const __m256d top_finite = _mm256_set1_pd(DBL_MAX), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d limit = _mm256_set1_pd(w->limit);
+    const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
+    __m256d best_abs = zero, best_rel = zero;
+    double lanes[4];
+    int64_t i = 0, not_equal = 0;
+    for (; i + 4 <= m; i += 4) {
+        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+        const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
+        const __m256d diff = _mm256_and_pd(_mm256_sub_pd(x, y), magnitude);
+        const __m256d tol = _mm256_add_pd(_mm256_mul_pd(_mm256_max_pd(ax, ay), scale), floor_);
+        const __m256d x_nan = _mm256_cmp_pd(x, x, _CMP_UNORD_Q);
+        const __m256d same = _mm256_or_pd(_mm256_cmp_pd(x, y, _CMP_EQ_OQ),
+                                          _mm256_and_pd(x_nan, _mm256_cmp_pd(y, y, _CMP_UNORD_Q)));
+        const __m256d wrong = _mm256_or_pd(_mm256_cmp_pd(diff, tol, _CMP_NLE_UQ),
+                                           _mm256_cmp_pd(tol, top_finite, _CMP_NLE_UQ));
+        const int candidate = _mm256_movemask_pd(_mm256_andnot_pd(same, wrong));
+        const int special = w->special ? _mm256_movemask_pd(_mm256_or_pd(x_nan, _mm256_cmp_pd(ax, limit, _CMP_GE_OQ)))
+                                       : 0;
+        const __m256d d = _mm256_and_pd(diff, _mm256_cmp_pd(diff, top_finite, _CMP_LE_OQ));
+        const __m256d positive = _mm256_cmp_pd(ay, zero, _CMP_GT_OQ);
+        const __m256d bound = _mm256_mul_pd(_mm256_mul_pd(best_rel, ay), below);
+        const __m256d maybe = _mm256_and_pd(positive, _mm256_or_pd(_mm256_cmp_pd(d, bound, _CMP_GE_OQ),
+                                                                   _mm256_cmp_pd(bound, tiny, _CMP_LT_OQ)));
+        not_equal += __builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(x, y, _CMP_NEQ_UQ)));
+        best_abs = _mm256_max_pd(d, best_abs);
+        if (_mm256_movemask_pd(maybe)) {
+            const __m256d r = _mm256_and_pd(_mm256_div_pd(d, _mm256_blendv_pd(one, ay, positive)), positive);
+            best_rel = _mm256_max_pd(r, best_rel);
+        }
+        if (candidate | special)
+            whole_record_lanes(w, offset + i, 4, special, candidate);
+    }
+    w->c[SW_NOT_EQUAL] += not_equal;
+    _mm256_storeu_pd(lanes, best_abs);
+    for (int k = 0; k < 4; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
+    _mm256_storeu_pd(lanes, best_rel);
+    for (int k = 0; k < 4; k++) *max_rel = lanes[k] > *max_rel ? lanes[k] : *max_rel;
+    return i;
 }
 #endif
 
@@ -1858,7 +1980,11 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
             int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
             const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
             const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
-            for (int64_t k = 0; k < m; k++)
+            int64_t k = 0;
+#if AF_X86_DISPATCH
+            if (use_avx2) k = whole_double_avx2(xs, ys, m, offset, w, &max_abs_double, &max_rel_double);
+#endif
+            for (; k < m; k++)
                 SW_ELEMENT(double, fabs, xs[k], ys[k], offset + k, max_abs_double, max_rel_double);
         }
     } else {
@@ -2095,14 +2221,36 @@ AF_INLINE double double_at(const void *data, int type, int64_t i)
     return type == AF_FLOAT64 ? ((const double *)data)[i] : (double)float_at(data, type, i);
 }
 
-/* Visit the model sample's elements (flat positions 0, stride, 2 stride, ...) as e with flat index i. */
+/* Visit the model sample's elements (flat positions 0, stride, 2 stride, ...) as e: from `sample` when the
+ * caller classified them already (classify_sample), else from the data. */
 #define RS_PICKED(BODY) \
     do { \
-        for (int64_t i = 0; i < n; i += stride) { \
-            const af_element e = classify_element(double_at(x_data, x_type, i), double_at(y_data, y_type, i), params); \
-            BODY \
-        } \
+        if (sample != NULL) \
+            for (int64_t p_ = 0; p_ < picked; p_++) { \
+                const af_element e = sample[p_]; \
+                BODY \
+            } \
+        else \
+            for (int64_t p_ = 0; p_ < picked; p_++) { \
+                const af_element e = classify_element(double_at(x_data, x_type, p_ * stride), \
+                                                      double_at(y_data, y_type, p_ * stride), params); \
+                BODY \
+            } \
     } while (0)
+
+/* The model sample of a stride (its ceil(n / stride) elements) classified once, for several stages; NULL
+ * when out of memory (the stages then read the data). */
+static af_element *classify_sample(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                                   int64_t stride, const double *params)
+{
+    const int64_t picked = (n + stride - 1) / stride;
+    af_element *sample = (af_element *)malloc((size_t)picked * sizeof *sample);
+    if (sample == NULL) return NULL;
+    for (int64_t p = 0; p < picked; p++)
+        sample[p] = classify_element(double_at(x_data, x_type, p * stride), double_at(y_data, y_type, p * stride),
+                                     params);
+    return sample;
+}
 
 /* Visit every element of the pair as an af_element named e with flat index i (chunks of doubles). */
 #define RS_EACH(BODY) \
@@ -2119,6 +2267,96 @@ AF_INLINE double double_at(const void *data, int type, int64_t i)
             } \
         } \
     } while (0)
+
+/* A value model's test on one element: RS_BIAS |d - offset| > tol + slack (a offset, b slack), RS_SCALE
+ * |x - factor y| > tol max(1, |factor|) (a factor, b that max). */
+AF_INLINE int model_off(int kind, double x, double y, double tol, double a, double b)
+{
+    return kind == RS_BIAS ? fabs((x - y) - a) > tol + b : fabs(x - a * y) > tol * b;
+}
+
+/* model_left over m elements (flat index offset + k) one by one: the stage's test with classify_element. */
+static int64_t model_left_scalar(const double *xs, const double *ys, int64_t m, int64_t offset, const double *params,
+                                 int kind, double a, double b, af_marks *mk)
+{
+    int64_t left = 0;
+    for (int64_t k = 0; k < m; k++) {
+        const af_element e = classify_element(xs[k], ys[k], params);
+        if ((model_off(kind, e.x, e.y, e.tol, a, b) && e.usable) || (e.rest && !e.usable)) {
+            left++;
+            mark_element(mk, offset + k);
+        }
+    }
+    return left;
+}
+
+#if AF_X86_DISPATCH
+/* model_left_scalar four elements a step: a plain element (both finite, |y| within the fused max, x not zero)
+ * is one no check 1-3 explains (overflow needs |y| above the max, nonfinite a non-finite x, underflow x == 0),
+ * hence usable, and its test is the same operations in vectors (no FMA); the others go through
+ * classify_element. */
+__attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const double *xs, const double *ys, int64_t m,
+                                                                    int64_t offset, const double *params, int kind,
+                                                                    double a, double b, af_marks *mk)
+{
+    const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
+    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
+    const __m256d zero = _mm256_setzero_pd(), va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    int64_t left = 0, i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+        const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
+        const __m256d plain = _mm256_and_pd(
+            _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
+            _mm256_cmp_pd(x, zero, _CMP_NEQ_OQ));
+        const __m256d tol = _mm256_add_pd(_mm256_mul_pd(c1, _mm256_max_pd(ax, ay)), c2);
+        __m256d off;
+        int plain_bits, off_bits;
+        if (kind == RS_BIAS)
+            off = _mm256_cmp_pd(_mm256_and_pd(_mm256_sub_pd(_mm256_sub_pd(x, y), va), magnitude),
+                                _mm256_add_pd(tol, vb), _CMP_GT_OQ);
+        else
+            off = _mm256_cmp_pd(_mm256_and_pd(_mm256_sub_pd(x, _mm256_mul_pd(va, y)), magnitude),
+                                _mm256_mul_pd(tol, vb), _CMP_GT_OQ);
+        plain_bits = _mm256_movemask_pd(plain);
+        off_bits = _mm256_movemask_pd(_mm256_and_pd(off, plain));
+        if (plain_bits == 15 && !off_bits) continue;
+        for (int k = 0; k < 4; k++) {
+            if ((plain_bits >> k) & 1) {
+                if ((off_bits >> k) & 1) {
+                    left++;
+                    mark_element(mk, offset + i + k);
+                }
+            } else {
+                left += model_left_scalar(xs + i + k, ys + i + k, 1, offset + i + k, params, kind, a, b, mk);
+            }
+        }
+    }
+    return left + model_left_scalar(xs + i, ys + i, m - i, offset + i, params, kind, a, b, mk);
+}
+#endif
+
+/* A value model's whole pass: how many elements it leaves (RS_BIAS_LEFT, RS_SCALE_LEFT), marked in mk. */
+static int64_t model_left(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                          const double *params, int kind, double a, double b, af_marks *mk)
+{
+    double x_buffer[CHUNK], y_buffer[CHUNK];
+    int64_t left = 0;
+    for (int64_t offset = 0; offset < n; offset += CHUNK) {
+        const int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+        const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+        const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+#if AF_X86_DISPATCH
+        if (use_avx2) {
+            left += model_left_avx2(xs, ys, m, offset, params, kind, a, b, mk);
+            continue;
+        }
+#endif
+        left += model_left_scalar(xs, ys, m, offset, params, kind, a, b, mk);
+    }
+    return left;
+}
 
 /*
  * One stage of _residual on a pair of n elements of shape dims (x fused, y origin); params (RP_*): tol's two
@@ -2139,24 +2377,40 @@ AF_INLINE double double_at(const void *data, int type, int64_t i)
  * the whole pass is skipped. RD_SECOND (BIAS, SCALE) is only worked out when left holds at most half of the
  * elements (the model may fit: only then does _residual look at it), else 0.
  */
-AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
-                               const int64_t *dims, const double *params, int stage, double *out_doubles,
-                               int64_t *out_counts, int64_t *marks, double *x_out, double *y_out)
+static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                          const double *params, int stage, double *out_doubles, int64_t *out_counts,
+                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample);
+
+/* A residual stage on marks set up by marks_init (params[RP_STRIDE] checked by the caller); sample:
+ * the model sample of params[RP_STRIDE] classified (classify_sample), or NULL. */
+static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                          const double *params, int stage, double *out_doubles, int64_t *out_counts,
+                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK];
     double *first = NULL, *second = NULL;
     double *scratch = NULL; /* a median's scratch */
     int64_t used = 0, left = 0, rest = 0, stride, picked, room;
     int nan = 0, status = AF_OK;
-    af_marks mk;
-    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1 || ndim > SV_MAX_AXES)
-        return AF_UNSUPPORTED;
-    if (!(params[RP_STRIDE] >= 1 && params[RP_STRIDE] <= (double)n + 1)) return AF_UNSUPPORTED;
+    af_marks mk = *marks;
     stride = (int64_t)params[RP_STRIDE];
     picked = (n + stride - 1) / stride;
     room = picked;
-    if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
     out_doubles[RD_FIRST] = out_doubles[RD_SECOND] = 0;
+    if (stage == RS_GATHER && sample == NULL) {
+        /* A plain element (both finite, |y| within the fused max, x not zero: no check 1-3 explains it) is
+         * usable without classify_element's other tests (see model_left_avx2). */
+        for (int64_t i = 0; i < n; i += stride) {
+            const double x = double_at(x_data, x_type, i), y = double_at(y_data, y_type, i);
+            const int plain = fabs(x) <= DBL_MAX && fabs(y) <= DBL_MAX && fabs(y) <= params[RP_F_MAX] && x != 0;
+            if (plain || classify_element(x, y, params).usable) {
+                x_out[used] = x;
+                y_out[used++] = y;
+            }
+        }
+        out_counts[RC_USABLE] = used;
+        return AF_OK;
+    }
     if (stage == RS_GATHER) {
         RS_PICKED({
             if (e.usable) {
@@ -2219,12 +2473,7 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
-            RS_EACH({
-                if (RS_BIAS_LEFT) {
-                    left++;
-                    mark_element(&mk, i);
-                }
-            });
+            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_BIAS, offset, slack, &mk);
         }
 #undef RS_BIAS_LEFT
         out_doubles[RD_FIRST] = offset;
@@ -2255,12 +2504,7 @@ AF_EXPORT int af_sign_residual(const void *x_data, int x_type, const void *y_dat
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
-            RS_EACH({
-                if (RS_SCALE_LEFT) {
-                    left++;
-                    mark_element(&mk, i);
-                }
-            });
+            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_SCALE, factor, scale_tol, &mk);
         }
 #undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
@@ -2278,11 +2522,318 @@ done:
 #undef RS_EACH
 #undef RS_PICKED
 
-/* A trivial module init so the file builds as an importable extension; the API is the C one above. */
+/*
+ * signature.classify's native path in one call (sign_classify below): af_sign_survey's sweep, the permutation
+ * gate (from the sweep's extremes; the sums of af_sign_gate only when the extremes agree), the region of the
+ * differing elements (_region_of on the marks), then the residual BIAS and SCALE stages with _residual's
+ * decisions and the GATHER of the correlation sample. Python builds the Signature from the compact answer and
+ * computes the correlation (numpy's dot: its summation order is BLAS's).
+ */
+enum { SC_IDENTICAL, SC_DONE, SC_PERMUTATION, SC_FALLBACK, SC_GATHERED, SC_REL };
+enum { SC_FULL, SC_SKIP_GATE, SC_ONLY_REL };
+enum { SM_NONE, SM_BIAS, SM_SCALE };
+/* sign_classify's params: the residual stages' (RP_*), then these. */
+enum { CP_CORR_STRIDE = RP_REJECT + 1, CP_TAIL_DENSITY, CP_LOCAL_SHARE, CP_COUNT };
+/* A region: code (0 none, 1 tail_block, 2 localised), axis, first index, marked indices, then up to
+ * SC_LISTED of them (localised). */
+#define SC_LISTED 16
+enum { SR_CODE, SR_AXIS, SR_FIRST, SR_COUNT, SR_LISTED, SR_SIZE = SR_LISTED + SC_LISTED };
+
+typedef struct {
+    int status, gate, model;
+    double survey[SV_DOUBLES];
+    int64_t counts[SV_COUNTS];
+    int64_t region[SR_SIZE], model_region[SR_SIZE];
+    double model_value, rel;
+    int64_t used;
+} af_classified;
+
+/* _region_of on marks: the tail (min of share, axis) or else the localised slices (min of share, axis). */
+static void region_of_marks(const af_marks *mk, const double *params, int64_t *out)
+{
+    double tail_share = INFINITY, local_share = INFINITY;
+    int tail_axis = -1, local_axis = -1;
+    int64_t tail_first = 0, local_count = 0;
+    memset(out, 0, SR_SIZE * sizeof *out);
+    for (int a = 0; a < mk->ndim; a++) {
+        const int64_t length = mk->dims[a], *m = mk->marks + mk->offsets[a];
+        int64_t count = 0, first = -1, last = -1, few;
+        double share;
+        if (length < 2) continue;
+        for (int64_t j = 0; j < length; j++)
+            if (m[j]) {
+                if (first < 0) first = j;
+                last = j;
+                count++;
+            }
+        if (count == length || count == 0) continue;
+        share = (double)count / (double)length;
+        if (first > 0 && last == length - 1 && (double)count >= params[CP_TAIL_DENSITY] * (double)(length - first)
+            && share < tail_share) {
+            tail_share = share;
+            tail_axis = a;
+            tail_first = first;
+        }
+        few = (int64_t)(params[CP_LOCAL_SHARE] * (double)length);
+        if (count <= (few > 1 ? few : 1) && share < local_share) {
+            local_share = share;
+            local_axis = a;
+            local_count = count;
+        }
+    }
+    if (tail_axis >= 0) {
+        out[SR_CODE] = 1;
+        out[SR_AXIS] = tail_axis;
+        out[SR_FIRST] = tail_first;
+    } else if (local_axis >= 0) {
+        const int64_t length = mk->dims[local_axis], *m = mk->marks + mk->offsets[local_axis];
+        int64_t listed = 0;
+        out[SR_CODE] = 2;
+        out[SR_AXIS] = local_axis;
+        out[SR_COUNT] = local_count;
+        for (int64_t j = 0; j < length && listed < SC_LISTED; j++)
+            if (m[j]) out[SR_LISTED + listed++] = j;
+    }
+}
+
+/* signature._gate: 0 when the permutation gate fails for sure, 1 when it holds, -1 when the sums are too close
+ * to call. The extremes come from the survey (every element finite here); tol_max = c1 M + c2 with M the
+ * largest magnitude among them is af_sign_gate's max of c1 max(|x|, |y|) + c2 (rounding is monotone). */
+static int gate_decide(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                       const double *params, const int64_t *counts, const double *extremes)
+{
+    const double c1 = params[RP_C1], c2 = params[RP_C2];
+    double top = 0, tol_max, g[SG_DOUBLES], largest, margin, excess;
+    if (counts[SV_NOT_BOTH] || n < 2) return 0;
+    for (int k = 0; k < 4; k++) top = fabs(extremes[k]) > top ? fabs(extremes[k]) : top;
+    tol_max = c1 * top + c2;
+    if (!(fabs(extremes[0] - extremes[2]) <= tol_max) || !(fabs(extremes[1] - extremes[3]) <= tol_max)) return 0;
+    if (af_sign_gate(x_data, x_type, y_data, y_type, n, c1, c2, g) != AF_OK) return -1;
+    if (!(fabs(g[SG_X_MAX] - g[SG_Y_MAX]) <= g[SG_TOL_MAX]) || !(fabs(g[SG_X_MIN] - g[SG_Y_MIN]) <= g[SG_TOL_MAX]))
+        return 0;
+    largest = fabs(g[SG_X_MAX]);
+    largest = fabs(g[SG_X_MIN]) > largest ? fabs(g[SG_X_MIN]) : largest;
+    largest = fabs(g[SG_Y_MAX]) > largest ? fabs(g[SG_Y_MAX]) : largest;
+    largest = fabs(g[SG_Y_MIN]) > largest ? fabs(g[SG_Y_MIN]) : largest;
+    largest = g[SG_TOL_MAX] > largest ? g[SG_TOL_MAX] : largest;
+    margin = (double)(2 * (n + 64)) * 0x1p-53 * (double)n * 4.0 * largest; /* _gate's, operation by operation */
+    excess = fabs(g[SG_SUM_X] - g[SG_SUM_Y]) - 2 * g[SG_SUM_TOL];
+    if (excess > margin) return 0;
+    return excess < -margin ? 1 : -1;
+}
+
+/* _fits: the model leaves nothing, or at most half of the elements forming a region (written to region). */
+static int model_fits(int64_t left, int64_t n, const af_marks *mk, const double *params, int64_t *region)
+{
+    memset(region, 0, SR_SIZE * sizeof *region);
+    if (left == 0) return 1;
+    if (2 * left > n) return 0;
+    region_of_marks(mk, params, region);
+    return region[SR_CODE] != 0;
+}
+
+static void classify_models(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                            const double *params, af_marks *mk, double *x_out, double *y_out, af_classified *r);
+
+static void classify_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                         const double *params, int mode, af_marks *mk, double *x_out, double *y_out,
+                         af_classified *r)
+{
+    double extremes[4] = {0, 0, 0, 0}, d[RD_DOUBLES];
+    int64_t c[RC_COUNTS];
+    int status;
+    r->status = SC_DONE;
+    if (mode == SC_ONLY_REL) {
+        status = residual_stage(x_data, x_type, y_data, y_type, n, params, RS_REL, d, c, mk, NULL, NULL, NULL);
+        r->status = status == AF_OK ? SC_REL : SC_FALLBACK;
+        r->rel = c[RC_REST] ? d[RD_FIRST] : 0.0;
+        return;
+    }
+    survey_run(x_data, x_type, y_data, y_type, n, params, mk, r->survey, r->counts, extremes);
+    if (!r->counts[SV_NOT_SAME]) {
+        r->status = SC_IDENTICAL;
+        return;
+    }
+    if (!r->counts[SV_REST]) return;
+    if (mode == SC_FULL && !r->counts[SV_NONFINITE] && !r->counts[SV_OVERFLOW] && !r->counts[SV_UNDERFLOW]) {
+        r->gate = gate_decide(x_data, x_type, y_data, y_type, n, params, r->counts, extremes);
+        if (r->gate != 0) {
+            r->status = SC_PERMUTATION;
+            return;
+        }
+    }
+    region_of_marks(mk, params, r->region);
+    if (r->region[SR_CODE]) return;
+    classify_models(x_data, x_type, y_data, y_type, n, params, mk, x_out, y_out, r);
+}
+
+/* classify_run's value models (bias, scale) and the correlation sample, for differing elements with no region:
+ * the model sample is classified once for the stages. */
+static void classify_models(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                            const double *params, af_marks *mk, double *x_out, double *y_out, af_classified *r)
+{
+    double d[RD_DOUBLES], gather_params[CP_COUNT];
+    int64_t c[RC_COUNTS];
+    af_element *sample = classify_sample(x_data, x_type, y_data, y_type, n, (int64_t)params[RP_STRIDE], params);
+    marks_init(mk, mk->ndim, mk->dims, n, mk->marks); /* cleared, counters too */
+    if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_BIAS, d, c, mk, NULL, NULL, sample) != AF_OK) {
+        r->status = SC_FALLBACK;
+        goto done;
+    }
+    if (c[RC_USABLE]) {
+        if (model_fits(c[RC_LEFT], n, mk, params, r->model_region) && fabs(d[RD_FIRST]) > d[RD_SECOND]) {
+            r->model = SM_BIAS;
+            r->model_value = d[RD_FIRST];
+            goto done;
+        }
+        marks_init(mk, mk->ndim, mk->dims, n, mk->marks); /* cleared, counters too */
+        if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_SCALE, d, c, mk, NULL, NULL, sample)
+            != AF_OK) {
+            r->status = SC_FALLBACK;
+            goto done;
+        }
+        if (c[RC_USABLE]) {
+            const double factor = d[RD_FIRST], low_eps = d[RD_SECOND];
+            if (model_fits(c[RC_LEFT], n, mk, params, r->model_region)
+                && fabs(factor - 1) > (1.0 < low_eps ? 1.0 : low_eps)) {
+                r->model = SM_SCALE;
+                r->model_value = factor;
+                goto done;
+            }
+        }
+    }
+    memset(r->model_region, 0, sizeof r->model_region);
+    memcpy(gather_params, params, sizeof gather_params);
+    gather_params[RP_STRIDE] = params[CP_CORR_STRIDE];
+    residual_stage(x_data, x_type, y_data, y_type, n, gather_params, RS_GATHER, d, c, mk, x_out, y_out,
+                   params[CP_CORR_STRIDE] == params[RP_STRIDE] ? sample : NULL);
+    r->used = c[RC_USABLE];
+    r->status = SC_GATHERED;
+done:
+    free(sample);
+}
+
+/* A region as Python sees it: None, or (code, axis, first index, count, (listed indices)). */
+static PyObject *region_object(const int64_t *region)
+{
+    PyObject *listed;
+    int64_t count = region[SR_CODE] == 2 ? (region[SR_COUNT] < SC_LISTED ? region[SR_COUNT] : SC_LISTED) : 0;
+    if (!region[SR_CODE]) Py_RETURN_NONE;
+    listed = PyTuple_New((Py_ssize_t)count);
+    if (listed == NULL) return NULL;
+    for (int64_t j = 0; j < count; j++) {
+        PyObject *index = PyLong_FromLongLong((long long)region[SR_LISTED + j]);
+        if (index == NULL) {
+            Py_DECREF(listed);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(listed, (Py_ssize_t)j, index);
+    }
+    return Py_BuildValue("(LLLLN)", (long long)region[SR_CODE], (long long)region[SR_AXIS],
+                         (long long)region[SR_FIRST], (long long)region[SR_COUNT], listed);
+}
+
+/*
+ * sign_classify(x, y, x_code, y_code, shape, params, mode, x_out, y_out): x fused, y origin (C-contiguous
+ * float16/float32/float64 buffers of the shape's size), params (CP_COUNT floats: RP_*, the correlation
+ * sample's stride, TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE), mode (SC_*), x_out and y_out writable float64
+ * buffers for the correlation sample. Returns None when it declines (the numpy path runs), else (status,
+ * max_abs, max_rel, nonfinite count, first, overflow count, first, underflow count, first, rest, gate,
+ * region, model, model value, model's region, gathered count, rel). The GIL is released for the sweeps.
+ */
+static PyObject *sign_classify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer views[4];
+    int held = 0, x_type, y_type, mode, ndim;
+    int64_t dims[SV_MAX_AXES], n = 1, total = 0, *marks = NULL;
+    double params[CP_COUNT];
+    af_classified r;
+    af_marks mk;
+    PyObject *result = NULL, *region = NULL, *model_region = NULL;
+    (void)self;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "sign_classify takes 9 arguments");
+        return NULL;
+    }
+    x_type = (int)PyLong_AsLong(args[2]);
+    y_type = (int)PyLong_AsLong(args[3]);
+    mode = (int)PyLong_AsLong(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(args[4]) || !PyTuple_Check(args[5]) || PyTuple_GET_SIZE(args[5]) != CP_COUNT) {
+        PyErr_SetString(PyExc_TypeError, "sign_classify: shape and params must be tuples");
+        return NULL;
+    }
+    ndim = (int)PyTuple_GET_SIZE(args[4]);
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || ndim < 1 || ndim > SV_MAX_AXES
+        || mode < SC_FULL || mode > SC_ONLY_REL)
+        Py_RETURN_NONE;
+    for (int a = 0; a < ndim; a++) {
+        dims[a] = (int64_t)PyLong_AsLongLong(PyTuple_GET_ITEM(args[4], a));
+        if (dims[a] <= 0) {
+            PyErr_Clear(); /* an empty axis (or not an int): the numpy path */
+            Py_RETURN_NONE;
+        }
+        n *= dims[a];
+        total += dims[a];
+    }
+    for (int k = 0; k < CP_COUNT; k++) params[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(args[5], k));
+    if (PyErr_Occurred()) return NULL;
+    if (!(params[RP_STRIDE] >= 1 && params[RP_STRIDE] <= (double)n + 1)
+        || !(params[CP_CORR_STRIDE] >= 1 && params[CP_CORR_STRIDE] <= (double)n + 1))
+        Py_RETURN_NONE;
+    for (; held < 4; held++) {
+        int flags = held < 2 ? PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE;
+        if (PyObject_GetBuffer(args[held < 2 ? held : held + 5], &views[held], flags) != 0) {
+            PyErr_Clear(); /* not a contiguous buffer: the numpy path */
+            goto declined;
+        }
+    }
+    {
+        const int64_t capacity = (int64_t)(views[2].len < views[3].len ? views[2].len : views[3].len) / 8;
+        const int64_t stride = (int64_t)params[CP_CORR_STRIDE];
+        if ((int64_t)views[0].len != n * (int64_t)type_size(x_type)
+            || (int64_t)views[1].len != n * (int64_t)type_size(y_type) || capacity < (n + stride - 1) / stride)
+            goto declined;
+    }
+    marks = (int64_t *)malloc((size_t)total * sizeof *marks);
+    if (marks == NULL || !marks_init(&mk, ndim, dims, n, marks)) goto declined;
+    memset(&r, 0, sizeof r);
+    Py_BEGIN_ALLOW_THREADS
+    classify_run(views[0].buf, x_type, views[1].buf, y_type, n, params, mode, &mk, (double *)views[2].buf,
+                 (double *)views[3].buf, &r);
+    Py_END_ALLOW_THREADS
+    region = region_object(r.region);
+    model_region = region == NULL ? NULL : region_object(r.model_region);
+    if (model_region == NULL) {
+        Py_XDECREF(region);
+        goto release;
+    }
+    result = Py_BuildValue("(iddLLLLLLLiNidNLd)", r.status, r.survey[SV_MAX_ABS], r.survey[SV_MAX_REL],
+                           (long long)r.counts[SV_NONFINITE], (long long)r.counts[SV_NONFINITE_FIRST],
+                           (long long)r.counts[SV_OVERFLOW], (long long)r.counts[SV_OVERFLOW_FIRST],
+                           (long long)r.counts[SV_UNDERFLOW], (long long)r.counts[SV_UNDERFLOW_FIRST],
+                           (long long)r.counts[SV_REST], r.gate, region, r.model, r.model_value, model_region,
+                           (long long)r.used, r.rel);
+    goto release;
+declined:
+    result = Py_None;
+    Py_INCREF(result);
+release:
+    free(marks);
+    while (held > 0) PyBuffer_Release(&views[--held]);
+    return result;
+}
+
+static PyMethodDef af_methods[] = {
+    {"sign_classify", (PyCFunction)(void (*)(void))sign_classify, METH_FASTCALL,
+     "signature.classify's native path in one call (see _kernel.c)."},
+    {NULL, NULL, 0, NULL}};
+
+/* The module: an importable extension whose API is the C one above (through ctypes), plus sign_classify. */
 
 static struct PyModuleDef af_module = {
     PyModuleDef_HEAD_INIT, "_kernel",
-    "Native precision kernel; call af_pair_stats through ctypes (see native.py).", -1, NULL, NULL, NULL, NULL,
-    NULL};
+    "Native precision kernel; call af_pair_stats through ctypes (see native.py).", -1, af_methods, NULL, NULL,
+    NULL, NULL};
 
 PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&af_module); }

@@ -15,6 +15,7 @@ Checks, in this fixed order (each later check looks only at what the earlier one
  4. layout_permutation — (only when 1–3 found nothing) the sorted values agree within tol, positions do not;
     the transform is named when it is two axes swapped, an axis reversed, a shift along an axis or blocks of
     C0 exchanged (see _c0_blocks: the last axis's C0 blocks reordered, or a C0 layout's vectors along one axis);
+    with the _transform extension (_transform.c) the candidates are tested in C, each to its first wrong element;
  5. tail_block — the differing elements all lie in the range [first, n) of one axis, first > 0 (at least
     TAIL_MIN_DENSITY of those slices wrong);
  6. localised — they all lie in at most a quarter of the slices of one axis;
@@ -29,22 +30,28 @@ Checks, in this fixed order (each later check looks only at what the earlier one
 When nothing differs beyond tol the code is `rounding` (benign); when more than one check fires, `mixed` with
 params {"parts": [{"code", "params"}, …]}.
 
-Native path (signature_native.py, _kernel.c), same answers as numpy's. classify() runs af_sign_survey, one
-sweep over the raw values: identical or not, the counts and first indices of checks 1–3, the count of the
-elements they leave unexplained (rest) and on which indices of each axis those lie (checks 5–6), and the
-rounding params. When rest is not empty and checks 1–3 found nothing, af_sign_gate gives the permutation
-gate's extremes and sums; when it may hold (or its sums are too close to call: the kernel's summation order is
-not numpy's) numpy's permutation search runs on the pair as is. Then the projections name the region; without a
-region, af_sign_residual's stages compute checks 7–10 (the same medians of the same model sample, fits and
-regions; the correlation by numpy on the sample's elements the kernel gathers). A NaN among a median's values
-sends the pair to numpy's _classify. Big pairs: af_sign_whole replaces array_equal, _special and _candidates
-with one sweep, and when it finds neither a special value nor a candidate the answer is rounding at once (the
-sample could hold no differing element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
+Native path (signature_native.py, _kernel.c), same answers as numpy's. classify() makes one kernel call,
+sign_classify (the GIL released), and builds the Signature from its compact tuple. The call sweeps the raw
+values once (af_sign_survey's sweep): identical or not, the counts and first indices of checks 1–3, the count of
+the elements they leave unexplained (rest) and on which indices of each axis those lie, the rounding params and
+the extremes. When rest is not empty and checks 1–3 found nothing, the permutation gate is decided from those
+extremes (af_sign_gate's sums only when they agree); when it may hold (or its sums are too close to call: the
+kernel's summation order is not numpy's) numpy's permutation search runs on the pair as is, then the kernel
+again without the gate. Then the marks name the region (checks 5–6); without a region, the value models'
+stages run on the model sample classified once (the same medians, fits and regions as numpy's; the whole pass of
+a model four elements at a time) and the correlation sample is gathered: numpy computes the correlation (its
+dot's summation order is BLAS's), and only `unclassified` makes a second call, for its median relative error.
+A NaN among a median's values sends the pair to numpy's _classify. Big pairs: af_sign_whole replaces
+array_equal, _special and _candidates with one sweep (in vectors, a float64 side too), and when it finds
+neither a special value nor a candidate the answer is rounding at once (the sample could hold no differing
+element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
 it; tests/core/test_signature_native.py holds the two equal.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,8 +60,9 @@ from typing import Any
 import numpy as np
 
 from autofuse_studio.core.dumps.lazy import LazyTensor
+from autofuse_studio.core.native_switch import load_extension, native_disabled
 from autofuse_studio.core.precision import signature_native
-from autofuse_studio.core.precision.signature_native import Survey, Whole
+from autofuse_studio.core.precision.signature_native import Whole
 
 # "A few units of rounding": a fused kernel rounds each operand and its accumulation, so several half-ulps add
 # up; 4 ulps of the lower-precision dtype is the allowance (half an ulp is the best a single cast can do).
@@ -116,6 +124,11 @@ MAX_BLOCKS = 512
 # shifts (every one along every axis) on FIRST_PROBES of them first, which leave few to try on the others.
 PROBES = 64
 FIRST_PROBES = 8
+# The named transforms in C (_transform.c): each candidate stops at its first wrong element, so the right one costs
+# about one pass and the wrong ones a few elements; numpy's search below gives the same answers without it.
+_TRANSFORM = load_extension("autofuse_studio.core.precision._transform", "the transforms are searched in numpy",
+                            logging.getLogger(__name__))
+_TRANSFORM_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
 @dataclass(frozen=True)
@@ -187,12 +200,21 @@ def signature(fused: LazyTensor, origin: LazyTensor, fused_dtype: str, origin_dt
 
 def _grid(shape: tuple[int, ...]) -> list[np.ndarray]:
     """Per axis the indices of the sample grid: halve the longest axis until the grid holds SAMPLE_ELEMENTS."""
+    return list(_shape_grid(shape))
+
+
+@functools.lru_cache(maxsize=64)
+def _shape_grid(shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """_grid's indices, worked out once per shape (read-only arrays: a fixed cost of every big pair)."""
     kept = list(shape)
     while math.prod(kept) > SAMPLE_ELEMENTS:
         axis = int(np.argmax(kept))
         kept[axis] = max(2, kept[axis] // 2)
-    return [_sorted_unique(np.linspace(0, length - 1, count).round().astype(np.int64))
-            for length, count in zip(shape, kept, strict=True)]
+    grid = tuple(_sorted_unique(np.linspace(0, length - 1, count).round().astype(np.int64))
+                 for length, count in zip(shape, kept, strict=True))
+    for indices in grid:
+        indices.setflags(write=False)
+    return grid
 
 
 def _cells(values: np.ndarray, grid: list[np.ndarray]) -> np.ndarray:
@@ -391,6 +413,15 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
     `swept`: af_sign_whole's figures of the pair, whose extremes decide the first gate without another pass."""
     if swept is not None and swept.not_equal and swept.nan >= 0 and _extremes_differ(swept, low):
         return None
+    # The named transforms in C before the gate. A winner that moved every value bit for bit (finite) holds the
+    # gate for sure: the same multiset has the same extremes and exact sum, and numpy's two float64 sums are
+    # each within size units of 2**-53 of sum |y| of it, less than the allowance of ROUNDING_ULPS eps sum |y|.
+    single = np.float64 not in (x_all.dtype.type, y_all.dtype.type)
+    searched = _native_transform(x_all, y_all, ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, single)
+    named = None if searched is None else searched[0]
+    if named is not None and searched is not None and searched[1] and single \
+            and (x_all.size + 64) * 2.0**-52 < ROUNDING_ULPS * low.eps:
+        return named
     # The native sweep next: when its extremes or sums show numpy's gate would fail, no copy is made at all.
     if _gate_fails(x_all, y_all, low):
         return None
@@ -408,8 +439,10 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
     # Each term carries up to ROUNDING_ULPS ulps of rounding: the sums may differ by that much of the |terms|.
     if abs(total_x - total_y) > ROUNDING_ULPS * low.eps * scale + x.size * low.min_subnormal:
         return None
+    if named is not None:
+        return named
     tol = np.maximum(np.abs(x), np.abs(y)) * wide(ROUNDING_ULPS * low.eps) + wide(ROUNDING_ULPS * low.min_subnormal)
-    return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True)
+    return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True, searched=searched is not None)
 
 
 def _extremes_differ(swept: Whole, low: DtypeLimits) -> bool:
@@ -447,17 +480,28 @@ def _gate_fails(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits) -> bool:
 
 def classify(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
     """The signature of two arrays of the same shape (x fused, y origin; values as stored, compared as float64):
-    the native sweep decides what its figures can (_surveyed), numpy on float64 copies the rest."""
-    fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
-    low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
-    params = (ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, fused_limits.max, fused_limits.tiny,
-              fused_limits.min_subnormal)  # tol's two terms as _classify computes them, then the fused limits
-    found = signature_native.survey(x, y, params)
-    if found is not None:
-        decided = _surveyed(found, x, y, params, fused_limits, low)
+    the kernel's one call decides what it can (_classified), numpy on float64 copies the rest."""
+    fused_limits, low, params = _native_params(fused_dtype, origin_dtype, x.shape)
+    answer = signature_native.classify(x, y, params)
+    if answer is not None:
+        decided = _classified(answer, x, y, params, fused_limits, low)
         if not isinstance(decided, _Undecided):
             return decided
     return classify_numpy(x, y, fused_dtype, origin_dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _native_params(fused_dtype: str, origin_dtype: str, shape: tuple[int, ...]
+                   ) -> tuple[DtypeLimits, DtypeLimits, tuple[float, ...]]:
+    """The fused and lower-precision limits and sign_classify's params for a pair's dtypes and shape: tol's two
+    terms as _classify computes them, the fused limits, the value models' eps, ulps, model sample stride and
+    rejection share, the correlation sample's stride, TAIL_MIN_DENSITY and LOCALISED_MAX_SHARE."""
+    fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
+    low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
+    params = (ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, fused_limits.max, fused_limits.tiny,
+              fused_limits.min_subnormal, low.eps, ROUNDING_ULPS, float(_model_stride(shape)), MODEL_REJECT,
+              float(_model_stride(shape, CORRELATION_SAMPLE)), TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE)
+    return fused_limits, low, params
 
 
 def classify_numpy(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
@@ -472,113 +516,98 @@ def classify_numpy(x: np.ndarray, y: np.ndarray, fused_dtype: str, origin_dtype:
 
 
 class _Undecided:
-    """The answer of _surveyed when its figures cannot decide (numpy then does)."""
+    """The answer of _classified when the kernel cannot decide (numpy then does)."""
 
 
 UNDECIDED = _Undecided()
 
 
-def _surveyed(found: Survey, x: np.ndarray, y: np.ndarray, params: tuple[float, ...], fused_limits: DtypeLimits,
-              low: DtypeLimits) -> Signature | _Undecided | None:
-    """_classify's answer from the native sweep's figures, when they decide it: identical pairs, checks 1–3,
-    a region (checks 5–6), rounding, and (_residual_native) the value models and the correlation; when the
-    permutation gate may hold, numpy's search runs on the pair as is (_permutation_numpy). NaN among a
-    median's values is UNDECIDED."""
-    if not found.not_same:
+def _classified(answer: signature_native.Classified, x: np.ndarray, y: np.ndarray, params: tuple[float, ...],
+                fused_limits: DtypeLimits, low: DtypeLimits) -> Signature | _Undecided | None:
+    """_classify's answer from sign_classify's: identical pairs, checks 1–3, a region (checks 5–6), rounding,
+    the value models (7–8) and the correlation (9, by numpy on the sample the kernel gathers). When the
+    permutation gate may hold, numpy's search runs on the pair as is (_permutation_numpy), then the kernel
+    again without the gate. A NaN among a median's values is UNDECIDED."""
+    status = answer[0]
+    if status == signature_native.IDENTICAL:
         return None
+    if status == signature_native.PERMUTATION:  # checks 1-3 are known empty, every element finite
+        permutation = _permutation_numpy(x, y, params, gated=answer[10] == 1)
+        if permutation is not None:
+            return _build([("layout_permutation", permutation)], 1.0)
+        answer = signature_native.classify(x, y, params, signature_native.SKIP_GATE) or answer
+        status = answer[0]
+    if status == signature_native.FALLBACK or status == signature_native.PERMUTATION:
+        return UNDECIDED
     shape = x.shape
-    size = math.prod(shape)
+    size = x.size
     findings: list[Finding] = []
-    for code, (count, first), extra in (("nonfinite_introduced", found.nonfinite, {}),
-                                        ("overflow", found.overflow, {"limit": fused_limits.max}),
-                                        ("underflow", found.underflow, {})):
-        if count:
-            findings.append((code, {"count": count, "share": count / size, "first_index": _unravel(first, shape),
-                                    **extra}))
-    if found.rest:
-        if not findings:
-            gate = _gate(found, x, y, params)
-            if gate is not False:  # a permutation may hold: numpy looks for it (checks 1-3 are known empty)
-                permutation = _permutation_numpy(x, y, params, gated=gate is True)
-                if permutation is not None:
-                    return _build([("layout_permutation", permutation)], 1.0)
-        region = _region_of(found.hits, shape)
-        if region is None:  # bias, scale, uncorrelated or unclassified: medians and a correlation
-            model = (low.eps, ROUNDING_ULPS, float(_model_stride(x.shape)), MODEL_REJECT)
-            residual = _residual_native(x, y, (*params, *model), found.rest)
-            if isinstance(residual, _Undecided):
-                return UNDECIDED
-            pattern, accounted = residual
-            return _build(findings + pattern, accounted)
-        findings.append(region)
+    if answer[3]:
+        findings.append(("nonfinite_introduced", {"count": answer[3], "share": answer[3] / size,
+                                                  "first_index": _unravel(answer[4], shape)}))
+    if answer[5]:
+        findings.append(("overflow", {"count": answer[5], "share": answer[5] / size,
+                                      "first_index": _unravel(answer[6], shape), "limit": fused_limits.max}))
+    if answer[7]:
+        findings.append(("underflow", {"count": answer[7], "share": answer[7] / size,
+                                       "first_index": _unravel(answer[8], shape)}))
+    if answer[11] is not None:
+        findings.append(_region_finding(answer[11], shape))
+    elif answer[9]:  # differing elements beyond checks 1-3 and no region: the value models or the correlation
+        residual = _residual_answer(answer, x, y, params, shape)
+        if isinstance(residual, _Undecided):
+            return UNDECIDED
+        pattern, accounted = residual
+        return _build(findings + pattern, accounted)
     if not findings:
-        rounding = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": found.max_abs, "max_rel_err": found.max_rel}
+        rounding = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": answer[1], "max_rel_err": answer[2]}
         return _build([("rounding", rounding)], 1.0)
     return _build(findings, 1.0)
+
+
+def _residual_answer(answer: signature_native.Classified, x: np.ndarray, y: np.ndarray, params: tuple[float, ...],
+                     shape: tuple[int, ...]) -> tuple[list[Finding], float] | _Undecided:
+    """_residual's answer (the region known to be None) from sign_classify's: a value model with the region its
+    misfits form, else the correlation of the gathered sample, else unclassified (the kernel's median rel)."""
+    model = answer[12]
+    if model != signature_native.NO_MODEL:
+        found: Finding = ("bias", {"offset": answer[13]}) if model == signature_native.BIAS_MODEL \
+            else ("scale", {"factor": answer[13]})
+        return ([found] if answer[14] is None else [found, _region_finding(answer[14], shape)]), 1.0
+    x_sample, y_sample = signature_native.gathered(answer)
+    r = _correlation(x_sample, y_sample)
+    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(x_sample.size)):
+        return [("uncorrelated", {"correlation": r})], 1 - r * r
+    rest = answer[9]
+    share = 1 - float(rest) / x.size
+    relative = signature_native.classify(x, y, params, signature_native.ONLY_REL)
+    if relative is None or relative[0] != signature_native.REL:
+        return UNDECIDED
+    return [("unclassified", {"correlation": r, "differing_share": 1 - share, "median_rel_err": relative[16]})], share
+
+
+def _region_finding(region: tuple[Any, ...], shape: tuple[int, ...]) -> Finding:
+    """tail_block or localised (as _region_of names them) from a kernel region (code, axis, first, count,
+    listed indices)."""
+    code, axis, first, count, listed = region
+    length = shape[axis]
+    if code == signature_native.TAIL:
+        return ("tail_block", {"axis": axis, "first_index": first, "tile": length - first, "length": length})
+    return ("localised", {"axis": axis, "indices": list(listed), "count": count, "length": length})
 
 
 def _permutation_numpy(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], gated: bool
                        ) -> dict[str, Any] | None:
     """Check 4 as _classify runs it on a pair whose every element is finite (the survey says so), without the
     masks of checks 1-3 (known empty): _classify's tol, then _permutation (`gated`: its gate holds for sure)."""
+    searched = _native_transform(x, y, params[0], params[1], single=False) if gated else None
+    if searched is not None and searched[0] is not None:
+        return searched[0]
     x64, y64 = x.astype(np.float64, copy=False), y.astype(np.float64, copy=False)
     tol = params[0] * np.maximum(np.abs(x64), np.abs(y64))
     tol += params[1]
     with np.errstate(all="ignore"):
-        return _permutation(x64, y64, tol, np.ones(x.shape, dtype=bool), gated=gated)
-
-
-def _residual_native(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], rest: int
-                     ) -> tuple[list[Finding], float] | _Undecided:
-    """_residual's answer (checks 7–10, the region known to be None) from af_sign_residual's stages: the same
-    medians (of the same model sample), fits and regions; the correlation by numpy on the usable elements of
-    the correlation sample, which the kernel gathers."""
-    shape, size = x.shape, x.size
-    bias = signature_native.residual(x, y, params, signature_native.BIAS)
-    if bias is None:
-        return UNDECIDED
-    if bias.usable:
-        offset = bias.first
-        if _fits(bias, shape) and abs(offset) > bias.second:
-            return _with_left(("bias", {"offset": offset}), bias, shape)
-        scaled = signature_native.residual(x, y, params, signature_native.SCALE)
-        if scaled is None:
-            return UNDECIDED
-        if scaled.usable:  # usable elements with |y| > 0
-            factor, low_eps = scaled.first, scaled.second
-            if _fits(scaled, shape) and abs(factor - 1) > min(low_eps, 1.0):
-                return _with_left(("scale", {"factor": factor}), scaled, shape)
-    correlation_params = (*params[:7], float(_model_stride(shape, CORRELATION_SAMPLE)), *params[8:])
-    gathered = signature_native.residual(x, y, correlation_params, signature_native.GATHER)
-    if gathered is None or gathered.x_usable is None or gathered.y_usable is None:
-        return UNDECIDED
-    r = _correlation(gathered.x_usable, gathered.y_usable)
-    if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(gathered.usable)):
-        return [("uncorrelated", {"correlation": r})], 1 - r * r
-    share = 1 - float(rest) / size
-    relative = signature_native.residual(x, y, params, signature_native.REL)
-    if relative is None:
-        return UNDECIDED
-    rel = relative.first if relative.rest else 0.0
-    return [("unclassified", {"correlation": r, "differing_share": 1 - share, "median_rel_err": rel})], share
-
-
-def _fits(stage: signature_native.Residual, shape: tuple[int, ...]) -> bool:
-    """_model_fit is not None: the model fits everywhere, or on MODEL_MAJORITY with the rest a region."""
-    if not stage.left:
-        return True
-    return float(stage.left) <= (1 - MODEL_MAJORITY) * math.prod(shape) \
-        and _region_of(stage.left_hits, shape) is not None
-
-
-def _with_left(model: Finding, stage: signature_native.Residual, shape: tuple[int, ...]
-               ) -> tuple[list[Finding], float]:
-    """_with_region from a stage's left elements."""
-    if not stage.left:
-        return [model], 1.0
-    region = _region_of(stage.left_hits, shape)
-    assert region is not None
-    return [model, region], 1.0
+        return _permutation(x64, y64, tol, np.ones(x.shape, dtype=bool), gated=gated, searched=searched is not None)
 
 
 def _unravel(flat: int, shape: tuple[int, ...]) -> list[int]:
@@ -588,28 +617,6 @@ def _unravel(flat: int, shape: tuple[int, ...]) -> list[int]:
         flat, position = divmod(flat, length)
         index.append(position)
     return index[::-1]
-
-
-def _gate(found: Survey, x: np.ndarray, y: np.ndarray, params: tuple[float, ...]) -> bool | None:
-    """_permutation's gate (extremes and sums kept) from a native sweep (af_sign_gate, only asked for here):
-    False when it fails for sure, True when it holds for sure, None when the sums are too close to call (or
-    the kernel cannot). The extremes are exact; the sums are in another order than numpy's, each off by at
-    most (size + 64) units of 2**-53 of the sum of the magnitudes, itself at most size times the largest one."""
-    size = x.size
-    if found.not_both_finite or size < 2:
-        return False
-    swept = signature_native.gate(x, y, params[0], params[1])  # every element finite: _classify's tol
-    if swept is None:
-        return None
-    for a, b in ((swept.x_max, swept.y_max), (swept.x_min, swept.y_min)):
-        if not abs(a - b) <= swept.tol_max:
-            return False
-    largest = max(abs(swept.x_max), abs(swept.x_min), abs(swept.y_max), abs(swept.y_min), swept.tol_max)
-    margin = 2 * (size + 64) * 2.0**-53 * size * 4 * largest  # |x| + |y| + 2 tol per term
-    excess = abs(swept.sum_x - swept.sum_y) - 2 * swept.sum_tol
-    if excess > margin:
-        return False
-    return True if excess < -margin else None
 
 
 def _classify(x: np.ndarray, y: np.ndarray, fused_limits: DtypeLimits, low: DtypeLimits) -> Signature:
@@ -779,7 +786,12 @@ def _region_of(hit_indices: Sequence[np.ndarray | None], shape: tuple[int, ...])
 def _correlation(a: np.ndarray, b: np.ndarray) -> float | None:
     if a.size < 2:
         return None
-    a, b = a - a.mean(), b - b.mean()
+    if a.dtype == np.float64 and b.dtype == np.float64:
+        # a.mean() of float64 is add.reduce (the same pairwise sum) over the count: the same value, a third of the
+        # cost of ndarray.mean's Python layer (a fixed cost per pair).
+        a, b = a - float(np.add.reduce(a)) / a.size, b - float(np.add.reduce(b)) / b.size
+    else:
+        a, b = a - a.mean(), b - b.mean()
     norm = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
     return None if norm == 0 else float(np.dot(a, b)) / norm
 
@@ -788,10 +800,10 @@ def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> bool:
     return bool(np.all(np.abs(a - b) <= tol))
 
 
-def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray, gated: bool = False
-                 ) -> dict[str, Any] | None:
+def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray, gated: bool = False,
+                 searched: bool = False) -> dict[str, Any] | None:
     """Check 4: the same values in other places; the transform when it is a simple one (`gated`: the caller
-    compared the extremes and sums already)."""
+    compared the extremes and sums already; `searched`: the native search found no named transform)."""
     if not both.all() or x.size < 2:
         return None
     # A permutation keeps the extremes and (within each element's rounding) the sum: a cheap gate for the rest.
@@ -799,8 +811,20 @@ def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray
                                            (x.sum(), y.sum(), 2 * tol.sum())):
         if not abs(float(a) - float(b)) <= float(allowed):
             return None
-    # The named transforms first (each gated by PROBES positions, then checked whole): one that holds is a
-    # permutation, so the sort (the costly part: n log n) is left for the unknown orders only.
+    # The named transforms first: one that holds is a permutation, so the sort (the costly part: n log n) is left
+    # for the unknown orders only.
+    named = None if searched else _named_transform(x, y, tol)
+    if named is not None:
+        return named
+    order = np.argsort(y, axis=None)
+    if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
+        return None
+    return {"transform": None}
+
+
+def _named_transform(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> dict[str, Any] | None:
+    """The first simple transform mapping y onto x within tol: an axis reversed, two axes swapped (each gated by
+    PROBES positions, then checked whole), a shift, blocks of C0 exchanged; None when none holds."""
     rng = np.random.default_rng(0)
     probe = np.unravel_index(rng.integers(0, x.size, size=min(PROBES, x.size)), x.shape)
     for axis in range(x.ndim):
@@ -813,13 +837,30 @@ def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray
     shift = _shift(x, y, tol)
     if shift is not None:
         return {"transform": "shift", "axis": shift[0], "shift": shift[1]}
-    blocks = _c0_blocks(x, y, tol)
-    if blocks is not None:
-        return blocks
-    order = np.argsort(y, axis=None)
-    if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
+    return _c0_blocks(x, y, tol)
+
+
+def _native_transform(x: np.ndarray, y: np.ndarray, c1: float, c2: float, single: bool
+                      ) -> tuple[dict[str, Any] | None, bool] | None:
+    """_named_transform by the C search (_transform.find) on x, y and tol = c1 max(|x|, |y|) + c2 (in float32
+    when `single`, as numpy's float32 arrays compute it, else float64): (its params or None, True when the winner
+    moved every value bit for bit); None when the extension is absent, disabled or cannot read the pair."""
+    if _TRANSFORM is None or native_disabled() or x.dtype not in _TRANSFORM_DTYPES \
+            or y.dtype not in _TRANSFORM_DTYPES or x.shape != y.shape or not 1 <= x.ndim <= 32 or x.size < 2:
         return None
-    return {"transform": None}
+    found = _TRANSFORM.find(np.ascontiguousarray(x), np.ascontiguousarray(y), c1, c2, single)
+    if found is None:
+        return None, False
+    kind, first, second, perm, exact = found
+    if kind == "reverse":
+        return {"transform": "reverse", "axis": first}, exact
+    if kind == "swap_axes":
+        return {"transform": "swap_axes", "axes": [first, second]}, exact
+    if kind == "shift":
+        return {"transform": "shift", "axis": first, "shift": second}, exact
+    moved = [j for j, source in enumerate(perm) if source != j]  # _c0_params's, without numpy's fixed costs
+    return {"transform": "c0_blocks", "axis": first, "c0": second, "moved": len(moved), "count": len(perm),
+            "blocks": [[j, perm[j]] for j in moved[:MAX_LISTED]]}, exact
 
 
 def _probed(x: np.ndarray, y: np.ndarray, tol: np.ndarray, probe: tuple[np.ndarray, ...], moved: np.ndarray

@@ -1,16 +1,27 @@
-"""ctypes bridge to the signature sweeps of the native kernel (_kernel.c: af_sign_survey, af_sign_whole)."""
+"""Bridge to the signature sweeps of the native kernel (_kernel.c: sign_classify, af_sign_survey, af_sign_whole)."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import importlib
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from autofuse_studio.core.native_switch import native_disabled
 from autofuse_studio.core.precision import native
+
+# sign_classify's modes and statuses (SC_* of _kernel.c).
+FULL, SKIP_GATE, ONLY_REL = 0, 1, 2
+IDENTICAL, DONE, PERMUTATION, FALLBACK, GATHERED, REL = 0, 1, 2, 3, 4, 5
+# Its model codes (SM_*) and region codes (SR_CODE).
+NO_MODEL, BIAS_MODEL, SCALE_MODEL = 0, 1, 2
+TAIL, LOCALISED = 1, 2
+# The correlation sample's room: a sample of CORRELATION_SAMPLE (signature.py) holds at most that many elements.
+SAMPLE_ROOM = 4096
 
 # The float dtypes the sweeps read (bfloat16 arrives decoded to float32); any other dtype takes the numpy path.
 _FLOAT_CODES = {np.dtype(np.float16): 9, np.dtype(np.float32): 11, np.dtype(np.float64): 12}
@@ -187,53 +198,48 @@ def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | 
                  candidates[:min(candidate_count, candidate_cap)], *doubles.tolist())
 
 
-_RESIDUAL_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_int, _INT64S, _DOUBLES,
-                  ctypes.c_int, _DOUBLES, _INT64S, _POINTER, _POINTER, _POINTER)
-# The stages of af_sign_residual, and where its params hold the model sample's stride.
-BIAS, SCALE, GATHER, REL = 0, 1, 2, 3
-_STRIDE = 7
-
-
-@dataclass(slots=True)
-class Residual:
-    """One stage of af_sign_residual: its two figures, counts (usable, left, rest), where `left` lies per axis
-    (the marked indices; empty when left holds more than half of the elements: no model fits then) and, for
-    GATHER, the model sample's usable elements' x and y as float64."""
-
-    first: float
-    second: float
-    usable: int
-    left: int
-    rest: int
-    left_hits: list[np.ndarray]
-    x_usable: np.ndarray | None = None
-    y_usable: np.ndarray | None = None
-
-
-def residual(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], stage: int) -> Residual | None:
-    """af_sign_residual's `stage` (BIAS, SCALE, GATHER, REL) on x (fused) and y (origin), float arrays of one shape;
-    params: survey's five, then the lower-precision eps, ROUNDING_ULPS, the model sample's stride and the share
-    of its positions off a model that rejects it (signature.MODEL_SAMPLE, MODEL_REJECT). None when the kernel is absent,
-    disabled or declines (a NaN among a median's values, no memory): the numpy path decides then."""
-    codes = _codes(x, y)
-    function = _function("af_sign_residual", _RESIDUAL_ARGS)
-    if codes is None or function is None or not 1 <= x.ndim <= _MAX_AXES or x.shape != y.shape:
+@functools.cache
+def _sign_classify() -> Any:
+    """The kernel module's sign_classify (None when the kernel is not built or is older)."""
+    if native.kernel_library() is None:  # loads the kernel and runs af_init (the float16 table)
         return None
-    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
-    outputs = _OUTPUTS
-    inputs = (ctypes.c_double * len(params))(*params)
-    marks = np.empty(sum(x.shape), dtype=np.int64)
-    sampled = -(-x.size // max(1, int(params[_STRIDE]))) if stage == GATHER else 0  # the model sample's size
-    x_out, y_out = np.empty(sampled), np.empty(sampled)
-    status = function(native.data_address(x), codes[0], native.data_address(y), codes[1], x.size, x.ndim,
-                      (ctypes.c_int64 * x.ndim)(*x.shape), inputs, stage, outputs.doubles, outputs.counts,
-                      native.data_address(marks), native.data_address(x_out), native.data_address(y_out))
-    if status != _OK:
+    module = importlib.import_module("autofuse_studio.core.precision._kernel")
+    return getattr(module, "sign_classify", None)
+
+
+class _Samples(threading.local):
+    """Per-thread float64 buffers the kernel writes the correlation sample into."""
+
+    def __init__(self) -> None:
+        self.x = np.empty(SAMPLE_ROOM)
+        self.y = np.empty(SAMPLE_ROOM)
+
+
+_SAMPLES = _Samples()
+
+# One answer of sign_classify: (status, max_abs, max_rel, nonfinite count, first flat index, overflow count,
+# first, underflow count, first, rest, gate, region, model, model value, model's region, gathered, rel); a region
+# is None or (code, axis, first index, count, listed indices).
+Classified = tuple[Any, ...]
+
+
+def classify(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], mode: int = FULL) -> Classified | None:
+    """sign_classify of x (fused) and y (origin), arrays of one shape (params: see _kernel.c, CP_*); None when
+    the kernel is absent, disabled or declines (other dtypes, no axes or more than 32)."""
+    x_code, y_code = _FLOAT_CODES.get(x.dtype), _FLOAT_CODES.get(y.dtype)
+    if x_code is None or y_code is None or x.shape != y.shape or native_disabled():
         return None
-    usable, left, rest = outputs.counts[:3]
-    # Where `left` lies matters only when a model may fit (left on at most half of the elements).
-    hits = _per_axis(marks, x.shape) if 0 < left <= x.size // 2 else []
-    found = Residual(outputs.doubles[0], outputs.doubles[1], usable, left, rest, hits)
-    if stage == GATHER:
-        found.x_usable, found.y_usable = x_out[:usable], y_out[:usable]
-    return found
+    function = _sign_classify()
+    if function is None:
+        return None
+    samples = _SAMPLES
+    answer: Classified | None = function(np.ascontiguousarray(x), np.ascontiguousarray(y), x_code, y_code, x.shape,
+                                         params, mode, samples.x, samples.y)
+    return answer
+
+
+def gathered(answer: Classified) -> tuple[np.ndarray, np.ndarray]:
+    """The correlation sample of a GATHERED answer (views of this thread's buffers: read them before the next
+    call)."""
+    used = answer[15]
+    return _SAMPLES.x[:used], _SAMPLES.y[:used]

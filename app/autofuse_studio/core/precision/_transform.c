@@ -1,0 +1,674 @@
+/* The named transforms of signature check 4 (layout_permutation) tested in C, each stopping at its first wrong
+ * element: which simple transform maps the origin onto the fused tensor.
+ *
+ * find(x, y, c1, c2, single) -> None | (kind, a, b, perm, exact)
+ *   x (fused) and y (origin): C-contiguous arrays of one shape (1 to 32 axes, at least 2 elements) of float16,
+ *   float32 or float64 (buffer formats 'e', 'f', 'd'). x[p] matches a value v when
+ *       |x[p] - v| <= tol[p],  tol[p] = c1 * max(|x[p]|, |y[p]|) + c2   (NaN in either: no match)
+ *   computed in float32 when `single` (the values and c1, c2 rounded to float32, as numpy's float32 arrays do)
+ *   and in float64 otherwise: exactly the arithmetic of signature._permutation's numpy arrays.
+ *   The candidates in numpy's order (signature._named_transform), the first that matches everywhere wins:
+ *     reverse of each axis longer than 1          -> ("reverse", axis, 0, None, exact)
+ *     two axes of one length > 1 swapped          -> ("swap_axes", first, second, None, exact)
+ *     a roll by s (1..n-1) along each axis        -> ("shift", axis, s, None, exact)
+ *     C0 blocks exchanged (signature._c0_blocks)  -> ("c0_blocks", axis, c0, perm tuple, exact)
+ *   None when none matches. A candidate is tried on PROBES positions first, then on every element in chunks,
+ *   stopping at the first chunk holding a mismatch (a wrong candidate costs a few elements). A chunk is first
+ *   compared as stored bits (x and y of one dtype): equal finite values match (|x - v| = 0 <= tol, unless tol
+ *   is NaN: a NaN in y, which no winner leaves, as every candidate is a bijection reading finite y values only),
+ *   and only a chunk with another value is computed; `exact`: every element of the winner was such a
+ *   bitwise-equal finite value (the two tensors then hold the same multiset of values).
+ *   The GIL is released during the search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_AXES 32
+#define CHUNK 256
+#define PROBES 16
+#define MAX_BLOCKS 512
+#define BLOCK_ROWS 4
+
+enum { T_HALF, T_FLOAT, T_DOUBLE };
+enum { FOUND_NONE, FOUND_REVERSE, FOUND_SWAP, FOUND_SHIFT, FOUND_C0, FOUND_NO_MEMORY };
+
+static float half_table[65536];
+
+static float half_to_float(uint16_t half) {
+    uint32_t exponent = (half >> 10) & 0x1f, mantissa = half & 0x3ff;
+    float value;
+    if (exponent == 0) {
+        value = ldexpf((float)mantissa, -24);
+    } else if (exponent == 31) {
+        value = mantissa ? NAN : INFINITY;
+    } else {
+        value = ldexpf((float)(mantissa | 0x400), (int)exponent - 25);
+    }
+    return (half & 0x8000) ? -value : value;
+}
+
+typedef struct {
+    const char *data;
+    int type;
+} Array;
+
+typedef struct {
+    int64_t start, length, source, step; /* last-axis indices [start, start+length) read y at source + k*step */
+} Segment;
+
+/* A candidate as a view of the arrays: y's offset for x's multi-index is the sum of the tables of the leading
+ * axes (index * steps[axis] where an axis has no table) plus the last axis's segment. */
+typedef struct {
+    int axes;
+    int64_t dims[MAX_AXES];
+    const int64_t *tables[MAX_AXES];
+    int64_t steps[MAX_AXES];
+    const Segment *segments;
+    int segment_count;
+} Plan;
+
+typedef struct {
+    Array x, y;
+    int single;
+    double c1, c2;
+    float c1f, c2f;
+    int64_t size;
+    int axes;
+    int64_t shape[MAX_AXES];
+    int64_t strides[MAX_AXES]; /* in elements, C order */
+    int64_t probes[PROBES];
+    int raw;   /* x and y of one dtype: chunks are compared as bits first */
+    int exact; /* the last whole check met only bitwise-equal finite values */
+    size_t itemsize;
+} Search;
+
+static inline double load(const Array *array, int64_t index) {
+    switch (array->type) {
+    case T_HALF:
+        return half_table[((const uint16_t *)array->data)[index]];
+    case T_FLOAT:
+        return ((const float *)array->data)[index];
+    default:
+        return ((const double *)array->data)[index];
+    }
+}
+
+/* numpy's maximum (NaN wins), then tol and the comparison, in the search's precision. */
+static inline int close_double(double x, double y, double moved, double c1, double c2) {
+    double ax = fabs(x), ay = fabs(y);
+    double big = ax > ay ? ax : ay;
+    if (ax != ax) {
+        big = ax;
+    }
+    double tol = c1 * big;
+    tol += c2;
+    return fabs(x - moved) <= tol;
+}
+
+static inline int close_float(float x, float y, float moved, float c1, float c2) {
+    float ax = fabsf(x), ay = fabsf(y);
+    float big = ax > ay ? ax : ay;
+    if (ax != ax) {
+        big = ax;
+    }
+    float tol = big * c1;
+    tol += c2;
+    return fabsf(x - moved) <= tol;
+}
+
+static int close_at(const Search *s, int64_t at, int64_t source) {
+    double x = load(&s->x, at), y = load(&s->y, at), moved = load(&s->y, source);
+    if (s->single) {
+        return close_float((float)x, (float)y, (float)moved, s->c1f, s->c2f);
+    }
+    return close_double(x, y, moved, s->c1, s->c2);
+}
+
+static inline int64_t table_at(const Plan *plan, int axis, int64_t index) {
+    return plan->tables[axis] ? plan->tables[axis][index] : index * plan->steps[axis];
+}
+
+/* y's offset for x's flat position under plan. */
+static int64_t source_of(const Plan *plan, int64_t position) {
+    int64_t length = plan->dims[plan->axes - 1];
+    int64_t row = position / length, index = position % length, offset = 0;
+    for (int axis = plan->axes - 2; axis >= 0; axis--) {
+        offset += table_at(plan, axis, row % plan->dims[axis]);
+        row /= plan->dims[axis];
+    }
+    for (int k = 0; k < plan->segment_count; k++) {
+        const Segment *segment = &plan->segments[k];
+        if (index >= segment->start && index < segment->start + segment->length) {
+            return offset + segment->source + (index - segment->start) * segment->step;
+        }
+    }
+    return offset; /* unreachable: the segments cover the last axis */
+}
+
+#define DEFINE_RUN(NAME, T)                                                                                        \
+    static void NAME(const Array *array, int64_t start, int64_t step, int64_t count, T *out) {                     \
+        if (array->type == T_FLOAT && step == 1) {                                                                 \
+            const float *values = (const float *)array->data + start;                                              \
+            for (int64_t k = 0; k < count; k++) out[k] = (T)values[k];                                             \
+        } else if (array->type == T_HALF && step == 1) {                                                           \
+            const uint16_t *values = (const uint16_t *)array->data + start;                                        \
+            for (int64_t k = 0; k < count; k++) out[k] = (T)half_table[values[k]];                                 \
+        } else {                                                                                                   \
+            for (int64_t k = 0; k < count; k++) out[k] = (T)load(array, start + k * step);                         \
+        }                                                                                                          \
+    }
+DEFINE_RUN(run_float, float)
+DEFINE_RUN(run_double, double)
+
+/* The moved values of last-axis indices [first, first+count) of a row whose leading tables sum to base. */
+#define DEFINE_GATHER(NAME, T, RUN)                                                                                \
+    static void NAME(const Search *s, const Plan *plan, int64_t base, int64_t first, int64_t count, T *out) {      \
+        for (int k = 0; k < plan->segment_count; k++) {                                                            \
+            const Segment *segment = &plan->segments[k];                                                           \
+            int64_t from = first > segment->start ? first : segment->start;                                        \
+            int64_t end = segment->start + segment->length;                                                        \
+            if (end > first + count) end = first + count;                                                          \
+            if (segment->start >= first + count) break; /* sorted by start */                                      \
+            if (from >= end) continue;                                                                             \
+            RUN(&s->y, base + segment->source + (from - segment->start) * segment->step, segment->step,            \
+                end - from, out + (from - first));                                                                 \
+        }                                                                                                          \
+    }
+DEFINE_GATHER(gather_float, float, run_float)
+DEFINE_GATHER(gather_double, double, run_double)
+
+/* 1 when every element of one chunk matches. */
+#define DEFINE_CHUNK(NAME, T, CLOSE, C1, C2)                                                                       \
+    static int NAME(const Search *s, const T *x, const T *y, const T *moved, int64_t count) {                      \
+        int bad = 0;                                                                                               \
+        for (int64_t k = 0; k < count; k++) bad |= !CLOSE(x[k], y[k], moved[k], s->C1, s->C2);                     \
+        return !bad;                                                                                               \
+    }
+DEFINE_CHUNK(chunk_float, float, close_float, c1f, c2f)
+DEFINE_CHUNK(chunk_double, double, close_double, c1, c2)
+
+/* The stored bits of the moved values of last-axis indices [first, first+count) into out. */
+static void gather_bits(const Search *s, const Plan *plan, int64_t base, int64_t first, int64_t count, char *out) {
+    size_t size = s->itemsize;
+    for (int k = 0; k < plan->segment_count; k++) {
+        const Segment *segment = &plan->segments[k];
+        if (segment->start >= first + count) break;
+        int64_t from = first > segment->start ? first : segment->start;
+        int64_t end = segment->start + segment->length;
+        if (end > first + count) end = first + count;
+        if (from >= end) continue;
+        int64_t source = base + segment->source + (from - segment->start) * segment->step;
+        char *into = out + (size_t)(from - first) * size;
+        if (segment->step == 1) {
+            memcpy(into, s->y.data + (size_t)source * size, (size_t)(end - from) * size);
+            continue;
+        }
+        for (int64_t i = 0; i < end - from; i++) {
+            memcpy(into + (size_t)i * size, s->y.data + (size_t)(source + i * segment->step) * size, size);
+        }
+    }
+}
+
+/* 1 when count stored values hold no NaN or Inf (all exponent bits set). */
+static int all_finite(const Search *s, const char *values, int64_t count) {
+    int special = 0;
+    if (s->itemsize == 2) {
+        const uint16_t *v = (const uint16_t *)values;
+        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7c00u) == 0x7c00u;
+    } else if (s->itemsize == 4) {
+        const uint32_t *v = (const uint32_t *)values;
+        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7f800000u) == 0x7f800000u;
+    } else {
+        const uint64_t *v = (const uint64_t *)values;
+        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+    }
+    return !special;
+}
+
+/* 1 when a chunk's x equals its moved values bit for bit and is finite: each matches (|x - moved| = 0 <= tol). */
+static int same_bits(const Search *s, const Plan *plan, int64_t base, int64_t at, int64_t first, int64_t count) {
+    uint64_t bits[CHUNK];
+    const char *x = s->x.data + (size_t)at * s->itemsize;
+    gather_bits(s, plan, base, first, count, (char *)bits);
+    return memcmp(x, bits, (size_t)count * s->itemsize) == 0 && all_finite(s, x, count);
+}
+
+/* Every element under plan, row by row (an odometer over the leading axes), in chunks of the last axis. */
+#define DEFINE_WHOLE(NAME, T, RUN, GATHER, CHUNK_FN)                                                               \
+    static int NAME(Search *s, const Plan *plan) {                                                                 \
+        T xs[CHUNK], ys[CHUNK], moved[CHUNK];                                                                      \
+        int64_t length = plan->dims[plan->axes - 1], rows = s->size / length;                                      \
+        int64_t index[MAX_AXES] = {0}, base = 0;                                                                   \
+        for (int axis = 0; axis < plan->axes - 1; axis++) base += table_at(plan, axis, 0);                           \
+        s->exact = s->raw;                                                                                         \
+        for (int64_t row = 0; row < rows; row++) {                                                                 \
+            for (int64_t first = 0; first < length; first += CHUNK) {                                              \
+                int64_t count = length - first < CHUNK ? length - first : CHUNK;                                   \
+                if (s->raw && same_bits(s, plan, base, row * length + first, first, count)) continue;              \
+                s->exact = 0;                                                                                      \
+                RUN(&s->x, row * length + first, 1, count, xs);                                                    \
+                RUN(&s->y, row * length + first, 1, count, ys);                                                    \
+                GATHER(s, plan, base, first, count, moved);                                                        \
+                if (!CHUNK_FN(s, xs, ys, moved, count)) return 0;                                                  \
+            }                                                                                                      \
+            for (int axis = plan->axes - 2; axis >= 0; axis--) {                                                   \
+                base -= table_at(plan, axis, index[axis]);                                                         \
+                if (++index[axis] < plan->dims[axis]) {                                                            \
+                    base += table_at(plan, axis, index[axis]);                                                     \
+                    break;                                                                                         \
+                }                                                                                                  \
+                index[axis] = 0;                                                                                   \
+                base += table_at(plan, axis, 0);                                                                   \
+            }                                                                                                      \
+        }                                                                                                          \
+        return 1;                                                                                                  \
+    }
+DEFINE_WHOLE(whole_float, float, run_float, gather_float, chunk_float)
+DEFINE_WHOLE(whole_double, double, run_double, gather_double, chunk_double)
+
+static int matches(Search *s, const Plan *plan) {
+    for (int k = 0; k < PROBES; k++) {
+        if (!close_at(s, s->probes[k], source_of(plan, s->probes[k]))) {
+            return 0;
+        }
+    }
+    return s->single ? whole_float(s, plan) : whole_double(s, plan);
+}
+
+/* How x's axes read y: source[a] (y's axis), kind 0 as is, 1 reversed, 2 rolled by shift. */
+typedef struct {
+    int source[MAX_AXES];
+    int kind[MAX_AXES];
+    int64_t shift[MAX_AXES];
+} AxisMap;
+
+static void identity_map(const Search *s, AxisMap *map) {
+    for (int axis = 0; axis < s->axes; axis++) {
+        map->source[axis] = axis;
+        map->kind[axis] = 0;
+        map->shift[axis] = 0;
+    }
+}
+
+static int64_t mapped_index(const AxisMap *map, int axis, int64_t index, int64_t length) {
+    if (map->kind[axis] == 1) {
+        return length - 1 - index;
+    }
+    if (map->kind[axis] == 2) { /* 0 < shift < length */
+        return index < map->shift[axis] ? index - map->shift[axis] + length : index - map->shift[axis];
+    }
+    return index;
+}
+
+/* plan of an axis map; tables hold sum(shape) int64s, segments 2. */
+static void affine_plan(const Search *s, const AxisMap *map, int64_t *tables, Segment *segments, Plan *plan) {
+    int last = s->axes - 1;
+    plan->axes = s->axes;
+    for (int axis = 0; axis < s->axes; axis++) {
+        int64_t length = s->shape[axis], stride = s->strides[map->source[axis]];
+        plan->dims[axis] = length;
+        if (axis < last) {
+            plan->steps[axis] = stride;
+            if (map->kind[axis] == 0) { /* as is: index * stride, no table */
+                continue;
+            }
+            for (int64_t i = 0; i < length; i++) tables[i] = stride * mapped_index(map, axis, i, length);
+            plan->tables[axis] = tables;
+            tables += length;
+            continue;
+        }
+        plan->segments = segments;
+        plan->segment_count = 1;
+        if (map->kind[axis] == 1) {
+            segments[0] = (Segment){0, length, stride * (length - 1), -stride};
+        } else if (map->kind[axis] == 2) {
+            int64_t shift = map->shift[axis];
+            segments[0] = (Segment){0, shift, stride * (length - shift), stride};
+            segments[1] = (Segment){shift, length - shift, 0, stride};
+            plan->segment_count = 2;
+        } else {
+            segments[0] = (Segment){0, length, 0, stride};
+        }
+    }
+}
+
+static int try_map(Search *s, const AxisMap *map, int64_t *tables) {
+    Segment segments[2];
+    Plan plan;
+    memset(&plan, 0, sizeof(plan));
+    affine_plan(s, map, tables, segments, &plan);
+    return matches(s, &plan);
+}
+
+/* The first roll along axis that matches: each step first on the probes (their sources computed directly, no
+ * plan: with many equal values a wrong step may pass a few), then whole. */
+static int find_shift(Search *s, int axis, int64_t *tables, int64_t *step_found) {
+    int64_t length = s->shape[axis], stride = s->strides[axis];
+    int64_t index[PROBES];
+    for (int k = 0; k < PROBES; k++) index[k] = (s->probes[k] / stride) % length;
+    AxisMap map;
+    identity_map(s, &map);
+    map.kind[axis] = 2;
+    for (int64_t step = 1; step < length; step++) {
+        int ok = 1;
+        for (int k = 0; k < PROBES && ok; k++) {
+            int64_t source = index[k] - step < 0 ? index[k] - step + length : index[k] - step;
+            ok = close_at(s, s->probes[k], s->probes[k] + (source - index[k]) * stride);
+        }
+        if (!ok) {
+            continue;
+        }
+        map.shift[axis] = step;
+        if (try_map(s, &map, tables)) {
+            *step_found = step;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* signature._block_perm on the view (outer, blocks, inner): the candidate perm from BLOCK_ROWS rows and the first
+ * two elements of each block (the block itself first, else the first matching one), then the whole check. */
+static int block_perm(Search *s, int64_t outer, int64_t blocks, int64_t inner, int64_t *perm, int64_t *tables) {
+    if (blocks < 2 || blocks > MAX_BLOCKS || s->size == 0) {
+        return 0;
+    }
+    int64_t rows[BLOCK_ROWS];
+    int row_count = outer < BLOCK_ROWS ? (int)outer : BLOCK_ROWS;
+    for (int k = 0; k < row_count; k++) { /* np.linspace(0, outer-1, row_count).round(): never a half */
+        rows[k] = row_count == 1 ? 0
+                  : k == row_count - 1 ? outer - 1
+                                       : (int64_t)llround((double)k * ((double)(outer - 1) / (row_count - 1)));
+    }
+    int64_t width = inner < 2 ? inner : 2;
+    int identity = 1;
+    for (int64_t j = 0; j < blocks; j++) {
+        int64_t found = -1;
+        for (int64_t candidate = -1; candidate < blocks && found < 0; candidate++) {
+            int64_t i = candidate < 0 ? j : candidate;
+            int ok = 1;
+            for (int r = 0; r < row_count && ok; r++) {
+                for (int64_t k = 0; k < width && ok; k++) {
+                    int64_t at = (rows[r] * blocks + j) * inner + k;
+                    ok = close_at(s, at, (rows[r] * blocks + i) * inner + k);
+                }
+            }
+            if (ok) {
+                found = i;
+            }
+        }
+        if (found < 0) {
+            return 0;
+        }
+        perm[j] = found;
+        identity &= found == j;
+    }
+    if (identity) {
+        return 0;
+    }
+    char seen[MAX_BLOCKS] = {0};
+    for (int64_t j = 0; j < blocks; j++) {
+        if (seen[perm[j]]++) {
+            return 0;
+        }
+    }
+    Plan plan;
+    Segment segments[MAX_BLOCKS];
+    memset(&plan, 0, sizeof(plan));
+    plan.dims[0] = outer;
+    plan.steps[0] = blocks * inner; /* the outer index moves whole rows: no table */
+    if (blocks * inner == s->shape[s->axes - 1]) {
+        /* the last axis split into blocks: one row per outer index, a segment per block */
+        plan.axes = 2;
+        plan.dims[1] = blocks * inner;
+        for (int64_t j = 0; j < blocks; j++) segments[j] = (Segment){j * inner, inner, perm[j] * inner, 1};
+        plan.segments = segments;
+        plan.segment_count = (int)blocks;
+    } else {
+        plan.axes = 3;
+        plan.dims[1] = blocks;
+        plan.dims[2] = inner;
+        for (int64_t j = 0; j < blocks; j++) tables[j] = perm[j] * inner;
+        plan.tables[1] = tables;
+        segments[0] = (Segment){0, inner, 0, 1};
+        plan.segments = segments;
+        plan.segment_count = 1;
+    }
+    return matches(s, &plan);
+}
+
+static const int64_t C0_SIZES[] = {32, 16, 8};
+
+/* signature._c0_blocks: the last axis's blocks, then (a C0-long last axis) the C0 vectors along another axis. */
+static int find_c0(Search *s, int64_t *perm, int64_t *tables, int *axis_found, int64_t *c0_found,
+                   int64_t *count_found) {
+    int64_t last = s->shape[s->axes - 1];
+    for (int k = 0; k < 3; k++) {
+        int64_t c0 = C0_SIZES[k];
+        if (last % c0 == 0 && last / c0 >= 2 && block_perm(s, s->size / last, last / c0, c0, perm, tables)) {
+            *axis_found = s->axes - 1;
+            *c0_found = c0;
+            *count_found = last / c0;
+            return 1;
+        }
+    }
+    if ((last == 32 || last == 16 || last == 8) && s->axes >= 2) {
+        for (int axis = 0; axis < s->axes - 1; axis++) {
+            if (s->shape[axis] < 2) {
+                continue;
+            }
+            int64_t outer = 1;
+            for (int a = 0; a < axis; a++) outer *= s->shape[a];
+            int64_t inner = s->size / (outer * s->shape[axis]);
+            if (block_perm(s, outer, s->shape[axis], inner, perm, tables)) {
+                *axis_found = axis;
+                *c0_found = last;
+                *count_found = s->shape[axis];
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The candidates in numpy's order; result[0..2]: a, b, count (c0 blocks). */
+static int search(Search *s, int64_t *tables, int64_t *perm, int64_t *result) {
+    AxisMap map;
+    for (int axis = 0; axis < s->axes; axis++) {
+        if (s->shape[axis] < 2) {
+            continue;
+        }
+        identity_map(s, &map);
+        map.kind[axis] = 1;
+        if (try_map(s, &map, tables)) {
+            result[0] = axis;
+            return FOUND_REVERSE;
+        }
+    }
+    for (int first = 0; first < s->axes; first++) {
+        for (int second = first + 1; second < s->axes; second++) {
+            if (s->shape[first] != s->shape[second] || s->shape[first] < 2) {
+                continue;
+            }
+            identity_map(s, &map);
+            map.source[first] = second;
+            map.source[second] = first;
+            if (try_map(s, &map, tables)) {
+                result[0] = first;
+                result[1] = second;
+                return FOUND_SWAP;
+            }
+        }
+    }
+    for (int axis = 0; axis < s->axes; axis++) {
+        if (s->shape[axis] >= 2 && find_shift(s, axis, tables, &result[1])) {
+            result[0] = axis;
+            return FOUND_SHIFT;
+        }
+    }
+    int axis = 0;
+    if (find_c0(s, perm, tables, &axis, &result[1], &result[2])) {
+        result[0] = axis;
+        return FOUND_C0;
+    }
+    return FOUND_NONE;
+}
+
+static int array_type(const Py_buffer *view) {
+    const char *format = view->format ? view->format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') {
+        format++;
+    }
+    if (format[1] != '\0') {
+        return -1;
+    }
+    switch (format[0]) {
+    case 'e':
+        return view->itemsize == 2 ? T_HALF : -1;
+    case 'f':
+        return view->itemsize == 4 ? T_FLOAT : -1;
+    case 'd':
+        return view->itemsize == 8 ? T_DOUBLE : -1;
+    default:
+        return -1;
+    }
+}
+
+static int prepare(Search *s, const Py_buffer *x, const Py_buffer *y) {
+    int x_type = array_type(x), y_type = array_type(y);
+    if (x_type < 0 || y_type < 0 || x->ndim != y->ndim || x->ndim < 1 || x->ndim > MAX_AXES) {
+        PyErr_SetString(PyExc_ValueError, "find: two float16/float32/float64 arrays of 1 to 32 axes expected");
+        return -1;
+    }
+    s->axes = x->ndim;
+    s->size = 1;
+    for (int axis = 0; axis < s->axes; axis++) {
+        if (x->shape[axis] != y->shape[axis]) {
+            PyErr_SetString(PyExc_ValueError, "find: the two arrays differ in shape");
+            return -1;
+        }
+        s->shape[axis] = x->shape[axis];
+        s->size *= x->shape[axis];
+    }
+    if (s->size < 2) {
+        PyErr_SetString(PyExc_ValueError, "find: at least 2 elements expected");
+        return -1;
+    }
+    int64_t stride = 1;
+    for (int axis = s->axes - 1; axis >= 0; axis--) {
+        s->strides[axis] = stride;
+        stride *= s->shape[axis];
+    }
+    s->x = (Array){(const char *)x->buf, x_type};
+    s->y = (Array){(const char *)y->buf, y_type};
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+    for (int k = 0; k < PROBES; k++) { /* fixed pseudo-random positions (splitmix64): they only save time */
+        state += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = state;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        int64_t at = (int64_t)((z ^ (z >> 31)) % (uint64_t)s->size);
+        /* A nonzero fused value nearby when there is one: zeros (padding, ReLU) match many wrong candidates. */
+        for (int64_t look = 0; look < 256 && look < s->size; look++) {
+            int64_t near = (at + look) % s->size;
+            if (load(&s->x, near) != 0.0) {
+                at = near;
+                break;
+            }
+        }
+        s->probes[k] = at;
+    }
+    return 0;
+}
+
+static PyObject *found_tuple(const Search *s, int kind, const int64_t *result, const int64_t *perm) {
+    static const char *names[] = {"", "reverse", "swap_axes", "shift", "c0_blocks"};
+    PyObject *order = Py_None;
+    Py_INCREF(order);
+    if (kind == FOUND_C0) {
+        Py_DECREF(order);
+        order = PyTuple_New((Py_ssize_t)result[2]);
+        for (int64_t j = 0; order != NULL && j < result[2]; j++) {
+            PyTuple_SET_ITEM(order, (Py_ssize_t)j, PyLong_FromLongLong(perm[j]));
+        }
+    }
+    if (order == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(sLLNN)", names[kind], (long long)result[0], (long long)result[1], order,
+                         PyBool_FromLong(s->exact));
+}
+
+static PyObject *find(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *x_object, *y_object;
+    double c1, c2;
+    int single;
+    if (!PyArg_ParseTuple(args, "OOddp", &x_object, &y_object, &c1, &c2, &single)) {
+        return NULL;
+    }
+    Py_buffer x, y;
+    if (PyObject_GetBuffer(x_object, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(y_object, &y, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    Search s;
+    memset(&s, 0, sizeof(s));
+    PyObject *answer = NULL;
+    if (prepare(&s, &x, &y) == 0) {
+        s.single = single;
+        s.c1 = c1;
+        s.c2 = c2;
+        s.c1f = (float)c1;
+        s.c2f = (float)c2;
+        s.raw = s.x.type == s.y.type;
+        s.itemsize = (size_t)x.itemsize;
+        int64_t table_size = MAX_BLOCKS; /* the C0 views' block table, or the leading axes' tables */
+        for (int axis = 0; axis < s.axes; axis++) table_size += s.shape[axis];
+        int64_t *tables = malloc((size_t)table_size * sizeof(int64_t));
+        int64_t *perm = malloc(MAX_BLOCKS * sizeof(int64_t));
+        int64_t result[3] = {0, 0, 0};
+        int kind = FOUND_NO_MEMORY;
+        if (tables != NULL && perm != NULL) {
+            Py_BEGIN_ALLOW_THREADS
+            kind = search(&s, tables, perm, result);
+            Py_END_ALLOW_THREADS
+        }
+        if (kind == FOUND_NO_MEMORY) {
+            PyErr_NoMemory();
+        } else if (kind == FOUND_NONE) {
+            answer = Py_None;
+            Py_INCREF(answer);
+        } else {
+            answer = found_tuple(&s, kind, result, perm);
+        }
+        free(tables);
+        free(perm);
+    }
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return answer;
+}
+
+static PyMethodDef methods[] = {
+    {"find", find, METH_VARARGS,
+     "find(x, y, c1, c2, single) -> None | (kind, a, b, perm, exact): the first named transform of signature "
+     "check 4 that maps y onto x within tol = c1*max(|x|,|y|) + c2."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_transform",
+                                    "Signature check 4's named transforms tested with an early exit.", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__transform(void) {
+    for (uint32_t half = 0; half < 65536; half++) half_table[half] = half_to_float((uint16_t)half);
+    return PyModule_Create(&module);
+}
