@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -46,7 +46,8 @@ from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_pn
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
 from autofuse_studio.ui.precision.tensor_plots import ScenePlots, TensorHistograms
-from autofuse_studio.ui.precision.trend_plot import OpTrend, TrendKey, index_rows, trend_key
+from autofuse_studio.ui.precision.trend_index import TrendIndex, index_rows, trend_key
+from autofuse_studio.ui.precision.trend_plot import OpTrend
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.delayed_busy import DelayedBusy
 from autofuse_studio.ui.widgets.retranslate import Retranslating
@@ -139,6 +140,7 @@ class TensorPanel(Retranslating, QWidget):
         self.options = options or ViewOptions()
         self.pair: TensorPair | None = None
         self.view: TensorView | None = None
+        self._view_rest: TensorView | None = None  # its plots on the tab not in front: drawn in the next step
         self._handle: TaskHandle | None = None
         self._on_done: Callable[[Any], None] | None = None
         self._title_text = ""  # the shown pair's title; empty: the translated hint
@@ -176,7 +178,7 @@ class TensorPanel(Retranslating, QWidget):
         self._scatter_pair: TensorPair | None = None  # the pair the scatter plot shows or is computing
         self._trend_source: Any = None  # an object with .result (the session): the rows of every rank and step
         self._trend_result: Any = None
-        self._trend_index: dict[TrendKey, list[PrecisionRow]] = {}
+        self._trend_index: TrendIndex = {}
         self._set_scatter_reason(self._empty_text)
         self.cover = Cover(self.tabs)
         self._cover_text: Callable[[], str] | None = None  # the cover's sentence, worded in the current language
@@ -279,6 +281,10 @@ class TensorPanel(Retranslating, QWidget):
         """Take the trend's rows from `source.result` (the session: every rank and step of the shown result)."""
         self._trend_source = source
         self._trend_result, self._trend_index = None, {}
+
+    def use_trend_index(self, result: object, index: TrendIndex) -> None:
+        """The trend's look-up of `result` (rows grouped by index_rows), worked out elsewhere: not again here."""
+        self._trend_result, self._trend_index = result, index
 
     def _show_trend(self, row: PrecisionRow | None) -> None:
         """The selected row's op across the steps and ranks of the current result (none: empty)."""
@@ -392,7 +398,7 @@ class TensorPanel(Retranslating, QWidget):
             self._handle.cancel()
             self._end_task()
         self._cancel_scatter()
-        self.pair, self.view = None, None
+        self.pair, self.view, self._view_rest = None, None, None
         self.banner.hide()
         self.zero_note.hide()
 
@@ -409,6 +415,7 @@ class TensorPanel(Retranslating, QWidget):
 
     def set_axes(self, axes: HeatmapAxes) -> None:
         """Recompute the heatmaps for other rows/columns (in the background)."""
+        self._finish_view()  # the view's own heatmap first: the new axes' one replaces it, never the reverse
         if self.pair is None:
             return
         self._start(self._on_heatmap_finished, compute_heatmap, self.pair, axes, self.options.max_cells,
@@ -429,6 +436,7 @@ class TensorPanel(Retranslating, QWidget):
 
     def shown_plots(self) -> TensorHistograms | TensorHeatmaps | ScenePlots | None:
         """The current tab's plots (None on the table tabs, the statistics view, or while nothing is shown)."""
+        self._finish_view()
         if self.pages.currentWidget() is not self.tabs or self.view is None:
             return None
         current = self.tabs.currentWidget()
@@ -445,6 +453,7 @@ class TensorPanel(Retranslating, QWidget):
 
     def panel_picture(self, suffix: str) -> PendingPicture:
         """The whole panel as it looks now, drawn for a '.png' or '.svg' file."""
+        self._finish_view()
         return widget_svg(self, self.title.text()) if suffix.lower() == ".svg" else widget_png(self)
 
     def export_plots(self, path: str | Path) -> Path:
@@ -457,10 +466,12 @@ class TensorPanel(Retranslating, QWidget):
 
     def export_png(self, path: str | Path) -> Path:
         """The panel as it looks now, as PNG (atomic)."""
+        self._finish_view()
         return widget_png(self).write(path)
 
     def export_svg(self, path: str | Path) -> Path:
         """The panel as it looks now, as SVG (atomic)."""
+        self._finish_view()
         return widget_svg(self, self.title.text()).write(path)
 
     def _on_export_menu_about_to_show(self) -> None:
@@ -559,18 +570,36 @@ class TensorPanel(Retranslating, QWidget):
         view = self.view
         axes = self.options.axes or default_axes(view.shape, self.pair.layout)
         self.heatmaps.set_axes_choices(view.axis_names, view.shape, axes)
-        self.histograms.set_view(view)
-        self.heatmaps.set_heatmap(view.heatmap)
+        # The histograms and the heatmaps take ~10 ms of pyqtgraph each: the tab in front gets its plots now,
+        # the other one in the next event-loop step (after this one's paint), so no step holds the window for
+        # both. Until then nothing can show the other tab's old plots: see _finish_view's callers.
+        if self.tabs.currentWidget() is self.heatmaps:
+            self.heatmaps.set_heatmap(view.heatmap)
+        else:
+            self.histograms.set_view(view)
+        self._view_rest = view
         self.top_model.set_elements(view.top)
         self.stats_model.set_stats(view.fused_stats, view.origin_stats)
         self.zero_note.setVisible(all_zero(view.fused_stats) and all_zero(view.origin_stats))
         self._set_scatter_reason(lambda: self.tr("Sampling the pair…"))
         if self.tabs.currentWidget() is self.scatter_page:
             self._start_scatter()
+        QTimer.singleShot(1, self, self._finish_view)
+
+    def _finish_view(self) -> None:
+        """The shown view's plots on the tab that was not in front (if still pending), then viewReady."""
+        view, self._view_rest = self._view_rest, None
+        if view is None or view is not self.view:
+            return  # done already, or another pair (or none) is shown by now
+        if self.histograms.view is not view:
+            self.histograms.set_view(view)
+        else:
+            self.heatmaps.set_heatmap(view.heatmap)
         self.viewReady.emit(view)
 
     # --- scatter: sampled on a worker when its tab is shown, for the shown pair only --------------------
     def _on_tabs_current_changed(self, _index: int) -> None:
+        self._finish_view()  # the tab coming to front must not show the previous pair's plots
         current = self.tabs.currentWidget()
         if current is self.trend_page:
             _ = self.trend  # made now, with the selected row's op

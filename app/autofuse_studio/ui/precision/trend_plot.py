@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -17,26 +17,12 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.grid_axis import add_grid_plot
 from autofuse_studio.ui.precision.tensor_plots import EMPTY_TEXT_COLOUR, PLOT_MIN_HEIGHT, ScenePlots
+from autofuse_studio.ui.precision.trend_index import TrendKey, index_rows, trend_key  # noqa: F401 (moved there)
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 RANK_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                 "#bcbd22", "#17becf")
 METRICS = ("cosine", "max_rel_err")
-
-TrendKey = tuple[int | None, str, str, int]
-
-
-def trend_key(row: PrecisionRow) -> TrendKey:
-    """What stays the same for one comparison across ranks and steps."""
-    return row.occurrence, row.kind, row.fused_op, row.fused_index
-
-
-def index_rows(rows: Iterable[PrecisionRow]) -> dict[TrendKey, list[PrecisionRow]]:
-    """The rows of a result grouped by trend_key (one pass; selections then cost a dictionary look-up)."""
-    groups: dict[TrendKey, list[PrecisionRow]] = {}
-    for row in rows:
-        groups.setdefault(trend_key(row), []).append(row)
-    return groups
 
 
 def step_order(step: str) -> tuple[int, float, str]:

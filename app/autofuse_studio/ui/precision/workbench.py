@@ -19,6 +19,7 @@ from autofuse_studio.core.session import FocusChanged, ResultChanged, Thresholds
 from autofuse_studio.ui.precision import export
 from autofuse_studio.ui.precision.analysis import Analysis
 from autofuse_studio.ui.precision.column_fit import fit_result_columns
+from autofuse_studio.ui.precision.column_texts import ColumnTexts
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.filter_bar import FilterBar
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel, RowFilter
@@ -219,11 +220,16 @@ class PrecisionWorkbench(QWidget):
         grid = facts.overview
         self.filter_bar.set_ranks_steps([rank for rank in grid.ranks if rank is not None], grid.steps)
         self.filter_bar.set_statuses(facts.status_counts)
-        self.filter_bar.set_signatures_of(result.rows)
+        if facts.signature_codes is not None:
+            self.filter_bar.set_signatures(facts.signature_codes)
+        else:
+            self.filter_bar.set_signatures_of(result.rows)
+        if facts.trend_index is not None and self.has_tensor_panel:
+            self.tensor_panel.use_trend_index(result, facts.trend_index)  # type: ignore[attr-defined]
         # The reset above filtered and sorted the rows; again only if a chosen rank, step or status is gone.
         self.proxy.set_filter(self.filter_bar.row_filter())
         self.legend.set_counts(facts.verdict_counts)
-        self._fit_columns(list(facts.status_counts))
+        self._fit_columns(list(facts.status_counts), facts.column_texts)
         self._focus_default()
         if selected:
             self.view.select_row(selected[0])
@@ -356,10 +362,10 @@ class PrecisionWorkbench(QWidget):
         return runner.start(save_picture, self.table_picture(), path, QFont(self.view.font()),
                             self.view.devicePixelRatioF())
 
-    def _fit_columns(self, statuses: list[str]) -> None:
+    def _fit_columns(self, statuses: list[str], texts: ColumnTexts | None = None) -> None:
         """Size the columns to their contents once per result (see column_fit.fit_result_columns)."""
         assert self.result is not None
-        fit_result_columns(self.view, self.proxy, self.result.rows, self.result.first_divergence, statuses)
+        fit_result_columns(self.view, self.proxy, self.result.rows, self.result.first_divergence, statuses, texts)
 
     # --- rank and step ---------------------------------------------------------------------------
     def _show_optional_columns(self, has_values: dict[str, bool], keep_shown: bool = False) -> None:
