@@ -233,15 +233,19 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
 
 /* A finite float's JSON token (sign, digits, optional point, optional exponent) as float.__repr__ writes it:
  * fixed notation for decimal exponents -4..15 ('.0' added), else d.ddde+XX / d.ddde-XX (two exponent digits). */
-static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
-    /* Most tokens already read as repr: fixed notation, 1 to 16 integer digits, not below 0.0001 (msgspec writes
-     * 1e-05 as 0.00001, repr does not). Those are copied as they are. */
+/* Whether a float token already reads as repr: fixed notation, 1 to 16 integer digits, not below 0.0001 (msgspec
+ * writes 1e-05 as 0.00001, repr does not). Most do; those are copied as they are. */
+static int token_is_repr(const char *token, Py_ssize_t length) {
     const char *digits_at = token + (length > 0 && token[0] == '-');
     const char *point = memchr(digits_at, '.', (size_t)(token + length - digits_at));
-    if (point != NULL && point > digits_at && point - digits_at <= 16 && point + 1 < token + length &&
-        memchr(token, 'e', (size_t)length) == NULL && memchr(token, 'E', (size_t)length) == NULL &&
-        !(point - digits_at == 1 && digits_at[0] == '0' && token + length - (point + 1) >= 4 &&
-          memcmp(point + 1, "0000", 4) == 0)) {
+    return point != NULL && point > digits_at && point - digits_at <= 16 && point + 1 < token + length &&
+           memchr(token, 'e', (size_t)length) == NULL && memchr(token, 'E', (size_t)length) == NULL &&
+           !(point - digits_at == 1 && digits_at[0] == '0' && token + length - (point + 1) >= 4 &&
+             memcmp(point + 1, "0000", 4) == 0);
+}
+
+static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
+    if (token_is_repr(token, length)) {
         return buffer_add(buffer, token, length);
     }
     char digits[64], out[128];
@@ -367,6 +371,49 @@ static int add_number_token(Buffer *buffer, const Column *column, const char **c
     return add_template(buffer, &column->number_after, number, number_length);
 }
 
+/* A column spec (values, before, after, empty[, number_before, number_after]) read into `column` (its values held:
+ * released by the caller, also on failure). */
+static int column_of(PyObject *spec, Py_ssize_t stop, Column *column) {
+    if (!PyTuple_Check(spec) || (PyTuple_GET_SIZE(spec) != 4 && PyTuple_GET_SIZE(spec) != 6)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "join_rows: a column is (values, before, after, empty[, number_before, number_after])");
+        return -1;
+    }
+    PyObject *values = PyTuple_GET_ITEM(spec, 0);
+    if (PyBytes_Check(values)) {
+        Py_ssize_t size = PyBytes_GET_SIZE(values);
+        const char *text = PyBytes_AS_STRING(values);
+        if (size < 2 || text[0] != '[' || text[size - 1] != ']') {
+            PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column is a JSON array");
+            return -1;
+        }
+        column->values = Py_NewRef(values);
+        column->cursor = text + 1;
+        column->end = text + size - 1;
+    } else {
+        column->values = PySequence_Fast(values, "join_rows: values must be a sequence or bytes");
+        if (column->values == NULL) {
+            return -1;
+        }
+        if (PySequence_Fast_GET_SIZE(column->values) < stop) {
+            PyErr_SetString(PyExc_ValueError, "join_rows: a column is shorter than stop");
+            return -1;
+        }
+    }
+    if (template_of(PyTuple_GET_ITEM(spec, 1), &column->before) < 0 ||
+        template_of(PyTuple_GET_ITEM(spec, 2), &column->after) < 0 ||
+        template_of(PyTuple_GET_ITEM(spec, 3), &column->empty) < 0) {
+        return -1;
+    }
+    column->number_before = column->before;
+    column->number_after = column->after;
+    if (PyTuple_GET_SIZE(spec) == 6 && (template_of(PyTuple_GET_ITEM(spec, 4), &column->number_before) < 0 ||
+                                        template_of(PyTuple_GET_ITEM(spec, 5), &column->number_after) < 0)) {
+        return -1;
+    }
+    return 0;
+}
+
 static Py_ssize_t bytes_per_row = 0; /* the last join's bytes per row (the GIL guards it) */
 
 static PyObject *join_rows(PyObject *self, PyObject *args) {
@@ -399,43 +446,7 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
         goto done;
     }
     for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *spec = PySequence_Fast_GET_ITEM(columns_seq, j);
-        if (!PyTuple_Check(spec) || (PyTuple_GET_SIZE(spec) != 4 && PyTuple_GET_SIZE(spec) != 6)) {
-            PyErr_SetString(PyExc_TypeError,
-                            "join_rows: a column is (values, before, after, empty[, number_before, number_after])");
-            goto done;
-        }
-        PyObject *values = PyTuple_GET_ITEM(spec, 0);
-        if (PyBytes_Check(values)) {
-            Py_ssize_t size = PyBytes_GET_SIZE(values);
-            const char *text = PyBytes_AS_STRING(values);
-            if (size < 2 || text[0] != '[' || text[size - 1] != ']') {
-                PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column is a JSON array");
-                goto done;
-            }
-            Py_INCREF(values);
-            columns[j].values = values;
-            columns[j].cursor = text + 1;
-            columns[j].end = text + size - 1;
-        } else {
-            columns[j].values = PySequence_Fast(values, "join_rows: values must be a sequence or bytes");
-            if (columns[j].values == NULL) {
-                goto done;
-            }
-            if (PySequence_Fast_GET_SIZE(columns[j].values) < stop) {
-                PyErr_SetString(PyExc_ValueError, "join_rows: a column is shorter than stop");
-                goto done;
-            }
-        }
-        if (template_of(PyTuple_GET_ITEM(spec, 1), &columns[j].before) < 0 ||
-            template_of(PyTuple_GET_ITEM(spec, 2), &columns[j].after) < 0 ||
-            template_of(PyTuple_GET_ITEM(spec, 3), &columns[j].empty) < 0) {
-            goto done;
-        }
-        columns[j].number_before = columns[j].before;
-        columns[j].number_after = columns[j].after;
-        if (PyTuple_GET_SIZE(spec) == 6 && (template_of(PyTuple_GET_ITEM(spec, 4), &columns[j].number_before) < 0 ||
-                                            template_of(PyTuple_GET_ITEM(spec, 5), &columns[j].number_after) < 0)) {
+        if (column_of(PySequence_Fast_GET_ITEM(columns_seq, j), stop, &columns[j]) < 0) {
             goto done;
         }
         columns[j].bare = columns[j].before.length == 0 && columns[j].after.length == 0 &&
@@ -494,6 +505,388 @@ done:
     }
     Py_XDECREF(buffer.bytes);
     Py_DECREF(columns_seq);
+    return result;
+}
+
+/* join_rows_released(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: join_rows' bytes,
+ * written with the GIL released (the xlsx sheet: the deflate thread, and Python, run meanwhile on the other core).
+ * A first pass with the GIL reads every cell into a Part (the text's UTF-8, an int's value, a float token) and
+ * adds up the exact size; the texts read are held; the second pass writes the bytes without touching an object. */
+
+/* A template, how many row-number marks it holds and where the first is (most hold none or one: no search). */
+typedef struct {
+    const char *text;
+    Py_ssize_t length, marks, first;
+} Marked;
+
+static Marked marked(const char *text, Py_ssize_t length) {
+    Marked found = {text, length, 0, 0};
+    for (const char *at = text, *end = text + length; (at = memchr(at, 1, (size_t)(end - at))) != NULL; at++) {
+        found.first = found.marks++ ? found.first : at - text;
+    }
+    return found;
+}
+
+enum { PART_EMPTY, PART_TEXT, PART_NUMBER, PART_SPELLED, PART_INTEGER, PART_WHOLE };
+
+/* One cell: its kind, its column and its text (PART_SPELLED: an offset into the spelled numbers, which may still
+ * move; PART_INTEGER: the value, spelled when written). */
+typedef struct {
+    union {
+        const char *text;
+        Py_ssize_t offset;
+        long long whole;
+    } at;
+    Py_ssize_t length;
+    int kind, column;
+} Part;
+
+typedef struct {
+    Marked before, after, empty, number_before, number_after;
+} ColumnMarks;
+
+/* `text` with every mark replaced by the row number, at `out`; returns the end. */
+static char *put_marked(char *out, const char *text, Py_ssize_t length, const char *number, Py_ssize_t digits) {
+    const char *end = text + length;
+    const char *mark;
+    while ((mark = memchr(text, 1, (size_t)(end - text))) != NULL) {
+        memcpy(out, text, (size_t)(mark - text));
+        out += mark - text;
+        memcpy(out, number, (size_t)digits);
+        out += digits;
+        text = mark + 1;
+    }
+    memcpy(out, text, (size_t)(end - text));
+    return out + (end - text);
+}
+
+static char *put(char *out, const Marked *template, const char *number, Py_ssize_t digits) {
+    if (template->marks == 0) {
+        memcpy(out, template->text, (size_t)template->length);
+        return out + template->length;
+    }
+    if (template->marks == 1) { /* an xlsx cell's `<c r="B\x01"><v>` */
+        Py_ssize_t rest = template->length - template->first - 1;
+        memcpy(out, template->text, (size_t)template->first);
+        out += template->first;
+        memcpy(out, number, (size_t)digits);
+        out += digits;
+        memcpy(out, template->text + template->first + 1, (size_t)rest);
+        return out + rest;
+    }
+    return put_marked(out, template->text, template->length, number, digits);
+}
+
+/* The UTF-8 of an exact str (NULL with the error set). */
+static const char *utf8_of(PyObject *value, Py_ssize_t *length) {
+    if (PyUnicode_IS_COMPACT_ASCII(value)) {
+        *length = PyUnicode_GET_LENGTH(value);
+        return (const char *)PyUnicode_DATA(value);
+    }
+    return PyUnicode_AsUTF8AndSize(value, length);
+}
+
+/* A cell of a list column read into `part` (the object held in `held` when the part points into it); the size
+ * it adds without its marks' digits in *size, its marks in *marks. -1 with the error set. */
+static int part_of(PyObject *value, const ColumnMarks *marks, Part *part, Buffer *spelled,
+                   PyObject **held, Py_ssize_t *size, Py_ssize_t *mark_count) {
+    const Marked *before = &marks->number_before, *after = &marks->number_after;
+    part->kind = PART_EMPTY;
+    if (value == Py_None || (PyUnicode_CheckExact(value) && PyUnicode_GET_LENGTH(value) == 0) ||
+        (PyFloat_CheckExact(value) && !Py_IS_FINITE(PyFloat_AS_DOUBLE(value)))) {
+        *size += marks->empty.length - marks->empty.marks;
+        *mark_count += marks->empty.marks;
+        return 0;
+    }
+    if (PyUnicode_CheckExact(value)) {
+        part->at.text = utf8_of(value, &part->length);
+        if (part->at.text == NULL) {
+            return -1;
+        }
+        part->kind = PART_TEXT;
+        *held = Py_NewRef(value);
+        before = &marks->before;
+        after = &marks->after;
+    } else if (PyFloat_CheckExact(value)) {
+        char *digits = PyOS_double_to_string(PyFloat_AS_DOUBLE(value), 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+        if (digits == NULL) {
+            return -1;
+        }
+        part->kind = PART_SPELLED;
+        part->at.offset = spelled->size;
+        part->length = (Py_ssize_t)strlen(digits);
+        int failed = buffer_add(spelled, digits, part->length);
+        PyMem_Free(digits);
+        if (failed < 0) {
+            return -1;
+        }
+    } else if (PyLong_CheckExact(value)) {
+        int overflow = 0;
+        long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (whole == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (!overflow) {
+            char digits[24];
+            part->kind = PART_INTEGER;
+            part->at.whole = whole;
+            *size += spell_integer(whole, digits);
+        } else {
+            PyObject *decimal = PyObject_Str(value); /* beyond 64 bits: Python spells it */
+            if (decimal == NULL) {
+                return -1;
+            }
+            part->at.text = utf8_of(decimal, &part->length);
+            if (part->at.text == NULL) {
+                Py_DECREF(decimal);
+                return -1;
+            }
+            part->kind = PART_NUMBER; /* its text held, written between the number templates */
+            *held = decimal;
+        }
+    } else if (PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 1 &&
+               PyUnicode_CheckExact(PyTuple_GET_ITEM(value, 0))) {
+        part->at.text = utf8_of(PyTuple_GET_ITEM(value, 0), &part->length);
+        if (part->at.text == NULL) {
+            return -1;
+        }
+        part->kind = PART_WHOLE;
+        *held = Py_NewRef(value);
+        Marked whole = marked(part->at.text, part->length);
+        *size += whole.length - whole.marks;
+        *mark_count += whole.marks;
+        return 0;
+    } else {
+        PyErr_Format(PyExc_TypeError, "join_rows: a cell must be None, str, int, float or (str,), not %.100s",
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    if (part->kind != PART_INTEGER) {
+        *size += part->length;
+    }
+    *size += before->length - before->marks + after->length - after->marks;
+    *mark_count += before->marks + after->marks;
+    return 0;
+}
+
+/* The next token of a bytes column read into `part` (the token itself, or respelled into `spelled`). */
+static int token_part(Column *column, const ColumnMarks *marks, Part *part, Buffer *spelled, Py_ssize_t *size,
+                      Py_ssize_t *mark_count) {
+    const char *token = column->cursor, *end = column->end, *stop = token;
+    if (token >= end) {
+        PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column holds fewer numbers than rows");
+        return -1;
+    }
+    int is_float = 0; /* a point or an exponent, seen in the one scan for the comma */
+    for (; stop < end && *stop != ','; stop++) {
+        is_float |= *stop == '.' || *stop == 'e' || *stop == 'E';
+    }
+    Py_ssize_t length = stop - token;
+    column->cursor = stop < end ? stop + 1 : end;
+    if (length == 4 && memcmp(token, "null", 4) == 0) {
+        part->kind = PART_EMPTY;
+        *size += marks->empty.length - marks->empty.marks;
+        *mark_count += marks->empty.marks;
+        return 0;
+    }
+    if (length == 0) {
+        PyErr_SetString(PyExc_ValueError, "join_rows: an empty number");
+        return -1;
+    }
+    if (is_float && !token_is_repr(token, length)) {
+        Py_ssize_t offset = spelled->size;
+        if (add_repr_float(spelled, token, length) < 0) {
+            return -1;
+        }
+        part->kind = PART_SPELLED;
+        part->at.offset = offset;
+        part->length = spelled->size - offset;
+    } else {
+        part->kind = PART_NUMBER; /* the token as it is (the bytes are held by the columns) */
+        part->at.text = token;
+        part->length = length;
+    }
+    const Marked *before = &marks->number_before, *after = &marks->number_after;
+    *size += part->length + before->length - before->marks + after->length - after->marks;
+    *mark_count += before->marks + after->marks;
+    return 0;
+}
+
+/* Rows start..stop-1 written at `out` from their parts (no object touched: the GIL may be released). */
+static char *put_rows(char *out, const Part *parts, const ColumnMarks *marks, Py_ssize_t width,
+                      Py_ssize_t start, Py_ssize_t stop, Py_ssize_t first_number, const Marked *row_open,
+                      const Marked *row_close, const Marked *separator, const char *spelled) {
+    for (Py_ssize_t row = start; row < stop; row++) {
+        char number[24];
+        Py_ssize_t digits = spell_integer((long long)(first_number + row - start), number);
+        out = put(out, row_open, number, digits);
+        for (Py_ssize_t j = 0; j < width; j++, parts++) {
+            if (j > 0) {
+                out = put(out, separator, number, digits);
+            }
+            const ColumnMarks *templates = &marks[parts->column];
+            const Marked *before = &templates->number_before, *after = &templates->number_after;
+            switch (parts->kind) {
+            case PART_EMPTY:
+                out = put(out, &templates->empty, number, digits);
+                continue;
+            case PART_WHOLE:
+                out = put_marked(out, parts->at.text, parts->length, number, digits);
+                continue;
+            case PART_TEXT:
+                before = &templates->before;
+                after = &templates->after;
+                break;
+            default:
+                break;
+            }
+            out = put(out, before, number, digits);
+            if (parts->kind == PART_INTEGER) {
+                out += spell_integer(parts->at.whole, out);
+            } else {
+                const char *text = parts->kind == PART_SPELLED ? spelled + parts->at.offset : parts->at.text;
+                memcpy(out, text, (size_t)parts->length);
+                out += parts->length;
+            }
+            out = put(out, after, number, digits);
+        }
+        out = put(out, row_close, number, digits);
+    }
+    return out;
+}
+
+static ColumnMarks column_marks(const Column *column) {
+    ColumnMarks found = {marked(column->before.text, column->before.length),
+                         marked(column->after.text, column->after.length),
+                         marked(column->empty.text, column->empty.length),
+                         marked(column->number_before.text, column->number_before.length),
+                         marked(column->number_after.text, column->number_after.length)};
+    return found;
+}
+
+/* Every cell of rows start..stop-1 read into `parts` (row by row); the exact size of their bytes in *size. */
+static int read_parts(Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t start, Py_ssize_t stop,
+                      Py_ssize_t first_number, const Marked *row_templates, Part *parts, PyObject **held,
+                      Buffer *spelled, Py_ssize_t *size) {
+    const Marked *row_open = &row_templates[0], *row_close = &row_templates[1], *separator = &row_templates[2];
+    Py_ssize_t fixed = row_open->length - row_open->marks + row_close->length - row_close->marks;
+    Py_ssize_t fixed_marks = row_open->marks + row_close->marks;
+    if (width > 1) {
+        fixed += (width - 1) * (separator->length - separator->marks);
+        fixed_marks += (width - 1) * separator->marks;
+    }
+    for (Py_ssize_t row = start; row < stop; row++) {
+        char number[24];
+        Py_ssize_t row_size = fixed, row_marks = fixed_marks;
+        for (Py_ssize_t j = 0; j < width; j++, parts++, held++) {
+            parts->column = (int)j;
+            int failed = columns[j].end != NULL
+                             ? token_part(&columns[j], &marks[j], parts, spelled, &row_size, &row_marks)
+                             : part_of(PySequence_Fast_GET_ITEM(columns[j].values, row), &marks[j], parts, spelled,
+                                       held, &row_size, &row_marks);
+            if (failed < 0) {
+                return -1;
+            }
+        }
+        *size += row_size + row_marks * spell_integer((long long)(first_number + row - start), number);
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        if (columns[j].end != NULL && columns[j].cursor < columns[j].end) {
+            PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column holds more numbers than rows");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *join_rows_released(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *columns_arg, *row_open_arg, *row_close_arg, *separator_arg;
+    Py_ssize_t start, stop, first_number;
+    if (!PyArg_ParseTuple(args, "OnnUUUn:join_rows_released", &columns_arg, &start, &stop, &row_open_arg,
+                          &row_close_arg, &separator_arg, &first_number)) {
+        return NULL;
+    }
+    if (start < 0 || stop < start) {
+        PyErr_SetString(PyExc_ValueError, "join_rows: need 0 <= start <= stop");
+        return NULL;
+    }
+    PyObject *specs = PySequence_Tuple(columns_arg); /* a tuple: nothing can drop a column's templates meanwhile */
+    if (specs == NULL) {
+        return NULL;
+    }
+    Py_ssize_t width = PyTuple_GET_SIZE(specs), rows = stop - start, cells = 0;
+    Column *columns = PyMem_Calloc((size_t)(width ? width : 1), sizeof(Column));
+    ColumnMarks *marks = PyMem_Calloc((size_t)(width ? width : 1), sizeof(ColumnMarks));
+    Part *parts = NULL;
+    PyObject **held = NULL;
+    Buffer spelled = {NULL, NULL, 0, 0};
+    PyObject *result = NULL;
+    Template row_open, row_close, separator;
+    Marked row_templates[3];
+    Py_ssize_t size = 0;
+    char *data, *end;
+    if (columns == NULL || marks == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (template_of(row_open_arg, &row_open) < 0 || template_of(row_close_arg, &row_close) < 0 ||
+        template_of(separator_arg, &separator) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        if (column_of(PyTuple_GET_ITEM(specs, j), stop, &columns[j]) < 0) {
+            goto done;
+        }
+        marks[j] = column_marks(&columns[j]);
+    }
+    if (width > 0 && rows > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Part) / width) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    cells = rows * width;
+    parts = PyMem_Malloc((size_t)(cells ? cells : 1) * sizeof(Part));
+    held = PyMem_Calloc((size_t)(cells ? cells : 1), sizeof(PyObject *));
+    if (parts == NULL || held == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    row_templates[0] = marked(row_open.text, row_open.length);
+    row_templates[1] = marked(row_close.text, row_close.length);
+    row_templates[2] = marked(separator.text, separator.length);
+    if (read_parts(columns, marks, width, start, stop, first_number, row_templates, parts, held, &spelled, &size) < 0) {
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, size);
+    if (result == NULL) {
+        goto done;
+    }
+    data = PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    end = put_rows(data, parts, marks, width, start, stop, first_number, &row_templates[0], &row_templates[1],
+                   &row_templates[2], spelled.data);
+    Py_END_ALLOW_THREADS
+    if (end != data + size) {
+        Py_CLEAR(result);
+        PyErr_SetString(PyExc_SystemError, "join_rows_released: the rows' size was miscounted");
+    }
+done:
+    if (held != NULL) {
+        for (Py_ssize_t k = 0; k < cells; k++) {
+            Py_XDECREF(held[k]);
+        }
+        PyMem_Free(held);
+    }
+    PyMem_Free(parts);
+    if (columns != NULL) {
+        for (Py_ssize_t j = 0; j < width; j++) {
+            Py_XDECREF(columns[j].values);
+        }
+        PyMem_Free(columns);
+    }
+    PyMem_Free(marks);
+    Py_XDECREF(spelled.bytes);
+    Py_DECREF(specs);
     return result;
 }
 
@@ -781,6 +1174,9 @@ static PyMethodDef methods[] = {
     {"nested_plain", nested_plain_py, METH_O,
      "nested_plain(value) -> bool: no float outside [1e-4, 1e16) but 0 and no non-str key within its dicts, lists "
      "and tuples (json_spelling.fixed would change nothing)."},
+    {"join_rows_released", join_rows_released, METH_VARARGS,
+     "join_rows_released(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: join_rows' "
+     "bytes, written with the GIL released."},
     {"join_rows", join_rows, METH_VARARGS,
      "join_rows(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: rows of column "
      "cells joined into UTF-8."},

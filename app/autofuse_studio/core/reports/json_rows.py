@@ -6,12 +6,14 @@ needs a JSON escape (one C scan; else msgspec spells each text), numbers spelled
 and respelled as repr() by the joiner, shapes spelled once per distinct shape, the nested statistics and
 signature objects by one msgspec call per 4096 (cut apart in the formatted list). Whatever this does
 not know (a bool, a float subclass, NaN outside the metrics, a text UTF-8 cannot hold ...) raises Unlike: the
-caller then has json.dumps write the document, as before.
+caller then has json.dumps write the document, as before. The columns are made a block of rows at a time
+(chunk_makers), so the first chunks can be joined and written on other threads while the next block is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -35,7 +37,8 @@ from autofuse_studio.core.reports.row_join import (
     nested_unplain,
 )
 
-CHUNK_ROWS = 4096  # rows joined per C call (~10 ms with the GIL held)
+CHUNK_ROWS = 4096  # rows joined per C call (~10 ms, most of it with the GIL released)
+BLOCK_ROWS = 4 * CHUNK_ROWS  # rows whose columns are made at a time (the first bytes reach the file early)
 NESTED_CHUNK = 4096  # statistics or signature objects spelled per msgspec call
 _KEY_INDENT = " " * 6  # a row's keys sit at depth 3 of the indent-2 document
 _ITEM_INDENT = _KEY_INDENT.encode()
@@ -85,8 +88,20 @@ def _scalar_column(key: str, values: Sequence[Any]) -> Column:
 def _spelled_once(key: str, values: Sequence[Any], spell: Callable[[Any], str]) -> Column:
     """A column of few distinct values (shapes), each spelled once as a whole cell; None as null."""
     prefix = _prefix(key)
-    spelled = {value: None if value is None else (prefix + spell(value),) for value in set(values)}
+    spelled = _Spellings(lambda value: None if value is None else (prefix + spell(value),))
     return (list(map(spelled.__getitem__, values)), "", "", prefix + "null")
+
+
+class _Spellings(dict[Any, Any]):
+    """Each value's cell, spelled when it is first asked for (one hash per value, a set and a dict took two)."""
+
+    def __init__(self, spell: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._spell = spell
+
+    def __missing__(self, value: Any) -> Any:
+        cell = self[value] = self._spell(value)
+        return cell
 
 
 def _shape(shape: Any) -> str:
@@ -106,41 +121,43 @@ def _nested_column(key: str, values: Sequence[Any]) -> Column:
         objects = [values[number].as_dict() for number in numbers]
         for at in nested_unplain(objects):  # fixed() only where it changes something (it copies every dict)
             objects[at] = fixed(objects[at])
-        for number, text in zip(numbers, _nested_objects(objects), strict=True):
-            cells[number] = (prefix + text,)
+        for number, cell in zip(numbers, _nested_cells(prefix, objects), strict=True):
+            cells[number] = cell
     return (cells, "", "", prefix + "null")
 
 
-def _nested_objects(objects: list[dict[str, Any]]) -> list[str]:
-    """JSON-friendly dicts (floats fixed), each as json.dumps(indent=2) writes it at a row key's depth: one
-    msgspec call for all, the formatted list cut between its items."""
+def _nested_cells(prefix: str, objects: list[dict[str, Any]]) -> list[tuple[str]]:
+    """JSON-friendly dicts (floats fixed), each as json.dumps(indent=2) writes it at a row key's depth after
+    `prefix`, as whole cells: one msgspec call for all, the formatted list cut between its items."""
     if any(found.__class__ is not dict for found in objects):
         raise Unlike
-    # Indented 4 more, the list's items sit at a row key's depth (6) with their keys at 8. No string holds a
-    # newline (escaped), so an item boundary is the only place where `},` ends a line and `{` starts the next at
-    # exactly that depth (deeper lines start with more spaces).
-    text = msgspec.json.format(msgspec.json.encode(objects), indent=2).replace(b"\n", b"\n    ")
-    body = text[len(b"[\n" + _ITEM_INDENT):-len(b"\n    ]")]
-    pieces = body.split(b"},\n" + _ITEM_INDENT + b"{")
-    if len(pieces) != len(objects):
+    # Formatted three lists deep, the objects sit at a row key's depth (6) with their keys at 8. No string holds a
+    # newline (escaped), so an object boundary is the only place where `},` ends a line and `{` starts the next
+    # at exactly that depth (deeper lines start with more spaces).
+    text = msgspec.json.format(msgspec.json.encode([[objects]]), indent=2).decode("utf-8")
+    opening, closing = "[\n  [\n    [\n" + _KEY_INDENT + "{", "}\n    ]\n  ]\n]"
+    if not (objects and text.startswith(opening) and text.endswith(closing)):
+        raise Unlike  # an empty list or object: not what as_dict() gives
+    inner = text[len(opening):-len(closing)].split("},\n" + _KEY_INDENT + "{")
+    if len(inner) != len(objects):
         raise Unlike
-    if len(pieces) > 1:
-        pieces = [pieces[0] + b"}", *(b"{" + piece + b"}" for piece in pieces[1:-1]), b"{" + pieces[-1]]
-    return [piece.decode("utf-8") for piece in pieces]
+    return [(f"{prefix}{{{piece}}}",) for piece in inner]
 
 
 def _columns(rows: Sequence[PrecisionRow]) -> list[Column]:
     """Every ROW_KEYS column of the rows, in order."""
     plain_keys = [*HEAD_KEYS, *(key for key in TAIL_KEYS if key not in SHAPE_KEYS)]
+    read = [*plain_keys, *SHAPE_KEYS, "stats", "signature", "metrics"]  # one pass over the rows
+    *plain, fused_shapes, origin_shapes, stats, signatures, metrics = attribute_columns(rows, read)
     found: dict[str, Column] = {}
-    for key, values in zip(plain_keys, attribute_columns(rows, plain_keys), strict=True):
+    for key, values in zip(plain_keys, plain, strict=True):
         found[key] = _scalar_column(key, values)
-    metrics = attribute_columns(rows, ("metrics",))[0]  # None for rows without metrics: every metric null
+    # None for rows without metrics: every metric null.
     for key, values in zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True):
         found[key] = _scalar_column(key, values)
-    for key, values in zip(SHAPE_KEYS, attribute_columns(rows, SHAPE_KEYS), strict=True):
+    for key, values in zip(SHAPE_KEYS, (fused_shapes, origin_shapes), strict=True):
         found[key] = _spelled_once(key, values, _shape)
-    for key, values in zip(NESTED_KEYS, attribute_columns(rows, ("stats", "signature")), strict=True):
+    for key, values in zip(NESTED_KEYS, (stats, signatures), strict=True):
         found[key] = _nested_column(key, values)
     return [found[key] for key in ROW_KEYS]
 
@@ -149,14 +166,38 @@ def joined_rows(rows: Sequence[PrecisionRow]) -> list[bytes] | None:
     """The rows as they sit in the indented document (`    {` ... `    }` joined by `,\\n`), in chunks; None
     without the C joiner. Raises Unlike for a value this path does not spell as json.dumps did: json.dumps
     itself then writes (or refuses) the document."""
+    makers = chunk_makers(rows)
+    return None if makers is None else [make() for make in makers]
+
+
+def chunk_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]] | None:
+    """joined_rows' chunks as functions that join them, in order (None without the C joiner).
+
+    The columns are made BLOCK_ROWS rows at a time as the functions are taken, so a writer thread can join and
+    write the first chunks (the C joiner writes with the GIL released) while the next block's columns are made.
+    Taking the next function or calling one raises Unlike as joined_rows does.
+    """
     if native_joiner() is None or tuple(ROW_KEYS[:len(HEAD_KEYS)]) != HEAD_KEYS:
         return None
+    return _block_makers(rows)
+
+
+def _block_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]]:
+    for block_start in range(0, len(rows), BLOCK_ROWS):
+        block = rows[block_start:block_start + BLOCK_ROWS]
+        try:
+            columns = _columns(block)
+        except (TypeError, ValueError, msgspec.EncodeError) as exc:  # UnicodeEncodeError is a ValueError
+            raise Unlike from exc
+        for start in range(0, len(block), CHUNK_ROWS):
+            yield functools.partial(_joined_chunk, columns, start, min(start + CHUNK_ROWS, len(block)),
+                                    block_start + start == 0)
+
+
+def _joined_chunk(columns: list[Column], start: int, stop: int, first: bool) -> bytes:
+    """Rows start..stop-1 of `columns`, each after `,\\n` (but the document's first row)."""
     try:
-        columns = _columns(rows)
-        chunks = [join_rows(columns, start, min(start + CHUNK_ROWS, len(rows)), _ROW_OPEN, _ROW_CLOSE, "")
-                  for start in range(0, len(rows), CHUNK_ROWS)]
+        joined = join_rows(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", released=True)
     except (TypeError, ValueError, msgspec.EncodeError) as exc:  # UnicodeEncodeError is a ValueError
         raise Unlike from exc
-    if chunks:
-        chunks[0] = chunks[0][len(_ROW_SEPARATOR):]
-    return chunks
+    return joined[len(_ROW_SEPARATOR):] if first else joined

@@ -5,7 +5,8 @@ the rows are joined column by column by json_rows; the structs here are the path
 are bridged here: msgspec spells floats below 1e-4 or from 1e16 on otherwise than repr() (`1e-7` for
 `1e-07`, `0.00001` for `1e-05`), so those go in as msgspec.Raw(repr); and anything msgspec cannot encode as
 json.dumps would (a float subclass, a non-finite float outside the metrics, a non-text dict key ...) sends the
-whole document through json.dumps, so it is written, or refused, exactly as before.
+whole document through json.dumps, so it is written, or refused, exactly as before. write_result_json writes
+the document while its rows are still being joined (see pipelined_write).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 import math
 from itertools import chain
 from operator import attrgetter
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 import numpy as np
@@ -31,6 +32,7 @@ from autofuse_studio.core.reports.json_spelling import (
     as_repr,
     fixed,
 )
+from autofuse_studio.core.reports.pipelined_write import pipelined_writes
 
 _Row = msgspec.defstruct("JsonRow", ROW_KEYS)  # fields in key order: msgspec writes them in that order
 _head = attrgetter(*HEAD_KEYS)
@@ -110,6 +112,12 @@ def _formatted_rows(rows: list[PrecisionRow]) -> list[bytes]:
     return parts[:-1]
 
 
+def _document_head(result: PrecisionResult) -> bytes:
+    """The document without its rows, formatted (`{\\n  "rows": [],` and the rest); raises Unlike, TypeError or
+    msgspec.EncodeError when msgspec would not spell it as json.dumps did."""
+    return msgspec.json.format(msgspec.json.encode(fixed(dataclasses.replace(result, rows=[]).to_dict())), indent=2)
+
+
 def result_json_parts(result: PrecisionResult) -> list[bytes]:
     """stdlib_json(result) in parts to write one after another (joining 100 MB would copy it once more)."""
     if not _FAST:
@@ -119,8 +127,7 @@ def result_json_parts(result: PrecisionResult) -> list[bytes]:
 
     try:
         with gc_paused():  # 100k acyclic structs: collections would rescan them again and again
-            document = fixed(dataclasses.replace(result, rows=[]).to_dict())
-            head = msgspec.json.format(msgspec.json.encode(document), indent=2)
+            head = _document_head(result)
             rows = joined_rows(result.rows) if result.rows else []  # by the C joiner, column by column
             if rows is None:
                 rows = _formatted_rows(result.rows)
@@ -136,3 +143,29 @@ def result_json_parts(result: PrecisionResult) -> list[bytes]:
 def result_json(result: PrecisionResult) -> bytes:
     """The `--output x.json` bytes: stdlib_json(result), encoded by msgspec when it can spell it the same."""
     return b"".join(result_json_parts(result))
+
+
+def write_result_json(result: PrecisionResult, handle: IO[bytes]) -> None:
+    """Write result_json(result) to `handle` (a new, empty file): each chunk of rows is joined and written by the
+    threads of pipelined_write while the next rows' columns are made, so the join, the write and the disk overlap
+    the Python work. Should a later row need json.dumps, the file is rewritten from its start by json.dumps."""
+    from autofuse_studio.core.reports.json_rows import chunk_makers
+
+    makers = chunk_makers(result.rows) if _FAST and result.rows and handle.seekable() else None
+    if makers is None:  # nothing to overlap, or the struct path (without the C joiner), or a pipe
+        for part in result_json_parts(result):
+            handle.write(part)
+        return
+    try:
+        with gc_paused(), pipelined_writes(handle) as writer:  # gc: as in result_json_parts
+            head = _document_head(result)
+            if not head.startswith(_EMPTY_ROWS):
+                raise Unlike
+            writer.put(_ROWS_OPEN)
+            for make in makers:
+                writer.put(make)
+            writer.put(b"\n  ]" + head[len(_EMPTY_ROWS):] + b"\n")
+    except (Unlike, TypeError, msgspec.EncodeError):
+        handle.seek(0)
+        handle.truncate()
+        handle.write(stdlib_json(result))

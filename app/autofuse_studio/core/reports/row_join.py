@@ -129,13 +129,15 @@ def _encoded(column: Column, start: int, stop: int) -> Column:
 
 
 def join_rows(columns: Sequence[Column], start: int, stop: int, row_open: str = "", row_close: str = "\n",
-              separator: str = ",", first_number: int = 1, errors: str = "strict") -> bytes:
-    """Rows start..stop-1 of `columns` as UTF-8 (`errors` as str.encode takes it; numbers from first_number)."""
+              separator: str = ",", first_number: int = 1, errors: str = "strict", released: bool = False) -> bytes:
+    """Rows start..stop-1 of `columns` as UTF-8 (`errors` as str.encode takes it; numbers from first_number;
+    `released`: C writes the bytes with the GIL released, for a caller whose other threads run meanwhile)."""
     columns = [_encoded(column, start, stop) for column in columns]
     native = native_joiner()
     if native is not None:
+        join = native.join_rows_released if released and hasattr(native, "join_rows_released") else native.join_rows
         try:
-            joined: bytes = native.join_rows(columns, start, stop, row_open, row_close, separator, first_number)
+            joined: bytes = join(columns, start, stop, row_open, row_close, separator, first_number)
             return joined
         except UnicodeEncodeError:
             if errors == "strict":

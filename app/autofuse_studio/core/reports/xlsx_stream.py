@@ -4,11 +4,12 @@ openpyxl builds a Python object per cell and spends ~15 µs on each: a 100k-row 
 took ~40 s. Here a sheet is a header, rows of cell fragments and a few sheet-level settings (frozen header,
 autofilter, conditional fills, column widths); the cells are spelled by `cell_fragment` or, column by column, by
 `column_cells` (cell templates with the row number left as a placeholder around each column's values), the rows
-are written straight into UTF-8 by row_join (C when built; an empty value writes no cell at all), and a second
-thread deflates (ISA-L when python-isal is installed, 3x zlib) while the next rows are spelled. The cell rules
-are xlsx_cells' (every string a text cell, never a formula, a leading formula character kept as text with Excel's
-quote prefix, control characters as `_xHHHH_`, texts cut at Excel's 32,767 characters, non-finite floats as their
-text) so the files read back as openpyxl's did.
+are written straight into UTF-8 by row_join (C when built, with the GIL released while it writes; an empty value
+writes no cell at all) on one thread while a second deflates (ISA-L when python-isal is installed, 3x zlib): the
+big sheet starts as soon as it is built (`Workbook.deflate_ahead`), while the caller builds the small ones. The
+cell rules are xlsx_cells' (every string a text cell, never a formula, a leading formula character kept as text
+with Excel's quote prefix, control characters as `_xHHHH_`, texts cut at Excel's 32,767 characters, non-finite
+floats as their text) so the files read back as openpyxl's did.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import count
@@ -26,6 +28,7 @@ from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 from zipfile import ZIP_DEFLATED, ZipFile
 
+from autofuse_studio.core.gc_pause import gc_paused
 from autofuse_studio.core.reports.row_join import (
     ROW,
     Column,
@@ -67,6 +70,7 @@ _TEXT_RULES = (_UNSAFE_INSIDE, "".join(FORMULA_LEADS), True, MAX_CELL_TEXT)
 _NUMBER_TYPES = frozenset({int, float, type(None)})
 _WHOLE_NUMBER_TYPES = frozenset({int, type(None)})
 SHEET_LEVEL = 1  # deflate level of the sheets: zlib's fastest; ISA-L's level 1 is 3x faster and smaller still
+GZIP_WINDOW, GZIP_HEADER = 31, 10  # a gzip stream around the raw deflate data (its trailer holds the CRC)
 
 
 # python-isal's zlib (ISA-L deflate: the 130 MB sheet of 100k rows in 0.23 s of CPU, zlib's level 1 in 0.77 s);
@@ -102,6 +106,8 @@ def cell_fragment(value: Any, style: int = PLAIN) -> str:
     """Any value's cell fragment, as xlsx_cells.fill_cell stores it: None empty, numbers as numbers, the rest text."""
     if value is None or value == "":  # openpyxl wrote no value for an empty text either
         return f' s="{style}"/>' if style else EMPTY
+    if value.__class__ is str:  # the common case, before the numbers' abstract-class checks (slow on a str)
+        return _text_fragment(value, style)
     styled = f' s="{style}"' if style else ""
     if isinstance(value, bool):
         return f' t="b"{styled}><v>{int(value)}</v></c>'
@@ -228,6 +234,14 @@ class Workbook:
     def __init__(self) -> None:
         self.sheets: list[Sheet] = []
         self._fills: list[str] = []
+        self._ahead: dict[int, _DeflatedAhead] = {}  # id(sheet) -> its part, spelled and deflated ahead
+
+    def deflate_ahead(self, sheet: Sheet) -> None:
+        """Start spelling and deflating `sheet` (settings final) on two threads while the caller builds the sheets
+        after it; `save` writes the deflated part (its dxf indexes depend on the sheets up to it only)."""
+        through = self.sheets[:self.sheets.index(sheet) + 1]
+        dxfs = list(dict.fromkeys(rule.colour.upper() for added in through for rule in added.conditional))
+        self._ahead[id(sheet)] = _DeflatedAhead(_sheet_xml(sheet, sheet is self.sheets[0], dxfs))
 
     def sheet(self, name: str, header: Sequence[str] = ()) -> Sheet:
         """A new sheet (the first is the one Excel shows)."""
@@ -253,9 +267,9 @@ class Workbook:
             archive.writestr("xl/_rels/workbook.xml.rels", _relationships([*targets, ("styles", "styles.xml")]))
             archive.writestr("xl/styles.xml", _styles_xml(self._fills, dxfs))
             for number, sheet in enumerate(self.sheets, start=1):
+                ahead = self._ahead.pop(id(sheet), None) or _DeflatedAhead(_sheet_xml(sheet, number == 1, dxfs))
                 with archive.open(f"xl/worksheets/sheet{number}.xml", "w", force_zip64=True) as part:
-                    _deflate_faster(part)
-                    _write_overlapped(part, _sheet_xml(sheet, number == 1, dxfs))
+                    ahead.write_into(part)
 
     def _content_types(self) -> str:
         sheets = "".join(f'<Override PartName="/xl/worksheets/sheet{n}.xml" ContentType="application/'
@@ -281,41 +295,107 @@ class Workbook:
                 f"</bookViews><sheets>{sheets}</sheets>{defined}</workbook>")
 
 
-def _deflate_faster(part: IO[bytes]) -> None:
-    """Have ISA-L deflate the zip part just opened for writing (raw deflate, as zipfile's own compressor writes:
-    any zip reader inflates it), when python-isal is installed and the C paths are not disabled."""
-    # zipfile keeps the part's compressor in `_compressor` (Python 3.6 to 3.13): swapped before the first write.
-    if _ISAL is None or native_joiner() is None or getattr(part, "_compressor", None) is None:
-        return
-    part._compressor = _ISAL.compressobj(SHEET_LEVEL, _ISAL.DEFLATED, -15)  # type: ignore[attr-defined]
+class _DeflatedAhead:
+    """A zip part's chunks spelled on one thread (the C join releases the GIL while it writes) and deflated on
+    another (ISA-L or zlib, without the GIL), ahead of the part's place in the zip: the caller's Python runs
+    meanwhile. The deflate is zipfile's own (raw, level SHEET_LEVEL) inside a gzip stream, whose trailer gives
+    the CRC: no second pass over the data, one GIL release per chunk."""
+
+    def __init__(self, chunks: Iterable[str | bytes]) -> None:
+        packer = _ISAL if _ISAL is not None and native_joiner() is not None else zlib
+        self._compressor = packer.compressobj(SHEET_LEVEL, packer.DEFLATED, GZIP_WINDOW)
+        self.deflated: list[bytes] = []
+        self.size = self.crc = 0
+        self._failed: list[BaseException] = []
+        self._queue: Queue[bytes | None] = Queue(maxsize=2)
+        self._threads = [Thread(target=self._spell, args=(chunks,), name="xlsx-spell", daemon=True),
+                         Thread(target=self._deflate, name="xlsx-deflate", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def _spell(self, chunks: Iterable[str | bytes]) -> None:
+        try:
+            with gc_paused():  # millions of cell strings, none in a cycle (the caller's pause may end first)
+                for chunk in chunks:
+                    if self._failed:
+                        break
+                    self._queue.put(chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "replace"))
+        except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
+            self._failed.append(exc)
+        finally:
+            self._queue.put(None)
+
+    def _deflate(self) -> None:
+        while (data := self._queue.get()) is not None:
+            if self._failed:
+                continue  # drained only, so that the spelling thread never blocks on a full queue
+            try:
+                self.size += len(data)
+                self.deflated.append(self._compressor.compress(data))
+            except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
+                self._failed.append(exc)
+        if not self._failed:
+            try:
+                self._finish(self._compressor.flush())
+            except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
+                self._failed.append(exc)
+
+    def _finish(self, tail: bytes) -> None:
+        """The gzip stream cut to its raw deflate data; the CRC from its trailer (which flush() writes whole)."""
+        self.crc = int.from_bytes(tail[-8:-4], "little")
+        self.deflated.append(tail[:-8])
+        self.deflated = _without_gzip_header(self.deflated)
+
+    def write_into(self, part: IO[bytes]) -> None:
+        """Wait for the threads, then write the deflated bytes as the zip part's data (the spelling's or the
+        deflate's error is raised here)."""
+        for thread in self._threads:
+            thread.join()
+        if self._failed:
+            raise self._failed[0]
+        # zipfile's _ZipWriteFile (Python 3.6 to 3.13) counts its data in these: the deflated bytes go straight
+        # to the archive's file, and close() writes the header from the counts. Without them: inflated again
+        # and written through the part (the same member).
+        if not all(hasattr(part, name) for name in ("_compressor", "_crc", "_file_size", "_compress_size",
+                                                    "_fileobj")):
+            inflater = zlib.decompressobj(-15)
+            for data in self.deflated:
+                part.write(inflater.decompress(data))
+            return
+        target = part._fileobj  # type: ignore[attr-defined]
+        for data in self.deflated:
+            target.write(data)
+        part._compressor = _Flushed()  # type: ignore[attr-defined]
+        part._crc, part._file_size = self.crc, self.size  # type: ignore[attr-defined]
+        part._compress_size = sum(map(len, self.deflated))  # type: ignore[attr-defined]
+        self.deflated = []
 
 
-def _write_overlapped(part: IO[bytes], chunks: Iterable[str | bytes]) -> None:
-    """Write the encoded chunks into the zip part from a second thread: deflate releases the GIL, so the next
-    chunk is spelled while the last one is compressed (both cores); the writer's error is raised here."""
-    queue: Queue[bytes | None] = Queue(maxsize=4)
-    failed: list[BaseException] = []
+def _without_gzip_header(stream: list[bytes]) -> list[bytes]:
+    """A gzip stream's chunks without its header (10 bytes: zlib and ISA-L write no name, comment or extra)."""
+    head = b""
+    for at, data in enumerate(stream):
+        if len(head) == GZIP_HEADER:
+            rest = stream[at:]
+            break
+        need = GZIP_HEADER - len(head)
+        head += data[:need]
+        if len(data) > need:
+            rest = [data[need:], *stream[at + 1:]]
+            break
+    else:
+        rest = []
+    if len(head) < GZIP_HEADER or head[3] != 0:
+        raise ValueError("xlsx: an unexpected gzip header")
+    return rest
 
-    def write() -> None:
-        while (data := queue.get()) is not None:
-            if not failed:
-                try:
-                    part.write(data)
-                except BaseException as exc:  # noqa: BLE001 - handed to the spelling thread, raised there
-                    failed.append(exc)
 
-    writer = Thread(target=write, name="xlsx-deflate", daemon=True)
-    writer.start()
-    try:
-        for chunk in chunks:
-            if failed:
-                break
-            queue.put(chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "replace"))
-    finally:
-        queue.put(None)
-        writer.join()
-    if failed:
-        raise failed[0]
+class _Flushed:
+    """The compressor of a part whose deflated bytes are written already: close() flushes nothing more."""
+
+    def flush(self) -> bytes:
+        """Nothing left."""
+        return b""
 
 
 def _quoted_sheet(name: str) -> str:
@@ -385,7 +465,8 @@ def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[st
         total = _length(sheet.columns[0])
         for start in range(0, total, ROWS_PER_CHUNK):
             stop = min(start + ROWS_PER_CHUNK, total)
-            yield join_rows(sheet.columns, start, stop, f'<row r="{ROW}">', "</row>", "", first + start, "replace")
+            yield join_rows(sheet.columns, start, stop, f'<row r="{ROW}">', "</row>", "", first + start, "replace",
+                            released=True)
         numbers = count(first + total)
     for row in sheet.rows:
         yield _row(next(numbers), row)

@@ -1,0 +1,113 @@
+"""A file's parts written in order by threads of their own while the caller makes the next ones.
+
+A part is bytes, or a function that makes them (run on a thread of its own: the C row joiner writes its bytes
+with the GIL released, so the caller's next columns, the join of chunk N+1 and the write of chunk N overlap on
+two cores). Every SYNC_BYTES the writer has the disk take what it wrote (fdatasync on a regular file), so the
+caller's final fsync waits for the last stretch only. An error on those threads is raised in the caller, at its
+next put() or at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+Part = bytes | Callable[[], bytes]
+SYNC_BYTES = 32 << 20  # written between two fdatasync calls of the writer thread
+QUEUE_PARTS = 8  # parts made ahead of the writer at most (bounds the memory they hold)
+# Windows and macOS have no fdatasync: fsync there (the same guarantee for the data, a metadata write more).
+_datasync: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
+
+
+def _regular_file(handle: IO[Any]) -> bool:
+    """True when handle writes a regular file (a FIFO or a device cannot be synced)."""
+    try:
+        return stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (BytesIO)
+        return False
+
+
+class PartWriter:
+    """The threads of pipelined_writes: put() hands them parts, finish() waits for the last to be written.
+
+    One thread makes the parts (calls the functions), another writes them: while the kernel copies chunk N into
+    the page cache (or waits for the disk), chunk N+1 is joined.
+    """
+
+    def __init__(self, handle: IO[bytes], sync_bytes: int = SYNC_BYTES) -> None:
+        self._handle = handle
+        self._parts: queue.Queue[Part | None] = queue.Queue(QUEUE_PARTS)
+        self._made: queue.Queue[bytes | None] = queue.Queue(QUEUE_PARTS)
+        self._error: BaseException | None = None
+        self._abandoned = False
+        self._sync_bytes = sync_bytes if _regular_file(handle) else 0
+        self._threads = [threading.Thread(target=self._make, name="autofuse-part-maker", daemon=True),
+                         threading.Thread(target=self._write, name="autofuse-part-writer", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def put(self, part: Part) -> None:
+        """Queue `part` (waits while QUEUE_PARTS are queued); raises what the threads met so far."""
+        self._raise_error()
+        self._parts.put(part)
+
+    def finish(self, abandon: bool = False) -> None:
+        """Wait until every queued part is written (`abandon`: drop those not started); raise the threads' error."""
+        self._abandoned = abandon
+        self._parts.put(None)
+        for thread in self._threads:
+            thread.join()
+        if not abandon:
+            self._raise_error()
+
+    def _raise_error(self) -> None:
+        error, self._error = self._error, None
+        if error is not None:
+            self._abandoned = True  # the caller stops here: what is still queued is not wanted
+            raise error
+
+    def _stopped(self) -> bool:
+        # Parts are drained, not used, once the caller gave up or a thread failed: it rewrites or removes the file.
+        return self._abandoned or self._error is not None
+
+    def _make(self) -> None:
+        while (part := self._parts.get()) is not None:
+            if self._stopped():
+                continue
+            try:
+                self._made.put(part() if callable(part) else part)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which raises it
+                self._error = exc
+        self._made.put(None)
+
+    def _write(self) -> None:
+        unsynced = 0
+        while (data := self._made.get()) is not None:
+            if self._stopped():
+                continue
+            try:
+                self._handle.write(data)
+                unsynced += len(data)
+                if self._sync_bytes and unsynced >= self._sync_bytes:
+                    self._handle.flush()
+                    _datasync(self._handle.fileno())
+                    unsynced = 0
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which raises it
+                self._error = exc
+
+
+@contextlib.contextmanager
+def pipelined_writes(handle: IO[bytes], sync_bytes: int = SYNC_BYTES) -> Iterator[PartWriter]:
+    """A PartWriter on `handle`; on leaving, every part is written (or, when the body raised, the rest dropped)."""
+    writer = PartWriter(handle, sync_bytes)
+    try:
+        yield writer
+    except BaseException:
+        writer.finish(abandon=True)
+        raise
+    writer.finish()

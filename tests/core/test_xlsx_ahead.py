@@ -1,0 +1,142 @@
+"""The xlsx sheet joined with the GIL released and deflated ahead on two threads writes the same members (issue 29)."""
+
+from __future__ import annotations
+
+import io
+import math
+import zipfile
+import zlib
+from types import SimpleNamespace
+from typing import Any
+
+import msgspec
+import pytest
+
+from autofuse_studio.core.reports import row_join, xlsx_stream
+from autofuse_studio.core.reports.row_join import ROW, Numbers, join_rows
+from autofuse_studio.core.reports.xlsx_stream import Workbook, column_cells, column_letter
+from tests.core.test_row_join import HOSTILE_TEXTS, _floats
+
+NATIVE = pytest.importorskip("autofuse_studio.core.reports._rowjoin", reason="the C row joiner is not built")
+
+MIXED: list[Any] = [*_floats(3000), 0, -5, 2**63 - 1, -(2**63), 2**70, -(2**70), None, math.nan, math.inf, -math.inf,
+                    "", "a", "é", "x\U0001f600", ("<w" + ROW + ">",), (ROW * 3,), ("",), *HOSTILE_TEXTS]
+TEMPLATE_SETS = [("", "", ""), ("<c r=\"A" + ROW + "\"><v>", "</v></c>", ""),
+                 (ROW + "<" + ROW + ROW, ROW, ROW + "e" + ROW)]  # no mark, one, several
+
+
+@pytest.mark.parametrize("templates", TEMPLATE_SETS)
+@pytest.mark.parametrize(("start", "stop", "first"), [(0, len(MIXED), 1), (5, 40, 99_999), (3, 3, 1), (0, 1, -3)])
+def test_the_released_join_writes_join_rows_bytes(templates: tuple[str, str, str], start: int, stop: int,
+                                                  first: int) -> None:
+    before, after, empty = templates
+    numbers = msgspec.json.encode([*_floats(len(MIXED) - 1), None][start:stop])  # a chunk's numbers, as _encoded
+    columns = [(MIXED, before, after, empty), (MIXED, "<t>", "</t>", "", before, after),
+               (numbers, before, after, empty)]
+    args = (columns, start, stop, "<row r=\"" + ROW + "\">", "</row>" + ROW, ROW + ",", first)
+    assert NATIVE.join_rows_released(*args) == NATIVE.join_rows(*args)
+
+
+@pytest.mark.parametrize("columns", [
+    [(["ok", "bad\ud800"], "", "", "")],  # a lone surrogate
+    [(["a", b"bytes"], "", "", "")], [(["a", ("two", "parts")], "", "", "")], [(["a", 1.5j], "", "", "")],
+    [(["a"], "", "", "")],  # shorter than stop
+    [(msgspec.json.encode([1, 2, 3]), "", "", "")], [(b"[1]", "", "", "")], [(b"[1,]", "", "", "")],
+    [(["a"], "", "")],  # not a column
+])
+def test_the_released_join_refuses_what_join_rows_refuses(columns: list[Any]) -> None:
+    errors = []
+    for join in (NATIVE.join_rows, NATIVE.join_rows_released):
+        with pytest.raises(Exception) as caught:
+            join(columns, 0, 2, "", "\n", "", 1)
+        errors.append((caught.type, str(caught.value)))
+    assert errors[0] == errors[1]
+
+
+def test_released_is_the_same_bytes_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [text for text in HOSTILE_TEXTS if ROW not in text]  # xlsx escapes control characters: no ROW in a text
+    columns = [(Numbers(_floats(500)), "<n" + ROW + ">", "</n>", ""), (texts * 30, "<t>", "</t>", "-")]
+    native = join_rows(columns, 0, 400, "[", "]", ",", 3, "replace", released=True)
+    monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+    assert join_rows(columns, 0, 400, "[", "]", ",", 3, "replace", released=True) == native
+
+
+def _book(rows: int) -> tuple[Workbook, xlsx_stream.Sheet]:
+    book = Workbook()
+    sheet = book.sheet("big", ("text", "number", "mixed"))
+    texts = [HOSTILE_TEXTS[at % len(HOSTILE_TEXTS)] for at in range(rows)]
+    floats = _floats(rows)
+    columns: list[list[Any]] = [texts, floats, [*MIXED[:rows], *floats][:rows]]
+    for number, column in enumerate(columns, start=1):
+        sheet.columns.append(column_cells(column, column_letter(number)))
+    sheet.freeze_header = sheet.autofilter = True
+    book.sheet("small").add_row(["label", 1.5, "=formula"])
+    return book, sheet
+
+
+def _members(data: bytes) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert archive.testzip() is None  # CRCs and sizes check out
+        return [(info.filename, archive.read(info)) for info in archive.infolist()]
+
+
+@pytest.mark.parametrize("rows", [0, 1, 20_000])  # 20,000 rows: five chunks of ROWS_PER_CHUNK
+def test_a_sheet_deflated_ahead_is_the_sheet_written_in_place(rows: int) -> None:
+    ahead, sheet = _book(rows)
+    ahead.deflate_ahead(sheet)
+    ahead.sheet("after").add_row(["added later", 2])
+    in_place, _ = _book(rows)
+    in_place.sheet("after").add_row(["added later", 2])
+    written = []
+    for book in (ahead, in_place):
+        handle = io.BytesIO()
+        book.save(handle)
+        written.append(_members(handle.getvalue()))
+    assert written[0] == written[1]
+    assert written[0][5][0] == "xl/worksheets/sheet1.xml"
+    assert written[0][5][1].count(b"<row ") == rows + 1
+
+
+def test_a_spelling_error_ahead_is_raised_by_save() -> None:
+    book, sheet = _book(9000)
+    sheet.columns.append(([*["ok"] * 8999, {"not": "a cell"}], "<t>", "</t>", ""))
+    book.deflate_ahead(sheet)
+    with pytest.raises(TypeError, match="a cell must be"):
+        book.save(io.BytesIO())
+
+
+def test_without_zipfiles_counters_the_part_is_written_through() -> None:
+    chunks: list[str | bytes] = [b"<a>" * 50_000, "<b>\u00e9</b>", b""]
+    ahead = xlsx_stream._DeflatedAhead(iter(chunks))
+    plain = io.BytesIO()
+    ahead.write_into(plain)  # a file object: no zipfile counters, the inflated bytes go through write()
+    assert plain.getvalue() == b"<a>" * 50_000 + "<b>\u00e9</b>".encode()
+
+
+@pytest.mark.parametrize("sizes", [[1] * 12, [3, 7, 2], [10], [11, 5], [25]])
+def test_the_gzip_header_is_cut_however_the_stream_is_chunked(sizes: list[int]) -> None:
+    packer = zlib.compressobj(1, zlib.DEFLATED, xlsx_stream.GZIP_WINDOW)
+    stream = packer.compress(b"sheet " * 1000) + packer.flush()
+    chunks, at = [], 0
+    for size in sizes:
+        chunks.append(stream[at:at + size])
+        at += size
+    chunks.append(stream[at:-8])
+    assert b"".join(xlsx_stream._without_gzip_header(chunks)) == stream[10:-8]
+    with pytest.raises(ValueError, match="gzip header"):
+        xlsx_stream._without_gzip_header([stream[:3] + b"\x08" + stream[4:]])  # a file name follows the header
+
+
+def test_a_deflate_error_is_raised_and_nothing_hangs(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        def compress(self, data: bytes) -> bytes:
+            raise OSError("deflate failed")
+
+        def flush(self) -> bytes:
+            return b""
+
+    monkeypatch.setattr(xlsx_stream, "_ISAL", None)
+    monkeypatch.setattr(xlsx_stream, "zlib", SimpleNamespace(compressobj=lambda *args: Broken(), DEFLATED=8))
+    ahead = xlsx_stream._DeflatedAhead(iter([b"<a/>"] * 50))  # more chunks than the queue holds
+    with pytest.raises(OSError, match="deflate failed"):
+        ahead.write_into(io.BytesIO())
