@@ -78,3 +78,16 @@ def test_hover_after_reflow(qtbot: QtBot, shown: TensorHeatmaps) -> None:
     image = shown.images[3]  # bottom right after the reflow
     shown._on_scene_mouse_moved(image.mapToScene(image.boundingRect().center()))
     assert "worst at" in shown.hover_label.text()
+
+
+def test_axis_labels_follow_each_heatmaps_pooling(shown: TensorHeatmaps) -> None:
+    from dataclasses import replace
+
+    first = shown.heatmap
+    assert first is not None
+    coarser = replace(first, row_step=first.row_step + 3, col_step=first.col_step + 5)
+    for heatmap in (coarser, first, first):  # the same pooling twice keeps its labels
+        shown.set_heatmap(heatmap)
+        for plot in shown.plots:
+            assert plot.getAxis("bottom").labelText == f"columns ({heatmap.col_step} per cell)"
+            assert plot.getAxis("left").labelText == f"rows ({heatmap.row_step} per cell)"

@@ -78,3 +78,35 @@ def test_all_zero_tensors_say_why_cosine_is_zero(qtbot: QtBot, tmp_path: Path) -
         assert not panel.zero_note.isVisible()
     finally:
         panel.shutdown()
+
+
+def _drawn(curve: object) -> np.ndarray:
+    """The y values a curve draws (empty when it draws nothing)."""
+    y = curve.yData  # type: ignore[attr-defined]
+    return np.asarray([] if y is None or not curve.isVisible() else y)  # type: ignore[attr-defined]
+
+
+def test_pairs_reuse_the_curves_and_never_show_the_last_pairs_data(qtbot: QtBot, tmp_path: Path) -> None:
+    origin = np.random.default_rng(1).standard_normal((8, 32)).astype(np.float32)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "c").mkdir()
+    differing = _view(tmp_path / "a", origin + np.float32(1e-3), origin)
+    identical = _view(tmp_path / "b", origin.copy(), origin)
+    all_nan = _view(tmp_path / "c", np.full(6, np.nan, np.float32), np.full(6, np.nan, np.float32))
+    plots = _plots(qtbot, differing)
+    items = {name: list(plot.listDataItems()) for name, plot in plots.plots().items()}
+    plots.set_view(identical)  # values drawn, both error plots say why they are empty
+    assert np.array_equal(_drawn(plots.fused_curve), identical.fused_histogram.counts)
+    assert _drawn(plots.error_curve).size == 0 and _drawn(plots.abs_curve).size == 0
+    assert plots.empty_labels["error"].isVisible() and "identical" in plots.empty_labels["error"].toPlainText()
+    assert not plots.error_plot.getAxis("left").isVisible()
+    plots.set_view(all_nan)  # nothing drawn anywhere, no legend for curves that are not there
+    assert all(_drawn(curve).size == 0 for curve in (plots.fused_curve, plots.origin_curve))
+    assert not plots.values_plot.legend.isVisible() and plots.empty_labels["values"].isVisible()
+    plots.set_view(differing)  # back: the same items, this pair's data, no sentence left over
+    assert {name: list(plot.listDataItems()) for name, plot in plots.plots().items()} == items
+    assert np.array_equal(_drawn(plots.error_curve), differing.error_histogram.counts)
+    assert np.array_equal(_drawn(plots.origin_curve), differing.origin_histogram.counts)
+    assert not any(label.isVisible() for label in plots.empty_labels.values())
+    assert plots.values_plot.legend.isVisible() and plots.error_plot.getAxis("left").isVisible()

@@ -314,7 +314,8 @@ class PrecisionProxyModel(QAbstractProxyModel):
             return
         self._proxy_of.extend([-1] * len(new))
         accepted = [position for position in range(first, last + 1)
-                    if self._filter.accepts(rows[position], self._haystacks[position])]
+                    if self._filter.accepts(rows[position], self._haystacks[position])] \
+            if self._filter.active else list(range(first, last + 1))  # no filter: no call per row
         if not accepted:
             return
         # Streamed rows go to the end, even while sorted: re-sorting on every batch would make the

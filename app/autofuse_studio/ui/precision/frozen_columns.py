@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.row_header import PaintingHeader
+from autofuse_studio.ui.precision.table_appends import AppendsBelow
 
 FROZEN_KEYS = ("rank", "step", "verdict", "fused_op")  # in this order, leading the table
 FROZEN_COLUMNS = frozenset(COLUMN_KEYS.index(key) for key in FROZEN_KEYS)
@@ -20,7 +21,7 @@ FROZEN_COLUMNS = frozenset(COLUMN_KEYS.index(key) for key in FROZEN_KEYS)
 PINNED_KEYS = frozenset({"step", "verdict", "fused_op"})
 
 
-class FrozenColumns(QTableView):
+class FrozenColumns(AppendsBelow):  # streamed rows out of sight: no repaint
     """The frozen part of a table: same model, same selection, same row heights, no scroll bars of its own."""
 
     def __init__(self, table: QTableView) -> None:

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QWidget
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.ui.precision.column_chooser import ColumnChooser, column_menu, make_chooser
@@ -24,11 +24,12 @@ from autofuse_studio.ui.precision.columns import COLUMN_KEYS, COLUMNS, visual_or
 from autofuse_studio.ui.precision.filters import PrecisionProxyModel
 from autofuse_studio.ui.precision.frozen_columns import FROZEN_COLUMNS, FROZEN_KEYS, PINNED_KEYS, FrozenColumns
 from autofuse_studio.ui.precision.row_header import PaintingHeader, RowNumberHeader
+from autofuse_studio.ui.precision.table_appends import AppendsBelow
 
 _WIDE_COLUMNS = {"fused_op": 240, "origin_op": 240}
 
 
-class PrecisionTableView(QTableView):
+class PrecisionTableView(AppendsBelow):
     """A table of PrecisionRows shown through a PrecisionProxyModel."""
 
     rowSelected = Signal(object)  # the PrecisionRow of the current row

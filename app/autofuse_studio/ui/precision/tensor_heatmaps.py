@@ -115,6 +115,7 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         self.outline_rects: list[Rect] = []  # in cell units of the images (see signature_overlay)
         self.outlines: list[QGraphicsPathItem] = []
         self._wrap = 0
+        self._axis_labels: tuple[str, str] | None = None  # the bottom and left labels on show
         self.columns = WIDE_COLUMNS
         for column, colour_map in enumerate(COLOUR_MAPS):
             plot = self.graphics.addPlot(row=0, col=column)
@@ -234,9 +235,14 @@ class TensorHeatmaps(Retranslating, ScenePlots):
         return self.tr("wrapped 1-D (%1 per row)").replace("%1", str(self._wrap))
 
     def _set_axis_labels(self, heatmap: Heatmap) -> None:
+        labels = (self.tr("columns (%1 per cell)").replace("%1", str(heatmap.col_step)),
+                  self.tr("rows (%1 per cell)").replace("%1", str(heatmap.row_step)))
+        if labels == self._axis_labels:
+            return  # the same pooling: eight setLabel calls re-lay the axes out for nothing (~1 ms a pair)
+        self._axis_labels = labels
         for plot in self.plots:
-            plot.setLabel("bottom", self.tr("columns (%1 per cell)").replace("%1", str(heatmap.col_step)))
-            plot.setLabel("left", self.tr("rows (%1 per cell)").replace("%1", str(heatmap.row_step)))
+            plot.setLabel("bottom", labels[0])
+            plot.setLabel("left", labels[1])
 
     def set_axes_choices(self, names: list[str], shape: tuple[int, ...], axes: HeatmapAxes) -> None:
         """Fill the row/column pickers for a tensor and select `axes` (pickers are off for 1-D tensors)."""

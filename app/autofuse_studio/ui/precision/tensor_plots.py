@@ -10,7 +10,6 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from autofuse_studio.core.precision.signature import Signature
-from autofuse_studio.core.precision.tensor_stats import Histogram
 from autofuse_studio.core.precision.tensor_view import TensorView
 from autofuse_studio.ui.precision.grid_axis import add_grid_plot
 from autofuse_studio.ui.precision.plot_svg_exporter import install_svg_exporter
@@ -52,26 +51,37 @@ class ScenePlots(QWidget):
         return self.picture(".svg").write(path)
 
 
-def _step(plot: pg.PlotItem, histogram: Histogram, pen: object, name: str) -> pg.PlotDataItem:
-    return plot.plot(histogram.edges, histogram.counts.astype(np.float64), stepMode="center", pen=pen, name=name)
+def _step_curve(plot: pg.PlotItem, pen: object) -> pg.PlotDataItem:
+    """An empty step curve on `plot`, kept for every view (setData per pair: no items re-created)."""
+    return plot.plot(pen=pen, stepMode="center")
 
 
-def show_empty(plot: pg.PlotItem, text: str) -> pg.TextItem:
-    """Replace a plot's contents by a sentence: no axes, so no made-up 0–1 ranges."""
-    plot.clear()
+def _show_step(curve: pg.PlotDataItem, edges: np.ndarray, counts: np.ndarray) -> None:
+    curve.setData(edges, counts.astype(np.float64), stepMode="center")
+    curve.show()
+
+
+def _hide_curve(curve: pg.PlotDataItem) -> None:
+    # No data rather than only hidden: an export or the auto range never sees the last pair's curve.
+    curve.setData([], [])
+    curve.hide()
+
+
+def _empty_state(plot: pg.PlotItem, label: pg.TextItem, text: str) -> None:
+    """A plot's contents replaced by `label` (added once) saying `text`: no axes, so no made-up 0–1 ranges."""
     for side in ("left", "bottom"):
         plot.hideAxis(side)
     plot.setMouseEnabled(x=False, y=False)
-    label = pg.TextItem(text, color=EMPTY_TEXT_COLOUR, anchor=(0.5, 0.5))
-    plot.addItem(label, ignoreBounds=True)
+    if label not in plot.items:
+        plot.addItem(label, ignoreBounds=True)
+    label.setText(text, color=EMPTY_TEXT_COLOUR)
     label.setPos(0.5, 0.5)
+    label.show()
     plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-    return label
 
 
-def show_axes(plot: pg.PlotItem) -> None:
-    """Undo show_empty: axes back, mouse zoom and automatic range on."""
-    plot.clear()
+def _axes_state(plot: pg.PlotItem) -> None:
+    """Undo _empty_state: axes back, mouse zoom and automatic range on."""
     for side in ("left", "bottom"):
         plot.showAxis(side)
     plot.setMouseEnabled(x=True, y=True)
@@ -94,6 +104,16 @@ class TensorHistograms(Retranslating, ScenePlots):
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             # Values and log10 errors are plain numbers: "(x0.001)" unit prefixes only confuse.
             plot.getAxis("bottom").enableAutoSIPrefix(False)
+        # The curves and empty-state sentences are made once; each pair only sets their data (re-creating
+        # them cost ~12 ms of GUI-thread CPU per shown pair, and pyqtgraph's first paint of new items more).
+        self.fused_curve = _step_curve(self.values_plot, FUSED_PEN)
+        self.origin_curve = _step_curve(self.values_plot, ORIGIN_PEN)
+        self.error_curve = _step_curve(self.error_plot, ERROR_PEN)
+        self.abs_curve = _step_curve(self.abs_plot, ERROR_PEN)
+        self.curves = {"values": (self.fused_curve, self.origin_curve), "error": (self.error_curve,),
+                       "abs_error": (self.abs_curve,)}
+        self.empty_labels = {name: pg.TextItem(color=EMPTY_TEXT_COLOUR, anchor=(0.5, 0.5)) for name in self.curves}
+        self.abs_label = ""  # the |error| plot's x label now shown (set again only when it changes)
         self.signature: Signature | None = None  # the shown row's: a layout permutation gets the sorted-values inset
         self.sorted_values = SortedValuesInset(self.values_plot, FUSED_PEN, ORIGIN_PEN)
         self.log_counts = QCheckBox()
@@ -151,6 +171,11 @@ class TensorHistograms(Retranslating, ScenePlots):
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
             plot.setLabel("left", self.tr("count"))
         self.log_counts.setText(self.tr("Log counts"))
+        legend = self.values_plot.legend
+        legend.clear()
+        legend.addItem(self.fused_curve, self.tr("fused"))
+        legend.addItem(self.origin_curve, self.tr("origin"))
+        self.abs_label = ""
         if self.view is not None:
             self.set_view(self.view)
 
@@ -207,36 +232,46 @@ class TensorHistograms(Retranslating, ScenePlots):
         self.view = view
         self.empty = self.empty_reasons(view)
         for name, plot in self.plots().items():
+            label = self.empty_labels[name]
             if name in self.empty:
-                show_empty(plot, self.empty[name])
+                for curve in self.curves[name]:
+                    _hide_curve(curve)
+                _empty_state(plot, label, self.empty[name])
             else:
-                show_axes(plot)
+                label.hide()
+                _axes_state(plot)
+        self.values_plot.legend.setVisible("values" not in self.empty)
         if "values" not in self.empty:
-            _step(self.values_plot, view.fused_histogram, FUSED_PEN, self.tr("fused"))
-            _step(self.values_plot, view.origin_histogram, ORIGIN_PEN, self.tr("origin"))
+            _show_step(self.fused_curve, view.fused_histogram.edges, view.fused_histogram.counts)
+            _show_step(self.origin_curve, view.origin_histogram.edges, view.origin_histogram.counts)
         if "error" not in self.empty:
-            _step(self.error_plot, view.error_histogram, ERROR_PEN, self.tr("error"))
+            _show_step(self.error_curve, view.error_histogram.edges, view.error_histogram.counts)
         abs_hist = view.abs_error_histogram
         if "abs_error" in self.empty:
             pass
         elif abs_hist.log_bins:
             # Bin 0 starts at 0, which a log axis cannot show: plot the geometric bins in log10 units.
             edges = np.log10(abs_hist.edges[1:])
-            self.abs_plot.plot(edges, abs_hist.counts[1:].astype(np.float64), stepMode="center", pen=ERROR_PEN)
-            self.abs_plot.setLabel("bottom", self.tr("log10 |error|"))
+            _show_step(self.abs_curve, edges, abs_hist.counts[1:])
+            self._set_abs_label(self.tr("log10 |error|"))
             occupied = edges[np.flatnonzero(abs_hist.counts[1:])]
             if occupied.size and float(occupied[-1] - occupied[0]) < MIN_LOG_SPAN:
                 centre = float(occupied[0] + occupied[-1]) / 2  # one decade around the (nearly) equal errors
                 self.abs_plot.setXRange(centre - MIN_LOG_SPAN / 2, centre + MIN_LOG_SPAN / 2, padding=0.05)
         else:
-            self.abs_plot.setLabel("bottom", self.tr("|error|"))
-            _step(self.abs_plot, abs_hist, ERROR_PEN, "|error|")
+            self._set_abs_label(self.tr("|error|"))
+            _show_step(self.abs_curve, abs_hist.edges, abs_hist.counts)
         zeros = str(int(abs_hist.counts[0])) if abs_hist.log_bins else self.tr("n/a")
         self.note.setText(
             self.tr("exact zeros: %1 · non-finite: fused %2, origin %3, error %4").replace("%1", zeros)
             .replace("%2", str(view.fused_histogram.nonfinite)).replace("%3", str(view.origin_histogram.nonfinite))
             .replace("%4", str(view.error_histogram.nonfinite)))
         self._show_sorted_values()
+
+    def _set_abs_label(self, text: str) -> None:
+        if text != self.abs_label:  # setLabel re-lays the axis out even for the same text
+            self.abs_label = text
+            self.abs_plot.setLabel("bottom", text)
 
     def _on_log_counts_toggled(self, checked: bool) -> None:
         for plot in (self.values_plot, self.error_plot, self.abs_plot):
