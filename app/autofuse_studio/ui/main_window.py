@@ -98,6 +98,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.session_events = SessionAdapter(self.session, self)
         self.workbench = PrecisionWorkbench(session=self.session_events)
         self._shown_result: PrecisionResult | None = None  # the session's, for what its summary said
+        self._summary_shown: tuple[PrecisionResult, str] | None = None  # a result and the summary shown of it
         self.tabs = QTabWidget()
         self.tabs.addTab(self.workbench, "")
         self.graph = GraphWorkbench(self.runner)
@@ -321,6 +322,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         for item, text in texts.items():
             item.setText(text)
         self.language_actions[""].setText(self.tr("System language"))
+        self._reword_summary()
 
 
     def _on_open_run_root_triggered(self) -> None:
@@ -531,13 +533,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         self.thresholds_editor.show_statistics_limits(analysis.facts.optional_columns.get("statistics", False)
                                                       if analysis.facts is not None and analysis.facts.of(result)
                                                       else any(row.stats is not None for row in result.rows))
-        first = result.first_divergence
-        summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
-        summary = summary.replace("%2", describe_row_here(first) if first else "-")
-        if (reason := empty_reason(result)) is not None:
-            summary = empty_result_text(reason)  # say why, not just "0 rows"
-        self.case_panel.set_progress(1, 1, summary)
-        self.tab_status.show(summary, self.workbench)
+        self._show_summary(result)
         # The selection, its tensors and the graph follow in steps, the window repainting in between.
         self._pending_filter = self._pending_view.get("filter")  # a case file's filter, once its rows are shown
         self.result_steps.start(analysis, self._pending_view)
@@ -565,10 +561,26 @@ class MainWindow(Retranslating, FileMenuMixin):
         if previous is not None and self.statusBar().currentMessage() == self._summary_of(previous):
             self.tab_status.show("", self.workbench)
 
+    def _show_summary(self, result: PrecisionResult) -> None:
+        """A result's summary under the Analyse button and in the status line, worded again on a language switch."""
+        summary = self._summary_of(result)
+        self.case_panel.set_progress(1, 1, lambda: self._summary_of(result))
+        self.tab_status.show(summary, self.workbench)
+        self._summary_shown = (result, summary)
+
+    def _reword_summary(self) -> None:
+        """The shown result's status line in the current language (unless another message replaced it since)."""
+        if self._summary_shown is None:
+            return
+        result, said = self._summary_shown
+        if result is self._shown_result and self.tab_status.lasting(self.workbench) == said:
+            self.tab_status.show(self._summary_of(result), self.workbench)
+            self._summary_shown = (result, self._summary_of(result))
+
     def _summary_of(self, result: PrecisionResult) -> str:
-        """The status line of a shown result, as _on_analysis_finished words it."""
+        """The status line of a shown result: its rows and first divergence, or why it has no rows."""
         if (reason := empty_reason(result)) is not None:
-            return empty_result_text(reason)
+            return empty_result_text(reason)  # say why, not just "0 rows"
         first = result.first_divergence
         summary = self.tr("%1 rows; first divergence: %2").replace("%1", str(len(result.rows)))
         return summary.replace("%2", describe_row_here(first) if first else "-")
@@ -594,9 +606,7 @@ class MainWindow(Retranslating, FileMenuMixin):
             return
         self.graph.set_precision(result)  # verdict colours follow the thresholds
         if result.rows:  # the old text named the old first divergence (0 rows: keep why)
-            summary = self.workbench.summary()
-            self.case_panel.set_progress(1, 1, summary)
-            self.tab_status.show(summary, self.workbench)
+            self._show_summary(result)
 
     def _on_tabs_current_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.tabs.widget(1):

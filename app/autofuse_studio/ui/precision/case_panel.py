@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,7 @@ class CasePanel(Retranslating, QWidget):
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress_label = WrapLabel()
+        self._progress_text: Callable[[], str] | None = None  # the label's text worded in the current language
         self.progress_label.setObjectName("progressLabel")
         buttons = QHBoxLayout()
         buttons.addWidget(self.analyse_button, 1)
@@ -175,7 +177,9 @@ class CasePanel(Retranslating, QWidget):
         self.cancel_button.setText(self.tr("Cancel"))
         for browse in self.browse_buttons.values():
             browse.setToolTip(self.tr("Browse…"))
-        if not self.notes.text():
+        if self._progress_text is not None:
+            self.progress_label.setText(self._progress_text())
+        elif not self.notes.text():
             self.progress_label.setText(self.tr("Drop a run folder, dump folders, graphs or two NPY files here."))
         if self._sides is not None:
             self.set_dump_summary(self._sides)  # what the dump folders hold, in the new language
@@ -289,14 +293,16 @@ class CasePanel(Retranslating, QWidget):
         if running:
             self.progress.setRange(0, 0)
 
-    def set_progress(self, done: int, total: int, text: str) -> None:
-        """Show progress counts (busy indicator when the total is unknown)."""
+    def set_progress(self, done: int, total: int, text: str | Callable[[], str]) -> None:
+        """Show progress counts (busy indicator when the total is unknown) and a text; a function's text is worded
+        again on a language switch (a result's summary), a plain one gives way to the drop hint."""
         if total > 0:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
         else:
             self.progress.setRange(0, 0)
-        self.progress_label.setText(text)
+        self._progress_text = text if callable(text) else None
+        self.progress_label.setText(text() if callable(text) else text)
 
     def mark_failed_input(self, error: BaseException) -> bool:
         """Outline the field whose path an error names (a graph that cannot be parsed, …); True when one is."""

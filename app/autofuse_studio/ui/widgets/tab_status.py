@@ -47,6 +47,11 @@ class TabStatus(QObject):
         if number < 0 or key == self._key(self._tabs.currentIndex()):
             self._bar.showMessage(text, timeout_ms)
 
+    def lasting(self, widget: QWidget) -> str:
+        """The message that comes back whenever widget's tab is shown ('' when none)."""
+        number = self.page(widget)
+        return self._lasting.get(self._key(number) if number >= 0 else -1, "")
+
     def _on_tabs_current_changed(self, number: int) -> None:
         key = self._key(number)
         if key == self._shown:
