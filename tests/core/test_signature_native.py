@@ -400,3 +400,68 @@ def test_whole_sweep_keeps_the_first_candidates_of_a_dense_pair(dtypes: tuple[ty
         assert swept is not None
         assert swept.candidate_count == x.size and swept.candidates.tolist() == list(range(min(cap, x.size)))
         assert swept.special_count == 1 and swept.specials.tolist() == [500]
+
+
+@pytest.mark.parametrize("dtypes", [(np.float16, np.float16), (np.float32, np.float32), (np.float16, np.float32),
+                                    (np.float32, np.float64)])
+def test_scan_until_candidate_is_the_whole_sweep_where_it_says(dtypes: tuple[type[np.floating], type[np.floating]],
+                                                               simd: str) -> None:
+    """af_sign_scan (the big pairs' first sweep): with at most candidate_cap candidates it answers af_sign_whole's
+    every figure; with more it says it is not complete, and the not-equal count, the fused NaN/Inf/max values and
+    the extremes are still af_sign_whole's (a dense block in the first, a middle or the last chunk; hostile
+    values after it; without AVX2 af_sign_whole answers, and says the same)."""
+    rng = np.random.default_rng([41, np.dtype(dtypes[0]).itemsize, np.dtype(dtypes[1]).itemsize])
+    wide64 = np.float64 in dtypes
+    size, cap = 3 * 4096 + 13, 8
+    for where, width in ((None, 0), (5000, 3), (0, 100), (5000, 100), (size - 100, 100)):
+        y = rng.standard_normal(size).astype(dtypes[1])
+        x = y.astype(dtypes[0])  # rounding only, then `width` candidates at `where` and a few specials
+        x[[17, 9000]] = [np.nan, np.inf]
+        y[[17, 9000]] = x[[17, 9000]]
+        if where is not None:
+            x[where:where + width] += 3
+            x[size // 2:size // 2 + 20] = _hostile(rng, (20,), dtypes[0])
+        whole, scan = (signature_native.whole(x, y, wide64=wide64, special_limit=60000.0, scale=1e-3, floor=0.0,
+                                              special_cap=4, candidate_cap=cap, until_candidate=until)
+                       for until in (False, True))
+        assert whole is not None and scan is not None and whole.complete
+        if whole.candidate_count <= cap:
+            assert _figures(scan) == _figures(whole)
+            continue
+        assert not scan.complete and scan.candidate_count > cap
+        kept = (scan.not_equal, scan.special_count, scan.specials.tolist(), scan.x_max, scan.x_min, scan.y_max,
+                scan.y_min, scan.nan)
+        assert kept == (whole.not_equal, whole.special_count, whole.specials.tolist(), whole.x_max, whole.x_min,
+                        whole.y_max, whole.y_min, whole.nan)
+
+
+def _figures(swept: signature_native.Whole) -> tuple[object, ...]:
+    """A Whole as plain values (its index arrays as lists)."""
+    return (swept.not_equal, swept.special_count, swept.specials.tolist(), swept.candidate_count,
+            swept.candidates.tolist(), swept.max_abs, swept.max_rel, swept.x_max, swept.x_min, swept.y_max,
+            swept.y_min, swept.nan, swept.complete)
+
+
+@pytest.mark.parametrize("dtypes", [(np.float16, np.float16), (np.float32, np.float32), (np.float16, np.float64)])
+def test_wrong_slice_is_numpys(dtypes: tuple[type[np.floating], type[np.floating]], simd: str,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """_wrong_slice (a tail's first index on a big pair) by the kernel's survey is numpy's answer: slices of
+    rounding-level values, of one element beyond rounding, of hostile values (NaN, ±Inf: numpy decides), and
+    identical ones, along every axis."""
+    rng = np.random.default_rng([43, np.dtype(dtypes[0]).itemsize, np.dtype(dtypes[1]).itemsize])
+    low = signature_module.dtype_limits("float16" if np.float16 in dtypes else "float32")
+    y = rng.standard_normal((6, 5, 8)).astype(dtypes[1])
+    x = y.astype(dtypes[0])
+    x[1, 2, 3] += 1  # beyond rounding in slice 1 of axis 0, 2 of axis 1, 3 of axis 2
+    x[4], y[4] = _hostile(rng, (5, 8), dtypes[0]), _hostile(rng, (5, 8), dtypes[1])
+    x[5, 0] = y[5, 0] = np.inf
+    answers = []
+    for disabled in (False, True):
+        if disabled:
+            monkeypatch.setenv(native.DISABLE_ENV, "1")
+        with np.errstate(all="ignore"):
+            answers.append([signature_module._wrong_slice(x, y, axis, index, low)
+                            for axis in range(3) for index in range(x.shape[axis])])
+    monkeypatch.delenv(native.DISABLE_ENV, raising=False)
+    assert answers[0] == answers[1]
+    assert answers[1][1] and not answers[1][0]  # the wrong slice is found, a rounding-level one is not

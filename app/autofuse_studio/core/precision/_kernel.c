@@ -1317,6 +1317,8 @@ enum { SV_NOT_SAME, SV_NOT_BOTH, SV_BAD, SV_REST, SV_NONFINITE, SV_NONFINITE_FIR
        SV_OVERFLOW_FIRST, SV_UNDERFLOW, SV_UNDERFLOW_FIRST, SV_COUNTS };
 enum { SP_C1, SP_C2, SP_F_MAX, SP_F_TINY, SP_F_MIN_SUB };
 #define SV_MAX_AXES 32
+/* The survey lists at most this many of a chunk's flagged elements (more: the flags are scanned). */
+#define SV_LOOKED 256
 
 static int is_float_code(int type) { return type == AF_FLOAT16 || type == AF_FLOAT32 || type == AF_FLOAT64; }
 
@@ -1385,6 +1387,14 @@ AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const 
     return 3; /* the caller looks at every attention flag (as if both kinds were there) */
 }
 
+/* A float16, float32 or float64 element as double (exact). */
+AF_INLINE double value_at(const void *data, int type, int64_t i)
+{
+    if (type == AF_FLOAT64) return ((const double *)data)[i];
+    if (type == AF_FLOAT32) return (double)((const float *)data)[i];
+    return (double)f16_table[((const uint16_t *)data)[i]];
+}
+
 static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, const double *params,
                                  af_survey_lanes *v, double *attention)
 {
@@ -1392,13 +1402,27 @@ static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, 
 }
 
 #if AF_X86_DISPATCH
-/* survey_chunk in AVX2 intrinsics, four elements a step: the same operations in the same order per element
- * (max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b; no FMA), so every maximum, extreme and count
- * is the scalar code's; the sums go into lanes 0-3 (a different order, as any lane split). */
-__attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *xs, const double *ys, int64_t m,
-                                                                   const double *params, af_survey_lanes *v,
-                                                                   double *attention)
+/* Four elements from flat index i as doubles (exact; no buffer: the survey converts in registers). */
+__attribute__((target("avx2,f16c"))) static inline __m256d load4_double(const void *data, int type, int64_t i)
 {
+    if (type == AF_FLOAT64) return _mm256_loadu_pd((const double *)data + i);
+    if (type == AF_FLOAT32) return _mm256_cvtps_pd(_mm_loadu_ps((const float *)data + i));
+    return _mm256_cvtps_pd(_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)((const uint16_t *)data + i))));
+}
+
+/* survey_chunk in AVX2 intrinsics on elements [offset, offset + m) of the raw pair (float16, float32 or float64
+ * each), four a step: the same operations in the same order per element (max_pd(a, b) is a > b ? a : b,
+ * min_pd(a, b) a < b ? a : b; no FMA; an all-finite vector skips the NaN/Inf tests, whose masks are then
+ * known), so every maximum, extreme and count is the scalar code's; the counts come from the masks' bits.
+ * looked: the chunk's indices whose attention is not 0, ascending, while there are at most SV_LOOKED of them
+ * (then *looked_count is their count, else -1: the caller scans the attention flags). */
+__attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_data, int x_type, const void *y_data,
+                                                                   int y_type, int64_t offset, int64_t m,
+                                                                   const double *params, af_survey_lanes *v,
+                                                                   double *attention, int32_t *looked,
+                                                                   int64_t *looked_count)
+{
+    int64_t listed = 0;
     const __m256d c1 = _mm256_set1_pd(params[SP_C1]), c2 = _mm256_set1_pd(params[SP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[SP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0);
@@ -1406,13 +1430,15 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
     const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
     __m256d max_abs = zero, max_rel = zero;
-    __m256d not_same = zero, not_both = zero, bad_count = zero, any = zero, any_special = zero;
+    /* The counts and the flags in integers from the masks' bits (fewer vector registers live: no spills). */
+    int64_t not_same = 0, not_both = 0, bad_count = 0;
+    int any = 0, any_special = 0;
     __m256d x_max = _mm256_loadu_pd(v->x_max), x_min = _mm256_loadu_pd(v->x_min);
     __m256d y_max = _mm256_loadu_pd(v->y_max), y_min = _mm256_loadu_pd(v->y_min);
     double lanes[4];
     int64_t i = 0;
     for (; i + 4 <= m; i += 4) {
-        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+        const __m256d x = load4_double(x_data, x_type, offset + i), y = load4_double(y_data, y_type, offset + i);
         const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
         const __m256d diff = _mm256_and_pd(_mm256_sub_pd(x, y), magnitude);
         const __m256d fx = _mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), fy = _mm256_cmp_pd(ay, top_finite, _CMP_LE_OQ);
@@ -1421,11 +1447,19 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
         const __m256d top = _mm256_max_pd(mx, my);
         const __m256d tol = _mm256_add_pd(_mm256_mul_pd(c1, top), c2);
         const __m256d positive = _mm256_cmp_pd(ay, zero, _CMP_GT_OQ);
-        const __m256d nan_pair = _mm256_and_pd(_mm256_cmp_pd(x, x, _CMP_UNORD_Q), _mm256_cmp_pd(y, y, _CMP_UNORD_Q));
-        const __m256d same = _mm256_or_pd(_mm256_cmp_pd(x, y, _CMP_EQ_OQ), nan_pair);
-        const __m256d special_same = _mm256_andnot_pd(fx, _mm256_andnot_pd(fy, same));
-        const __m256d bad = _mm256_or_pd(_mm256_and_pd(both, _mm256_cmp_pd(diff, tol, _CMP_GT_OQ)),
-                                         _mm256_andnot_pd(both, _mm256_xor_pd(special_same, all)));
+        const int both_bits = _mm256_movemask_pd(both);
+        __m256d same, bad;
+        if (both_bits == 15) { /* every element finite (the common case): no NaN pair, no special value alike */
+            same = _mm256_cmp_pd(x, y, _CMP_EQ_OQ);
+            bad = _mm256_cmp_pd(diff, tol, _CMP_GT_OQ);
+        } else {
+            const __m256d nan_pair = _mm256_and_pd(_mm256_cmp_pd(x, x, _CMP_UNORD_Q),
+                                                   _mm256_cmp_pd(y, y, _CMP_UNORD_Q));
+            same = _mm256_or_pd(_mm256_cmp_pd(x, y, _CMP_EQ_OQ), nan_pair);
+            bad = _mm256_or_pd(_mm256_and_pd(both, _mm256_cmp_pd(diff, tol, _CMP_GT_OQ)),
+                               _mm256_andnot_pd(both, _mm256_xor_pd(_mm256_andnot_pd(fx, _mm256_andnot_pd(fy, same)),
+                                                                    all)));
+        }
         const __m256d d = _mm256_and_pd(diff, both), rated = _mm256_and_pd(both, positive);
         /* |x - y| / |y| only where it may beat the lane's best b: fl(diff / ay) > b implies diff >= b ay, so
          * diff >= fl(b ay) (1 - 2**-50) (or b ay is too small to tell): the division, costly, stays rare. */
@@ -1438,19 +1472,24 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
         }
         const __m256d special = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ)),
                                              _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ)));
-        const __m256d look = _mm256_or_pd(special, bad);
+        const int special_bits = _mm256_movemask_pd(special), bad_bits = _mm256_movemask_pd(bad);
+        if ((special_bits | bad_bits) && listed >= 0) /* a few elements to look at: listed (dense: abandoned) */
+            for (int bits = special_bits | bad_bits; bits && listed >= 0; bits &= bits - 1)
+                listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)),
+                                               listed + 1)
+                                            : -1;
         max_abs = _mm256_max_pd(d, max_abs);
         /* max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b: survey_chunk's selects. */
         x_max = _mm256_max_pd(x, x_max);
         x_min = _mm256_min_pd(x, x_min);
         y_max = _mm256_max_pd(y, y_max);
         y_min = _mm256_min_pd(y, y_min);
-        not_same = _mm256_add_pd(not_same, _mm256_andnot_pd(same, one));
-        not_both = _mm256_add_pd(not_both, _mm256_andnot_pd(both, one));
-        bad_count = _mm256_add_pd(bad_count, _mm256_and_pd(bad, one));
+        not_same += 4 - __builtin_popcount((unsigned)_mm256_movemask_pd(same));
+        not_both += 4 - __builtin_popcount((unsigned)both_bits);
+        bad_count += __builtin_popcount((unsigned)bad_bits);
         _mm256_storeu_pd(attention + i, _mm256_blendv_pd(_mm256_and_pd(bad, one), two, special));
-        any = _mm256_or_pd(any, look);
-        any_special = _mm256_or_pd(any_special, special);
+        any |= special_bits | bad_bits;
+        any_special |= special_bits;
     }
 #define SV_FOLD(VECTOR, FIELD, COMBINE) \
     do { \
@@ -1461,10 +1500,11 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
 #define SV_ADD(ACC, VALUE) ACC += (VALUE)
     SV_FOLD(max_abs, max_abs, SV_MAX);
     SV_FOLD(max_rel, max_rel, SV_MAX);
-    SV_FOLD(not_same, not_same, SV_ADD);
-    SV_FOLD(not_both, not_both, SV_ADD);
-    SV_FOLD(bad_count, bad, SV_ADD);
 #undef SV_FOLD
+    /* Whole numbers below 2**53: exact in lane 0 whatever the order. */
+    v->not_same[0] += (double)not_same;
+    v->not_both[0] += (double)not_both;
+    v->bad[0] += (double)bad_count;
     /* The extremes' first four lanes are the vectors themselves (loaded from them above). */
     _mm256_storeu_pd(v->x_max, x_max);
     _mm256_storeu_pd(v->x_min, x_min);
@@ -1472,9 +1512,21 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const double *
     _mm256_storeu_pd(v->y_min, y_min);
 #undef SV_MAX
 #undef SV_ADD
-    if (i < m) return survey_chunk(xs + i, ys + i, m - i, params, v, attention + i);
+    if (i < m) { /* the last one to three elements, as doubles */
+        double xs[4], ys[4];
+        for (int k = 0; i + k < m; k++) {
+            xs[k] = value_at(x_data, x_type, offset + i + k);
+            ys[k] = value_at(y_data, y_type, offset + i + k);
+        }
+        survey_chunk(xs, ys, m - i, params, v, attention + i);
+        for (; i < m && listed >= 0; i++)
+            if (attention[i] != 0) listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)i, listed + 1) : -1;
+        *looked_count = listed;
+        return 3; /* as survey_chunk: the caller looks */
+    }
+    *looked_count = listed;
     /* Bit 0: a flag is set, bit 1: an element to look at is there (0: the scalar part has nothing to do). */
-    return (_mm256_movemask_pd(any) != 0 ? 1 : 0) | (_mm256_movemask_pd(any_special) != 0 ? 2 : 0);
+    return (any != 0 ? 1 : 0) | (any_special != 0 ? 2 : 0);
 }
 #endif
 
@@ -1591,6 +1643,7 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
                        double *extremes)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
+    int32_t looked[SV_LOOKED]; /* survey_chunk_avx2's list of a chunk's flagged elements */
     const double f_max = params[SP_F_MAX], f_tiny = params[SP_F_TINY], f_min_sub = params[SP_F_MIN_SUB];
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
@@ -1611,17 +1664,27 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
     }
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
-        const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
-        const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+        const double *xs = NULL, *ys = NULL; /* the chunk as doubles (NULL: AVX2 converts in registers) */
+        int64_t looked_count = -1; /* -1: no list, the attention flags are scanned */
         int look; /* survey_chunk's bits: 1 plain rest elements, 2 elements to look at */
         double bad_before = 0, bad_after = 0;
         for (k = 0; k < LANES; k++) bad_before += v.bad[k];
 #if AF_X86_DISPATCH
-        if (use_avx2)
-            look = survey_chunk_avx2(xs, ys, m, params, &v, attention);
-        else
+        if (use_avx2 && x_type != AF_FLOAT16 && y_type != AF_FLOAT16) {
+            look = survey_chunk_avx2(x_data, x_type, y_data, y_type, offset, m, params, &v, attention, looked,
+                                     &looked_count);
+        } else if (use_avx2) { /* float16 converts faster eight at a time into the buffers (to_double) */
+            xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+            look = survey_chunk_avx2(xs, AF_FLOAT64, ys, AF_FLOAT64, 0, m, params, &v, attention, looked,
+                                     &looked_count);
+        } else
 #endif
+        {
+            xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
             look = survey_chunk_baseline(xs, ys, m, params, &v, attention);
+        }
         if (look == 1) {
             /* Plain rest elements only: they are the chunk's bad ones (exact counts in doubles); a row needs
              * marking once its last axis is full, so the scan jumps to the next row after its first one. */
@@ -1635,7 +1698,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
             }
             continue;
         }
-        for (int64_t j = 0; look && j < m; j++) {
+        /* Here look is 0 or has bit 2 (look == 1 went on above). With a list of the few flagged elements the
+         * flags are not scanned (each j once, ascending, as the scan takes them). */
+        for (int64_t q = 0, j = 0; look && (looked_count >= 0 ? q < looked_count : j < m); q++, j++) {
+            if (looked_count >= 0) j = looked[q];
             if (attention[j] == 0) continue;
             if (attention[j] == 1) { /* a plain rest element (survey_chunk): checks 1-3 cannot explain it */
                 c[SV_REST]++;
@@ -1653,7 +1719,9 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
                 continue;
             }
             {
-                const double x = xs[j], y = ys[j], ax = fabs(x), ay = fabs(y);
+                const double x = xs != NULL ? xs[j] : value_at(x_data, x_type, offset + j);
+                const double y = ys != NULL ? ys[j] : value_at(y_data, y_type, offset + j);
+                const double ax = fabs(x), ay = fabs(y);
                 const int fx = isfinite(x), fy = isfinite(y);
                 const double mx = fx ? ax : 0, my = fy ? ay : 0;
                 const double tol = c1 * (mx > my ? mx : my) + c2;
@@ -1803,8 +1871,8 @@ __attribute__((target("avx2,f16c"))) static __m256 load8(const void *data, int t
  * A NaN on either side makes |x - y| NaN, hence a candidate whatever the tolerance: the NaN-dropping max_ps
  * in the tolerance changes nothing. */
 __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_data, int x_type, const void *y_data,
-                                                                  int y_type, int64_t n, af_whole *w, float *max_abs,
-                                                                  float *max_rel)
+                                                                  int y_type, int64_t start, int64_t n, af_whole *w,
+                                                                  float *max_abs, float *max_rel)
 {
     const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256 scale = _mm256_set1_ps((float)w->scale), floor_ = _mm256_set1_ps((float)w->floor_);
@@ -1816,7 +1884,7 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
     /* Extremes: max_ps(v, acc) returns acc where v is NaN, so a NaN element changes none (it is counted). */
     __m256 x_max = low_start, x_min = high_start, y_max = low_start, y_min = high_start;
     float lanes[8];
-    int64_t i = 0, not_equal = 0, nan = 0;
+    int64_t i = start, not_equal = 0, nan = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
         const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
@@ -1936,9 +2004,24 @@ __attribute__((target("avx2,f16c"))) static int64_t whole_double_avx2(const doub
  * float pairs only, -1 NaN for a `wide64` one, whose scalar double loop they would slow by a fifth).
  * Up to special_cap and candidate_cap flat indices are written (ascending); out_counts has the full counts.
  */
+static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
+                      int special, const double *params, int64_t special_cap, int64_t *specials,
+                      int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts,
+                      int same_bits);
+
 AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
                             int special, const double *params, int64_t special_cap, int64_t *specials,
                             int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts)
+{
+    return sign_whole(x_data, x_type, y_data, y_type, n, wide64, special, params, special_cap, specials,
+                      candidate_cap, candidates, out_doubles, out_counts, -1);
+}
+
+/* af_sign_whole; same_bits: 1 when the caller found the two buffers the same bits, -1 when not compared yet. */
+static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
+                      int special, const double *params, int64_t special_cap, int64_t *specials,
+                      int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts,
+                      int same_bits)
 {
     float max_abs_float = 0, max_rel_float = 0;
     double max_abs_double = 0, max_rel_double = 0;
@@ -1959,7 +2042,7 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
     w->x_min = w->y_min = INFINITY;
     out_doubles[SW_X_MAX] = out_doubles[SW_X_MIN] = out_doubles[SW_Y_MAX] = out_doubles[SW_Y_MIN] = 0;
     out_doubles[SW_NAN] = 0; /* (the extremes of identical tensors are not worked out) */
-    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
+    if (same_bits == 1 || (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)) {
         /* The same bits: equal unless NaN (NaN != NaN); no candidate (equal or both NaN), no difference. */
         int64_t nan = 0;
         for (int64_t offset = 0; offset < n; offset += CHUNK) {
@@ -1990,7 +2073,7 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
     } else {
 #if AF_X86_DISPATCH
         if (use_avx2)
-            whole_float_avx2(x_data, x_type, y_data, y_type, n, w, &max_abs_float, &max_rel_float);
+            whole_float_avx2(x_data, x_type, y_data, y_type, 0, n, w, &max_abs_float, &max_rel_float);
         else
 #endif
             whole_float_scalar(x_data, x_type, y_data, y_type, 0, n, w, &max_abs_float, &max_rel_float);
@@ -2005,6 +2088,157 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
     memcpy(out_counts, w->c, sizeof w->c);
     return AF_OK;
 }
+
+#if AF_X86_DISPATCH
+/* af_sign_scan's sweep after its first candidate: elements [start, n) eight a step for what stays exact there
+ * (the not-equal count, the fused NaN/±Inf/±max values and the extremes), with whole_float_avx2's tests and
+ * selects; no tolerance, no maxima of the differences (the candidates are af_sign_whole's to list). */
+__attribute__((target("avx2,f16c"))) static void scan_float_avx2(const void *x_data, int x_type, const void *y_data,
+                                                                 int y_type, int64_t start, int64_t n, af_whole *w)
+{
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 limit = _mm256_set1_ps((float)w->limit), not_a_number = _mm256_set1_ps(NAN);
+    __m256 x_max = _mm256_set1_ps(-INFINITY), x_min = _mm256_set1_ps(INFINITY);
+    __m256 y_max = _mm256_set1_ps(-INFINITY), y_min = _mm256_set1_ps(INFINITY);
+    float lanes[8], ignored_abs = 0, ignored_rel = 0;
+    int64_t i = start, not_equal = 0, nan = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
+        const __m256 x_nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+        const __m256 either_nan = _mm256_or_ps(x_nan, _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+        const int special = w->special ? _mm256_movemask_ps(_mm256_or_ps(
+                                             x_nan, _mm256_cmp_ps(_mm256_and_ps(x, magnitude), limit, _CMP_GE_OQ)))
+                                       : 0;
+        const __m256 keep_x = _mm256_blendv_ps(x, not_a_number, either_nan);
+        const __m256 keep_y = _mm256_blendv_ps(y, not_a_number, either_nan);
+        not_equal += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)));
+        nan += __builtin_popcount((unsigned)_mm256_movemask_ps(either_nan));
+        x_max = _mm256_max_ps(keep_x, x_max);
+        x_min = _mm256_min_ps(keep_x, x_min);
+        y_max = _mm256_max_ps(keep_y, y_max);
+        y_min = _mm256_min_ps(keep_y, y_min);
+        if (special) whole_record_lanes(w, i, 8, special, 0);
+    }
+    w->c[SW_NOT_EQUAL] += not_equal;
+    w->nan += nan;
+#define SW_FOLD(VECTOR, FIELD, BETTER) \
+    do { \
+        _mm256_storeu_ps(lanes, VECTOR); \
+        for (int k = 0; k < 8; k++) w->FIELD = (double)lanes[k] BETTER w->FIELD ? (double)lanes[k] : w->FIELD; \
+    } while (0)
+    SW_FOLD(x_max, x_max, >);
+    SW_FOLD(x_min, x_min, <);
+    SW_FOLD(y_max, y_max, >);
+    SW_FOLD(y_min, y_min, <);
+#undef SW_FOLD
+    /* The last few elements as af_sign_whole does them (their candidates and maxima are not looked at). */
+    whole_float_scalar(x_data, x_type, y_data, y_type, i, n, w, &ignored_abs, &ignored_rel);
+}
+#endif
+
+#if AF_X86_DISPATCH
+/* scan_float_avx2 for a pair with a float64 side (af_sign_whole's double sweep leaves the extremes out): the
+ * not-equal count and the fused NaN/±Inf/±max values of m doubles from flat index offset, four a step. */
+__attribute__((target("avx2,f16c"))) static void scan_double_avx2(const double *xs, const double *ys, int64_t m,
+                                                                  int64_t offset, af_whole *w)
+{
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    const __m256d limit = _mm256_set1_pd(w->limit);
+    int64_t i = 0, not_equal = 0;
+    for (; i + 4 <= m; i += 4) {
+        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+        const int special = w->special ? _mm256_movemask_pd(_mm256_or_pd(
+                                             _mm256_cmp_pd(x, x, _CMP_UNORD_Q),
+                                             _mm256_cmp_pd(_mm256_and_pd(x, magnitude), limit, _CMP_GE_OQ)))
+                                       : 0;
+        not_equal += __builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(x, y, _CMP_NEQ_UQ)));
+        if (special) whole_record_lanes(w, offset + i, 4, special, 0);
+    }
+    for (; i < m; i++) {
+        not_equal += xs[i] != ys[i];
+        whole_record(w, offset + i, w->special && (isnan(xs[i]) || fabs(xs[i]) >= w->limit), 0);
+    }
+    w->c[SW_NOT_EQUAL] += not_equal;
+}
+#endif
+
+/* af_sign_scan's chunk: one in SCAN_CHUNK elements (a multiple of 8) is swept whole before the next looks. */
+#define SCAN_CHUNK 4096
+
+/*
+ * af_sign_whole of a float pair (same arguments but wide64: a float64 side) with the candidates looked for only
+ * until more than candidate_cap are found (dense errors; checked after each chunk of SCAN_CHUNK): signature._sampled
+ * needs them only when the sample grid shows nothing beyond rounding, and then asks af_sign_whole. When
+ * out_counts[SW_CANDIDATES] <= candidate_cap every output is af_sign_whole's (all the candidates listed);
+ * otherwise the not-equal count, the specials and the extremes are still exact (the rest of the pair by
+ * scan_float_avx2), the candidates' count and the two maxima cover only the chunks swept before (a float64
+ * side: af_sign_whole's double sweep, whose extremes are not worked out, then scan_double_avx2). AF_UNSUPPORTED
+ * without AVX2 (af_sign_whole then).
+ */
+AF_EXPORT int af_sign_scan(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int special,
+                           const double *params, int64_t special_cap, int64_t *specials, int64_t candidate_cap,
+                           int64_t *candidates, double *out_doubles, int64_t *out_counts)
+{
+#if AF_X86_DISPATCH
+    float max_abs = 0, max_rel = 0;
+    double max_abs_double = 0, max_rel_double = 0;
+    af_whole whole;
+    af_whole *w = &whole;
+    int64_t offset = 0;
+    const int wide64 = x_type == AF_FLOAT64 || y_type == AF_FLOAT64;
+    if (!f16_ready || !use_avx2 || n <= 0 || !is_float_code(x_type) || !is_float_code(y_type))
+        return AF_UNSUPPORTED;
+    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)
+        return sign_whole(x_data, x_type, y_data, y_type, n, wide64, special, params, special_cap, specials,
+                          candidate_cap, candidates, out_doubles, out_counts, 1);
+    memset(w, 0, sizeof *w);
+    w->special_cap = special_cap;
+    w->candidate_cap = candidate_cap;
+    w->specials = specials;
+    w->candidates = candidates;
+    w->scale = params[WP_SCALE];
+    w->floor_ = params[WP_FLOOR];
+    w->limit = params[WP_SPECIAL_LIMIT];
+    w->special = special;
+    w->x_max = w->y_max = -INFINITY;
+    w->x_min = w->y_min = INFINITY;
+    if (wide64) { /* af_sign_whole's double sweep, chunk by chunk, until a candidate */
+        double x_buffer[CHUNK], y_buffer[CHUNK];
+        for (; offset < n; offset += CHUNK) {
+            const int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
+            const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+            int64_t k;
+            if (w->c[SW_CANDIDATES] > candidate_cap) {
+                scan_double_avx2(xs, ys, m, offset, w);
+                continue;
+            }
+            k = whole_double_avx2(xs, ys, m, offset, w, &max_abs_double, &max_rel_double);
+            for (; k < m; k++) SW_ELEMENT(double, fabs, xs[k], ys[k], offset + k, max_abs_double, max_rel_double);
+        }
+    }
+    while (offset < n && w->c[SW_CANDIDATES] <= candidate_cap) {
+        const int64_t end = n - offset < SCAN_CHUNK ? n : offset + SCAN_CHUNK;
+        whole_float_avx2(x_data, x_type, y_data, y_type, offset, end, w, &max_abs, &max_rel);
+        offset = end;
+    }
+    if (offset < n) scan_float_avx2(x_data, x_type, y_data, y_type, offset, n, w);
+    out_doubles[SW_MAX_ABS] = wide64 ? max_abs_double : (double)max_abs;
+    out_doubles[SW_MAX_REL] = wide64 ? max_rel_double : (double)max_rel;
+    out_doubles[SW_X_MAX] = w->x_max;
+    out_doubles[SW_X_MIN] = w->x_min;
+    out_doubles[SW_Y_MAX] = w->y_max;
+    out_doubles[SW_Y_MIN] = w->y_min;
+    out_doubles[SW_NAN] = wide64 ? -1.0 : (double)w->nan;
+    memcpy(out_counts, w->c, sizeof w->c);
+    return AF_OK;
+#else
+    (void)x_data, (void)x_type, (void)y_data, (void)y_type, (void)n, (void)special, (void)params;
+    (void)special_cap, (void)specials, (void)candidate_cap, (void)candidates, (void)out_doubles, (void)out_counts;
+    return AF_UNSUPPORTED;
+#endif
+}
+#undef SCAN_CHUNK
 #undef SW_ELEMENT
 #undef SW_NAN_MAX
 

@@ -41,10 +41,11 @@ again without the gate. Then the marks name the region (checks 5–6); without a
 stages run on the model sample classified once (the same medians, fits and regions as numpy's; the whole pass of
 a model four elements at a time) and the correlation sample is gathered: numpy computes the correlation (its
 dot's summation order is BLAS's), and only `unclassified` makes a second call, for its median relative error.
-A NaN among a median's values sends the pair to numpy's _classify. Big pairs: af_sign_whole replaces
-array_equal, _special and _candidates with one sweep (in vectors, a float64 side too), and when it finds
-neither a special value nor a candidate the answer is rounding at once (the sample could hold no differing
-element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
+A NaN among a median's values sends the pair to numpy's _classify. Big pairs: af_sign_scan replaces
+array_equal, _special and _candidates with one sweep (in vectors, a float64 side too) that stops testing the
+candidates' tolerance beyond SCAN_CANDIDATES of them (af_sign_whole lists them all when the sample shows nothing
+beyond rounding), and when it finds neither a special value nor a candidate the answer is rounding at once (the
+sample could hold no differing element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
 it; tests/core/test_signature_native.py holds the two equal.
 """
 
@@ -81,6 +82,10 @@ SAMPLE_ELEMENTS = 1 << 16
 # AUGMENTED_ELEMENTS that grid is classified, beyond it the whole tensors are.
 CANDIDATE_SHARE = 0.9
 AUGMENTED_ELEMENTS = 4 * SAMPLE_ELEMENTS
+# A big pair's first sweep (af_sign_scan) stops looking for candidates once it found more than this many (a dense
+# error, which the sample grid sees); up to this many it lists them all, and a sample that shows nothing beyond
+# rounding takes them from there (more: af_sign_whole's sweep lists them).
+SCAN_CANDIDATES = 1024
 # Up to this many fused NaN/Inf/max values join the sample grid of a big pair (more: the sample sees them anyway).
 MAX_SPECIAL = 256
 # The whole-tensor candidate pass works on chunks of this many elements (1 MB of float32 per temporary).
@@ -238,7 +243,8 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
 def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtype: str) -> Signature | None:
     """The signature of a big pair from its sample grid (a permutation is looked for on the whole tensors)."""
     low = max(dtype_limits(fused_dtype), dtype_limits(origin_dtype), key=lambda limits: limits.eps)
-    swept = _whole_sweep(x_all, y_all, dtype_limits(fused_dtype), low)  # None: the numpy passes below
+    # None: the numpy passes below. More than SCAN_CANDIDATES candidates are listed only when the sample asks.
+    swept = _whole_sweep(x_all, y_all, dtype_limits(fused_dtype), low, until_candidate=True)
     if swept.not_equal == 0 if swept is not None else np.array_equal(x_all, y_all):
         return None  # one fast pass; identical tensors holding NaN end in classify's check
     if swept is not None and not swept.special_count and not swept.candidate_count:
@@ -265,6 +271,8 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
     if found is None or found.code == "rounding":
         # The differences may fall between the grid's points (a few elements, a slice): one cheap pass over the
         # whole tensors finds the candidates; the grid plus their indices on every axis is classified instead.
+        if swept is not None and not swept.complete:  # the first sweep stopped at SCAN_CANDIDATES
+            swept = _whole_sweep(x_all, y_all, dtype_limits(fused_dtype), low)
         if swept is None:
             with np.errstate(all="ignore"):
                 candidates, max_abs, max_rel = _candidates(x_all, y_all, low)
@@ -286,19 +294,24 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
     return _mapped(found, grid, x_all, y_all, low, special=special is not None)
 
 
-def _whole_sweep(x_all: np.ndarray, y_all: np.ndarray, fused: DtypeLimits, low: DtypeLimits) -> Whole | None:
-    """array_equal, _special and _candidates of a big pair in one native sweep (their exact answers); None when
-    the kernel cannot (absent, disabled, not floats)."""
+def _whole_sweep(x_all: np.ndarray, y_all: np.ndarray, fused: DtypeLimits, low: DtypeLimits,
+                 until_candidate: bool = False) -> Whole | None:
+    """array_equal, _special and _candidates of a big pair in one native sweep (their exact answers; with
+    `until_candidate` the candidates stop beyond SCAN_CANDIDATES: Whole.complete); None when the kernel
+    cannot (absent, disabled, not floats)."""
     wide64 = np.float64 in (x_all.dtype.type, y_all.dtype.type)
     wide: type[np.floating[Any]] = np.float64 if wide64 else np.float32
     special_limit = None
     if x_all.dtype.kind == "f":
         with np.errstate(over="ignore"):
             special_limit = float(np.array(fused.max, dtype=x_all.dtype))  # as _special: the max as x stores it
+    # The first sweep lists up to SCAN_CANDIDATES (sparse errors: all of them, the sample may need them) and stops
+    # looking beyond: no 2 MB index buffer to allocate and fault in, no tolerance test on a dense error's rest.
     return signature_native.whole(
         x_all, y_all, wide64=wide64, special_limit=special_limit,
         scale=float(wide(CANDIDATE_SHARE * ROUNDING_ULPS * low.eps)),
-        floor=float(wide(ROUNDING_ULPS * low.min_subnormal)), special_cap=MAX_SPECIAL, candidate_cap=AUGMENTED_ELEMENTS)
+        floor=float(wide(ROUNDING_ULPS * low.min_subnormal)), special_cap=MAX_SPECIAL,
+        candidate_cap=SCAN_CANDIDATES if until_candidate else AUGMENTED_ELEMENTS, until_candidate=until_candidate)
 
 
 def _swept_special(swept: Whole, x_all: np.ndarray) -> tuple[np.ndarray, ...] | None:
@@ -389,8 +402,15 @@ def _mapped(found: Signature, grid: list[np.ndarray], x_all: np.ndarray, y_all: 
 
 
 def _wrong_slice(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: int, low: DtypeLimits) -> bool:
-    x = np.take(x_all, index, axis=axis).astype(np.float64)
-    y = np.take(y_all, index, axis=axis).astype(np.float64)
+    """Whether a slice holds an element beyond rounding (a NaN or Inf matching itself is not)."""
+    x, y = np.take(x_all, index, axis=axis), np.take(y_all, index, axis=axis)
+    # The kernel's survey counts _classify's bad elements; where every element is finite on both sides those
+    # are exactly the ones below (the same tol, |x - y| > tol): one native sweep instead of a dozen numpy passes.
+    surveyed = signature_native.survey(x, y, (ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal,
+                                              math.inf, 0.0, 0.0))
+    if surveyed is not None and not surveyed.not_both_finite:
+        return surveyed.bad > 0
+    x, y = x.astype(np.float64), y.astype(np.float64)
     tol = ROUNDING_ULPS * low.eps * np.maximum(np.abs(x), np.abs(y)) + ROUNDING_ULPS * low.min_subnormal
     with np.errstate(all="ignore"):
         return bool(np.any(~(np.abs(x - y) <= tol) & ~(np.isnan(x) & np.isnan(y)) & ~((x == y) & np.isinf(x))))

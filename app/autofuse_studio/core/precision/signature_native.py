@@ -1,4 +1,4 @@
-"""Bridge to the signature sweeps of the native kernel (_kernel.c: sign_classify, af_sign_survey, af_sign_whole)."""
+"""Bridge to the native kernel's signature sweeps (_kernel.c: sign_classify, af_sign_survey, af_sign_whole/_scan)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,10 @@ class _Outputs(threading.local):
 _OUTPUTS = _Outputs()
 _WHOLE_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_int, _POINTER,
                ctypes.c_int64, _POINTER, ctypes.c_int64, _POINTER, _POINTER, _POINTER)
+
+
+_SCAN_ARGS = _WHOLE_ARGS[:5] + _WHOLE_ARGS[6:]
+_UNSUPPORTED = -1  # any status but _OK
 
 
 _GATE_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_double, ctypes.c_double,
@@ -128,6 +132,9 @@ class Whole:
     y_max: float
     y_min: float
     nan: float
+    # False for af_sign_scan's answer once it found more candidates than it lists: then their count and the two
+    # maxima are not the whole pair's (the rest is exact).
+    complete: bool = True
 
 
 def _codes(x: np.ndarray, y: np.ndarray) -> tuple[int, int] | None:
@@ -173,11 +180,13 @@ def _per_axis(marks: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
 
 
 def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | None, scale: float, floor: float,
-          special_cap: int, candidate_cap: int) -> Whole | None:
+          special_cap: int, candidate_cap: int, until_candidate: bool = False) -> Whole | None:
     """af_sign_whole of two flat float arrays: values not equal, the fused NaN/±Inf/±max ones (|x| >=
     special_limit; None: not looked for) and the candidates beyond scale * max(|x|, |y|) + floor (in float, or
     double when `wide64`), with up to special_cap and candidate_cap of their flat indices; None when the
-    kernel is absent, disabled or declines."""
+    kernel is absent, disabled or declines. `until_candidate`: af_sign_scan, which stops looking for candidates
+    once it found more than candidate_cap (af_sign_whole when it cannot); then the answer says it is not
+    complete (Whole.complete: its candidates and maxima are not to be used)."""
     codes = _codes(x, y)
     function = _function("af_sign_whole", _WHOLE_ARGS)
     if codes is None or function is None:
@@ -188,14 +197,20 @@ def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | 
     candidates = np.empty(candidate_cap, dtype=np.int64)
     doubles, counts = np.empty(_WHOLE_DOUBLES), np.empty(_WHOLE_COUNTS, dtype=np.int64)
     address = native.data_address
-    status = function(address(x), codes[0], address(y), codes[1], x.size, int(wide64), int(special_limit is not None),
-                      address(inputs), special_cap, address(specials), candidate_cap, address(candidates),
-                      address(doubles), address(counts))
+    arguments = [address(x), codes[0], address(y), codes[1], x.size, int(special_limit is not None),
+                 address(inputs), special_cap, address(specials), candidate_cap, address(candidates),
+                 address(doubles), address(counts)]
+    scan = _function("af_sign_scan", _SCAN_ARGS) if until_candidate else None
+    status = scan(*arguments) if scan is not None else _UNSUPPORTED
+    if status != _OK:
+        status = function(*arguments[:5], int(wide64), *arguments[5:])
     if status != _OK:
         return None
     not_equal, special_count, candidate_count = counts.tolist()
+    max_abs, max_rel, x_max, x_min, y_max, y_min, nan = doubles.tolist()
     return Whole(not_equal, special_count, specials[:min(special_count, special_cap)], candidate_count,
-                 candidates[:min(candidate_count, candidate_cap)], *doubles.tolist())
+                 candidates[:min(candidate_count, candidate_cap)], max_abs, max_rel, x_max, x_min, y_max, y_min, nan,
+                 complete=not until_candidate or candidate_count <= candidate_cap)
 
 
 @functools.cache
