@@ -42,7 +42,8 @@ class OverviewCell:
                      if self.verdicts[verdict]), VERDICT_UNKNOWN)
 
 
-def _order(row: PrecisionRow) -> tuple[int, bool, int, int]:
+def divergence_order(row: PrecisionRow) -> tuple[int, bool, int, int]:
+    """Where a row stands within its (rank, step) cell: the earliest is the cell's first divergence."""
     return row.order, row.kind == "output", row.fused_index, row.occurrence or 0
 
 
@@ -84,7 +85,7 @@ def build_overview(rows: Iterable[PrecisionRow]) -> Overview:
             if cosine == cosine and (cell.min_cosine is None or cosine < cell.min_cosine):  # NaN != NaN
                 cell.min_cosine = float(cosine)
         if verdict == VERDICT_CULPRIT and (cell.first_divergence is None
-                                           or _order(row) < _order(cell.first_divergence)):
+                                           or divergence_order(row) < divergence_order(cell.first_divergence)):
             cell.first_divergence = row
     ranks = sorted({rank for rank, _ in cells}, key=natural_key)
     steps = sorted({step for _, step in cells}, key=natural_key)

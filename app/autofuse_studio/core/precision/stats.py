@@ -230,8 +230,13 @@ class ItemComparison:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form (non-finite numbers as 'nan', 'inf', '-inf')."""
-        return {"fused": json_number(self.fused), "origin": json_number(self.origin),
-                "diff": json_number(self.diff), "rel_diff": json_number(self.rel_diff)}
+        # Finite floats inline, the rest through json_number: result files spell 100k of these (issue 29).
+        fused, origin, diff, rel_diff = self.fused, self.origin, self.diff, self.rel_diff
+        return {"fused": fused if fused.__class__ is float and fused - fused == 0 else json_number(fused),
+                "origin": origin if origin.__class__ is float and origin - origin == 0 else json_number(origin),
+                "diff": diff if diff.__class__ is float and diff - diff == 0 else json_number(diff),
+                "rel_diff": rel_diff if rel_diff.__class__ is float and rel_diff - rel_diff == 0
+                else json_number(rel_diff)}
 
 
 def _item(name: str, fused: float, origin: float) -> ItemComparison:
@@ -324,12 +329,18 @@ class StatsComparison:
             "origin_shape": list(self.origin_shape) if self.origin_shape is not None else None,
             "items": {item.name: item.as_dict() for item in self.items}, "one_sided": list(self.one_sided),
             "shape_mismatch": self.shape_mismatch, "count_mismatch": self.count_mismatch,
-            "problem": self.problem, "mismatch": self.mismatch, "worst_item": self.worst_item(limits),
+            "problem": self.problem,
+            # Without either mismatch the sentence is None: not worked out (result files spell 100k of these).
+            "mismatch": self.mismatch if self.count_mismatch or self.shape_mismatch else None,
+            "worst_item": self.worst_item(limits or _DEFAULT_LIMITS),  # worst_item's own default, made once
         }
         if limits is not None:
             result["fails"] = self.fails(limits)
             result["violations"] = self.violations(limits)
         return result
+
+
+_DEFAULT_LIMITS = StatsLimits()
 
 
 def _shape_text(shape: tuple[int, ...] | None) -> str:

@@ -19,15 +19,16 @@ from autofuse_studio.core.precision.columns import (
     export_columns,
     shown_keys,
 )
-from autofuse_studio.core.precision.overview import build_overview
+from autofuse_studio.core.precision.overview import Overview, build_overview
 from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.stats import StatsThresholds
+from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
 from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
 from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_chunks
 from autofuse_studio.core.reports.precision_json import write_result_json
 from autofuse_studio.core.reports.signature_lines import signature_records
+from autofuse_studio.core.reports.table_facts import TableFacts, table_facts
 from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
 from autofuse_studio.core.reports.xlsx_stream import ConditionalFill, Sheet, Workbook, column_cells, column_letter
 
@@ -68,19 +69,48 @@ def stats_cells(row: PrecisionRow, thresholds: StatsThresholds) -> dict[str, Any
     The worst statistic is judged under the limits of the row's dtype, as its verdict is; it is empty when no
     statistic differs at all. Values stay floats (inf and nan included: they are what the dump said).
     """
-    cells: dict[str, Any] = dict.fromkeys(STATS_COLUMNS)
-    stats = row.stats
-    if stats is None:
-        return cells
-    worst_name = stats.worst_item(thresholds.limits_for(stats.dtype))
-    worst = stats.item(worst_name) if worst_name is not None else None
+    if row.stats is None:
+        return dict(_NO_STATS)
+    return _stats_cells(row.stats, thresholds.limits_for(row.stats.dtype))
+
+
+_NO_STATS: dict[str, Any] = dict.fromkeys(STATS_COLUMNS)
+_SHOWN_ITEMS = (("max", "stat_max_fused", "stat_max_origin"), ("min", "stat_min_fused", "stat_min_origin"),
+                ("avg", "stat_avg_fused", "stat_avg_origin"))
+
+
+def _stats_cells(stats: StatsComparison, limits: StatsLimits) -> dict[str, Any]:
+    """stats_cells of a row's statistics under its dtype's `limits`."""
+    cells = dict(_NO_STATS)
+    named: dict[str, ItemComparison] = {}
+    for compared in stats.items:  # the first of a name, as StatsComparison.item finds it
+        named.setdefault(compared.name, compared)
+    worst_name = stats.worst_item(limits)
+    worst = named.get(worst_name) if worst_name is not None else None
     if worst is not None:
         cells.update(stat_worst=worst.name, stat_fused=worst.fused, stat_origin=worst.origin,
                      stat_rel_diff=worst.rel_diff)
-    for name in ("max", "min", "avg"):
-        item = stats.item(name)
+    for name, fused_key, origin_key in _SHOWN_ITEMS:
+        item = named.get(name)
         if item is not None:
-            cells[f"stat_{name}_fused"], cells[f"stat_{name}_origin"] = item.fused, item.origin
+            cells[fused_key], cells[origin_key] = item.fused, item.origin
+    return cells
+
+
+def stats_column(result: PrecisionResult) -> list[dict[str, Any] | None]:
+    """Each row's stats_cells(), None for tensor rows (the limits looked up once per dtype)."""
+    thresholds = result.thresholds.stats
+    limits: dict[str, StatsLimits] = {}
+    cells: list[dict[str, Any] | None] = []
+    for stats in [row.stats for row in result.rows]:
+        if stats is None:
+            cells.append(None)
+            continue
+        dtype = stats.dtype
+        found = limits.get(dtype)
+        if found is None:
+            found = limits[dtype] = thresholds.limits_for(dtype)
+        cells.append(_stats_cells(stats, found))
     return cells
 
 
@@ -111,8 +141,7 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
     Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR ...) starts with a `'`.
     """
     columns = table_columns(result)
-    stats = ([None if row.stats is None else stats_cells(row, result.thresholds.stats) for row in result.rows]
-             if any(name in STATS_COLUMNS for name in columns) else None)
+    stats = stats_column(result) if any(name in STATS_COLUMNS for name in columns) else None
     with gc_paused():  # millions of cell strings, none in a cycle
         try:
             chunks: Iterable[bytes] = csv_chunks(result.rows, columns, stats)  # joined as they are written
@@ -137,11 +166,13 @@ def _csv_writer_lines(result: PrecisionResult, columns: tuple[str, ...]) -> str:
     return buffer.getvalue()
 
 
-def summary_records(result: PrecisionResult) -> list[tuple[str, Any]]:
-    """The (label, value) lines of the summary sheet."""
+def summary_records(result: PrecisionResult, facts: TableFacts | None = None) -> list[tuple[str, Any]]:
+    """The (label, value) lines of the summary sheet (`facts`: the counts already worked out)."""
+    statuses = result.counts("status") if facts is None else facts.status_counts
+    verdicts = result.counts("verdict") if facts is None else facts.verdict_counts
     records: list[tuple[str, Any]] = [("rows", len(result.rows))]
-    records += [(f"status {name}", count) for name, count in result.counts("status").items()]
-    records += [(f"verdict {name}", count) for name, count in result.counts("verdict").items()]
+    records += [(f"status {name}", count) for name, count in statuses.items()]
+    records += [(f"verdict {name}", count) for name, count in verdicts.items()]
     first = result.first_divergence
     records.append(("first divergence", "none" if first is None else
                     f"{first.fused_op} {first.kind} {first.fused_index}"))
@@ -170,18 +201,22 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
     book = Workbook()
     columns = table_columns(result)
     precision = book.sheet("precision", columns)
-    _precision_sheet(precision, result, columns)
+    values = _column_values(result, columns)
+    _precision_sheet(precision, values, columns)
     book.deflate_ahead(precision)  # joined and deflated on two threads while the other sheets are built
+    # The summary and ranks sheets from the columns just read: no more passes over every row object.
+    facts = table_facts(result, values)
+    del values
     summary = book.sheet("summary")
-    for label, value in summary_records(result):
+    for label, value in summary_records(result, facts):
         by_number = label in ("first divergence rank", "first divergence step")
         summary.add_row([label, integer_cell(value) if by_number else value])
-    for label, sentence in signature_records(result, language):
+    for label, sentence in signature_records(result, language, facts.culprits):
         summary.add_row([label, sentence])
     summary.widths = {1: 28, 2: 60}
     ranks = book.sheet("ranks", RANK_COLUMNS)
     verdict_column = RANK_COLUMNS.index("worst verdict")
-    for record in rank_records(result):
+    for record in rank_records(result, facts.overview):
         fill = book.fill_style(VERDICT_COLOURS[record[verdict_column]])
         ranks.add_row([integer_cell(value) if position < 2 else value for position, value in enumerate(record)],
                       {verdict_column: fill})
@@ -190,11 +225,11 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
         book.save(handle)
 
 
-def _precision_sheet(sheet: Sheet, result: PrecisionResult, columns: tuple[str, ...]) -> None:
-    """The table column by column (table_records' values), every row coloured by its verdict."""
+def _precision_sheet(sheet: Sheet, by_column: dict[str, Sequence[Any]], columns: tuple[str, ...]) -> None:
+    """The table column by column (table_records' values, by key), every row coloured by its verdict."""
     numbered = {name for name in columns if by_key(name).folder_number}
     with gc_paused():
-        for number, (key, values) in enumerate(_column_values(result, columns).items(), start=1):
+        for number, (key, values) in enumerate(by_column.items(), start=1):
             if key in numbered:  # plain integer folder numbers as numbers; other names stay text
                 spelled = {value: integer_cell(value) for value in set(values)}  # a few distinct folder names
                 values = list(map(spelled.__getitem__, values))
@@ -211,8 +246,7 @@ def _column_values(result: PrecisionResult, columns: tuple[str, ...]) -> dict[st
     """Each column's values in `columns` order (none for no rows): in bulk, else through table_records()."""
     if not result.rows:
         return {}
-    stats = ([None if row.stats is None else stats_cells(row, result.thresholds.stats) for row in result.rows]
-             if any(name in STATS_COLUMNS for name in columns) else None)
+    stats = stats_column(result) if any(name in STATS_COLUMNS for name in columns) else None
     try:
         found = column_values(result.rows, columns, stats)
         return {key: found[key] for key in columns}
@@ -224,9 +258,10 @@ RANK_COLUMNS = ("rank", "step", "rows", "culprits", "propagated", "ok", "unknown
                 "first divergence", "min cosine")
 
 
-def rank_records(result: PrecisionResult) -> list[list[Any]]:
-    """One record per (rank, step) in RANK_COLUMNS order: counts, worst verdict, first divergence, min cosine."""
-    overview = build_overview(result.rows)
+def rank_records(result: PrecisionResult, overview: Overview | None = None) -> list[list[Any]]:
+    """One record per (rank, step) in RANK_COLUMNS order: counts, worst verdict, first divergence, min cosine
+    (`overview`: the result's, already built)."""
+    overview = build_overview(result.rows) if overview is None else overview
     records = []
     for rank in overview.ranks:
         for step in overview.steps:

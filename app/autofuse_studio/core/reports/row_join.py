@@ -123,7 +123,8 @@ def _encoded(column: Column, start: int, stop: int) -> Column:
     if not isinstance(values, Numbers):
         return column
     try:
-        return (msgspec.json.encode(list(values.values[start:stop])), *column[1:])
+        numbers = values.values[start:stop]  # a list's slice is a list already: no second copy
+        return (msgspec.json.encode(numbers if numbers.__class__ is list else list(numbers)), *column[1:])
     except (OverflowError, msgspec.EncodeError):
         return (values.values, *column[1:])
 

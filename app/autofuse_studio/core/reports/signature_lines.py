@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from autofuse_studio.core.messages import EN, SIGNATURE_PARTS, is_chinese, render_signature
@@ -22,8 +23,10 @@ def culprit_sentence(row: PrecisionRow, language: str = EN) -> str:
         sentence=sentence)
 
 
-def signature_records(result: PrecisionResult, language: str = EN) -> list[tuple[str, Any]]:
-    """One (label, sentence) record per signed CULPRIT row, in the table's order, for the 'summary' sheet."""
+def signature_records(result: PrecisionResult, language: str = EN,
+                      culprits: Sequence[PrecisionRow] | None = None) -> list[tuple[str, Any]]:
+    """One (label, sentence) record per signed CULPRIT row, in the table's order, for the 'summary' sheet
+    (`culprits`: the result's CULPRIT rows in order, already found)."""
     label = SIGNATURE_PARTS["culprit_signature"][is_chinese(language)]
-    return [(label, culprit_sentence(row, language)) for row in result.rows
+    return [(label, culprit_sentence(row, language)) for row in (result.rows if culprits is None else culprits)
             if row.verdict == VERDICT_CULPRIT and row.signature is not None]
