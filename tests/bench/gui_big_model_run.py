@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 import threading
 import time
 from typing import Any
 
+# Run as a script: this folder is on sys.path.
+from gil_watchdog import GilWatchdog  # type: ignore[import-not-found]
 from PySide6.QtCore import QTimer
 
 from autofuse_studio.core.gc_pause import long_lived_freezing
@@ -75,14 +78,21 @@ def main() -> None:
     def done() -> None:
         result = window.workbench.result
         first = result.first_divergence if result is not None else None
+        watchdog = state["watchdog"]
+        if watchdog is not None:
+            watchdog.stop()
         print(json.dumps({"seconds": state["times"]["analyse"], "arrived": state["times"]["arrived"], "blocks": state["blocks"], "gc": state["gc"],
                           "rows": len(result.rows) if result is not None else 0,
-                          "first": first.fused_op if first is not None else None}))
+                          "first": first.fused_op if first is not None else None,
+                          **({"gil": watchdog.summary()} if watchdog is not None else {})}), flush=True)
         app.quit()
 
     window.analysis.finished.connect(arrived)
     window.resultShown.connect(finished)
     window.analysis.failed.connect(lambda error: (print(json.dumps({"error": str(error)})), app.quit()))
+    # GIL_WATCHDOG=1: also time a 1 ms sleeper thread, to tell GIL holds from waits for a CPU (gil_watchdog.py).
+    watchdog = GilWatchdog().start() if os.environ.get("GIL_WATCHDOG") else None
+    state["watchdog"] = watchdog
     window.open_paths(paths)
     app.exec()
 

@@ -84,6 +84,11 @@ def test_gui_big_model_against_the_cli(cell: Cell, cases: dict[bool, tuple[Path,
               f"shown at {float(run['seconds']) * 1000:.0f} ms; "  # type: ignore[arg-type]
               f"GUI-thread blocks over 100 ms {len(blocks)}, longest per phase "
               f"{worst} ms; blocks [phase, at ms, ms] {blocks}; collections over 30 ms {run['gc']}")
+        if "gil" in run:  # GIL_WATCHDOG=1 (see gil_watchdog.py)
+            gil = cast(dict[str, Any], run["gil"])
+            print(f"    1 ms sleeper's wake-ups by lateness {dict(zip(gil['edges_ms'], gil['histogram'], strict=True))}; gaps over "
+                  f"20 ms [ms, of it queued for a CPU, CPU of each thread of ours] "
+                  f"{[[gap['ms'], gap['queued_ms'], gap['ran_ms']] for gap in gil['gaps']]}")
     expected = json.loads((tmp_path / "cli.json").read_text(encoding="utf-8"))
     assert all(run["rows"] == len(expected["rows"]) for run in gui_runs)
     assert all(run["first"] == expected["first_divergence"]["fused_op"] for run in gui_runs)

@@ -164,6 +164,21 @@ def test_models_built_stepwise_equal_the_one_call_models(monkeypatch: pytest.Mon
     assert stepwise.warnings == plain.warnings
 
 
+def test_short_gil_holds_stop_numpy_huge_page_advice_until_turned_off() -> None:
+    switch = stepwise_json._madvise_switch()
+    if switch is None:
+        pytest.skip("this numpy has no huge-page switch")
+    before = switch(True)
+    try:
+        stepwise_json.prefer_short_gil_holds(True)
+        assert switch(False) is False  # advice off while short holds are preferred
+        stepwise_json.prefer_short_gil_holds(False)
+        assert switch(True) is True  # numpy's setting from before is back
+    finally:
+        stepwise_json.prefer_short_gil_holds(False)
+        switch(before)
+
+
 BRACKET_ALPHABET = [b"{", b"}", b"[", b"]", b'"', b"\\", b"a", b" ", b":", b",", b"\\\\", b'\\"', b"\xe4\xb8\xad"]
 
 

@@ -10,6 +10,8 @@ to the one-call decode_typed, so results never depend on which path ran (tests c
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import re
 from typing import Any
 
@@ -295,9 +297,43 @@ def _assemble(skeleton: Any, shape: str, op_lists: list[list[JsonOp | None] | No
 _STEPWISE = [False]
 
 
+_HUGE_PAGES_BEFORE: list[bool] = []  # numpy's own setting while short holds are preferred
+
+
 def prefer_short_gil_holds(on: bool = True) -> None:
-    """Decode graphs stepwise from now on (the GUI: ~3x the decode time, no freeze); off: one fast call."""
+    """Decode graphs stepwise from now on (the GUI: ~3x the decode time, no freeze); off: one fast call.
+
+    On also stops numpy from advising huge pages for new big arrays (for the whole process); off restores it.
+    """
     _STEPWISE[0] = on
+    _allow_huge_pages(not on)
+
+
+def _madvise_switch() -> Any:
+    """numpy's _set_madvise_hugepage (returns the previous setting), or None where this numpy lacks it."""
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        with contextlib.suppress(ImportError):
+            return getattr(importlib.import_module(module), "_set_madvise_hugepage", None)
+    return None
+
+
+def _allow_huge_pages(allowed: bool) -> None:
+    """Let numpy madvise(MADV_HUGEPAGE) big arrays, or not.
+
+    The first write to a huge page zeroes 2 MB, after compacting memory when none is free, inside the numpy call
+    that writes it, and the chunked numpy steps here hold the GIL: in a fresh process on a busy machine the bracket
+    arrays of a 220 MB graph cost 580 ms of system time that way (50 ms with 4 KB pages, no slower afterwards),
+    and steps of ~1 ms held the GIL 30-100 ms while the GUI waited.
+    """
+    switch = _madvise_switch()
+    if switch is None:
+        return
+    if not allowed:
+        previous = bool(switch(False))
+        if not _HUGE_PAGES_BEFORE:
+            _HUGE_PAGES_BEFORE.append(previous)
+    elif _HUGE_PAGES_BEFORE:
+        switch(_HUGE_PAGES_BEFORE.pop())
 
 
 def decode_graph_document(data: bytes) -> dict[str, Any] | None:

@@ -101,6 +101,7 @@ class PairScheduler:
             waiting.setdefault(futures[entry[2]], []).append(entry)
         outcomes: dict[int, PairResult] = {}
         total = len(todo)
+        done: set[Future[Outcomes]] = set()
         while waiting:
             done, _ = wait(waiting, return_when=FIRST_COMPLETED)
             for future in done:
@@ -110,6 +111,10 @@ class PairScheduler:
         for number, item, key in large:
             result = compare_pair(key[0], key[1], self._pool)
             self._record([(number, item, result)], outcomes, deliver, progress, total)
+        # The last `done` can hold every batch (the early ones all finish while the af-close graph is read):
+        # freed with the frame, its futures and their results were one 14-20 ms cascade holding the GIL at
+        # the end of a big-model run. Emptied first, they go with `futures`, a chunk at a time.
+        done.clear()
         empty_in_chunks(todo, small, futures)  # a cascade of 100k+ objects otherwise (see core.release)
         return outcomes
 
