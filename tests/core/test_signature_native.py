@@ -218,6 +218,24 @@ def test_medians_of_ties_and_even_counts(monkeypatch: pytest.MonkeyPatch) -> Non
         assert fast == slow, f"{size}:\n  native {fast}\n  numpy  {slow}"
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_model_size_tests_at_their_border_sign_alike(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bias near median(tol) and a factor near 1 + low_eps (the kernel counts instead of selecting unless the
+    value falls between the two middle ones of an even count): the same codes as numpy's on either side."""
+    eps = float(np.finfo(dtype).eps) * signature_module.ROUNDING_ULPS
+    rng = np.random.default_rng(5)
+    # Checkerboards of 1 and 3: a share of 0.75 falls between the two middle tolerances, below their mean, and
+    # the elements it leaves differing (the 1s) form no region.
+    spread = [np.where(np.indices((side, side)).sum(axis=0) % 2, 3.0, 1.0) for side in (2, 4)]
+    for origin in [*(rng.uniform(1, 3, size) for size in (2, 3, 4, 65, 1000, 1001)), *spread]:
+        origin = origin.astype(dtype)
+        border = float(np.median(eps * np.abs(origin.astype(np.float64))))
+        for share in (0.5, 0.75, 0.9, 0.99, 1.0, 1.01, 1.1, 2.0, 5.0):
+            for fused in (origin + np.asarray(share * border, dtype=dtype), origin * np.asarray(1 + share * eps, dtype)):
+                fast, slow = _both(monkeypatch, fused.astype(dtype), origin, dtype, dtype)
+                assert fast == slow, f"{origin.size} {share}:\n  native {fast}\n  numpy  {slow}"
+
+
 def test_big_identical_pairs_with_nan_sign_alike(simd: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Equal bits are identical only without NaN (array_equal): with one, the sampled path goes on."""
     rng = np.random.default_rng(5)

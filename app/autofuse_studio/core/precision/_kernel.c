@@ -2424,6 +2424,28 @@ static double median_of(const double *a, int64_t m, double *scratch, int *nan)
     return m % 2 ? upper : (lower + upper) / 2;
 }
 
+/* v > np.median(a[0, m)) for m > 0 (scratch: room for m doubles; *nan as median_of sets it), mostly without
+ * the median: one count of the values below v decides unless it is exactly m / 2 of an even m (then v may
+ * fall between the two middle values and their mean decides, worked out by median_of). More than m / 2 below:
+ * both middle values are below v, so is their rounded mean (no overflow for v <= DBL_MAX / 2); at most
+ * (m - 1) / 2 below: the lower middle value is at least v, so is the mean. A model's size test needs only this,
+ * not the median (a third of a fitted model's selections). */
+static int above_median(const double *a, int64_t m, double v, double *scratch, int *nan)
+{
+    int64_t below = 0, nans = 0;
+    for (int64_t i = 0; i < m; i++) {
+        below += a[i] < v;
+        nans += a[i] != a[i];
+    }
+    if (nans) {
+        *nan = 1;
+        return 0;
+    }
+    if (below > m / 2 && v <= DBL_MAX / 2) return 1;
+    if (below <= (m - 1) / 2) return 0;
+    return v > median_of(a, m, scratch, nan);
+}
+
 /* _classify's per-element masks (as af_sign_survey: operation by operation numpy's). */
 typedef struct {
     double x, y, tol;
@@ -2449,10 +2471,50 @@ AF_INLINE af_element classify_element(double x, double y, const double *params)
     return e;
 }
 
+/* classify_element out of line, for the rare elements the plain fast paths below leave to it. */
+static __attribute__((noinline)) af_element classify_other(double x, double y, const double *params)
+{
+    return classify_element(x, y, params);
+}
+
+/* classify_element of a sample element: a plain one (both finite, |y| within the fused max, x not zero) is one
+ * no check 1-3 explains, hence usable, rest when beyond tol (see model_left_avx2); its tol and test are
+ * classify_element's operations, without its tests for the special values (out of line, for the others). */
+AF_INLINE af_element classify_sampled(double x, double y, const double *params)
+{
+    const double ax = fabs(x), ay = fabs(y);
+    if (ax <= DBL_MAX && ay <= DBL_MAX && ay <= params[RP_F_MAX] && x != 0) {
+        af_element e;
+        e.x = x;
+        e.y = y;
+        e.tol = params[RP_C1] * (ax > ay ? ax : ay) + params[RP_C2];
+        e.usable = 1;
+        e.rest = fabs(x - y) > e.tol;
+        return e;
+    }
+    return classify_other(x, y, params);
+}
+
 /* A float16, float32 or float64 element as double (exact). */
 AF_INLINE double double_at(const void *data, int type, int64_t i)
 {
     return type == AF_FLOAT64 ? ((const double *)data)[i] : (double)float_at(data, type, i);
+}
+
+/* The m elements start, start + stride, ... of a float16/float32/float64 array as doubles (double_at's exact
+ * values): the type is tested once per call, not per element as double_at does. */
+static void strided_doubles(const void *data, int type, int64_t start, int64_t stride, int64_t m, double *out)
+{
+    if (type == AF_FLOAT64) {
+        const double *d = (const double *)data + start;
+        for (int64_t k = 0; k < m; k++) out[k] = d[k * stride];
+    } else if (type == AF_FLOAT32) {
+        const float *f = (const float *)data + start;
+        for (int64_t k = 0; k < m; k++) out[k] = (double)f[k * stride];
+    } else {
+        const uint16_t *h = (const uint16_t *)data + start;
+        for (int64_t k = 0; k < m; k++) out[k] = (double)f16_table[h[k * stride]];
+    }
 }
 
 /* Visit the model sample's elements (flat positions 0, stride, 2 stride, ...) as e: from `sample` when the
@@ -2478,11 +2540,15 @@ static af_element *classify_sample(const void *x_data, int x_type, const void *y
                                    int64_t stride, const double *params)
 {
     const int64_t picked = (n + stride - 1) / stride;
+    double xs[CHUNK], ys[CHUNK];
     af_element *sample = (af_element *)malloc((size_t)picked * sizeof *sample);
     if (sample == NULL) return NULL;
-    for (int64_t p = 0; p < picked; p++)
-        sample[p] = classify_element(double_at(x_data, x_type, p * stride), double_at(y_data, y_type, p * stride),
-                                     params);
+    for (int64_t p = 0; p < picked; p += CHUNK) {
+        const int64_t m = picked - p < CHUNK ? picked - p : CHUNK;
+        strided_doubles(x_data, x_type, p * stride, stride, m, xs);
+        strided_doubles(y_data, y_type, p * stride, stride, m, ys);
+        for (int64_t k = 0; k < m; k++) sample[p + k] = classify_sampled(xs[k], ys[k], params);
+    }
     return sample;
 }
 
@@ -2598,11 +2664,13 @@ static int64_t model_left(const void *x_data, int x_type, const void *y_data, in
  * stride and the share of its positions off a model that rejects the model without a whole pass. The estimates
  * come from the sample; whether a model fits is counted on every element. Stages:
  *  RS_BIAS: out RD_FIRST the offset (median of d = x - y over the sample's usable elements, again over those
- *    within their max(tol) of it), RD_SECOND median(tol) over the sample's usable; counts: the sample's usable,
+ *    within their max(tol) of it), RD_SECOND 1 when |offset| > median(tol) over the sample's usable, else 0
+ *    (_residual's size test, above_median); counts: the sample's usable,
  *    left (usable with |d - offset| > tol + ulps eps |offset|, plus rest not usable), marks of left (as
  *    af_sign_survey's).
  *  RS_SCALE: out RD_FIRST the factor (median of x / y over the sample's usable elements with |y| > 0 and |y| at
- *    least their median |y|), RD_SECOND low_eps (median of tol / max(|y|, 1e-300) over the sample's usable);
+ *    least their median |y|), RD_SECOND 1 when |factor - 1| > min(1, low_eps), low_eps the median of
+ *    tol / max(|y|, 1e-300) over the sample's usable, else 0;
  *    counts: the sample's usable with |y| > 0 (in RC_USABLE), left for |x - factor y| > tol max(1, |factor|),
  *    marks of left.
  *  RS_GATHER: x_out, y_out get x and y of the sample's usable elements (C order); counts: those.
@@ -2634,12 +2702,17 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
     if (stage == RS_GATHER && sample == NULL) {
         /* A plain element (both finite, |y| within the fused max, x not zero: no check 1-3 explains it) is
          * usable without classify_element's other tests (see model_left_avx2). */
-        for (int64_t i = 0; i < n; i += stride) {
-            const double x = double_at(x_data, x_type, i), y = double_at(y_data, y_type, i);
-            const int plain = fabs(x) <= DBL_MAX && fabs(y) <= DBL_MAX && fabs(y) <= params[RP_F_MAX] && x != 0;
-            if (plain || classify_element(x, y, params).usable) {
+        for (int64_t p = 0; p < picked; p += CHUNK) {
+            const int64_t m = picked - p < CHUNK ? picked - p : CHUNK;
+            strided_doubles(x_data, x_type, p * stride, stride, m, x_buffer);
+            strided_doubles(y_data, y_type, p * stride, stride, m, y_buffer);
+            for (int64_t k = 0; k < m; k++) {
+                const double x = x_buffer[k], y = y_buffer[k];
+                const int plain = fabs(x) <= DBL_MAX && fabs(y) <= DBL_MAX && fabs(y) <= params[RP_F_MAX] && x != 0;
+                /* Written always, kept when usable: no branch on the data for the usual all-plain sample. */
                 x_out[used] = x;
-                y_out[used++] = y;
+                y_out[used] = y;
+                used += plain || classify_other(x, y, params).usable;
             }
         }
         out_counts[RC_USABLE] = used;
@@ -2698,9 +2771,13 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         if (used == 0) goto done;
         offset = median_of(first, used, scratch, &nan);
         if (nan) goto done;
-        for (int64_t j = 0; j < used; j++)
-            if (fabs(first[j] - offset) <= tol_max) first[near++] = first[j];
-        if (near) offset = median_of(first, near, scratch, &nan);
+        for (int64_t j = 0; j < used; j++) {
+            const double difference = first[j];
+            first[near] = difference; /* branch-free: whether a difference is near is random */
+            near += fabs(difference - offset) <= tol_max;
+        }
+        /* All near (a clean bias): first is unchanged, so is its median. */
+        if (near && near != used) offset = median_of(first, near, scratch, &nan);
         slack = params[RP_ULPS] * params[RP_EPS] * fabs(offset);
 #define RS_BIAS_LEFT (((fabs((e.x - e.y) - offset) > e.tol + slack) && e.usable) || (e.rest && !e.usable))
         RS_PICKED({ off_picked += RS_BIAS_LEFT; });
@@ -2711,8 +2788,8 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         }
 #undef RS_BIAS_LEFT
         out_doubles[RD_FIRST] = offset;
-        /* Only a model that fits (left on at most half of the elements) looks at median(tol). */
-        if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, used, scratch, &nan);
+        /* Only a model that fits (left on at most half of the elements) looks at its size test. */
+        if (2 * left <= n) out_doubles[RD_SECOND] = above_median(second, used, fabs(offset), scratch, &nan);
     } else if (stage == RS_SCALE) {
         double factor, cut, scale_tol;
         int64_t big = 0, strong = 0, usable = 0, off_picked = 0;
@@ -2728,7 +2805,8 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         cut = median_of(first, big, scratch, &nan);
         if (nan) goto done;
         RS_PICKED({
-            if (e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut) first[strong++] = e.x / e.y;
+            first[strong] = e.x / e.y; /* branch-free, as near above (first has room for picked) */
+            strong += e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut;
         });
         factor = median_of(first, strong, scratch, &nan);
         if (nan) goto done;
@@ -2742,7 +2820,10 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         }
 #undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
-        if (2 * left <= n) out_doubles[RD_SECOND] = median_of(second, usable, scratch, &nan); /* as for the bias */
+        if (2 * left <= n) { /* as for the bias; |factor - 1| > min(1, low_eps) */
+            const int above = above_median(second, usable, fabs(factor - 1), scratch, &nan);
+            out_doubles[RD_SECOND] = fabs(factor - 1) > 1.0 || above;
+        }
     } else {
         status = AF_UNSUPPORTED;
     }
@@ -2915,7 +2996,7 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
         goto done;
     }
     if (c[RC_USABLE]) {
-        if (model_fits(c[RC_LEFT], n, mk, params, r->model_region) && fabs(d[RD_FIRST]) > d[RD_SECOND]) {
+        if (model_fits(c[RC_LEFT], n, mk, params, r->model_region) && d[RD_SECOND] != 0) {
             r->model = SM_BIAS;
             r->model_value = d[RD_FIRST];
             goto done;
@@ -2927,9 +3008,8 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
             goto done;
         }
         if (c[RC_USABLE]) {
-            const double factor = d[RD_FIRST], low_eps = d[RD_SECOND];
-            if (model_fits(c[RC_LEFT], n, mk, params, r->model_region)
-                && fabs(factor - 1) > (1.0 < low_eps ? 1.0 : low_eps)) {
+            const double factor = d[RD_FIRST];
+            if (model_fits(c[RC_LEFT], n, mk, params, r->model_region) && d[RD_SECOND] != 0) {
                 r->model = SM_SCALE;
                 r->model_value = factor;
                 goto done;

@@ -804,16 +804,20 @@ def _region_of(hit_indices: Sequence[np.ndarray | None], shape: tuple[int, ...])
 
 
 def _correlation(a: np.ndarray, b: np.ndarray) -> float | None:
+    """Pearson's r of two samples of one size (None below 2 elements or with a constant one); float64 samples are
+    scratch, centred in place (both callers pass a gathered sample or a fresh boolean-indexed copy)."""
     if a.size < 2:
         return None
     if a.dtype == np.float64 and b.dtype == np.float64:
         # a.mean() of float64 is add.reduce (the same pairwise sum) over the count: the same value, a third of the
-        # cost of ndarray.mean's Python layer (a fixed cost per pair).
-        a, b = a - float(np.add.reduce(a)) / a.size, b - float(np.add.reduce(b)) / b.size
+        # cost of ndarray.mean's Python layer (a fixed cost per pair). In place: the same subtraction, no copy.
+        a -= float(np.add.reduce(a)) / a.size
+        b -= float(np.add.reduce(b)) / b.size
     else:
         a, b = a - a.mean(), b - b.mean()
-    norm = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
-    return None if norm == 0 else float(np.dot(a, b)) / norm
+    # ndarray.dot is np.dot (the same PyArray_MatrixProduct2, BLAS's ddot) without the dispatch layer.
+    norm = math.sqrt(float(a.dot(a)) * float(b.dot(b)))
+    return None if norm == 0 else float(a.dot(b)) / norm
 
 
 def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> bool:
