@@ -214,6 +214,8 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
     for label, sentence in signature_records(result, language, facts.culprits):
         summary.add_row([label, sentence])
     summary.widths = {1: 28, 2: 60}
+    book.deflate_ahead(summary)  # thousands of culprit sentences in a big run: spelled while the precision sheet is
+    # (the main thread would wait for it anyway)
     ranks = book.sheet("ranks", RANK_COLUMNS)
     verdict_column = RANK_COLUMNS.index("worst verdict")
     for record in rank_records(result, facts.overview):
@@ -221,6 +223,7 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
         ranks.add_row([integer_cell(value) if position < 2 else value for position, value in enumerate(record)],
                       {verdict_column: fill})
     ranks.freeze_header, ranks.widths = True, {9: 48}
+    book.deflate_ahead(ranks)
     with atomic_open(path, "wb") as handle:
         book.save(handle)
 
