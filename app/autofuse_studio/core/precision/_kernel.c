@@ -1528,6 +1528,239 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
     /* Bit 0: a flag is set, bit 1: an element to look at is there (0: the scalar part has nothing to do). */
     return (any != 0 ? 1 : 0) | (any_special != 0 ? 2 : 0);
 }
+
+/* Eight float16 or float32 elements from flat index i as floats (exact). */
+__attribute__((target("avx2,f16c"))) static inline __m256 load8_float(const void *data, int type, int64_t i)
+{
+    if (type == AF_FLOAT32) return _mm256_loadu_ps((const float *)data + i);
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)data + i)));
+}
+
+/* 0: the survey's sweep stays in double (af_sign_survey_f32: the tests compare the two). */
+static int survey_f32_on = 1;
+
+AF_EXPORT void af_sign_survey_f32(int on) { survey_f32_on = on != 0; }
+
+/* True when survey_chunk_f32 may sweep this pair: both sides float16 or float32 (exact as floats), c1 0 or a
+ * normal float up to 1/2 (a tolerance never overflows in float), c2 up to 2**100 and a normal float or exact
+ * in float (float32's 4 smallest subnormals), and the fused dtype's largest value exact in float. */
+static int survey_f32_fits(int x_type, int y_type, const double *params)
+{
+    const double c1 = params[SP_C1], c2 = params[SP_C2], f_max = params[SP_F_MAX];
+    return (x_type == AF_FLOAT16 || x_type == AF_FLOAT32) && (y_type == AF_FLOAT16 || y_type == AF_FLOAT32)
+           && (c1 == 0 || (c1 >= 0x1p-100 && c1 <= 0.5)) && c2 >= 0 && c2 <= 0x1p100
+           && (c2 >= 0x1p-100 || (double)(float)c2 == c2)
+           && f_max <= FLT_MAX && (double)(float)f_max == f_max;
+}
+
+/* The exact (double) maxima of |x - y| and |x - y| / |y| over the both-finite elements of [offset, offset + m)
+ * (m a multiple of 8) that may hold them, from survey_chunk_f32's floats of each element (d_seen: |x - y| of
+ * both-finite elements, else 0; q_seen: |x - y| / |y| where both are finite and |y| > 0, else 0): differences
+ * whose float is d_top > 0 (float rounding is monotonic, so the largest difference rounds to the largest
+ * float), quotients whose float is at least q_floor > 0; in double, survey_chunk's operations, four lanes at a
+ * time. Returns how many elements it worked out. */
+__attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void *x_data, int x_type,
+                                                                       const void *y_data, int y_type,
+                                                                       int64_t offset, int64_t m,
+                                                                       const float *d_seen, const float *q_seen,
+                                                                       float d_top, float q_floor, double *max_abs,
+                                                                       double *max_rel)
+{
+    const __m256 d_top8 = _mm256_set1_ps(d_top), q_floor8 = _mm256_set1_ps(q_floor);
+    const __m256d magnitude_d = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    const __m256d one_d = _mm256_set1_pd(1.0);
+    const __m256i lane_bits = _mm256_setr_epi64x(1, 2, 4, 8);
+    __m256d abs_top = _mm256_setzero_pd(), rel_top = _mm256_setzero_pd();
+    double lanes[4];
+    int64_t worked = 0;
+    for (int64_t i = 0; i < m; i += 8) {
+        const int d_bits = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(d_seen + i), d_top8, _CMP_EQ_OQ));
+        const int q_bits = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(q_seen + i), q_floor8, _CMP_GE_OQ));
+        if ((d_bits | q_bits) == 0) continue;
+        const __m256 x = load8_float(x_data, x_type, offset + i), y = load8_float(y_data, y_type, offset + i);
+        worked += __builtin_popcount((unsigned)(d_bits | q_bits));
+        for (int half = 0; half < 2; half++) {
+            const __m256d xd = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(x, 1) : _mm256_castps256_ps128(x));
+            const __m256d yd = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(y, 1) : _mm256_castps256_ps128(y));
+            const __m256i d_lanes = _mm256_and_si256(_mm256_set1_epi64x(d_bits >> (4 * half)), lane_bits);
+            const __m256i q_lanes = _mm256_and_si256(_mm256_set1_epi64x(q_bits >> (4 * half)), lane_bits);
+            const __m256d d_mask = _mm256_castsi256_pd(_mm256_cmpeq_epi64(d_lanes, lane_bits));
+            const __m256d q_mask = _mm256_castsi256_pd(_mm256_cmpeq_epi64(q_lanes, lane_bits));
+            const __m256d d = _mm256_and_pd(_mm256_sub_pd(xd, yd), magnitude_d);
+            const __m256d ayd = _mm256_and_pd(yd, magnitude_d);
+            abs_top = _mm256_max_pd(_mm256_and_pd(d, d_mask), abs_top);
+            rel_top = _mm256_max_pd(_mm256_and_pd(_mm256_div_pd(d, _mm256_blendv_pd(one_d, ayd, q_mask)), q_mask),
+                                    rel_top);
+        }
+    }
+    _mm256_storeu_pd(lanes, abs_top);
+    for (int k = 0; k < 4; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
+    _mm256_storeu_pd(lanes, rel_top);
+    for (int k = 0; k < 4; k++) *max_rel = lanes[k] > *max_rel ? lanes[k] : *max_rel;
+    return worked;
+}
+
+/* survey_chunk_avx2 for a float16/float32 pair (survey_f32_fits) in float vectors, eight elements a step, with
+ * the same outputs bit for bit. Float holds every value, its extremes and its finiteness exactly; only
+ * |x - y| and tol are rounded (relative error below 2**-22 once c1 and c2 are normal floats; a float
+ * difference in the subnormal range is exact), so an element whose difference lies within tol (1 +- 2**-20)
+ * +- 2**-100 is decided again in double exactly as survey_chunk does, and the maxima of the differences and
+ * quotients from the few elements whose floats may beat the maxima so far, worked out in double
+ * (survey_f32_exact). Returns -1 with v untouched (the caller then runs survey_chunk_avx2) when float cannot
+ * tell: a difference or quotient overflowing float, quotients too small for float to rank, an extreme at
+ * zero (which of +0 and -0 the lanes keep depends on the order). *dense: set to 1 when the rescan works out more
+ * than one element in 32 (the double sweep is then the faster). */
+__attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_data, int x_type, const void *y_data,
+                                                                 int y_type, int64_t offset, int64_t m,
+                                                                 const double *params, af_survey_lanes *v,
+                                                                 double *attention, int32_t *looked,
+                                                                 int64_t *looked_count, int *dense)
+{
+    const double c1_d = params[SP_C1], c2_d = params[SP_C2];
+    const __m256 c1 = _mm256_set1_ps((float)c1_d), c2 = _mm256_set1_ps((float)c2_d);
+    const __m256 f_max = _mm256_set1_ps((float)params[SP_F_MAX]), top_finite = _mm256_set1_ps(FLT_MAX);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    const __m256 relative = _mm256_set1_ps(0x1p-20f), absolute = _mm256_set1_ps(0x1p-100f);
+    const __m256i lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256 d_max = zero, q_max = zero;
+    float d_seen[CHUNK], q_seen[CHUNK]; /* each element's float |x - y| and quotient, for the maxima's rescan */
+    __m256 x_max = _mm256_set1_ps(-INFINITY), x_min = _mm256_set1_ps(INFINITY);
+    __m256 y_max = _mm256_set1_ps(-INFINITY), y_min = _mm256_set1_ps(INFINITY);
+    int64_t not_same = 0, not_both = 0, bad_count = 0, listed = 0;
+    int any = 0, any_special = 0;
+    const int64_t whole = m & ~(int64_t)7;
+    for (int64_t i = 0; i < whole; i += 8) {
+        const __m256 x = load8_float(x_data, x_type, offset + i), y = load8_float(y_data, y_type, offset + i);
+        const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
+        const __m256 diff = _mm256_and_ps(_mm256_sub_ps(x, y), magnitude);
+        const __m256 fx = _mm256_cmp_ps(ax, top_finite, _CMP_LE_OQ), fy = _mm256_cmp_ps(ay, top_finite, _CMP_LE_OQ);
+        const __m256 both = _mm256_and_ps(fx, fy);
+        const __m256 top = _mm256_max_ps(_mm256_and_ps(ax, fx), _mm256_and_ps(ay, fy));
+        const __m256 tol = _mm256_add_ps(_mm256_mul_ps(c1, top), c2);
+        const __m256 margin = _mm256_add_ps(_mm256_mul_ps(tol, relative), absolute);
+        const __m256 positive = _mm256_cmp_ps(ay, zero, _CMP_GT_OQ);
+        const int both_bits = _mm256_movemask_ps(both);
+        __m256 same, bad;
+        /* Beyond tol + margin: bad; within twice the margin of tol: decided in double below. */
+        bad = _mm256_and_ps(both, _mm256_cmp_ps(diff, _mm256_add_ps(tol, margin), _CMP_GT_OQ));
+        /* Twice the margin: an element left out is beyond tol + margin or below tol - margin whatever the
+         * rounding of these float sums. */
+        const int unsure_bits = _mm256_movemask_ps(_mm256_and_ps(
+            both, _mm256_cmp_ps(_mm256_and_ps(_mm256_sub_ps(diff, tol), magnitude), _mm256_add_ps(margin, margin),
+                                _CMP_LE_OQ)));
+        if (both_bits == 255) {
+            same = _mm256_cmp_ps(x, y, _CMP_EQ_OQ);
+        } else {
+            const __m256 nan_pair = _mm256_and_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+            same = _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ), nan_pair);
+            bad = _mm256_or_ps(bad, _mm256_andnot_ps(both, _mm256_xor_ps(_mm256_andnot_ps(fx, _mm256_andnot_ps(fy, same)),
+                                                                         all)));
+        }
+        if (unsure_bits) { /* survey_chunk's test in double for these few elements */
+            float xs[8], ys[8];
+            int bad_bits = _mm256_movemask_ps(bad) & ~unsure_bits;
+            _mm256_storeu_ps(xs, x);
+            _mm256_storeu_ps(ys, y);
+            for (int bits = unsure_bits; bits; bits &= bits - 1) {
+                const int k = __builtin_ctz((unsigned)bits);
+                const double xd = xs[k], yd = ys[k], ax_d = fabs(xd), ay_d = fabs(yd);
+                const double tol_d = c1_d * (ax_d > ay_d ? ax_d : ay_d) + c2_d;
+                if (fabs(xd - yd) > tol_d) bad_bits |= 1 << k;
+            }
+            bad = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                _mm256_and_si256(_mm256_set1_epi32(bad_bits), lane_bits), lane_bits));
+        }
+        const __m256 rated = _mm256_and_ps(both, positive);
+        const __m256 quotient = _mm256_and_ps(_mm256_div_ps(diff, _mm256_blendv_ps(one, ay, positive)), rated);
+        const __m256 d_both = _mm256_and_ps(diff, both);
+        d_max = _mm256_max_ps(d_both, d_max);
+        q_max = _mm256_max_ps(quotient, q_max);
+        _mm256_storeu_ps(d_seen + i, d_both);
+        _mm256_storeu_ps(q_seen + i, quotient);
+        const __m256 special = _mm256_or_ps(_mm256_or_ps(_mm256_xor_ps(both, all), _mm256_cmp_ps(ay, f_max, _CMP_GT_OQ)),
+                                            _mm256_and_ps(bad, _mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
+        const int special_bits = _mm256_movemask_ps(special), bad_bits = _mm256_movemask_ps(bad);
+        if ((special_bits | bad_bits) && listed >= 0)
+            for (int bits = special_bits | bad_bits; bits && listed >= 0; bits &= bits - 1)
+                listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)),
+                                               listed + 1)
+                                            : -1;
+        x_max = _mm256_max_ps(x, x_max);
+        x_min = _mm256_min_ps(x, x_min);
+        y_max = _mm256_max_ps(y, y_max);
+        y_min = _mm256_min_ps(y, y_min);
+        not_same += 8 - __builtin_popcount((unsigned)_mm256_movemask_ps(same));
+        not_both += 8 - __builtin_popcount((unsigned)both_bits);
+        bad_count += __builtin_popcount((unsigned)bad_bits);
+        {
+            const __m256 flags = _mm256_blendv_ps(_mm256_and_ps(bad, one), _mm256_set1_ps(2.0f), special);
+            _mm256_storeu_pd(attention + i, _mm256_cvtps_pd(_mm256_castps256_ps128(flags)));
+            _mm256_storeu_pd(attention + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(flags, 1)));
+        }
+        any |= special_bits | bad_bits;
+        any_special |= special_bits;
+    }
+    {
+        float lanes[8], d_top = 0, q_top = 0, e[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
+        int k;
+        _mm256_storeu_ps(lanes, d_max);
+        for (k = 0; k < 8; k++) d_top = lanes[k] > d_top ? lanes[k] : d_top;
+        _mm256_storeu_ps(lanes, q_max);
+        for (k = 0; k < 8; k++) q_top = lanes[k] > q_top ? lanes[k] : q_top;
+#define SV_F32_FOLD(VECTOR, INDEX, BEATS) \
+    do { \
+        _mm256_storeu_ps(lanes, VECTOR); \
+        for (k = 0; k < 8; k++) e[INDEX] = lanes[k] BEATS e[INDEX] ? lanes[k] : e[INDEX]; \
+    } while (0)
+        SV_F32_FOLD(x_max, 0, >);
+        SV_F32_FOLD(x_min, 1, <);
+        SV_F32_FOLD(y_max, 2, >);
+        SV_F32_FOLD(y_min, 3, <);
+#undef SV_F32_FOLD
+        if (isinf(d_top) || isinf(q_top) || (d_top > 0 && q_top < 0x1p-100f) || e[0] == 0 || e[1] == 0
+            || e[2] == 0 || e[3] == 0)
+            return -1;
+        double max_abs = 0, max_rel = 0;
+        for (k = 0; k < LANES; k++) {
+            max_abs = v->max_abs[k] > max_abs ? v->max_abs[k] : max_abs;
+            max_rel = v->max_rel[k] > max_rel ? v->max_rel[k] : max_rel;
+        }
+        /* Only when the chunk may hold a larger one than the chunks before (the floats within 2**-22; d_top 0:
+         * every difference and quotient is 0). Lane 0 of the double lanes takes the maxima. */
+        if (d_top > 0 && ((double)d_top * (1 + 0x1p-20) >= max_abs || (double)q_top * (1 + 0x1p-20) >= max_rel)) {
+            const int64_t worked = survey_f32_maxima(x_data, x_type, y_data, y_type, offset, whole, d_seen, q_seen,
+                                                     d_top, q_top * (1 - 0x1p-20f), &v->max_abs[0],
+                                                     &v->max_rel[0]);
+            /* Dense (quotients all alike, as a scale's): the double sweep is faster from here on. */
+            if (worked > whole / 32) *dense = 1;
+        }
+        /* Lane 0 of the double lanes takes the chunk's extremes (the same selects: values, never a NaN). */
+        v->x_max[0] = e[0] > v->x_max[0] ? e[0] : v->x_max[0];
+        v->x_min[0] = e[1] < v->x_min[0] ? e[1] : v->x_min[0];
+        v->y_max[0] = e[2] > v->y_max[0] ? e[2] : v->y_max[0];
+        v->y_min[0] = e[3] < v->y_min[0] ? e[3] : v->y_min[0];
+    }
+    v->not_same[0] += (double)not_same;
+    v->not_both[0] += (double)not_both;
+    v->bad[0] += (double)bad_count;
+    if (whole < m) { /* the last one to seven elements, as doubles */
+        double xs[8], ys[8];
+        int64_t i = whole;
+        for (int k = 0; i + k < m; k++) {
+            xs[k] = value_at(x_data, x_type, offset + i + k);
+            ys[k] = value_at(y_data, y_type, offset + i + k);
+        }
+        survey_chunk(xs, ys, m - i, params, v, attention + i);
+        for (; i < m && listed >= 0; i++)
+            if (attention[i] != 0) listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)i, listed + 1) : -1;
+        *looked_count = listed;
+        return 3;
+    }
+    *looked_count = listed;
+    return (any != 0 ? 1 : 0) | (any_special != 0 ? 2 : 0);
+}
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1650,6 +1883,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
     af_marks mk = *marks;
     int64_t c[SV_COUNTS], ndim_last_length = mk.dims[mk.ndim - 1];
     int k;
+#if AF_X86_DISPATCH
+    const int f32 = use_avx2 && survey_f32_on && survey_f32_fits(x_type, y_type, params);
+    int dense = 0; /* survey_chunk_f32 found its maxima too costly to rescan: the double sweep from then on */
+#endif
     memset(c, 0, sizeof c);
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
         /* The same bits: identical (NaN payloads included), nothing else is read. */
@@ -1670,7 +1907,12 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
         double bad_before = 0, bad_after = 0;
         for (k = 0; k < LANES; k++) bad_before += v.bad[k];
 #if AF_X86_DISPATCH
-        if (use_avx2 && x_type != AF_FLOAT16 && y_type != AF_FLOAT16) {
+        look = f32 && !dense ? survey_chunk_f32(x_data, x_type, y_data, y_type, offset, m, params, &v, attention,
+                                                looked, &looked_count, &dense)
+                             : -1;
+        if (look >= 0) {
+            /* float16/float32 pairs: eight elements a step in float, the same outputs */
+        } else if (use_avx2 && x_type != AF_FLOAT16 && y_type != AF_FLOAT16) {
             look = survey_chunk_avx2(x_data, x_type, y_data, y_type, offset, m, params, &v, attention, looked,
                                      &looked_count);
         } else if (use_avx2) { /* float16 converts faster eight at a time into the buffers (to_double) */
