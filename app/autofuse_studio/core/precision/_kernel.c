@@ -2108,6 +2108,21 @@ __attribute__((target("avx2,f16c"))) static __m256 load8(const void *data, int t
     return _mm256_loadu_ps((const float *)data + i);
 }
 
+/* The vector sweeps' extremes folded into w's, lane by lane in order (as the scalar code compares them). */
+__attribute__((target("avx2,f16c"))) static void whole_fold_extremes(af_whole *w, __m256 x_max, __m256 x_min,
+                                                                     __m256 y_max, __m256 y_min)
+{
+    float lanes[8];
+    _mm256_storeu_ps(lanes, x_max);
+    for (int k = 0; k < 8; k++) w->x_max = (double)lanes[k] > w->x_max ? (double)lanes[k] : w->x_max;
+    _mm256_storeu_ps(lanes, x_min);
+    for (int k = 0; k < 8; k++) w->x_min = (double)lanes[k] < w->x_min ? (double)lanes[k] : w->x_min;
+    _mm256_storeu_ps(lanes, y_max);
+    for (int k = 0; k < 8; k++) w->y_max = (double)lanes[k] > w->y_max ? (double)lanes[k] : w->y_max;
+    _mm256_storeu_ps(lanes, y_min);
+    for (int k = 0; k < 8; k++) w->y_min = (double)lanes[k] < w->y_min ? (double)lanes[k] : w->y_min;
+}
+
 /* whole_float_scalar eight elements a step: the maxima and the not-equal count in vectors (max_ps(a, b) is
  * a > b ? a : b, as the scalar code); the elements a special or candidate test marks are recorded in order.
  * A NaN on either side makes |x - y| NaN, hence a candidate whatever the tolerance: the NaN-dropping max_ps
@@ -2165,16 +2180,7 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
     }
     w->c[SW_NOT_EQUAL] += not_equal;
     w->nan += nan;
-#define SW_FOLD(VECTOR, FIELD, BETTER) \
-    do { \
-        _mm256_storeu_ps(lanes, VECTOR); \
-        for (int k = 0; k < 8; k++) w->FIELD = (double)lanes[k] BETTER w->FIELD ? (double)lanes[k] : w->FIELD; \
-    } while (0)
-    SW_FOLD(x_max, x_max, >);
-    SW_FOLD(x_min, x_min, <);
-    SW_FOLD(y_max, y_max, >);
-    SW_FOLD(y_min, y_min, <);
-#undef SW_FOLD
+    whole_fold_extremes(w, x_max, x_min, y_max, y_min);
     _mm256_storeu_ps(lanes, best_abs);
     for (int k = 0; k < 8; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
     _mm256_storeu_ps(lanes, best_rel);
@@ -2342,7 +2348,7 @@ __attribute__((target("avx2,f16c"))) static void scan_float_avx2(const void *x_d
     const __m256 limit = _mm256_set1_ps((float)w->limit), not_a_number = _mm256_set1_ps(NAN);
     __m256 x_max = _mm256_set1_ps(-INFINITY), x_min = _mm256_set1_ps(INFINITY);
     __m256 y_max = _mm256_set1_ps(-INFINITY), y_min = _mm256_set1_ps(INFINITY);
-    float lanes[8], ignored_abs = 0, ignored_rel = 0;
+    float ignored_abs = 0, ignored_rel = 0;
     int64_t i = start, not_equal = 0, nan = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
@@ -2363,16 +2369,7 @@ __attribute__((target("avx2,f16c"))) static void scan_float_avx2(const void *x_d
     }
     w->c[SW_NOT_EQUAL] += not_equal;
     w->nan += nan;
-#define SW_FOLD(VECTOR, FIELD, BETTER) \
-    do { \
-        _mm256_storeu_ps(lanes, VECTOR); \
-        for (int k = 0; k < 8; k++) w->FIELD = (double)lanes[k] BETTER w->FIELD ? (double)lanes[k] : w->FIELD; \
-    } while (0)
-    SW_FOLD(x_max, x_max, >);
-    SW_FOLD(x_min, x_min, <);
-    SW_FOLD(y_max, y_max, >);
-    SW_FOLD(y_min, y_min, <);
-#undef SW_FOLD
+    whole_fold_extremes(w, x_max, x_min, y_max, y_min);
     /* The last few elements as af_sign_whole does them (their candidates and maxima are not looked at). */
     whole_float_scalar(x_data, x_type, y_data, y_type, i, n, w, &ignored_abs, &ignored_rel);
 }
