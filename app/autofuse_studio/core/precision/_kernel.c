@@ -2025,6 +2025,23 @@ typedef struct {
     int special;
 } af_whole;
 
+/* A whole sweep's state before its first element: no counts, the extremes empty, the caller's index arrays. */
+static void whole_start(af_whole *w, int special, const double *params, int64_t special_cap, int64_t *specials,
+                        int64_t candidate_cap, int64_t *candidates)
+{
+    memset(w, 0, sizeof *w);
+    w->special_cap = special_cap;
+    w->candidate_cap = candidate_cap;
+    w->specials = specials;
+    w->candidates = candidates;
+    w->scale = params[WP_SCALE];
+    w->floor_ = params[WP_FLOOR];
+    w->limit = params[WP_SPECIAL_LIMIT];
+    w->special = special;
+    w->x_max = w->y_max = -INFINITY;
+    w->x_min = w->y_min = INFINITY;
+}
+
 AF_INLINE void whole_record(af_whole *w, int64_t i, int is_special, int is_candidate)
 {
     if (is_special) {
@@ -2277,17 +2294,7 @@ static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_
     af_whole *w = &whole;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0) return AF_UNSUPPORTED;
     if (!wide64 && (x_type == AF_FLOAT64 || y_type == AF_FLOAT64)) return AF_UNSUPPORTED;
-    memset(w, 0, sizeof *w);
-    w->special_cap = special_cap;
-    w->candidate_cap = candidate_cap;
-    w->specials = specials;
-    w->candidates = candidates;
-    w->scale = params[WP_SCALE];
-    w->floor_ = params[WP_FLOOR];
-    w->limit = params[WP_SPECIAL_LIMIT];
-    w->special = special;
-    w->x_max = w->y_max = -INFINITY;
-    w->x_min = w->y_min = INFINITY;
+    whole_start(w, special, params, special_cap, specials, candidate_cap, candidates);
     out_doubles[SW_X_MAX] = out_doubles[SW_X_MIN] = out_doubles[SW_Y_MAX] = out_doubles[SW_Y_MIN] = 0;
     out_doubles[SW_NAN] = 0; /* (the extremes of identical tensors are not worked out) */
     if (same_bits == 1 || (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)) {
@@ -2430,17 +2437,7 @@ AF_EXPORT int af_sign_scan(const void *x_data, int x_type, const void *y_data, i
     if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)
         return sign_whole(x_data, x_type, y_data, y_type, n, wide64, special, params, special_cap, specials,
                           candidate_cap, candidates, out_doubles, out_counts, 1);
-    memset(w, 0, sizeof *w);
-    w->special_cap = special_cap;
-    w->candidate_cap = candidate_cap;
-    w->specials = specials;
-    w->candidates = candidates;
-    w->scale = params[WP_SCALE];
-    w->floor_ = params[WP_FLOOR];
-    w->limit = params[WP_SPECIAL_LIMIT];
-    w->special = special;
-    w->x_max = w->y_max = -INFINITY;
-    w->x_min = w->y_min = INFINITY;
+    whole_start(w, special, params, special_cap, specials, candidate_cap, candidates);
     if (wide64) { /* af_sign_whole's double sweep, chunk by chunk, until a candidate */
         double x_buffer[CHUNK], y_buffer[CHUNK];
         for (; offset < n; offset += CHUNK) {
