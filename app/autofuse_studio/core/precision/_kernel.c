@@ -1402,6 +1402,16 @@ static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, 
 }
 
 #if AF_X86_DISPATCH
+/* The elements i + b for each set bit b of `bits` appended to looked[0..listed); -1 once more than SV_LOOKED
+ * (the chunk is dense: its attention flags are scanned instead), or when it already was. */
+static inline int list_looked(int32_t *looked, int listed, int64_t i, int bits)
+{
+    for (; bits && listed >= 0; bits &= bits - 1)
+        listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)), listed + 1)
+                                    : -1;
+    return listed;
+}
+
 /* Four elements from flat index i as doubles (exact; no buffer: the survey converts in registers). */
 __attribute__((target("avx2,f16c"))) static inline __m256d load4_double(const void *data, int type, int64_t i)
 {
@@ -1473,11 +1483,7 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
         const __m256d special = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ)),
                                              _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ)));
         const int special_bits = _mm256_movemask_pd(special), bad_bits = _mm256_movemask_pd(bad);
-        if ((special_bits | bad_bits) && listed >= 0) /* a few elements to look at: listed (dense: abandoned) */
-            for (int bits = special_bits | bad_bits; bits && listed >= 0; bits &= bits - 1)
-                listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)),
-                                               listed + 1)
-                                            : -1;
+        listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
         max_abs = _mm256_max_pd(d, max_abs);
         /* max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b: survey_chunk's selects. */
         x_max = _mm256_max_pd(x, x_max);
@@ -1682,11 +1688,7 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
         const __m256 special = _mm256_or_ps(_mm256_or_ps(_mm256_xor_ps(both, all), _mm256_cmp_ps(ay, f_max, _CMP_GT_OQ)),
                                             _mm256_and_ps(bad, _mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
         const int special_bits = _mm256_movemask_ps(special), bad_bits = _mm256_movemask_ps(bad);
-        if ((special_bits | bad_bits) && listed >= 0)
-            for (int bits = special_bits | bad_bits; bits && listed >= 0; bits &= bits - 1)
-                listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)),
-                                               listed + 1)
-                                            : -1;
+        listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
         x_max = _mm256_max_ps(x, x_max);
         x_min = _mm256_min_ps(x, x_min);
         y_max = _mm256_max_ps(y, y_max);
