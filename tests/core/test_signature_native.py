@@ -25,18 +25,6 @@ from tests.core.signature_cases import FAULTS, Case, cases
 pytestmark = pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built (no C compiler)")
 
 
-@pytest.fixture(params=["simd", "baseline"])
-def simd(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Run with the kernel's AVX2 code (where the CPU has it) and with its plain C baseline."""
-    monkeypatch.delenv(native.DISABLE_ENV, raising=False)
-    library = native.kernel_library()
-    assert library is not None
-    level = library.af_use_simd(int(request.param == "simd"))
-    assert request.param == "simd" or level == 0
-    yield request.param
-    library.af_use_simd(1)
-
-
 def _as_json(found: Signature | None) -> str | None:
     return None if found is None else json.dumps(found.as_dict(), sort_keys=True)
 

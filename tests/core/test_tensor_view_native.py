@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,17 +34,6 @@ from tests.synth.layouts import to_nc1hwc0
 pytestmark = pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built (no C compiler)")
 
 REL = 1e-12
-
-
-@pytest.fixture(params=["simd", "baseline"])
-def simd(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Run with the kernel's AVX2 code (where the CPU has it) and with its plain C baseline."""
-    library = native.kernel_library()
-    assert library is not None
-    level = library.af_use_simd(int(request.param == "simd"))
-    assert request.param == "simd" or level == 0
-    yield request.param
-    library.af_use_simd(1)
 
 
 def _save(tmp_path: Path, name: str, array: np.ndarray) -> Path:
