@@ -24,6 +24,7 @@ from autofuse_studio.core.reports.row_join import (
     attribute_columns,
     column_kinds,
     column_survey,
+    column_surveys,
     join_rows,
     plain_texts,
 )
@@ -201,6 +202,20 @@ def test_column_survey_answers_as_column_kinds_and_plain_texts(monkeypatch: pyte
             assert column_survey(values, *rules) == (*column_kinds(values), plain_texts(values, *rules))
     monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
     assert column_survey(["a", 1.5], *CSV_RULES) == ({str, float}, True, None)  # Python checks the texts itself
+
+
+def test_many_columns_surveyed_at_once_answer_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)
+    many_types: list[Any] = [type(f"Kind{at}", (), {})() for at in range(40)]  # more types than C lists
+    columns: list[Any] = [["a", None, 1, 2.5], ["a", math.nan, "=x"], [None, "a,b"], [], [math.inf, 3], ["", " x"],
+                          ("t", "\u4e2d", 7), [*many_types, math.nan, "=y"], [*many_types, 1.5, "plain"]]
+    for rules in (XLSX_RULES, CSV_RULES):
+        assert column_surveys(columns, *rules) == [column_survey(values, *rules) for values in columns]
+        assert column_surveys(columns, *rules)[-2] == ({*map(type, many_types), float, str}, False, False)
+    with pytest.raises(TypeError):
+        column_surveys([["a"], 5], *XLSX_RULES)
+    monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+    assert column_surveys([["a", 1.5]], *CSV_RULES) == [({str, float}, True, None)]
 
 
 def test_whole_number_columns_are_written_alike(monkeypatch: pytest.MonkeyPatch) -> None:

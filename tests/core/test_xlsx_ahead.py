@@ -97,6 +97,31 @@ def test_a_sheet_deflated_ahead_is_the_sheet_written_in_place(rows: int) -> None
     assert written[0][5][1].count(b"<row ") == rows + 1
 
 
+@pytest.mark.parametrize("sections", [1, 2, 3, 7])
+def test_a_sheet_deflated_in_sections_is_one_valid_part(sections: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("isal.isal_zlib", reason="python-isal is not installed")
+    rows = 6 * xlsx_stream.ROWS_PER_CHUNK + 17  # seven chunks: shared out unevenly
+    in_place, _ = _book(rows)
+    handle = io.BytesIO()
+    in_place.save(handle)
+    expected = _members(handle.getvalue())
+    monkeypatch.setattr(xlsx_stream, "SECTIONS", sections)
+    ahead, sheet = _book(rows)
+    ahead.deflate_ahead(sheet)
+    handle = io.BytesIO()
+    ahead.save(handle)
+    assert _members(handle.getvalue()) == expected  # testzip: the joined CRC and size check out
+
+
+def test_sections_share_the_chunks_in_order() -> None:
+    _, sheet = _book(5 * xlsx_stream.ROWS_PER_CHUNK)
+    whole = list(xlsx_stream._sheet_xml(sheet, True, []))
+    for count in (1, 2, 4, 5, 9):
+        sections = xlsx_stream._sheet_sections(sheet, True, [], count)
+        assert len(sections) == min(count, 5)
+        assert [chunk for section in sections for chunk in section] == whole
+
+
 def test_a_spelling_error_ahead_is_raised_by_save() -> None:
     book, sheet = _book(9000)
     sheet.columns.append(([*["ok"] * 8999, {"not": "a cell"}], "<t>", "</t>", ""))
@@ -107,7 +132,7 @@ def test_a_spelling_error_ahead_is_raised_by_save() -> None:
 
 def test_without_zipfiles_counters_the_part_is_written_through() -> None:
     chunks: list[str | bytes] = [b"<a>" * 50_000, "<b>\u00e9</b>", b""]
-    ahead = xlsx_stream._DeflatedAhead(iter(chunks))
+    ahead = xlsx_stream._DeflatedAhead([iter(chunks)])
     plain = io.BytesIO()
     ahead.write_into(plain)  # a file object: no zipfile counters, the inflated bytes go through write()
     assert plain.getvalue() == b"<a>" * 50_000 + "<b>\u00e9</b>".encode()
@@ -137,6 +162,6 @@ def test_a_deflate_error_is_raised_and_nothing_hangs(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(xlsx_stream, "_ISAL", None)
     monkeypatch.setattr(xlsx_stream, "zlib", SimpleNamespace(compressobj=lambda *args: Broken(), DEFLATED=8))
-    ahead = xlsx_stream._DeflatedAhead(iter([b"<a/>"] * 50))  # more chunks than the queue holds
+    ahead = xlsx_stream._DeflatedAhead([iter([b"<a/>"] * 50)])  # more chunks than the queue holds
     with pytest.raises(OSError, match="deflate failed"):
         ahead.write_into(io.BytesIO())

@@ -23,6 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The joined bytes, written straight into the bytes object returned (no copy of ~1.6 MB per chunk at the end). */
@@ -235,6 +236,8 @@ static int add_cell(Buffer *buffer, const Column *column, PyObject *value, const
  * fixed notation for decimal exponents -4..15 ('.0' added), else d.ddde+XX / d.ddde-XX (two exponent digits). */
 /* Whether a float token already reads as repr: fixed notation, 1 to 16 integer digits, not below 0.0001 (msgspec
  * writes 1e-05 as 0.00001, repr does not). Most do; those are copied as they are. */
+enum { RESPELLED_MAX = 128 }; /* a respelled float's longest text, with room to spare */
+
 static int token_is_repr(const char *token, Py_ssize_t length) {
     const char *digits_at = token + (length > 0 && token[0] == '-');
     const char *point = memchr(digits_at, '.', (size_t)(token + length - digits_at));
@@ -244,11 +247,10 @@ static int token_is_repr(const char *token, Py_ssize_t length) {
              memcmp(point + 1, "0000", 4) == 0);
 }
 
-static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
-    if (token_is_repr(token, length)) {
-        return buffer_add(buffer, token, length);
-    }
-    char digits[64], out[128];
+/* A float token (not token_is_repr) respelled as repr at `out` (128 bytes): its length, or -1 with *error set to
+ * the message (no Python call: the released join respells without the GIL). */
+static int respell_float(const char *token, Py_ssize_t length, char *out, const char **error) {
+    char digits[64];
     int count = 0, before_point = 0, seen_point = 0, exponent = 0, exponent_negative = 0, used = 0;
     Py_ssize_t at = 0;
     if (at < length && token[at] == '-') {
@@ -263,7 +265,7 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
             digits[count++] = letter;
             before_point += !seen_point;
         } else {
-            PyErr_SetString(PyExc_ValueError, "join_rows: not a JSON number");
+            *error = "join_rows: not a JSON number";
             return -1;
         }
     }
@@ -274,12 +276,12 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
             at++;
         }
         if (at == length) {
-            PyErr_SetString(PyExc_ValueError, "join_rows: not a JSON number");
+            *error = "join_rows: not a JSON number";
             return -1;
         }
         for (; at < length; at++) {
             if (token[at] < '0' || token[at] > '9' || exponent > 100000) {
-                PyErr_SetString(PyExc_ValueError, "join_rows: not a JSON number");
+                *error = "join_rows: not a JSON number";
                 return -1;
             }
             exponent = exponent * 10 + (token[at] - '0');
@@ -294,7 +296,7 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
     }
     if (lead == count) { /* 0.0 or -0.0 */
         memcpy(out + used, "0.0", 3);
-        return buffer_add(buffer, out, used + 3);
+        return used + 3;
     }
     while (count > lead + 1 && digits[count - 1] == '0') {
         count--;
@@ -330,13 +332,27 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
             memcpy(out + used, shown + 1, (size_t)(shown_count - 1));
             used += shown_count - 1;
         }
-        int written = snprintf(out + used, sizeof out - (size_t)used, "e%c%02d", decimal < 0 ? '-' : '+',
+        int written = snprintf(out + used, (size_t)(RESPELLED_MAX - used), "e%c%02d", decimal < 0 ? '-' : '+',
                                decimal < 0 ? -decimal : decimal);
-        if (written < 0 || written >= (int)sizeof out - used) {
-            PyErr_SetString(PyExc_ValueError, "join_rows: not a JSON number");
+        if (written < 0 || written >= RESPELLED_MAX - used) {
+            *error = "join_rows: not a JSON number";
             return -1;
         }
         used += written;
+    }
+    return used;
+}
+
+static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
+    if (token_is_repr(token, length)) {
+        return buffer_add(buffer, token, length);
+    }
+    char out[RESPELLED_MAX];
+    const char *error = NULL;
+    int used = respell_float(token, length, out, &error);
+    if (used < 0) {
+        PyErr_SetString(PyExc_ValueError, error);
+        return -1;
     }
     return buffer_add(buffer, out, used);
 }
@@ -509,9 +525,11 @@ done:
 }
 
 /* join_rows_released(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: join_rows' bytes,
- * written with the GIL released (the xlsx sheet: the deflate thread, and Python, run meanwhile on the other core).
- * A first pass with the GIL reads every cell into a Part (the text's UTF-8, an int's value, a float token) and
- * adds up the exact size; the texts read are held; the second pass writes the bytes without touching an object. */
+ * most of it made with the GIL released (the xlsx sheet: the deflate thread, and Python, run meanwhile on the other
+ * core). A first pass with the GIL reads the list columns' cells into Parts (a text's UTF-8, an int's value, a float
+ * spelled) and holds the texts read; then, without the GIL, the numbers columns' tokens (in the bytes the columns
+ * hold) are read into Parts, respelled where repr differs, and the exact size is added up; the bytes object is
+ * made with the GIL, and the rows are written without it, no object touched. */
 
 /* A template, how many row-number marks it holds and where the first is (most hold none or one: no search). */
 typedef struct {
@@ -527,10 +545,10 @@ static Marked marked(const char *text, Py_ssize_t length) {
     return found;
 }
 
-enum { PART_EMPTY, PART_TEXT, PART_NUMBER, PART_SPELLED, PART_INTEGER, PART_WHOLE };
+enum { PART_EMPTY, PART_TEXT, PART_NUMBER, PART_SPELLED, PART_RESPELLED, PART_INTEGER, PART_WHOLE };
 
-/* One cell: its kind, its column and its text (PART_SPELLED: an offset into the spelled numbers, which may still
- * move; PART_INTEGER: the value, spelled when written). */
+/* One cell: its kind, its column and its text (PART_SPELLED / PART_RESPELLED: an offset into the floats spelled
+ * with / respelled without the GIL, which may still move; PART_INTEGER: the value, spelled when written). */
 typedef struct {
     union {
         const char *text;
@@ -545,34 +563,63 @@ typedef struct {
     Marked before, after, empty, number_before, number_after;
 } ColumnMarks;
 
+/* `length` bytes of `text` at `out` (another buffer); returns the end. Most pieces of a cell (templates, numbers,
+ * short names) are under 33 bytes: copied by a few fixed-size moves, where a call to memcpy cost more than the
+ * copy. */
+static inline char *copy_bytes(char *out, const char *text, Py_ssize_t length) {
+    size_t n = (size_t)length;
+    if (n > 32) {
+        memcpy(out, text, n);
+    } else if (n > 16) {
+        uint64_t a, b, c, d;
+        memcpy(&a, text, 8);
+        memcpy(&b, text + 8, 8);
+        memcpy(&c, text + n - 16, 8);
+        memcpy(&d, text + n - 8, 8);
+        memcpy(out, &a, 8);
+        memcpy(out + 8, &b, 8);
+        memcpy(out + n - 16, &c, 8);
+        memcpy(out + n - 8, &d, 8);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, text, 8);
+        memcpy(&tail, text + n - 8, 8);
+        memcpy(out, &head, 8);
+        memcpy(out + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, text, 4);
+        memcpy(&tail, text + n - 4, 4);
+        memcpy(out, &head, 4);
+        memcpy(out + n - 4, &tail, 4);
+    } else if (n > 0) {
+        out[0] = text[0];
+        out[n / 2] = text[n / 2];
+        out[n - 1] = text[n - 1];
+    }
+    return out + n;
+}
+
 /* `text` with every mark replaced by the row number, at `out`; returns the end. */
 static char *put_marked(char *out, const char *text, Py_ssize_t length, const char *number, Py_ssize_t digits) {
     const char *end = text + length;
     const char *mark;
     while ((mark = memchr(text, 1, (size_t)(end - text))) != NULL) {
-        memcpy(out, text, (size_t)(mark - text));
-        out += mark - text;
-        memcpy(out, number, (size_t)digits);
-        out += digits;
+        out = copy_bytes(out, text, mark - text);
+        out = copy_bytes(out, number, digits);
         text = mark + 1;
     }
-    memcpy(out, text, (size_t)(end - text));
-    return out + (end - text);
+    return copy_bytes(out, text, end - text);
 }
 
 static char *put(char *out, const Marked *template, const char *number, Py_ssize_t digits) {
     if (template->marks == 0) {
-        memcpy(out, template->text, (size_t)template->length);
-        return out + template->length;
+        return copy_bytes(out, template->text, template->length);
     }
     if (template->marks == 1) { /* an xlsx cell's `<c r="B\x01"><v>` */
-        Py_ssize_t rest = template->length - template->first - 1;
-        memcpy(out, template->text, (size_t)template->first);
-        out += template->first;
-        memcpy(out, number, (size_t)digits);
-        out += digits;
-        memcpy(out, template->text + template->first + 1, (size_t)rest);
-        return out + rest;
+        out = copy_bytes(out, template->text, template->first);
+        out = copy_bytes(out, number, digits);
+        return copy_bytes(out, template->text + template->first + 1, template->length - template->first - 1);
     }
     return put_marked(out, template->text, template->length, number, digits);
 }
@@ -669,12 +716,37 @@ static int part_of(PyObject *value, const ColumnMarks *marks, Part *part, Buffer
     return 0;
 }
 
-/* The next token of a bytes column read into `part` (the token itself, or respelled into `spelled`). */
-static int token_part(Column *column, const ColumnMarks *marks, Part *part, Buffer *spelled, Py_ssize_t *size,
-                      Py_ssize_t *mark_count) {
+/* Floats respelled without the GIL (PyMem_Raw: no Python object, no GIL needed). */
+typedef struct {
+    char *data;
+    Py_ssize_t size, capacity;
+} RawBuffer;
+
+static int raw_add(RawBuffer *buffer, const char *text, Py_ssize_t length) {
+    if (buffer->size + length > buffer->capacity) {
+        Py_ssize_t capacity = buffer->capacity ? buffer->capacity : 65536;
+        while (capacity < buffer->size + length) {
+            capacity *= 2;
+        }
+        char *data = PyMem_RawRealloc(buffer->data, (size_t)capacity);
+        if (data == NULL) {
+            return -1;
+        }
+        buffer->data = data;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->size, text, (size_t)length);
+    buffer->size += length;
+    return 0;
+}
+
+/* The next token of a bytes column read into `part` (the token itself, or respelled into `respelled`), without
+ * the GIL: -1 with *error the ValueError's message, or NULL when memory ran out. */
+static int token_part(Column *column, const ColumnMarks *marks, Part *part, RawBuffer *respelled, Py_ssize_t *size,
+                      Py_ssize_t *mark_count, const char **error) {
     const char *token = column->cursor, *end = column->end, *stop = token;
     if (token >= end) {
-        PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column holds fewer numbers than rows");
+        *error = "join_rows: a numbers column holds fewer numbers than rows";
         return -1;
     }
     int is_float = 0; /* a point or an exponent, seen in the one scan for the comma */
@@ -690,17 +762,22 @@ static int token_part(Column *column, const ColumnMarks *marks, Part *part, Buff
         return 0;
     }
     if (length == 0) {
-        PyErr_SetString(PyExc_ValueError, "join_rows: an empty number");
+        *error = "join_rows: an empty number";
         return -1;
     }
     if (is_float && !token_is_repr(token, length)) {
-        Py_ssize_t offset = spelled->size;
-        if (add_repr_float(spelled, token, length) < 0) {
+        char out[RESPELLED_MAX];
+        int used = respell_float(token, length, out, error);
+        if (used < 0) {
             return -1;
         }
-        part->kind = PART_SPELLED;
-        part->at.offset = offset;
-        part->length = spelled->size - offset;
+        part->kind = PART_RESPELLED;
+        part->at.offset = respelled->size;
+        part->length = used;
+        if (raw_add(respelled, out, used) < 0) {
+            *error = NULL;
+            return -1;
+        }
     } else {
         part->kind = PART_NUMBER; /* the token as it is (the bytes are held by the columns) */
         part->at.text = token;
@@ -715,7 +792,8 @@ static int token_part(Column *column, const ColumnMarks *marks, Part *part, Buff
 /* Rows start..stop-1 written at `out` from their parts (no object touched: the GIL may be released). */
 static char *put_rows(char *out, const Part *parts, const ColumnMarks *marks, Py_ssize_t width,
                       Py_ssize_t start, Py_ssize_t stop, Py_ssize_t first_number, const Marked *row_open,
-                      const Marked *row_close, const Marked *separator, const char *spelled) {
+                      const Marked *row_close, const Marked *separator, const char *spelled,
+                      const char *respelled) {
     for (Py_ssize_t row = start; row < stop; row++) {
         char number[24];
         Py_ssize_t digits = spell_integer((long long)(first_number + row - start), number);
@@ -744,9 +822,10 @@ static char *put_rows(char *out, const Part *parts, const ColumnMarks *marks, Py
             if (parts->kind == PART_INTEGER) {
                 out += spell_integer(parts->at.whole, out);
             } else {
-                const char *text = parts->kind == PART_SPELLED ? spelled + parts->at.offset : parts->at.text;
-                memcpy(out, text, (size_t)parts->length);
-                out += parts->length;
+                const char *text = parts->kind == PART_SPELLED     ? spelled + parts->at.offset
+                                   : parts->kind == PART_RESPELLED ? respelled + parts->at.offset
+                                                                   : parts->at.text;
+                out = copy_bytes(out, text, parts->length);
             }
             out = put(out, after, number, digits);
         }
@@ -764,39 +843,55 @@ static ColumnMarks column_marks(const Column *column) {
     return found;
 }
 
-/* Every cell of rows start..stop-1 read into `parts` (row by row); the exact size of their bytes in *size. */
-static int read_parts(Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t start, Py_ssize_t stop,
-                      Py_ssize_t first_number, const Marked *row_templates, Part *parts, PyObject **held,
-                      Buffer *spelled, Py_ssize_t *size) {
-    const Marked *row_open = &row_templates[0], *row_close = &row_templates[1], *separator = &row_templates[2];
-    Py_ssize_t fixed = row_open->length - row_open->marks + row_close->length - row_close->marks;
-    Py_ssize_t fixed_marks = row_open->marks + row_close->marks;
-    if (width > 1) {
-        fixed += (width - 1) * (separator->length - separator->marks);
-        fixed_marks += (width - 1) * separator->marks;
-    }
-    for (Py_ssize_t row = start; row < stop; row++) {
-        char number[24];
-        Py_ssize_t row_size = fixed, row_marks = fixed_marks;
+/* The cells of the list columns of rows start..stop-1 read into `parts` (row by row, `width` a row), with the GIL;
+ * each row's bytes without its marks' digits added to row_sizes, its marks to row_marks (both start at the row
+ * templates' and separators' own). */
+static int read_list_parts(Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t start,
+                           Py_ssize_t stop, Part *parts, PyObject **held, Buffer *spelled, Py_ssize_t *row_sizes,
+                           Py_ssize_t *row_marks) {
+    for (Py_ssize_t row = start; row < stop; row++, row_sizes++, row_marks++) {
         for (Py_ssize_t j = 0; j < width; j++, parts++, held++) {
             parts->column = (int)j;
-            int failed = columns[j].end != NULL
-                             ? token_part(&columns[j], &marks[j], parts, spelled, &row_size, &row_marks)
-                             : part_of(PySequence_Fast_GET_ITEM(columns[j].values, row), &marks[j], parts, spelled,
-                                       held, &row_size, &row_marks);
-            if (failed < 0) {
+            if (columns[j].end == NULL &&
+                part_of(PySequence_Fast_GET_ITEM(columns[j].values, row), &marks[j], parts, spelled, held,
+                        row_sizes, row_marks) < 0) {
                 return -1;
             }
         }
-        *size += row_size + row_marks * spell_integer((long long)(first_number + row - start), number);
+    }
+    return 0;
+}
+
+/* The numbers columns' tokens of `rows` rows read into `parts`, without the GIL (token_part's errors); their sizes
+ * and marks added to row_sizes and row_marks. */
+static int read_token_parts(Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t rows, Part *parts,
+                            RawBuffer *respelled, Py_ssize_t *row_sizes, Py_ssize_t *row_marks, const char **error) {
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        for (Py_ssize_t j = 0; j < width; j++, parts++) {
+            if (columns[j].end != NULL &&
+                token_part(&columns[j], &marks[j], parts, respelled, &row_sizes[row], &row_marks[row], error) < 0) {
+                return -1;
+            }
+        }
     }
     for (Py_ssize_t j = 0; j < width; j++) {
         if (columns[j].end != NULL && columns[j].cursor < columns[j].end) {
-            PyErr_SetString(PyExc_ValueError, "join_rows: a numbers column holds more numbers than rows");
+            *error = "join_rows: a numbers column holds more numbers than rows";
             return -1;
         }
     }
     return 0;
+}
+
+/* The exact size of `rows` rows from their sizes and marks (each mark becomes the row's number). */
+static Py_ssize_t rows_size(const Py_ssize_t *row_sizes, const Py_ssize_t *row_marks, Py_ssize_t rows,
+                            Py_ssize_t first_number) {
+    Py_ssize_t size = 0;
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        char number[24];
+        size += row_sizes[row] + row_marks[row] * spell_integer((long long)(first_number + row), number);
+    }
+    return size;
 }
 
 static PyObject *join_rows_released(PyObject *self, PyObject *args) {
@@ -818,15 +913,20 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     Py_ssize_t width = PyTuple_GET_SIZE(specs), rows = stop - start, cells = 0;
     Column *columns = PyMem_Calloc((size_t)(width ? width : 1), sizeof(Column));
     ColumnMarks *marks = PyMem_Calloc((size_t)(width ? width : 1), sizeof(ColumnMarks));
+    Py_ssize_t *row_sizes = PyMem_Calloc((size_t)(rows ? 2 * rows : 1), sizeof(Py_ssize_t));
+    Py_ssize_t *row_marks = row_sizes + rows;
     Part *parts = NULL;
     PyObject **held = NULL;
     Buffer spelled = {NULL, NULL, 0, 0};
+    RawBuffer respelled = {NULL, 0, 0};
     PyObject *result = NULL;
     Template row_open, row_close, separator;
     Marked row_templates[3];
     Py_ssize_t size = 0;
+    int tokens = 0, failed = 0;
+    const char *error = NULL;
     char *data, *end;
-    if (columns == NULL || marks == NULL) {
+    if (columns == NULL || marks == NULL || row_sizes == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -839,6 +939,7 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
             goto done;
         }
         marks[j] = column_marks(&columns[j]);
+        tokens |= columns[j].end != NULL;
     }
     if (width > 0 && rows > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Part) / width) {
         PyErr_NoMemory();
@@ -854,9 +955,34 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     row_templates[0] = marked(row_open.text, row_open.length);
     row_templates[1] = marked(row_close.text, row_close.length);
     row_templates[2] = marked(separator.text, separator.length);
-    if (read_parts(columns, marks, width, start, stop, first_number, row_templates, parts, held, &spelled, &size) < 0) {
+    Py_ssize_t fixed = row_templates[0].length - row_templates[0].marks + row_templates[1].length -
+                       row_templates[1].marks;
+    Py_ssize_t fixed_marks = row_templates[0].marks + row_templates[1].marks;
+    if (width > 1) {
+        fixed += (width - 1) * (row_templates[2].length - row_templates[2].marks);
+        fixed_marks += (width - 1) * row_templates[2].marks;
+    }
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        row_sizes[row] = fixed;
+        row_marks[row] = fixed_marks;
+    }
+    if (read_list_parts(columns, marks, width, start, stop, parts, held, &spelled, row_sizes, row_marks) < 0) {
         goto done;
     }
+    if (tokens) { /* the numbers columns read without the GIL: only the bytes the columns hold are touched */
+        Py_BEGIN_ALLOW_THREADS
+        failed = read_token_parts(columns, marks, width, rows, parts, &respelled, row_sizes, row_marks, &error);
+        Py_END_ALLOW_THREADS
+        if (failed < 0) {
+            if (error != NULL) {
+                PyErr_SetString(PyExc_ValueError, error);
+            } else {
+                PyErr_NoMemory();
+            }
+            goto done;
+        }
+    }
+    size = rows_size(row_sizes, row_marks, rows, first_number);
     result = PyBytes_FromStringAndSize(NULL, size);
     if (result == NULL) {
         goto done;
@@ -864,7 +990,7 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     data = PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
     end = put_rows(data, parts, marks, width, start, stop, first_number, &row_templates[0], &row_templates[1],
-                   &row_templates[2], spelled.data);
+                   &row_templates[2], spelled.data, respelled.data);
     Py_END_ALLOW_THREADS
     if (end != data + size) {
         Py_CLEAR(result);
@@ -885,6 +1011,8 @@ done:
         PyMem_Free(columns);
     }
     PyMem_Free(marks);
+    PyMem_Free(row_sizes);
+    PyMem_RawFree(respelled.data);
     Py_XDECREF(spelled.bytes);
     Py_DECREF(specs);
     return result;
@@ -1042,48 +1170,149 @@ static PyObject *plain_texts(PyObject *self, PyObject *args) {
     return PyBool_FromLong(plain);
 }
 
-/* column_survey(values, inner, leads, edge_space, max_length) -> (set of types, all floats finite, plain texts):
- * column_kinds and plain_texts in one pass over a column (the texts are checked while their cells are in cache). */
-static PyObject *column_survey(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *values_arg, *inner, *leads;
-    int edge_space;
-    Py_ssize_t max_length;
-    if (!PyArg_ParseTuple(args, "OUUpn:column_survey", &values_arg, &inner, &leads, &edge_space, &max_length)) {
-        return NULL;
-    }
-    unsigned char unsafe[128];
-    if (unsafe_table(inner, unsafe, "column_survey") < 0) {
-        return NULL;
-    }
-    PyObject *values = PySequence_Fast(values_arg, "column_survey: values must be a sequence");
-    if (values == NULL) {
-        return NULL;
-    }
-    PyObject *kinds = PySet_New(NULL);
-    PyTypeObject *last = NULL; /* runs of one type are the rule: the set is touched once per change */
-    int finite = 1, plain = 1;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
-    for (Py_ssize_t i = 0; kinds != NULL && i < count; i++) {
-        PyObject *value = PySequence_Fast_GET_ITEM(values, i);
+/* One column's survey without the GIL: the distinct types met (at most SURVEY_TYPES, in `kinds`; count -1 when
+ * there are more), whether every float is finite and every text plain. Only the values' immutable parts are read (type,
+ * float value, str length and characters): the caller holds the sequence, and nothing changes it meanwhile. */
+enum { SURVEY_TYPES = 16 };
+
+typedef struct {
+    PyTypeObject *kinds[SURVEY_TYPES];
+    int count, finite, plain;
+} Survey;
+
+static void survey_values(PyObject *const *items, Py_ssize_t count, const unsigned char unsafe[128], PyObject *leads,
+                          int edge_space, Py_ssize_t max_length, Survey *found) {
+    PyTypeObject *last = NULL; /* runs of one type are the rule: the list is searched once per change */
+    found->count = 0;
+    found->finite = found->plain = 1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *value = items[i];
         PyTypeObject *kind = Py_TYPE(value);
         if (kind == &PyFloat_Type) {
-            finite &= Py_IS_FINITE(PyFloat_AS_DOUBLE(value)) != 0;
-        } else if (kind == &PyUnicode_Type && plain && PyUnicode_GET_LENGTH(value) > 0) {
-            plain = !text_needs_work(value, unsafe, leads, edge_space, max_length);
+            found->finite &= Py_IS_FINITE(PyFloat_AS_DOUBLE(value)) != 0;
+        } else if (kind == &PyUnicode_Type && found->plain && PyUnicode_GET_LENGTH(value) > 0) {
+            found->plain = !text_needs_work(value, unsafe, leads, edge_space, max_length);
         }
-        if (kind != last) {
+        if (kind != last && found->count >= 0) {
             last = kind;
-            if (PySet_Add(kinds, (PyObject *)kind) < 0) {
-                Py_CLEAR(kinds);
+            int known = 0;
+            for (int k = 0; k < found->count && !known; k++) {
+                known = found->kinds[k] == kind;
+            }
+            if (!known && found->count == SURVEY_TYPES) {
+                found->count = -1; /* more types than the list holds: the caller collects them with the GIL */
+            } else if (!known) {
+                found->kinds[found->count++] = kind;
             }
         }
     }
-    Py_DECREF(values);
+}
+
+/* A survey's answer (kinds, finite, plain), the types collected again with the GIL when there were too many. */
+static PyObject *survey_answer(const Survey *found, PyObject *const *items, Py_ssize_t count) {
+    PyObject *kinds = PySet_New(NULL);
+    if (kinds != NULL && found->count < 0) { /* many types: the set itself holds them */
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (PySet_Add(kinds, (PyObject *)Py_TYPE(items[i])) < 0) {
+                Py_CLEAR(kinds);
+                break;
+            }
+        }
+    }
+    for (int k = 0; kinds != NULL && k < found->count; k++) {
+        if (PySet_Add(kinds, (PyObject *)found->kinds[k]) < 0) {
+            Py_CLEAR(kinds);
+        }
+    }
     if (kinds == NULL) {
         return NULL;
     }
-    return Py_BuildValue("(NOO)", kinds, finite ? Py_True : Py_False, plain ? Py_True : Py_False);
+    return Py_BuildValue("(NOO)", kinds, found->finite ? Py_True : Py_False, found->plain ? Py_True : Py_False);
+}
+
+/* column_surveys(columns, inner, leads, edge_space, max_length) -> [(set of types, all floats finite, plain texts)]:
+ * column_kinds and plain_texts of every column, one pass over each (the texts checked while their cells are in
+ * cache), all with the GIL released once: the xlsx writer surveys its columns while its other threads run Python
+ * (a release per column waited up to a switch interval for the GIL again, each time). The caller keeps the
+ * columns (lists or tuples it made) unchanged until the call returns. */
+static PyObject *column_surveys(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *columns_arg, *inner, *leads;
+    int edge_space;
+    Py_ssize_t max_length;
+    if (!PyArg_ParseTuple(args, "OUUpn:column_surveys", &columns_arg, &inner, &leads, &edge_space, &max_length)) {
+        return NULL;
+    }
+    unsigned char unsafe[128];
+    if (unsafe_table(inner, unsafe, "column_surveys") < 0) {
+        return NULL;
+    }
+    PyObject *columns = PySequence_Tuple(columns_arg);
+    if (columns == NULL) {
+        return NULL;
+    }
+    Py_ssize_t width = PyTuple_GET_SIZE(columns);
+    PyObject **held = PyMem_Calloc((size_t)(width ? width : 1), sizeof(PyObject *));
+    Survey *found = PyMem_Calloc((size_t)(width ? width : 1), sizeof(Survey));
+    PyObject *answers = NULL;
+    if (held == NULL || found == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        held[j] = PySequence_Fast(PyTuple_GET_ITEM(columns, j), "column_surveys: a column must be a sequence");
+        if (held[j] == NULL) {
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < width; j++) {
+        survey_values(PySequence_Fast_ITEMS(held[j]), PySequence_Fast_GET_SIZE(held[j]), unsafe, leads, edge_space,
+                      max_length, &found[j]);
+    }
+    Py_END_ALLOW_THREADS
+    answers = PyList_New(width);
+    for (Py_ssize_t j = 0; answers != NULL && j < width; j++) {
+        PyObject *answer = survey_answer(&found[j], PySequence_Fast_ITEMS(held[j]), PySequence_Fast_GET_SIZE(held[j]));
+        if (answer == NULL) {
+            Py_CLEAR(answers);
+        } else {
+            PyList_SET_ITEM(answers, j, answer);
+        }
+    }
+done:
+    if (held != NULL) {
+        for (Py_ssize_t j = 0; j < width; j++) {
+            Py_XDECREF(held[j]);
+        }
+        PyMem_Free(held);
+    }
+    PyMem_Free(found);
+    Py_DECREF(columns);
+    return answers;
+}
+
+/* column_survey(values, inner, leads, edge_space, max_length) -> (set of types, all floats finite, plain texts):
+ * column_surveys of one column. */
+static PyObject *column_survey(PyObject *self, PyObject *args) {
+    PyObject *values, *inner, *leads;
+    int edge_space;
+    Py_ssize_t max_length;
+    if (!PyArg_ParseTuple(args, "OUUpn:column_survey", &values, &inner, &leads, &edge_space, &max_length)) {
+        return NULL;
+    }
+    PyObject *surveys_args = Py_BuildValue("((O)OOin)", values, inner, leads, edge_space, max_length);
+    if (surveys_args == NULL) {
+        return NULL;
+    }
+    PyObject *answers = column_surveys(self, surveys_args);
+    Py_DECREF(surveys_args);
+    if (answers == NULL) {
+        return NULL;
+    }
+    PyObject *answer = Py_NewRef(PyList_GET_ITEM(answers, 0));
+    Py_DECREF(answers);
+    return answer;
 }
 
 /* column_kinds(values) -> (set of the values' types, True when no float among them is NaN or ±Inf): one pass over
@@ -1166,6 +1395,8 @@ static PyMethodDef methods[] = {
      "start..stop-1 (None of None) into the caller's lists."},
     {"plain_texts", plain_texts, METH_VARARGS,
      "plain_texts(values, inner, leads, edge_space, max_length) -> bool: no text needs work."},
+    {"column_surveys", column_surveys, METH_VARARGS,
+     "column_surveys(columns, inner, leads, edge_space, max_length) -> [(types, all floats finite, plain texts)]"},
     {"column_survey", column_survey, METH_VARARGS,
      "column_survey(values, inner, leads, edge_space, max_length) -> (set of types, bool, bool): column_kinds and "
      "plain_texts in one pass."},

@@ -30,7 +30,14 @@ from autofuse_studio.core.reports.precision_json import write_result_json
 from autofuse_studio.core.reports.signature_lines import signature_records
 from autofuse_studio.core.reports.table_facts import TableFacts, table_facts
 from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
-from autofuse_studio.core.reports.xlsx_stream import ConditionalFill, Sheet, Workbook, column_cells, column_letter
+from autofuse_studio.core.reports.xlsx_stream import (
+    ConditionalFill,
+    Sheet,
+    Workbook,
+    column_cells,
+    column_letter,
+    text_surveys,
+)
 
 # Columns of the tabular exports, in order, with the statistics-mode columns (stat_*, empty for tensor rows: the
 # JSON rows carry the whole comparison as `statistics`) and the signature's code and sentence (the JSON rows
@@ -202,17 +209,16 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
     columns = table_columns(result)
     precision = book.sheet("precision", columns)
     values = _column_values(result, columns)
-    _precision_sheet(precision, values, columns)
-    book.deflate_ahead(precision)  # joined and deflated on two threads while the other sheets are built
+    _precision_settings(precision, columns, len(result.rows))
+    # Its columns surveyed (without the GIL), spelled and deflated on other threads while the other sheets are built.
+    book.deflate_ahead(precision, lambda: _precision_columns(precision, values))
     # The summary and ranks sheets from the columns just read: no more passes over every row object.
     facts = table_facts(result, values)
-    del values
     summary = book.sheet("summary")
-    for label, value in summary_records(result, facts):
-        by_number = label in ("first divergence rank", "first divergence step")
-        summary.add_row([label, integer_cell(value) if by_number else value])
-    for label, sentence in signature_records(result, language, facts.culprits):
-        summary.add_row([label, sentence])
+    numbered = ("first divergence rank", "first divergence step")
+    summary.add_rows([(label, integer_cell(value) if label in numbered else value)
+                      for label, value in summary_records(result, facts)] +
+                     signature_records(result, language, facts.culprits))
     summary.widths = {1: 28, 2: 60}
     book.deflate_ahead(summary)  # thousands of culprit sentences in a big run: spelled while the precision sheet is
     # (the main thread would wait for it anyway)
@@ -228,17 +234,24 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
         book.save(handle)
 
 
-def _precision_sheet(sheet: Sheet, by_column: dict[str, Sequence[Any]], columns: tuple[str, ...]) -> None:
-    """The table column by column (table_records' values, by key), every row coloured by its verdict."""
-    numbered = {name for name in columns if by_key(name).folder_number}
+def _precision_columns(sheet: Sheet, by_column: dict[str, Sequence[Any]]) -> None:
+    """The table's cells column by column (table_records' values, by key)."""
     with gc_paused():
-        for number, (key, values) in enumerate(by_column.items(), start=1):
-            if key in numbered:  # plain integer folder numbers as numbers; other names stay text
+        listed = {}
+        for key, values in by_column.items():
+            if by_key(key).folder_number:  # plain integer folder numbers as numbers; other names stay text
                 spelled = {value: integer_cell(value) for value in set(values)}  # a few distinct folder names
                 values = list(map(spelled.__getitem__, values))
-            sheet.columns.append(column_cells(values, column_letter(number), non_finite_empty=key in METRIC_KEYS))
+            listed[key] = values
+        surveys = text_surveys(list(listed.values()))  # every column's at once, without the GIL
+        for number, ((key, values), survey) in enumerate(zip(listed.items(), surveys, strict=True), start=1):
+            sheet.columns.append(column_cells(values, column_letter(number), key in METRIC_KEYS, survey))
+
+
+def _precision_settings(sheet: Sheet, columns: tuple[str, ...], rows: int) -> None:
+    """The table's frozen header, autofilter, widths and verdict colours (its `rows` not added yet)."""
     sheet.freeze_header = sheet.autofilter = True
-    last = sheet.last_cell()
+    last = f"{column_letter(max(1, len(columns)))}{max(2, rows + 1)}"  # Sheet.last_cell() once the rows are in
     verdict_column = column_letter(columns.index("verdict") + 1)
     sheet.conditional = [ConditionalFill(f"A2:{last}", f'${verdict_column}2="{verdict}"', colour)
                          for verdict, colour in VERDICT_COLOURS.items()]

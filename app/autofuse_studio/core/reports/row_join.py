@@ -98,6 +98,17 @@ def column_survey(values: Sequence[Any], inner: str, leads: str, edge_space: boo
     return survey
 
 
+def column_surveys(columns: Sequence[Sequence[Any]], inner: str, leads: str, edge_space: bool,
+                   max_length: int) -> list[tuple[set[type], bool, bool | None]]:
+    """column_survey of every column, in one C call that releases the GIL once for them all (the caller keeps the
+    columns unchanged meanwhile); Python's answers without the C module."""
+    native = native_joiner()
+    if native is None or not hasattr(native, "column_surveys"):  # an older build of the module
+        return [column_survey(values, inner, leads, edge_space, max_length) for values in columns]
+    surveys: list[tuple[set[type], bool, bool]] = native.column_surveys(columns, inner, leads, edge_space, max_length)
+    return list(surveys)
+
+
 def nested_unplain(objects: Sequence[Any]) -> list[int]:
     """The positions of the `objects` that json_spelling.fixed would change (a float outside [1e-4, 1e16) but 0,
     a non-str dict key): msgspec may encode the others as they are (C: one walk each, no copy); every position

@@ -18,7 +18,7 @@ import math
 import numbers
 import re
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from queue import Queue
@@ -34,6 +34,7 @@ from autofuse_studio.core.reports.row_join import (
     Column,
     Numbers,
     column_survey,
+    column_surveys,
     join_rows,
     native_joiner,
     plain_texts,
@@ -71,6 +72,11 @@ _NUMBER_TYPES = frozenset({int, float, type(None)})
 _WHOLE_NUMBER_TYPES = frozenset({int, type(None)})
 SHEET_LEVEL = 1  # deflate level of the sheets: zlib's fastest; ISA-L's level 1 is 3x faster and smaller still
 GZIP_WINDOW, GZIP_HEADER = 31, 10  # a gzip stream around the raw deflate data (its trailer holds the CRC)
+RAW_WINDOW = -15  # raw deflate data: a section of a part (its CRC counted as it is deflated)
+# A big sheet's rows are spelled and deflated in this many sections at once (each its own deflate stream, the
+# streams joined as pigz joins them; ISA-L only: its crc32_combine joins the sections' CRCs), so that neither
+# core waits for one thread to spell 130 MB.
+SECTIONS = 2
 
 
 # python-isal's zlib (ISA-L deflate: the 130 MB sheet of 100k rows in 0.23 s of CPU, zlib's level 1 in 0.77 s);
@@ -160,11 +166,12 @@ def _text_values(values: Sequence[Any], letter: str, plain: bool | None = None) 
             (None if value == "" else value) for value in values]
 
 
-def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = False) -> Column:
+def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = False,
+                 survey: tuple[set[type], bool, bool | None] | None = None) -> Column:
     """One column for join_rows (row numbers as ROW): texts inline, numbers as numbers, empty values no cell at
     all, in bulk when its types allow (`non_finite_empty`: NaN/Inf as empty cells, as the metric columns of
-    to_dict() say null)."""
-    kinds, finite, plain = column_survey(values, *_TEXT_RULES)
+    to_dict() say null; `survey`: text_surveys' answer for `values`, when already made)."""
+    kinds, finite, plain = column_survey(values, *_TEXT_RULES) if survey is None else survey
     text_start, text_end = f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', "</t></is></c>"
     if kinds <= _TEXT_TYPES:
         return (_text_values(values, letter, plain), text_start, text_end, NO_CELL)
@@ -175,6 +182,11 @@ def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = Fa
                 "</v></c>")
     return ([(cell(letter, None if non_finite_empty and _non_finite(value) else value),) for value in values],
             "", "", NO_CELL)
+
+
+def text_surveys(columns: Sequence[Sequence[Any]]) -> list[tuple[set[type], bool, bool | None]]:
+    """column_cells' surveys of many columns at once (one release of the GIL: see row_join.column_surveys)."""
+    return column_surveys(columns, *_TEXT_RULES)
 
 
 def _length(column: Column) -> int:
@@ -215,6 +227,20 @@ class Sheet:
         self.rows.append([cell(column_letter(position + 1), value, styles.get(position, PLAIN))
                           for position, value in enumerate(values)])
 
+    def add_rows(self, records: Sequence[Sequence[Any]]) -> None:
+        """Append plain rows of values, the bytes add_row writes, spelled column by column when the sheet holds no
+        rows yet and every record is as long (thousands of culprit lines: ~8 µs a cell one by one)."""
+        width = len(records[0]) if records else 0
+        if self.columns or self.rows or any(len(record) != width for record in records):
+            for record in records:
+                self.add_row(record)
+            return
+        for number, values in enumerate(zip(*records, strict=True), start=1):
+            letter = column_letter(number)
+            # An empty value (None, "") written as add_row writes it, `<c r="B7"/>`, not as no cell.
+            spelled = column_cells(list(values), letter)
+            self.columns.append((spelled[0], spelled[1], spelled[2], f'<c r="{letter}{ROW}"{EMPTY}', *spelled[4:]))
+
     def width(self) -> int:
         """How many columns the sheet spans."""
         return max([len(self.header), len(self.columns), *map(len, self.rows)], default=0)
@@ -236,12 +262,21 @@ class Workbook:
         self._fills: list[str] = []
         self._ahead: dict[int, _DeflatedAhead] = {}  # id(sheet) -> its part, spelled and deflated ahead
 
-    def deflate_ahead(self, sheet: Sheet) -> None:
-        """Start spelling and deflating `sheet` (settings final) on two threads while the caller builds the sheets
-        after it; `save` writes the deflated part (its dxf indexes depend on the sheets up to it only)."""
+    def deflate_ahead(self, sheet: Sheet, fill: Callable[[], None] | None = None) -> None:
+        """Start spelling and deflating `sheet` (settings final) on other threads while the caller builds the sheets
+        after it; `save` writes the deflated part (its dxf indexes depend on the sheets up to it only). `fill`, when
+        given, adds the sheet's columns first, on those threads (the caller leaves the sheet alone until save)."""
         through = self.sheets[:self.sheets.index(sheet) + 1]
         dxfs = list(dict.fromkeys(rule.colour.upper() for added in through for rule in added.conditional))
-        self._ahead[id(sheet)] = _DeflatedAhead(_sheet_xml(sheet, sheet is self.sheets[0], dxfs))
+        sections = SECTIONS if _ISAL is not None and native_joiner() is not None else 1
+        selected = sheet is self.sheets[0]
+
+        def sheet_sections() -> list[Iterator[str | bytes]]:
+            if fill is not None:
+                fill()
+            return _sheet_sections(sheet, selected, dxfs, sections)
+
+        self._ahead[id(sheet)] = _DeflatedAhead(sheet_sections)
 
     def sheet(self, name: str, header: Sequence[str] = ()) -> Sheet:
         """A new sheet (the first is the one Excel shows)."""
@@ -258,6 +293,8 @@ class Workbook:
 
     def save(self, handle: IO[bytes]) -> None:
         """Write the workbook into an open binary file (atomic_open's handle)."""
+        for ahead in self._ahead.values():
+            ahead.filled()  # the sheets' sizes are final (the workbook part names their ranges)
         dxfs = list(dict.fromkeys(rule.colour.upper() for sheet in self.sheets for rule in sheet.conditional))
         with ZipFile(handle, "w", ZIP_DEFLATED, compresslevel=SHEET_LEVEL, allowZip64=True) as archive:
             archive.writestr("[Content_Types].xml", self._content_types())
@@ -267,7 +304,8 @@ class Workbook:
             archive.writestr("xl/_rels/workbook.xml.rels", _relationships([*targets, ("styles", "styles.xml")]))
             archive.writestr("xl/styles.xml", _styles_xml(self._fills, dxfs))
             for number, sheet in enumerate(self.sheets, start=1):
-                ahead = self._ahead.pop(id(sheet), None) or _DeflatedAhead(_sheet_xml(sheet, number == 1, dxfs))
+                ahead = (self._ahead.pop(id(sheet)) if id(sheet) in self._ahead
+                         else _DeflatedAhead([_sheet_xml(sheet, number == 1, dxfs)]))
                 with archive.open(f"xl/worksheets/sheet{number}.xml", "w", force_zip64=True) as part:
                     ahead.write_into(part)
 
@@ -295,15 +333,18 @@ class Workbook:
                 f"</bookViews><sheets>{sheets}</sheets>{defined}</workbook>")
 
 
-class _DeflatedAhead:
-    """A zip part's chunks spelled on one thread (the C join releases the GIL while it writes) and deflated on
-    another (ISA-L or zlib, without the GIL), ahead of the part's place in the zip: the caller's Python runs
-    meanwhile. The deflate is zipfile's own (raw, level SHEET_LEVEL) inside a gzip stream, whose trailer gives
-    the CRC: no second pass over the data, one GIL release per chunk."""
+class _DeflatedSection:
+    """A run of a zip part's chunks spelled on one thread (the C join releases the GIL while it writes) and deflated
+    on another (ISA-L or zlib, without the GIL), ahead of the part's place in the zip: the caller's Python runs
+    meanwhile. The deflate is zipfile's own (raw, level SHEET_LEVEL): a whole part inside a gzip stream, whose
+    trailer gives the CRC (no second pass over the data, one GIL release per chunk); a section of a part (`last`
+    False: flushed to a byte boundary, not final) as raw data, its CRC counted by ISA-L as it is deflated."""
 
-    def __init__(self, chunks: Iterable[str | bytes]) -> None:
-        packer = _ISAL if _ISAL is not None and native_joiner() is not None else zlib
-        self._compressor = packer.compressobj(SHEET_LEVEL, packer.DEFLATED, GZIP_WINDOW)
+    def __init__(self, chunks: Iterable[str | bytes], last: bool | None = None) -> None:
+        self._last = last  # None: the whole part (gzip); else a section, the part's last or not
+        packer = _ISAL if _ISAL is not None and (last is not None or native_joiner() is not None) else zlib
+        self._compressor = packer.compressobj(SHEET_LEVEL, packer.DEFLATED,
+                                              GZIP_WINDOW if last is None else RAW_WINDOW)
         self.deflated: list[bytes] = []
         self.size = self.crc = 0
         self._failed: list[BaseException] = []
@@ -331,44 +372,105 @@ class _DeflatedAhead:
                 continue  # drained only, so that the spelling thread never blocks on a full queue
             try:
                 self.size += len(data)
+                if self._last is not None:
+                    self.crc = _ISAL.crc32(data, self.crc)  # type: ignore[union-attr]
                 self.deflated.append(self._compressor.compress(data))
             except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
                 self._failed.append(exc)
         if not self._failed:
             try:
-                self._finish(self._compressor.flush())
+                self._finish()
             except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
                 self._failed.append(exc)
 
-    def _finish(self, tail: bytes) -> None:
-        """The gzip stream cut to its raw deflate data; the CRC from its trailer (which flush() writes whole)."""
+    def _finish(self) -> None:
+        """The stream ended: a section's raw data flushed (final or to a byte boundary); a gzip stream cut to its
+        raw deflate data, the CRC from its trailer (which flush() writes whole)."""
+        if self._last is not None:
+            self.deflated.append(self._compressor.flush(zlib.Z_FINISH if self._last else zlib.Z_SYNC_FLUSH))
+            return
+        tail = self._compressor.flush()
         self.crc = int.from_bytes(tail[-8:-4], "little")
         self.deflated.append(tail[:-8])
         self.deflated = _without_gzip_header(self.deflated)
 
-    def write_into(self, part: IO[bytes]) -> None:
-        """Wait for the threads, then write the deflated bytes as the zip part's data (the spelling's or the
-        deflate's error is raised here)."""
+    def wait(self) -> None:
+        """Wait for the threads (the spelling's or the deflate's error is raised here)."""
         for thread in self._threads:
             thread.join()
         if self._failed:
             raise self._failed[0]
+
+
+class _DeflatedAhead:
+    """A zip part deflated ahead (`_DeflatedSection`s: one whole part, or sections of it joined), written into its
+    place in the zip by `write_into`. Given a function that makes the sections, it is called on a thread of its own
+    first (a sheet's columns built there)."""
+
+    def __init__(self, sections: Sequence[Iterable[str | bytes]] | Callable[[], Sequence[Iterable[str | bytes]]]
+                 ) -> None:
+        self._sections: list[_DeflatedSection] = []
+        self._failed: list[BaseException] = []
+        self._maker: Thread | None = None
+        if callable(sections):
+            self._maker = Thread(target=self._start_made, args=(sections,), name="xlsx-fill", daemon=True)
+            self._maker.start()
+        else:
+            self._start(sections)
+
+    def _start(self, sections: Sequence[Iterable[str | bytes]]) -> None:
+        if len(sections) == 1:
+            self._sections = [_DeflatedSection(sections[0])]
+        else:
+            self._sections = [_DeflatedSection(chunks, last=at == len(sections) - 1)
+                              for at, chunks in enumerate(sections)]
+
+    def _start_made(self, make: Callable[[], Sequence[Iterable[str | bytes]]]) -> None:
+        try:
+            with gc_paused():  # the columns' lists and cells, none in a cycle
+                self._start(make())
+        except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
+            self._failed.append(exc)
+
+    def filled(self) -> None:
+        """Wait until the sections are made (the sheet's columns built); their error is raised here."""
+        if self._maker is not None:
+            self._maker.join()
+        if self._failed:
+            raise self._failed[0]
+
+    def _joined(self) -> tuple[list[bytes], int, int]:
+        """Every section's deflated bytes, the part's size and CRC (the sections' CRCs combined)."""
+        self.filled()
+        deflated: list[bytes] = []
+        size = crc = 0
+        for section in self._sections:
+            section.wait()
+            deflated += section.deflated
+            crc = section.crc if not size else _ISAL.crc32_combine(crc, section.crc, section.size)  # type: ignore[union-attr]
+            size += section.size
+        return deflated, size, crc
+
+    def write_into(self, part: IO[bytes]) -> None:
+        """Wait for the threads, then write the deflated bytes as the zip part's data (the spelling's or the
+        deflate's error is raised here)."""
+        deflated, size, crc = self._joined()
+        self._sections = []
         # zipfile's _ZipWriteFile (Python 3.6 to 3.13) counts its data in these: the deflated bytes go straight
         # to the archive's file, and close() writes the header from the counts. Without them: inflated again
         # and written through the part (the same member).
         if not all(hasattr(part, name) for name in ("_compressor", "_crc", "_file_size", "_compress_size",
                                                     "_fileobj")):
             inflater = zlib.decompressobj(-15)
-            for data in self.deflated:
+            for data in deflated:
                 part.write(inflater.decompress(data))
             return
         target = part._fileobj  # type: ignore[attr-defined]
-        for data in self.deflated:
+        for data in deflated:
             target.write(data)
         part._compressor = _Flushed()  # type: ignore[attr-defined]
-        part._crc, part._file_size = self.crc, self.size  # type: ignore[attr-defined]
-        part._compress_size = sum(map(len, self.deflated))  # type: ignore[attr-defined]
-        self.deflated = []
+        part._crc, part._file_size = crc, size  # type: ignore[attr-defined]
+        part._compress_size = sum(map(len, deflated))  # type: ignore[attr-defined]
 
 
 def _without_gzip_header(stream: list[bytes]) -> list[bytes]:
@@ -446,6 +548,41 @@ def _row(number: int, cells: Iterable[str]) -> str:
 
 def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[str | bytes]:
     """The worksheet part in chunks: settings, then the rows ROWS_PER_CHUNK at a time, then filter and rules."""
+    (whole,) = _sheet_sections(sheet, selected, dxfs, 1)
+    return whole
+
+
+def _sheet_sections(sheet: Sheet, selected: bool, dxfs: Sequence[str], count: int) -> list[Iterator[str | bytes]]:
+    """The worksheet part in at most `count` runs of chunks (the column rows' chunks shared out in order; one run
+    for a sheet of fewer chunks), read one after the other they are the whole part."""
+    total = _length(sheet.columns[0]) if sheet.columns else 0
+    starts = list(range(0, total, ROWS_PER_CHUNK))
+    count = max(1, min(count, len(starts)))
+    shares = [starts[len(starts) * at // count:len(starts) * (at + 1) // count] for at in range(count)]
+    return [_section_xml(sheet, selected, dxfs, share, first=at == 0, last=at == count - 1)
+            for at, share in enumerate(shares)]
+
+
+def _section_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], starts: Sequence[int], first: bool,
+                 last: bool) -> Iterator[str | bytes]:
+    """The chunks of one run of the part: the settings and header when `first`, the column rows' chunks that begin
+    at `starts`, the small rows, filter and rules when `last`."""
+    header_rows = 1 if sheet.header else 0
+    if first:
+        yield _sheet_head(sheet, selected)
+        if sheet.header:
+            yield _row(1, [cell(column_letter(n), name, BOLD) for n, name in enumerate(sheet.header, 1)])
+    total = _length(sheet.columns[0]) if sheet.columns else 0
+    for start in starts:
+        stop = min(start + ROWS_PER_CHUNK, total)
+        yield join_rows(sheet.columns, start, stop, f'<row r="{ROW}">', "</row>", "", header_rows + 1 + start,
+                        "replace", released=True)
+    if last:
+        yield from _sheet_tail(sheet, dxfs, header_rows + total + 1)
+
+
+def _sheet_head(sheet: Sheet, selected: bool) -> str:
+    """The part up to <sheetData>: the used range, the view (frozen header), the column widths."""
     view = ' tabSelected="1"' if selected else ""
     pane = ('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
             '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>') if sheet.freeze_header else ""
@@ -453,21 +590,15 @@ def _sheet_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str]) -> Iterator[st
                    for n, width in sorted(sheet.widths.items()))
     # The used range: what read-only readers (openpyxl's among them) take the sheet's size from.
     used = f"A1:{column_letter(max(1, sheet.width()))}{max(1, sheet.row_count())}"
-    yield (f'{XML_HEAD}<worksheet xmlns="{MAIN_NS}" xmlns:r="{REL_NS}"><dimension ref="{used}"/>'
-           f'<sheetViews><sheetView workbookViewId="0"'
-           f'{view}>{pane}</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>'
-           f'{f"<cols>{cols}</cols>" if cols else ""}<sheetData>')
-    numbers = count(1)
-    if sheet.header:
-        yield _row(next(numbers), [cell(column_letter(n), name, BOLD) for n, name in enumerate(sheet.header, 1)])
-    if sheet.columns:
-        first = next(numbers)
-        total = _length(sheet.columns[0])
-        for start in range(0, total, ROWS_PER_CHUNK):
-            stop = min(start + ROWS_PER_CHUNK, total)
-            yield join_rows(sheet.columns, start, stop, f'<row r="{ROW}">', "</row>", "", first + start, "replace",
-                            released=True)
-        numbers = count(first + total)
+    return (f'{XML_HEAD}<worksheet xmlns="{MAIN_NS}" xmlns:r="{REL_NS}"><dimension ref="{used}"/>'
+            f'<sheetViews><sheetView workbookViewId="0"'
+            f'{view}>{pane}</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>'
+            f'{f"<cols>{cols}</cols>" if cols else ""}<sheetData>')
+
+
+def _sheet_tail(sheet: Sheet, dxfs: Sequence[str], first_number: int) -> Iterator[str]:
+    """The part after the column rows: the small rows (numbered from `first_number`), filter and rules."""
+    numbers = count(first_number)
     for row in sheet.rows:
         yield _row(next(numbers), row)
     yield "</sheetData>"
