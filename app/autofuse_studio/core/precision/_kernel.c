@@ -76,6 +76,8 @@ enum { OUT_PASS1, OUT_PASS2, OUT_NAN_A, OUT_INF_A, OUT_NAN_B, OUT_INF_B, OUT_MIS
 
 static float f16_table[65536];
 static int f16_ready;
+/* For each 8-bit mask the positions of its set bits, ascending (then zeros): the survey's list_looked. */
+static int32_t packed_bits[256][8];
 static int use_avx2;
 
 /* Exact IEEE half -> float: normals and subnormals via integer arithmetic, Inf/NaN kept. */
@@ -104,6 +106,9 @@ AF_EXPORT int af_init(void)
 {
     if (!f16_ready) {
         for (uint32_t h = 0; h < 65536u; h++) f16_table[h] = half_to_float((uint16_t)h);
+        for (int bits = 0; bits < 256; bits++)
+            for (int b = 0, listed = 0; b < 8; b++)
+                if ((bits >> b) & 1) packed_bits[bits][listed++] = b;
         f16_ready = 1;
     }
 #if AF_X86_DISPATCH
@@ -1325,6 +1330,15 @@ static int is_float_code(int type) { return type == AF_FLOAT16 || type == AF_FLO
 /* Bytes per element of a float type code. */
 static size_t type_size(int type) { return type == AF_FLOAT16 ? 2 : type == AF_FLOAT32 ? 4 : 8; }
 
+/* Whether two buffers hold the same bytes: their last 4 KB first (an error in a tail tile then costs no pass
+ * over the equal rest before it), then the whole. */
+static int same_bits(const void *a, const void *b, size_t bytes)
+{
+    const size_t end = bytes > 8192 ? 4096 : 0;
+    if (end && memcmp((const char *)a + bytes - end, (const char *)b + bytes - end, end) != 0) return 0;
+    return memcmp(a, b, bytes - end) == 0;
+}
+
 AF_INLINE void first_of(int64_t *count, int64_t *first, int64_t i)
 {
     if ((*count)++ == 0) *first = i;
@@ -1348,7 +1362,8 @@ typedef struct {
 /* The survey's vector part over one chunk of doubles: reductions in lanes, and per element what the scalar
  * part must do (attention[k]: 2 when it must look, the element not both finite, |y| above the fused max or a
  * bad fused zero; 1 when the element is a plain rest one, bad with both finite, |y| within the fused max and a
- * fused value not zero, which no check 1-3 can explain; 0 when it is neither). */
+ * fused value not zero, which no check 1-3 can explain; 0 when it is neither; the vector sweeps also give 3, an
+ * underflow: a bad fused zero, both finite, |y| in the fused subnormal range, which the scalar part only counts). */
 AF_INLINE int survey_chunk(const double *xs, const double *ys, int64_t m, const double *params,
                             af_survey_lanes *v, double *attention)
 {
@@ -1402,14 +1417,18 @@ static int survey_chunk_baseline(const double *xs, const double *ys, int64_t m, 
 }
 
 #if AF_X86_DISPATCH
-/* The elements i + b for each set bit b of `bits` appended to looked[0..listed); -1 once more than SV_LOOKED
- * (the chunk is dense: its attention flags are scanned instead), or when it already was. */
-static inline int list_looked(int32_t *looked, int listed, int64_t i, int bits)
+/* The elements i + b for each set bit b of `bits` (8 bits at most) appended to looked[0..listed) (room for
+ * SV_LOOKED + 8: eight are stored whatever the count); -1 once more than SV_LOOKED (the chunk is dense: its
+ * attention flags are scanned instead), or when it already was. Branch-free on the bits (left-packed through
+ * packed_bits): a sparse error's flags are random, and a loop over them mispredicted at every vector. */
+__attribute__((target("avx2,f16c"))) static inline int list_looked(int32_t *looked, int listed, int64_t i, int bits)
 {
-    for (; bits && listed >= 0; bits &= bits - 1)
-        listed = listed < SV_LOOKED ? (looked[listed] = (int32_t)(i + __builtin_ctz((unsigned)bits)), listed + 1)
-                                    : -1;
-    return listed;
+    const int count = __builtin_popcount((unsigned)bits);
+    if (listed < 0 || listed + count > SV_LOOKED) return -1;
+    _mm256_storeu_si256((__m256i *)(looked + listed),
+                        _mm256_add_epi32(_mm256_set1_epi32((int32_t)i),
+                                         _mm256_loadu_si256((const __m256i *)packed_bits[bits])));
+    return listed + count;
 }
 
 /* Four elements from flat index i as doubles (exact; no buffer: the survey converts in registers). */
@@ -1436,6 +1455,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
     const __m256d c1 = _mm256_set1_pd(params[SP_C1]), c2 = _mm256_set1_pd(params[SP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[SP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0);
+    const __m256d three = _mm256_set1_pd(3.0);
+    const __m256d f_tiny = _mm256_set1_pd(params[SP_F_TINY]), f_min_sub = _mm256_set1_pd(params[SP_F_MIN_SUB]);
     const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
     const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     const __m256d below = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1000);
@@ -1480,9 +1501,13 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
             const __m256d quotient = _mm256_div_pd(diff, _mm256_blendv_pd(one, ay, positive));
             max_rel = _mm256_max_pd(_mm256_and_pd(quotient, rated), max_rel);
         }
-        const __m256d special = _mm256_or_pd(_mm256_or_pd(_mm256_xor_pd(both, all), _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ)),
-                                             _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ)));
-        const int special_bits = _mm256_movemask_pd(special), bad_bits = _mm256_movemask_pd(bad);
+        /* special: not both finite or |y| above the fused max (looked at in double); a bad fused zero below is an
+         * underflow when |y| lies in the fused subnormal range (flag 3: only counted), else a plain rest one. */
+        const __m256d special = _mm256_or_pd(_mm256_xor_pd(both, all), _mm256_cmp_pd(ay, f_max, _CMP_GT_OQ));
+        const __m256d under = _mm256_and_pd(
+            _mm256_andnot_pd(special, _mm256_and_pd(bad, _mm256_cmp_pd(x, zero, _CMP_EQ_OQ))),
+            _mm256_and_pd(_mm256_cmp_pd(ay, f_min_sub, _CMP_GE_OQ), _mm256_cmp_pd(ay, f_tiny, _CMP_LT_OQ)));
+        const int special_bits = _mm256_movemask_pd(_mm256_or_pd(special, under)), bad_bits = _mm256_movemask_pd(bad);
         listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
         max_abs = _mm256_max_pd(d, max_abs);
         /* max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b: survey_chunk's selects. */
@@ -1493,7 +1518,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
         not_same += 4 - __builtin_popcount((unsigned)_mm256_movemask_pd(same));
         not_both += 4 - __builtin_popcount((unsigned)both_bits);
         bad_count += __builtin_popcount((unsigned)bad_bits);
-        _mm256_storeu_pd(attention + i, _mm256_blendv_pd(_mm256_and_pd(bad, one), two, special));
+        _mm256_storeu_pd(attention + i,
+                         _mm256_blendv_pd(_mm256_blendv_pd(_mm256_and_pd(bad, one), three, under), two, special));
         any |= special_bits | bad_bits;
         any_special |= special_bits;
     }
@@ -1564,7 +1590,8 @@ static int survey_f32_fits(int x_type, int y_type, const double *params)
  * both-finite elements, else 0; q_seen: |x - y| / |y| where both are finite and |y| > 0, else 0): differences
  * whose float is d_top > 0 (float rounding is monotonic, so the largest difference rounds to the largest
  * float), quotients whose float is at least q_floor > 0; in double, survey_chunk's operations, four lanes at a
- * time. Returns how many elements it worked out. */
+ * time. Returns how many elements it worked out at a cost (the differences, and the quotients that needed a
+ * division: a quotient its float gives exactly costs a multiplication). */
 __attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void *x_data, int x_type,
                                                                        const void *y_data, int y_type,
                                                                        int64_t offset, int64_t m,
@@ -1577,32 +1604,66 @@ __attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void
     const __m256d one_d = _mm256_set1_pd(1.0);
     const __m256i lane_bits = _mm256_setr_epi64x(1, 2, 4, 8);
     __m256d abs_top = _mm256_setzero_pd(), rel_top = _mm256_setzero_pd();
-    double lanes[4];
+    double lanes[4], single_abs = 0, single_rel = 0; /* the maxima of the vectors done one by one */
     int64_t worked = 0;
     for (int64_t i = 0; i < m; i += 8) {
         const int d_bits = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(d_seen + i), d_top8, _CMP_EQ_OQ));
         const int q_bits = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(q_seen + i), q_floor8, _CMP_GE_OQ));
         if ((d_bits | q_bits) == 0) continue;
+        if (__builtin_popcount((unsigned)(d_bits | q_bits)) < 4) {
+            /* A few (a scale's rare ties, an underflow's flushed values): one by one, the same operations. */
+            for (int bits = d_bits | q_bits; bits; bits &= bits - 1) {
+                const int k = __builtin_ctz((unsigned)bits);
+                const double xd = value_at(x_data, x_type, offset + i + k);
+                const double yd = value_at(y_data, y_type, offset + i + k);
+                const double d = fabs(xd - yd), ay = fabs(yd), q = q_seen[i + k];
+                if ((d_bits >> k) & 1) {
+                    single_abs = d > single_abs ? d : single_abs;
+                    worked++;
+                }
+                if ((q_bits >> k) & 1) {
+                    const double quotient = d == q * ay ? q : d / ay;
+                    worked += d != q * ay;
+                    single_rel = quotient > single_rel ? quotient : single_rel;
+                }
+            }
+            continue;
+        }
         const __m256 x = load8_float(x_data, x_type, offset + i), y = load8_float(y_data, y_type, offset + i);
-        worked += __builtin_popcount((unsigned)(d_bits | q_bits));
+        const __m256 q_float = _mm256_loadu_ps(q_seen + i);
+        worked += __builtin_popcount((unsigned)d_bits);
         for (int half = 0; half < 2; half++) {
             const __m256d xd = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(x, 1) : _mm256_castps256_ps128(x));
             const __m256d yd = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(y, 1) : _mm256_castps256_ps128(y));
+            const __m256d qd = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(q_float, 1)
+                                                    : _mm256_castps256_ps128(q_float));
             const __m256i d_lanes = _mm256_and_si256(_mm256_set1_epi64x(d_bits >> (4 * half)), lane_bits);
             const __m256i q_lanes = _mm256_and_si256(_mm256_set1_epi64x(q_bits >> (4 * half)), lane_bits);
             const __m256d d_mask = _mm256_castsi256_pd(_mm256_cmpeq_epi64(d_lanes, lane_bits));
             const __m256d q_mask = _mm256_castsi256_pd(_mm256_cmpeq_epi64(q_lanes, lane_bits));
             const __m256d d = _mm256_and_pd(_mm256_sub_pd(xd, yd), magnitude_d);
             const __m256d ayd = _mm256_and_pd(yd, magnitude_d);
+            /* Where d is exactly q ay (q the float quotient; the product of two floats is exact in double), d / ay
+             * is q exactly, so the double division would give q: a scale by a power of two or a flushed value
+             * (all its quotients alike) needs no division. The others divide. */
+            const __m256d exact = _mm256_cmp_pd(d, _mm256_mul_pd(qd, ayd), _CMP_EQ_OQ);
+            const __m256d divide = _mm256_andnot_pd(exact, q_mask);
+            const int divide_bits = _mm256_movemask_pd(divide);
+            __m256d quotient = qd;
             abs_top = _mm256_max_pd(_mm256_and_pd(d, d_mask), abs_top);
-            rel_top = _mm256_max_pd(_mm256_and_pd(_mm256_div_pd(d, _mm256_blendv_pd(one_d, ayd, q_mask)), q_mask),
-                                    rel_top);
+            if (divide_bits) {
+                quotient = _mm256_blendv_pd(qd, _mm256_div_pd(d, _mm256_blendv_pd(one_d, ayd, divide)), divide);
+                worked += __builtin_popcount((unsigned)divide_bits);
+            }
+            rel_top = _mm256_max_pd(_mm256_and_pd(quotient, q_mask), rel_top);
         }
     }
     _mm256_storeu_pd(lanes, abs_top);
     for (int k = 0; k < 4; k++) *max_abs = lanes[k] > *max_abs ? lanes[k] : *max_abs;
     _mm256_storeu_pd(lanes, rel_top);
     for (int k = 0; k < 4; k++) *max_rel = lanes[k] > *max_rel ? lanes[k] : *max_rel;
+    *max_abs = single_abs > *max_abs ? single_abs : *max_abs;
+    *max_rel = single_rel > *max_rel ? single_rel : *max_rel;
     return worked;
 }
 
@@ -1629,6 +1690,10 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
     const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     const __m256 relative = _mm256_set1_ps(0x1p-20f), absolute = _mm256_set1_ps(0x1p-100f);
+    /* The fused subnormal range's bounds as floats, and whether they are exact (all ones) or not (zero). */
+    const double tiny_d = params[SP_F_TINY], min_sub_d = params[SP_F_MIN_SUB];
+    const __m256 f_tiny = _mm256_set1_ps((float)tiny_d), f_min_sub = _mm256_set1_ps((float)min_sub_d);
+    const __m256 under_ok = (double)(float)tiny_d == tiny_d && (double)(float)min_sub_d == min_sub_d ? all : zero;
     const __m256i lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     __m256 d_max = zero, q_max = zero;
     float d_seen[CHUNK], q_seen[CHUNK]; /* each element's float |x - y| and quotient, for the maxima's rescan */
@@ -1685,9 +1750,15 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
         q_max = _mm256_max_ps(quotient, q_max);
         _mm256_storeu_ps(d_seen + i, d_both);
         _mm256_storeu_ps(q_seen + i, quotient);
-        const __m256 special = _mm256_or_ps(_mm256_or_ps(_mm256_xor_ps(both, all), _mm256_cmp_ps(ay, f_max, _CMP_GT_OQ)),
-                                            _mm256_and_ps(bad, _mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
-        const int special_bits = _mm256_movemask_ps(special), bad_bits = _mm256_movemask_ps(bad);
+        /* As survey_chunk_avx2: a bad fused zero with |y| in the fused subnormal range is an underflow (flag 3)
+         * when float holds that range's bounds exactly, else it is looked at in double. */
+        const __m256 hard = _mm256_or_ps(_mm256_xor_ps(both, all), _mm256_cmp_ps(ay, f_max, _CMP_GT_OQ));
+        const __m256 zero_bad = _mm256_andnot_ps(hard, _mm256_and_ps(bad, _mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
+        const __m256 special = _mm256_or_ps(hard, _mm256_andnot_ps(under_ok, zero_bad));
+        const __m256 under = _mm256_and_ps(_mm256_and_ps(zero_bad, under_ok),
+                                           _mm256_and_ps(_mm256_cmp_ps(ay, f_min_sub, _CMP_GE_OQ),
+                                                         _mm256_cmp_ps(ay, f_tiny, _CMP_LT_OQ)));
+        const int special_bits = _mm256_movemask_ps(_mm256_or_ps(special, under)), bad_bits = _mm256_movemask_ps(bad);
         listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
         x_max = _mm256_max_ps(x, x_max);
         x_min = _mm256_min_ps(x, x_min);
@@ -1697,7 +1768,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
         not_both += 8 - __builtin_popcount((unsigned)both_bits);
         bad_count += __builtin_popcount((unsigned)bad_bits);
         {
-            const __m256 flags = _mm256_blendv_ps(_mm256_and_ps(bad, one), _mm256_set1_ps(2.0f), special);
+            const __m256 flags = _mm256_blendv_ps(
+                _mm256_blendv_ps(_mm256_and_ps(bad, one), _mm256_set1_ps(3.0f), under), _mm256_set1_ps(2.0f), special);
             _mm256_storeu_pd(attention + i, _mm256_cvtps_pd(_mm256_castps256_ps128(flags)));
             _mm256_storeu_pd(attention + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(flags, 1)));
         }
@@ -1735,7 +1807,7 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
             const int64_t worked = survey_f32_maxima(x_data, x_type, y_data, y_type, offset, whole, d_seen, q_seen,
                                                      d_top, q_top * (1 - 0x1p-20f), &v->max_abs[0],
                                                      &v->max_rel[0]);
-            /* Dense (quotients all alike, as a scale's): the double sweep is faster from here on. */
+            /* Dense (many quotients alike but not exact in float): the double sweep is faster from here on. */
             if (worked > whole / 32) *dense = 1;
         }
         /* Lane 0 of the double lanes takes the chunk's extremes (the same selects: values, never a NaN). */
@@ -1878,7 +1950,7 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
                        double *extremes)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
-    int32_t looked[SV_LOOKED]; /* survey_chunk_avx2's list of a chunk's flagged elements */
+    int32_t looked[SV_LOOKED + 8]; /* survey_chunk_avx2's list of a chunk's flagged elements (list_looked's room) */
     const double f_max = params[SP_F_MAX], f_tiny = params[SP_F_TINY], f_min_sub = params[SP_F_MIN_SUB];
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
@@ -1890,7 +1962,7 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
     int dense = 0; /* survey_chunk_f32 found its maxima too costly to rescan: the double sweep from then on */
 #endif
     memset(c, 0, sizeof c);
-    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0) {
+    if (x_type == y_type && same_bits(x_data, y_data, (size_t)n * type_size(x_type))) {
         /* The same bits: identical (NaN payloads included), nothing else is read. */
         memset(out_doubles, 0, SV_DOUBLES * sizeof *out_doubles);
         memcpy(out_counts, c, sizeof c);
@@ -1934,6 +2006,11 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
              * marking once its last axis is full, so the scan jumps to the next row after its first one. */
             for (k = 0; k < LANES; k++) bad_after += v.bad[k];
             c[SV_REST] += (int64_t)(bad_after - bad_before);
+            if (looked_count >= 0) { /* the few flagged ones listed: no scan of the flags */
+                for (int64_t q = 0; q < looked_count && mk.filled < mk.total; q++)
+                    mark_element(&mk, offset + looked[q]);
+                continue;
+            }
             for (int64_t j = 0; j < m && mk.filled < mk.total; j++) {
                 if (attention[j] == 0) continue;
                 mark_element(&mk, offset + j);
@@ -1947,6 +2024,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
         for (int64_t q = 0, j = 0; look && (looked_count >= 0 ? q < looked_count : j < m); q++, j++) {
             if (looked_count >= 0) j = looked[q];
             if (attention[j] == 0) continue;
+            if (attention[j] == 3) { /* an underflow (the vector sweeps decided it) */
+                first_of(&c[SV_UNDERFLOW], &c[SV_UNDERFLOW_FIRST], offset + j);
+                continue;
+            }
             if (attention[j] == 1) { /* a plain rest element (survey_chunk): checks 1-3 cannot explain it */
                 c[SV_REST]++;
                 mark_element(&mk, offset + j);
@@ -2166,25 +2247,29 @@ __attribute__((target("avx2,f16c"))) static void whole_float_avx2(const void *x_
         const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
         const __m256 diff = _mm256_and_ps(_mm256_sub_ps(x, y), magnitude);
         const __m256 tol = _mm256_add_ps(_mm256_mul_ps(_mm256_max_ps(ax, ay), scale), floor_);
-        const __m256 nan_pair = _mm256_and_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
-        const __m256 same = _mm256_or_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ), nan_pair);
+        /* Unordered: a NaN on either side (one compare); the usual vector has none and skips the NaN work. */
+        const __m256 either_nan = _mm256_cmp_ps(x, y, _CMP_UNORD_Q);
+        const int nan_bits = _mm256_movemask_ps(either_nan);
+        __m256 same = _mm256_cmp_ps(x, y, _CMP_EQ_OQ), keep_x = x, keep_y = y;
+        if (nan_bits) {
+            same = _mm256_or_ps(same,
+                                _mm256_and_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q)));
+            keep_x = _mm256_blendv_ps(x, _mm256_set1_ps(NAN), either_nan);
+            keep_y = _mm256_blendv_ps(y, _mm256_set1_ps(NAN), either_nan);
+            nan += __builtin_popcount((unsigned)nan_bits);
+        }
         const __m256 wrong = _mm256_or_ps(_mm256_cmp_ps(diff, tol, _CMP_NLE_UQ),
                                           _mm256_cmp_ps(tol, top_finite, _CMP_NLE_UQ));
         const int candidate = _mm256_movemask_ps(_mm256_andnot_ps(same, wrong));
-        const int special = w->special ? _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q),
-                                                                         _mm256_cmp_ps(ax, limit, _CMP_GE_OQ)))
-                                       : 0;
+        /* isnan(x) or |x| >= limit: not (|x| < limit), unordered true. */
+        const int special = w->special ? _mm256_movemask_ps(_mm256_cmp_ps(ax, limit, _CMP_NLT_UQ)) : 0;
         const __m256 d = _mm256_and_ps(diff, _mm256_cmp_ps(diff, top_finite, _CMP_LE_OQ));
         const __m256 positive = _mm256_cmp_ps(ay, zero, _CMP_GT_OQ);
         /* d / ay only where it may beat the lane's best (as in survey_chunk_avx2, with float's 2**-21). */
         const __m256 bound = _mm256_mul_ps(_mm256_mul_ps(best_rel, ay), below);
         const __m256 maybe = _mm256_and_ps(positive, _mm256_or_ps(_mm256_cmp_ps(d, bound, _CMP_GE_OQ),
                                                                    _mm256_cmp_ps(bound, tiny, _CMP_LT_OQ)));
-        const __m256 either_nan = _mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
-        const __m256 keep_x = _mm256_blendv_ps(x, _mm256_set1_ps(NAN), either_nan);
-        const __m256 keep_y = _mm256_blendv_ps(y, _mm256_set1_ps(NAN), either_nan);
         not_equal += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)));
-        nan += __builtin_popcount((unsigned)_mm256_movemask_ps(either_nan));
         x_max = _mm256_max_ps(keep_x, x_max);
         x_min = _mm256_min_ps(keep_x, x_min);
         y_max = _mm256_max_ps(keep_y, y_max);
@@ -2274,7 +2359,7 @@ __attribute__((target("avx2,f16c"))) static int64_t whole_double_avx2(const doub
 static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
                       int special, const double *params, int64_t special_cap, int64_t *specials,
                       int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts,
-                      int same_bits);
+                      int same);
 
 AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
                             int special, const double *params, int64_t special_cap, int64_t *specials,
@@ -2284,11 +2369,11 @@ AF_EXPORT int af_sign_whole(const void *x_data, int x_type, const void *y_data, 
                       candidate_cap, candidates, out_doubles, out_counts, -1);
 }
 
-/* af_sign_whole; same_bits: 1 when the caller found the two buffers the same bits, -1 when not compared yet. */
+/* af_sign_whole; same: 1 when the caller found the two buffers the same bits, -1 when not compared yet. */
 static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int wide64,
                       int special, const double *params, int64_t special_cap, int64_t *specials,
                       int64_t candidate_cap, int64_t *candidates, double *out_doubles, int64_t *out_counts,
-                      int same_bits)
+                      int same)
 {
     float max_abs_float = 0, max_rel_float = 0;
     double max_abs_double = 0, max_rel_double = 0;
@@ -2299,7 +2384,7 @@ static int sign_whole(const void *x_data, int x_type, const void *y_data, int y_
     whole_start(w, special, params, special_cap, specials, candidate_cap, candidates);
     out_doubles[SW_X_MAX] = out_doubles[SW_X_MIN] = out_doubles[SW_Y_MAX] = out_doubles[SW_Y_MIN] = 0;
     out_doubles[SW_NAN] = 0; /* (the extremes of identical tensors are not worked out) */
-    if (same_bits == 1 || (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)) {
+    if (same == 1 || (x_type == y_type && same_bits(x_data, y_data, (size_t)n * type_size(x_type)))) {
         /* The same bits: equal unless NaN (NaN != NaN); no candidate (equal or both NaN), no difference. */
         int64_t nan = 0;
         for (int64_t offset = 0; offset < n; offset += CHUNK) {
@@ -2361,15 +2446,19 @@ __attribute__((target("avx2,f16c"))) static void scan_float_avx2(const void *x_d
     int64_t i = start, not_equal = 0, nan = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = load8(x_data, x_type, i), y = load8(y_data, y_type, i);
-        const __m256 x_nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
-        const __m256 either_nan = _mm256_or_ps(x_nan, _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
-        const int special = w->special ? _mm256_movemask_ps(_mm256_or_ps(
-                                             x_nan, _mm256_cmp_ps(_mm256_and_ps(x, magnitude), limit, _CMP_GE_OQ)))
+        const __m256 either_nan = _mm256_cmp_ps(x, y, _CMP_UNORD_Q); /* a NaN on either side */
+        const int nan_bits = _mm256_movemask_ps(either_nan);
+        /* isnan(x) or |x| >= limit: not (|x| < limit), unordered true. */
+        const int special = w->special ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(x, magnitude), limit,
+                                                                          _CMP_NLT_UQ))
                                        : 0;
-        const __m256 keep_x = _mm256_blendv_ps(x, not_a_number, either_nan);
-        const __m256 keep_y = _mm256_blendv_ps(y, not_a_number, either_nan);
+        __m256 keep_x = x, keep_y = y;
+        if (nan_bits) { /* the usual vector has no NaN: no blend */
+            keep_x = _mm256_blendv_ps(x, not_a_number, either_nan);
+            keep_y = _mm256_blendv_ps(y, not_a_number, either_nan);
+            nan += __builtin_popcount((unsigned)nan_bits);
+        }
         not_equal += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)));
-        nan += __builtin_popcount((unsigned)_mm256_movemask_ps(either_nan));
         x_max = _mm256_max_ps(keep_x, x_max);
         x_min = _mm256_min_ps(keep_x, x_min);
         y_max = _mm256_max_ps(keep_y, y_max);
@@ -2436,7 +2525,7 @@ AF_EXPORT int af_sign_scan(const void *x_data, int x_type, const void *y_data, i
     const int wide64 = x_type == AF_FLOAT64 || y_type == AF_FLOAT64;
     if (!f16_ready || !use_avx2 || n <= 0 || !is_float_code(x_type) || !is_float_code(y_type))
         return AF_UNSUPPORTED;
-    if (x_type == y_type && memcmp(x_data, y_data, (size_t)n * type_size(x_type)) == 0)
+    if (x_type == y_type && same_bits(x_data, y_data, (size_t)n * type_size(x_type)))
         return sign_whole(x_data, x_type, y_data, y_type, n, wide64, special, params, special_cap, specials,
                           candidate_cap, candidates, out_doubles, out_counts, 1);
     whole_start(w, special, params, special_cap, specials, candidate_cap, candidates);
@@ -2828,22 +2917,29 @@ static int64_t model_left_scalar(const double *xs, const double *ys, int64_t m, 
     return left;
 }
 
+/* 0: the value models' whole pass stays in double (af_sign_model_f32: the tests compare the two). */
+static int model_f32_on = 1;
+
+AF_EXPORT void af_sign_model_f32(int on) { model_f32_on = on != 0; }
+
 #if AF_X86_DISPATCH
-/* model_left_scalar four elements a step: a plain element (both finite, |y| within the fused max, x not zero)
- * is one no check 1-3 explains (overflow needs |y| above the max, nonfinite a non-finite x, underflow x == 0),
- * hence usable, and its test is the same operations in vectors (no FMA); the others go through
+/* model_left_scalar four elements a step on the raw pair's elements [0, n) (float16, float32 or float64 each,
+ * converted to double in registers: no buffer): a plain element (both finite, |y| within the fused max, x not
+ * zero) is one no check 1-3 explains (overflow needs |y| above the max, nonfinite a non-finite x, underflow
+ * x == 0), hence usable, and its test is the same operations in vectors (no FMA); the others go through
  * classify_element. */
-__attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const double *xs, const double *ys, int64_t m,
-                                                                    int64_t offset, const double *params, int kind,
-                                                                    double a, double b, af_marks *mk)
+__attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const void *x_data, int x_type,
+                                                                    const void *y_data, int y_type, int64_t n,
+                                                                    const double *params, int kind, double a,
+                                                                    double b, af_marks *mk)
 {
     const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
     const __m256d zero = _mm256_setzero_pd(), va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
     const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
     int64_t left = 0, i = 0;
-    for (; i + 4 <= m; i += 4) {
-        const __m256d x = _mm256_loadu_pd(xs + i), y = _mm256_loadu_pd(ys + i);
+    for (; i + 4 <= n; i += 4) {
+        const __m256d x = load4_double(x_data, x_type, i), y = load4_double(y_data, y_type, i);
         const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
         const __m256d plain = _mm256_and_pd(
             _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
@@ -2864,14 +2960,105 @@ __attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const double
             if ((plain_bits >> k) & 1) {
                 if ((off_bits >> k) & 1) {
                     left++;
-                    mark_element(mk, offset + i + k);
+                    mark_element(mk, i + k);
                 }
             } else {
-                left += model_left_scalar(xs + i + k, ys + i + k, 1, offset + i + k, params, kind, a, b, mk);
+                const double xd = double_at(x_data, x_type, i + k), yd = double_at(y_data, y_type, i + k);
+                left += model_left_scalar(&xd, &yd, 1, i + k, params, kind, a, b, mk);
             }
         }
     }
-    return left + model_left_scalar(xs + i, ys + i, m - i, offset + i, params, kind, a, b, mk);
+    for (; i < n; i++) {
+        const double xd = double_at(x_data, x_type, i), yd = double_at(y_data, y_type, i);
+        left += model_left_scalar(&xd, &yd, 1, i, params, kind, a, b, mk);
+    }
+    return left;
+}
+
+/* True when model_left_f32 may run: float16/float32 sides (exact as floats), the fused max exact in float, and
+ * tol's c1, c2 and the model's a and b far inside float's range: c1 between 2**-12 and 1/2, c2 up to 2**100,
+ * a and b 0 or between 2**-100 and 2**100 in magnitude (each float within 2**-24 of its double). A smaller c1
+ * (a float32 pair's 4 ulps: 2**-21) leaves tol within float's own rounding: most elements would be tested
+ * again in double, so the double pass runs. */
+static int model_f32_fits(int x_type, int y_type, const double *params, double a, double b)
+{
+    const double c1 = params[RP_C1], c2 = params[RP_C2], f_max = params[RP_F_MAX];
+    const double fa = fabs(a), fb = fabs(b);
+    return model_f32_on && (x_type == AF_FLOAT16 || x_type == AF_FLOAT32)
+           && (y_type == AF_FLOAT16 || y_type == AF_FLOAT32) && c1 >= 0x1p-12 && c1 <= 0.5
+           && c2 >= 0 && c2 <= 0x1p100 && f_max <= FLT_MAX && (double)(float)f_max == f_max
+           && (fa == 0 || (fa >= 0x1p-100 && fa <= 0x1p100)) && (fb == 0 || (fb >= 0x1p-100 && fb <= 0x1p100));
+}
+
+/* model_left_avx2 on the raw float16/float32 pair (model_f32_fits), eight elements a step in float, the same
+ * count and marks. A plain element's test (|d - a| > tol + b, |x - a y| > tol b) is decided in float when the
+ * two sides differ by more than twice a bound on the float rounding (2**-20 of the magnitudes involved, plus
+ * 2**-120 for subnormal results: the float sums and products are within a few 2**-24 of the double ones, the
+ * double ones within 2**-52 of the exact); the others (an overflow in float too: Inf or NaN never decides) are
+ * tested again in double with model_off's operations, and the elements that are not plain go through
+ * classify_element, as model_left_avx2 does. */
+__attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x_data, int x_type,
+                                                                   const void *y_data, int y_type, int64_t n,
+                                                                   const double *params, int kind, double a,
+                                                                   double b, af_marks *mk)
+{
+    const __m256 c1 = _mm256_set1_ps((float)params[RP_C1]), c2 = _mm256_set1_ps((float)params[RP_C2]);
+    const __m256 f_max = _mm256_set1_ps((float)params[RP_F_MAX]), top_finite = _mm256_set1_ps(FLT_MAX);
+    const __m256 zero = _mm256_setzero_ps(), va = _mm256_set1_ps((float)a), vb = _mm256_set1_ps((float)b);
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 relative = _mm256_set1_ps(0x1p-19f), absolute = _mm256_set1_ps(0x1p-119f);
+    const __m256 a_size = _mm256_and_ps(va, magnitude);
+    int64_t left = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = load8_float(x_data, x_type, i), y = load8_float(y_data, y_type, i);
+        const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
+        const __m256 plain = _mm256_and_ps(
+            _mm256_and_ps(_mm256_cmp_ps(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_ps(ay, f_max, _CMP_LE_OQ)),
+            _mm256_cmp_ps(x, zero, _CMP_NEQ_OQ));
+        const __m256 tol = _mm256_add_ps(_mm256_mul_ps(c1, _mm256_max_ps(ax, ay)), c2);
+        __m256 lhs, rhs, sizes;
+        if (kind == RS_BIAS) {
+            lhs = _mm256_and_ps(_mm256_sub_ps(_mm256_sub_ps(x, y), va), magnitude);
+            rhs = _mm256_add_ps(tol, vb);
+            sizes = a_size;
+        } else {
+            const __m256 product = _mm256_mul_ps(va, y);
+            lhs = _mm256_and_ps(_mm256_sub_ps(x, product), magnitude);
+            rhs = _mm256_mul_ps(tol, vb);
+            sizes = _mm256_and_ps(product, magnitude);
+        }
+        /* Twice the bound (2**-19, 2**-119): the float sums below round by far less than the bound itself. */
+        const __m256 margin = _mm256_add_ps(
+            _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(ax, ay), sizes), _mm256_add_ps(lhs, rhs)),
+                          relative),
+            absolute);
+        const int plain_bits = _mm256_movemask_ps(plain);
+        const int off_bits = _mm256_movemask_ps(_mm256_cmp_ps(lhs, _mm256_add_ps(rhs, margin), _CMP_GT_OQ))
+                             & plain_bits;
+        const int in_bits = _mm256_movemask_ps(_mm256_cmp_ps(lhs, _mm256_sub_ps(rhs, margin), _CMP_LT_OQ));
+        if (plain_bits == 255 && in_bits == 255) continue; /* all plain, all within the model */
+        for (int k = 0; k < 8; k++) {
+            const double xd = double_at(x_data, x_type, i + k), yd = double_at(y_data, y_type, i + k);
+            if (!((plain_bits >> k) & 1)) {
+                left += model_left_scalar(&xd, &yd, 1, i + k, params, kind, a, b, mk);
+            } else if ((off_bits >> k) & 1) {
+                left++;
+                mark_element(mk, i + k);
+            } else if (!((in_bits >> k) & 1)) { /* unsure in float: model_off in double */
+                const double axd = fabs(xd), ayd = fabs(yd);
+                const double tol_d = params[RP_C1] * (axd > ayd ? axd : ayd) + params[RP_C2];
+                if (model_off(kind, xd, yd, tol_d, a, b)) {
+                    left++;
+                    mark_element(mk, i + k);
+                }
+            }
+        }
+    }
+    for (; i < n; i++) {
+        const double xd = double_at(x_data, x_type, i), yd = double_at(y_data, y_type, i);
+        left += model_left_scalar(&xd, &yd, 1, i, params, kind, a, b, mk);
+    }
+    return left;
 }
 #endif
 
@@ -2881,19 +3068,32 @@ static int64_t model_left(const void *x_data, int x_type, const void *y_data, in
 {
     double x_buffer[CHUNK], y_buffer[CHUNK];
     int64_t left = 0;
+#if AF_X86_DISPATCH
+    if (use_avx2 && model_f32_fits(x_type, y_type, params, a, b))
+        return model_left_f32(x_data, x_type, y_data, y_type, n, params, kind, a, b, mk);
+    if (use_avx2) return model_left_avx2(x_data, x_type, y_data, y_type, n, params, kind, a, b, mk);
+#endif
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         const int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
         const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
         const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
-#if AF_X86_DISPATCH
-        if (use_avx2) {
-            left += model_left_avx2(xs, ys, m, offset, params, kind, a, b, mk);
-            continue;
-        }
-#endif
         left += model_left_scalar(xs, ys, m, offset, params, kind, a, b, mk);
     }
     return left;
+}
+
+/* model_left on its own, for the tests (0 on the stride params: none is read): how many elements the model
+ * (kind RS_BIAS or RS_SCALE, a and b as model_off takes them) leaves, their marks in marks (laid out as
+ * af_sign_survey's); -1 when the pair or shape is not one the sweeps read. */
+AF_EXPORT int64_t af_sign_model_left(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                                     int ndim, const int64_t *dims, const double *params, int kind, double a,
+                                     double b, int64_t *marks)
+{
+    af_marks mk;
+    if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
+        || ndim > SV_MAX_AXES || (kind != RS_BIAS && kind != RS_SCALE) || !marks_init(&mk, ndim, dims, n, marks))
+        return -1;
+    return model_left(x_data, x_type, y_data, y_type, n, params, kind, a, b, &mk);
 }
 
 /*
@@ -3034,7 +3234,6 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         RS_PICKED({
             if (e.usable) {
                 double ay = fabs(e.y);
-                second[usable++] = e.tol / (ay > 1e-300 || ay != ay ? ay : 1e-300);
                 if (ay > 0) first[big++] = ay;
             }
         });
@@ -3059,7 +3258,15 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
 #undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
         if (2 * left <= n) { /* as for the bias; |factor - 1| > min(1, low_eps) */
-            const int above = above_median(second, usable, fabs(factor - 1), scratch, &nan);
+            int above;
+            /* tol / max(|y|, 1e-300) of the usable ones, only now: a model that does not fit never needs them. */
+            RS_PICKED({
+                if (e.usable) {
+                    double ay = fabs(e.y);
+                    second[usable++] = e.tol / (ay > 1e-300 || ay != ay ? ay : 1e-300);
+                }
+            });
+            above = above_median(second, usable, fabs(factor - 1), scratch, &nan);
             out_doubles[RD_SECOND] = fabs(factor - 1) > 1.0 || above;
         }
     } else {
@@ -3086,7 +3293,7 @@ enum { SC_IDENTICAL, SC_DONE, SC_PERMUTATION, SC_FALLBACK, SC_GATHERED, SC_REL }
 enum { SC_FULL, SC_SKIP_GATE, SC_ONLY_REL };
 enum { SM_NONE, SM_BIAS, SM_SCALE };
 /* sign_classify's params: the residual stages' (RP_*), then these. */
-enum { CP_CORR_STRIDE = RP_REJECT + 1, CP_TAIL_DENSITY, CP_LOCAL_SHARE, CP_COUNT };
+enum { CP_CORR_STRIDE = RP_REJECT + 1, CP_TAIL_DENSITY, CP_LOCAL_SHARE, CP_CENTRE, CP_COUNT };
 /* A region: code (0 none, 1 tail_block, 2 localised), axis, first index, marked indices, then up to
  * SC_LISTED of them (localised). */
 #define SC_LISTED 16
@@ -3175,6 +3382,48 @@ static int gate_decide(const void *x_data, int x_type, const void *y_data, int y
     return excess < -margin ? 1 : -1;
 }
 
+/* numpy's pairwise sum of a[0, n) (np.add.reduce of a contiguous float64 array, started from its identity 0):
+ * below 8 elements one by one, up to 128 in eight accumulators, above that the two halves (the first a multiple
+ * of 8 long) summed apart. signature.py checks once that it gives numpy's sums before asking for it. */
+static double pairwise_sum(const double *a, int64_t n)
+{
+    if (n < 8) {
+        double sum = 0.;
+        for (int64_t i = 0; i < n; i++) sum += a[i];
+        return sum;
+    }
+    if (n <= 128) {
+        double r[8], sum;
+        int64_t i;
+        for (int k = 0; k < 8; k++) r[k] = a[k];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; k++) r[k] += a[i + k];
+        sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) sum += a[i];
+        return sum;
+    }
+    {
+        int64_t half = n / 2;
+        half -= half % 8;
+        return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
+    }
+}
+
+/* np.add.reduce's sum of a[0, n) (for signature.py's check). */
+AF_EXPORT double af_pairwise_sum(const double *a, int64_t n)
+{
+    double sum = 0.;
+    sum += pairwise_sum(a, n);
+    return sum;
+}
+
+/* a -= np.add.reduce(a) / n, as signature._correlation centres a sample (n > 0). */
+static void centre(double *a, int64_t n)
+{
+    const double mean = af_pairwise_sum(a, n) / (double)n;
+    for (int64_t i = 0; i < n; i++) a[i] -= mean;
+}
+
 /* _fits: the model leaves nothing, or at most half of the elements forming a region (written to region). */
 static int model_fits(int64_t left, int64_t n, const af_marks *mk, const double *params, int64_t *region)
 {
@@ -3260,6 +3509,10 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
     residual_stage(x_data, x_type, y_data, y_type, n, gather_params, RS_GATHER, d, c, mk, x_out, y_out,
                    params[CP_CORR_STRIDE] == params[RP_STRIDE] ? sample : NULL);
     r->used = c[RC_USABLE];
+    if (params[CP_CENTRE] != 0 && r->used >= 2) { /* centred as signature._correlation centres it */
+        centre(x_out, r->used);
+        centre(y_out, r->used);
+    }
     r->status = SC_GATHERED;
 done:
     free(sample);
@@ -3288,7 +3541,8 @@ static PyObject *region_object(const int64_t *region)
 /*
  * sign_classify(x, y, x_code, y_code, shape, params, mode, x_out, y_out): x fused, y origin (C-contiguous
  * float16/float32/float64 buffers of the shape's size), params (CP_COUNT floats: RP_*, the correlation
- * sample's stride, TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE), mode (SC_*), x_out and y_out writable float64
+ * sample's stride, TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE, 1 to centre a gathered sample as
+ * signature._correlation does, else 0), mode (SC_*), x_out and y_out writable float64
  * buffers for the correlation sample. Returns None when it declines (the numpy path runs), else (status,
  * max_abs, max_rel, nonfinite count, first, overflow count, first, underflow count, first, rest, gate,
  * region, model, model value, model's region, gathered count, rel). The GIL is released for the sweeps.
@@ -3376,9 +3630,77 @@ release:
     return result;
 }
 
+/*
+ * sign_sweep(x, y, x_code, y_code, wide64, special, params, specials, candidates, until): af_sign_whole (or,
+ * with `until`, af_sign_scan, af_sign_whole when it declines) through the buffer protocol, the GIL released:
+ * x, y C-contiguous float buffers of one element count, params (WP_*: scale, floor, special limit) a tuple of
+ * 3 floats, specials and candidates writable int64 buffers whose sizes are the caps. Returns None when the
+ * sweeps decline, else (not_equal, special count, candidate count, max_abs, max_rel, x_max, x_min, y_max, y_min,
+ * nan) (SW_* of the outputs). signature_native.whole's call: a ctypes call's argument conversions and array
+ * addresses were a fixed cost of every big pair.
+ */
+static PyObject *sign_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer views[4];
+    int held = 0, x_type, y_type, wide64, special, until, status = AF_UNSUPPORTED;
+    double params[3], doubles[SW_DOUBLES];
+    int64_t counts[SW_COUNTS], n;
+    PyObject *result = NULL;
+    (void)self;
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "sign_sweep takes 10 arguments");
+        return NULL;
+    }
+    x_type = (int)PyLong_AsLong(args[2]);
+    y_type = (int)PyLong_AsLong(args[3]);
+    wide64 = (int)PyLong_AsLong(args[4]);
+    special = (int)PyLong_AsLong(args[5]);
+    until = (int)PyLong_AsLong(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(args[6]) || PyTuple_GET_SIZE(args[6]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "sign_sweep: params must be a tuple of 3 floats");
+        return NULL;
+    }
+    for (int k = 0; k < 3; k++) params[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(args[6], k));
+    if (PyErr_Occurred()) return NULL;
+    if (!is_float_code(x_type) || !is_float_code(y_type)) Py_RETURN_NONE;
+    for (; held < 4; held++) {
+        const int flags = held < 2 ? PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE;
+        if (PyObject_GetBuffer(args[held < 2 ? held : held + 5], &views[held], flags) != 0) {
+            PyErr_Clear(); /* not a contiguous buffer: the caller's numpy path */
+            goto release;
+        }
+    }
+    n = (int64_t)views[0].len / (int64_t)type_size(x_type);
+    if ((int64_t)views[0].len != n * (int64_t)type_size(x_type)
+        || (int64_t)views[1].len != n * (int64_t)type_size(y_type))
+        goto release;
+    Py_BEGIN_ALLOW_THREADS
+    if (until)
+        status = af_sign_scan(views[0].buf, x_type, views[1].buf, y_type, n, special, params,
+                              (int64_t)views[2].len / 8, (int64_t *)views[2].buf, (int64_t)views[3].len / 8,
+                              (int64_t *)views[3].buf, doubles, counts);
+    if (status != AF_OK)
+        status = af_sign_whole(views[0].buf, x_type, views[1].buf, y_type, n, wide64, special, params,
+                               (int64_t)views[2].len / 8, (int64_t *)views[2].buf, (int64_t)views[3].len / 8,
+                               (int64_t *)views[3].buf, doubles, counts);
+    Py_END_ALLOW_THREADS
+    if (status == AF_OK)
+        result = Py_BuildValue("(LLLddddddd)", (long long)counts[SW_NOT_EQUAL], (long long)counts[SW_SPECIAL],
+                               (long long)counts[SW_CANDIDATES], doubles[SW_MAX_ABS], doubles[SW_MAX_REL],
+                               doubles[SW_X_MAX], doubles[SW_X_MIN], doubles[SW_Y_MAX], doubles[SW_Y_MIN],
+                               doubles[SW_NAN]);
+release:
+    while (held > 0) PyBuffer_Release(&views[--held]);
+    if (result == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
+    return result;
+}
+
 static PyMethodDef af_methods[] = {
     {"sign_classify", (PyCFunction)(void (*)(void))sign_classify, METH_FASTCALL,
      "signature.classify's native path in one call (see _kernel.c)."},
+    {"sign_sweep", (PyCFunction)(void (*)(void))sign_sweep, METH_FASTCALL,
+     "signature_native.whole's sweep in one call (see _kernel.c)."},
     {NULL, NULL, 0, NULL}};
 
 /* The module: an importable extension whose API is the C one above (through ctypes), plus sign_classify. */

@@ -18,6 +18,9 @@
  *   is NaN: a NaN in y, which no winner leaves, as every candidate is a bijection reading finite y values only),
  *   and only a chunk with another value is computed; `exact`: every element of the winner was such a
  *   bitwise-equal finite value (the two tensors then hold the same multiset of values).
+ *   The bits are compared in place (no gather), in integer passes the compiler vectorises (built for AVX2 too on
+ *   x86, picked at import); a candidate whose pieces all read y ascending is first compared as runs, the pieces
+ *   whose y continues the previous one's merged (a C0 layout's short rows, a row's unmoved blocks).
  *   The GIL is released during the search.
  */
 #define PY_SSIZE_T_CLEAN
@@ -26,6 +29,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* x86 with GCC or Clang: the bit comparisons are built for AVX2 too, picked at run time (no -march flags). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define TRANSFORM_X86_DISPATCH 1
+#else
+#define TRANSFORM_X86_DISPATCH 0
+#endif
 
 #define MAX_AXES 32
 #define CHUNK 256
@@ -191,50 +201,88 @@ DEFINE_GATHER(gather_double, double, run_double)
 DEFINE_CHUNK(chunk_float, float, close_float, c1f, c2f)
 DEFINE_CHUNK(chunk_double, double, close_double, c1, c2)
 
-/* The stored bits of the moved values of last-axis indices [first, first+count) into out. */
-static void gather_bits(const Search *s, const Plan *plan, int64_t base, int64_t first, int64_t count, char *out) {
-    size_t size = s->itemsize;
+/* 1 when count stored values x[k] equal y[k * step] bit for bit and none is NaN or Inf (all exponent bits set).
+ * One pass of integer operations the compiler vectorises (no gather, no branch): the bits that differ are ORed,
+ * and so is magnitude + (lowest exponent bit), whose sign bit is set exactly when the magnitude reaches the
+ * all-ones exponent (NaN or Inf). Built twice on x86 (baseline and AVX2, picked at import); one build elsewhere. */
+#define SAME_RUN_BODY(U, MAGNITUDE, EXPONENT_LOW, SIGN)                                                            \
+    {                                                                                                              \
+        U differ = 0, special = 0;                                                                                 \
+        if (step == 1) {                                                                                           \
+            for (int64_t k = 0; k < count; k++) {                                                                  \
+                differ |= (U)(x[k] ^ y[k]);                                                                        \
+                special |= (U)((x[k] & MAGNITUDE) + EXPONENT_LOW);                                                 \
+            }                                                                                                      \
+        } else if (step == -1) {                                                                                   \
+            for (int64_t k = 0; k < count; k++) {                                                                  \
+                differ |= (U)(x[k] ^ y[-k]);                                                                       \
+                special |= (U)((x[k] & MAGNITUDE) + EXPONENT_LOW);                                                 \
+            }                                                                                                      \
+        } else {                                                                                                   \
+            for (int64_t k = 0; k < count; k++) {                                                                  \
+                differ |= (U)(x[k] ^ y[k * step]);                                                                 \
+                special |= (U)((x[k] & MAGNITUDE) + EXPONENT_LOW);                                                 \
+            }                                                                                                      \
+        }                                                                                                          \
+        return differ == 0 && (special & SIGN) == 0;                                                               \
+    }
+#define DEFINE_SAME_RUNS(SUFFIX, ATTRIBUTE)                                                                        \
+    ATTRIBUTE static int same_run16##SUFFIX(const uint16_t *x, const uint16_t *y, int64_t step, int64_t count)     \
+        SAME_RUN_BODY(uint16_t, 0x7fffu, 0x0400u, 0x8000u)                                                         \
+    ATTRIBUTE static int same_run32##SUFFIX(const uint32_t *x, const uint32_t *y, int64_t step, int64_t count)     \
+        SAME_RUN_BODY(uint32_t, 0x7fffffffu, 0x00800000u, 0x80000000u)                                             \
+    ATTRIBUTE static int same_run64##SUFFIX(const uint64_t *x, const uint64_t *y, int64_t step, int64_t count)     \
+        SAME_RUN_BODY(uint64_t, 0x7fffffffffffffffull, 0x0010000000000000ull, 0x8000000000000000ull)
+DEFINE_SAME_RUNS(_baseline, )
+#if TRANSFORM_X86_DISPATCH
+DEFINE_SAME_RUNS(_avx2, __attribute__((target("avx2"))))
+#endif
+
+/* The build of same_run* this machine runs (set at import). */
+static int (*same_run16)(const uint16_t *, const uint16_t *, int64_t, int64_t) = same_run16_baseline;
+static int (*same_run32)(const uint32_t *, const uint32_t *, int64_t, int64_t) = same_run32_baseline;
+static int (*same_run64)(const uint64_t *, const uint64_t *, int64_t, int64_t) = same_run64_baseline;
+
+static void pick_same_runs(void) {
+#if TRANSFORM_X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        same_run16 = same_run16_avx2;
+        same_run32 = same_run32_avx2;
+        same_run64 = same_run64_avx2;
+    }
+#endif
+}
+
+/* 1 when a chunk's x (last-axis indices [first, first+count) of a row whose leading tables sum to base, at x's
+ * flat position at) equals its moved values bit for bit and is finite: each matches (|x - moved| = 0 <= tol).
+ * Compared segment by segment in place, as stored. */
+static int same_bits(const Search *s, const Plan *plan, int64_t base, int64_t at, int64_t first, int64_t count) {
     for (int k = 0; k < plan->segment_count; k++) {
         const Segment *segment = &plan->segments[k];
-        if (segment->start >= first + count) break;
+        if (segment->start >= first + count) break; /* sorted by start */
         int64_t from = first > segment->start ? first : segment->start;
         int64_t end = segment->start + segment->length;
         if (end > first + count) end = first + count;
         if (from >= end) continue;
         int64_t source = base + segment->source + (from - segment->start) * segment->step;
-        char *into = out + (size_t)(from - first) * size;
-        if (segment->step == 1) {
-            memcpy(into, s->y.data + (size_t)source * size, (size_t)(end - from) * size);
-            continue;
+        int64_t into = at + (from - first);
+        int same;
+        if (s->itemsize == 2) {
+            same = same_run16((const uint16_t *)s->x.data + into, (const uint16_t *)s->y.data + source, segment->step,
+                              end - from);
+        } else if (s->itemsize == 4) {
+            same = same_run32((const uint32_t *)s->x.data + into, (const uint32_t *)s->y.data + source, segment->step,
+                              end - from);
+        } else {
+            same = same_run64((const uint64_t *)s->x.data + into, (const uint64_t *)s->y.data + source, segment->step,
+                              end - from);
         }
-        for (int64_t i = 0; i < end - from; i++) {
-            memcpy(into + (size_t)i * size, s->y.data + (size_t)(source + i * segment->step) * size, size);
+        if (!same) {
+            return 0;
         }
     }
-}
-
-/* 1 when count stored values hold no NaN or Inf (all exponent bits set). */
-static int all_finite(const Search *s, const char *values, int64_t count) {
-    int special = 0;
-    if (s->itemsize == 2) {
-        const uint16_t *v = (const uint16_t *)values;
-        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7c00u) == 0x7c00u;
-    } else if (s->itemsize == 4) {
-        const uint32_t *v = (const uint32_t *)values;
-        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7f800000u) == 0x7f800000u;
-    } else {
-        const uint64_t *v = (const uint64_t *)values;
-        for (int64_t k = 0; k < count; k++) special |= (v[k] & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
-    }
-    return !special;
-}
-
-/* 1 when a chunk's x equals its moved values bit for bit and is finite: each matches (|x - moved| = 0 <= tol). */
-static int same_bits(const Search *s, const Plan *plan, int64_t base, int64_t at, int64_t first, int64_t count) {
-    uint64_t bits[CHUNK];
-    const char *x = s->x.data + (size_t)at * s->itemsize;
-    gather_bits(s, plan, base, first, count, (char *)bits);
-    return memcmp(x, bits, (size_t)count * s->itemsize) == 0 && all_finite(s, x, count);
+    return 1;
 }
 
 /* Every element under plan, row by row (an odometer over the leading axes), in chunks of the last axis. */
@@ -270,11 +318,84 @@ static int same_bits(const Search *s, const Plan *plan, int64_t base, int64_t at
 DEFINE_WHOLE(whole_float, float, run_float, gather_float, chunk_float)
 DEFINE_WHOLE(whole_double, double, run_double, gather_double, chunk_double)
 
+/* 1 when one run of count stored values of x (from x_at) equals y's (from y_at) bit for bit, all finite. */
+static int same_run_at(const Search *s, int64_t x_at, int64_t y_at, int64_t count) {
+    if (s->itemsize == 2) {
+        return same_run16((const uint16_t *)s->x.data + x_at, (const uint16_t *)s->y.data + y_at, 1, count);
+    }
+    if (s->itemsize == 4) {
+        return same_run32((const uint32_t *)s->x.data + x_at, (const uint32_t *)s->y.data + y_at, 1, count);
+    }
+    return same_run64((const uint64_t *)s->x.data + x_at, (const uint64_t *)s->y.data + y_at, 1, count);
+}
+
+/* 1 when the stored bits of x equal y's under plan everywhere, finite: what whole_float/whole_double find with
+ * every chunk bit for bit (exact), for a plan whose segments all read y ascending (step 1). x is read in order;
+ * the pieces (a segment of a row) whose y continues the previous piece's are compared as one run: short rows
+ * (a C0 layout's rows of C0 elements) and the unmoved blocks of a row cost no call and bookkeeping each. 0 at
+ * the first run that differs: then the row by row check decides, with the float comparison. */
+static int whole_bits_merged(Search *s, const Plan *plan) {
+    int64_t length = plan->dims[plan->axes - 1], rows = s->size / length;
+    /* The rows of the innermost leading axis in a tight loop (its table or step), the others by an odometer. */
+    int inner_axis = plan->axes - 2;
+    int64_t inner_rows = inner_axis >= 0 ? plan->dims[inner_axis] : 1;
+    const int64_t *inner_table = inner_axis >= 0 ? plan->tables[inner_axis] : NULL;
+    int64_t inner_step = inner_axis >= 0 ? plan->steps[inner_axis] : 0;
+    int64_t index[MAX_AXES] = {0}, base = 0, run_x = 0, run_y = 0, run_length = 0, row = 0;
+    for (int axis = 0; axis < inner_axis; axis++) base += table_at(plan, axis, 0);
+    while (row < rows) {
+        for (int64_t i = 0; i < inner_rows; i++, row++) {
+            int64_t row_base = base + (inner_table ? inner_table[i] : i * inner_step);
+            for (int k = 0; k < plan->segment_count; k++) {
+                const Segment *segment = &plan->segments[k];
+                int64_t y_at = row_base + segment->source;
+                if (run_length && y_at == run_y + run_length) { /* x's pieces always continue one another */
+                    run_length += segment->length;
+                    continue;
+                }
+                if (run_length && !same_run_at(s, run_x, run_y, run_length)) {
+                    return 0;
+                }
+                run_x = row * length + segment->start;
+                run_y = y_at;
+                run_length = segment->length;
+            }
+        }
+        for (int axis = inner_axis - 1; axis >= 0; axis--) {
+            base -= table_at(plan, axis, index[axis]);
+            if (++index[axis] < plan->dims[axis]) {
+                base += table_at(plan, axis, index[axis]);
+                break;
+            }
+            index[axis] = 0;
+            base += table_at(plan, axis, 0);
+        }
+    }
+    if (run_length && !same_run_at(s, run_x, run_y, run_length)) {
+        return 0;
+    }
+    s->exact = 1;
+    return 1;
+}
+
+/* 1 when every segment of plan reads y ascending, one element after another. */
+static int ascending(const Plan *plan) {
+    for (int k = 0; k < plan->segment_count; k++) {
+        if (plan->segments[k].step != 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int matches(Search *s, const Plan *plan) {
     for (int k = 0; k < PROBES; k++) {
         if (!close_at(s, s->probes[k], source_of(plan, s->probes[k]))) {
             return 0;
         }
+    }
+    if (s->raw && ascending(plan) && whole_bits_merged(s, plan)) {
+        return 1;
     }
     return s->single ? whole_float(s, plan) : whole_double(s, plan);
 }
@@ -657,10 +778,107 @@ static PyObject *find(PyObject *self, PyObject *args) {
     return answer;
 }
 
+/* The ranks of two sorted value arrays beyond their least tol (signature._sorted_match's first pass): rank k
+ * is beyond when |sx[k] - sy[k]| > c1 * |sy[k]| + c2, computed as numpy computes it on the arrays as float32
+ * (`single`) or float64. The excess over that tol only picks which ranks Python looks at first. */
+typedef struct {
+    int64_t beyond, most, alone, first[64];
+    int first_count;
+} Ranks;
+
+#define DEFINE_RANKS(NAME, T, ABS)                                                                                 \
+    static void NAME(const Array *xs, const Array *ys, int64_t n, T c1, T c2, int limit, Ranks *r) {               \
+        T most = 0, alone_most = 0;                                                                                \
+        T previous = 0, y = n ? (T)load(ys, 0) : 0;                                                                \
+        for (int64_t k = 0; k < n; k++) {                                                                          \
+            T x = (T)load(xs, k), next = k + 1 < n ? (T)load(ys, k + 1) : 0;                                       \
+            T diff = ABS(x - y);                                                                                   \
+            T least = c1 * ABS(y);                                                                                 \
+            least += c2;                                                                                           \
+            if (!(diff <= least)) {                                                                                \
+                T excess = diff - least;                                                                           \
+                int tied = (k > 0 && previous == y) || (k + 1 < n && next == y);                                   \
+                if (r->beyond == 0 || excess > most) {                                                             \
+                    most = excess;                                                                                 \
+                    r->most = k;                                                                                   \
+                }                                                                                                  \
+                if (!tied && (r->alone < 0 || excess > alone_most)) {                                              \
+                    alone_most = excess;                                                                           \
+                    r->alone = k;                                                                                  \
+                }                                                                                                  \
+                if (r->first_count < limit) r->first[r->first_count++] = k;                                        \
+                r->beyond++;                                                                                       \
+            }                                                                                                      \
+            previous = y;                                                                                          \
+            y = next;                                                                                              \
+        }                                                                                                          \
+    }
+DEFINE_RANKS(ranks_float, float, fabsf)
+DEFINE_RANKS(ranks_double, double, fabs)
+
+/* sorted_ranks(sorted_x, sorted_y, c1, c2, single, limit) -> (beyond, most, alone, first ranks). */
+static PyObject *sorted_ranks(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *x_object, *y_object;
+    double c1, c2;
+    int single, limit;
+    if (!PyArg_ParseTuple(args, "OOddpi", &x_object, &y_object, &c1, &c2, &single, &limit)) {
+        return NULL;
+    }
+    Py_buffer x, y;
+    if (PyObject_GetBuffer(x_object, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(y_object, &y, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    PyObject *answer = NULL;
+    int x_type = array_type(&x), y_type = array_type(&y);
+    int64_t n = (int64_t)(x.len / (x.itemsize ? x.itemsize : 1));
+    if (x_type < 0 || y_type < 0 || n != (int64_t)(y.len / (y.itemsize ? y.itemsize : 1)) || limit < 0
+        || limit > 64 || (single && (x_type == T_DOUBLE || y_type == T_DOUBLE))) { /* float32 reads no double */
+        PyErr_SetString(PyExc_ValueError, "sorted_ranks: two float16/float32/float64 arrays of one size expected "
+                                            "(no float64 when single)");
+    } else {
+        Array xs = {(const char *)x.buf, x_type}, ys = {(const char *)y.buf, y_type};
+        Ranks r;
+        memset(&r, 0, sizeof(r));
+        r.most = -1;
+        r.alone = -1;
+        Py_BEGIN_ALLOW_THREADS
+        if (single) {
+            ranks_float(&xs, &ys, n, (float)c1, (float)c2, limit, &r);
+        } else {
+            ranks_double(&xs, &ys, n, c1, c2, limit, &r);
+        }
+        Py_END_ALLOW_THREADS
+        PyObject *first = PyTuple_New(r.first_count);
+        for (int k = 0; first != NULL && k < r.first_count; k++) {
+            PyObject *rank = PyLong_FromLongLong((long long)r.first[k]);
+            if (rank == NULL) {
+                Py_CLEAR(first);
+                break;
+            }
+            PyTuple_SET_ITEM(first, k, rank);
+        }
+        if (first != NULL) {
+            answer = Py_BuildValue("(LLLN)", (long long)r.beyond, (long long)r.most, (long long)r.alone, first);
+        }
+    }
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return answer;
+}
+
 static PyMethodDef methods[] = {
     {"find", find, METH_VARARGS,
      "find(x, y, c1, c2, single) -> None | (kind, a, b, perm, exact): the first named transform of signature "
      "check 4 that maps y onto x within tol = c1*max(|x|,|y|) + c2."},
+    {"sorted_ranks", sorted_ranks, METH_VARARGS,
+     "sorted_ranks(sorted_x, sorted_y, c1, c2, single, limit) -> (beyond, most, alone, first): the ranks k with "
+     "|sx[k] - sy[k]| > c1*|sy[k]| + c2 (float32 when single): how many, the one most beyond (-1: none), the one "
+     "most beyond whose sy[k] is not tied (-1: none), the first `limit` of them (at most 64)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -670,5 +888,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_transform",
 
 PyMODINIT_FUNC PyInit__transform(void) {
     for (uint32_t half = 0; half < 65536; half++) half_table[half] = half_to_float((uint16_t)half);
+    pick_same_runs();
     return PyModule_Create(&module);
 }

@@ -39,8 +39,9 @@ extremes (af_sign_gate's sums only when they agree); when it may hold (or its su
 kernel's summation order is not numpy's) numpy's permutation search runs on the pair as is, then the kernel
 again without the gate. Then the marks name the region (checks 5–6); without a region, the value models'
 stages run on the model sample classified once (the same medians, fits and regions as numpy's; the whole pass of
-a model four elements at a time) and the correlation sample is gathered: numpy computes the correlation (its
-dot's summation order is BLAS's), and only `unclassified` makes a second call, for its median relative error.
+a model four elements at a time) and the correlation sample is gathered (and centred, when the kernel's pairwise
+sum is numpy's): numpy's dots compute the correlation (their summation order is BLAS's), and only `unclassified`
+makes a second call, for its median relative error.
 A NaN among a median's values sends the pair to numpy's _classify. Big pairs: af_sign_scan replaces
 array_equal, _special and _candidates with one sweep (in vectors, a float64 side too) that stops testing the
 candidates' tolerance beyond SCAN_CANDIDATES of them (af_sign_whole lists them all when the sample shows nothing
@@ -54,7 +55,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,6 +130,10 @@ MAX_BLOCKS = 512
 # shifts (every one along every axis) on FIRST_PROBES of them first, which leave few to try on the others.
 PROBES = 64
 FIRST_PROBES = 8
+# An unknown order is checked on the sorted values (_sorted_match); a sorted rank beyond the least tol it can have
+# is decided by the tol at the positions holding its origin value, one pass each: up to this many ranks, beyond
+# them (or with ties too close to call) the argsort check decides as before.
+SORTED_RANKS = 16
 # The named transforms in C (_transform.c): each candidate stops at its first wrong element, so the right one costs
 # about one pass and the wrong ones a few elements; numpy's search below gives the same answers without it.
 _TRANSFORM = load_extension("autofuse_studio.core.precision._transform", "the transforms are searched in numpy",
@@ -194,11 +199,12 @@ Finding = tuple[str, dict[str, Any]]
 
 def signature(fused: LazyTensor, origin: LazyTensor, fused_dtype: str, origin_dtype: str) -> Signature | None:
     """The signature of a pair prepared by pair.prepare_pair; None when identical or above MAX_ELEMENTS."""
-    if fused.size != origin.size or fused.size == 0 or fused.size > MAX_ELEMENTS:
+    size = fused.size
+    if size != origin.size or size == 0 or size > MAX_ELEMENTS:
         return None
     y_all = origin.materialize().reshape(origin.shape)
     x_all = fused.materialize().reshape(origin.shape)
-    if fused.size <= SAMPLE_ELEMENTS:
+    if size <= SAMPLE_ELEMENTS:
         return classify(x_all, y_all, fused_dtype, origin_dtype)
     return _sampled(x_all, y_all, fused_dtype, origin_dtype)
 
@@ -220,6 +226,37 @@ def _shape_grid(shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     for indices in grid:
         indices.setflags(write=False)
     return grid
+
+
+def _on_grid(flat: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether one of the flat indices lies on the shape's sample grid (each coordinate among its axis's); only
+    the coordinates along the axes the grid thins are worked out."""
+    on: np.ndarray | None = None
+    outer, stride = 1, math.prod(shape)
+    for kept, length in zip(_grid_masks(shape), shape, strict=True):
+        stride //= length
+        if kept is not None:
+            coords = flat // stride
+            if outer > 1:
+                coords %= length
+            on = kept[coords] if on is None else on & kept[coords]
+        outer *= length
+    return bool(flat.size) if on is None else bool(on.any())
+
+
+@functools.lru_cache(maxsize=64)
+def _grid_masks(shape: tuple[int, ...]) -> tuple[np.ndarray | None, ...]:
+    """Per axis a mask of the grid's indices (None: the grid keeps the axis whole), worked out once per shape."""
+    masks: list[np.ndarray | None] = []
+    for indices, length in zip(_shape_grid(shape), shape, strict=True):
+        if indices.size == length:
+            masks.append(None)
+            continue
+        kept = np.zeros(length, dtype=bool)
+        kept[indices] = True
+        kept.setflags(write=False)
+        masks.append(kept)
+    return tuple(masks)
 
 
 def _cells(values: np.ndarray, grid: list[np.ndarray]) -> np.ndarray:
@@ -258,7 +295,13 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
         special = _special(x_all, dtype_limits(fused_dtype)) if swept is None else _swept_special(swept, x_all)
     if special is not None:  # a few NaN/Inf/max values: the grid holds them (a sample would miss them)
         grid = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, special, strict=True)]
-    found = classify(_cells(x_all, grid), _cells(y_all, grid), fused_dtype, origin_dtype)
+    if special is None and swept is not None and swept.complete and swept.special_count == 0 \
+            and not _on_grid(swept.candidates, y_all.shape):
+        # Every candidate (a superset of classify's differing elements) falls between the grid's points: the
+        # grid's answer would be None or rounding, so the candidates' grid below is classified at once.
+        found = None
+    else:
+        found = classify(_cells(x_all, grid), _cells(y_all, grid), fused_dtype, origin_dtype)
     if found is not None and special is None and found.code in PERMUTATION_LOOKALIKES:
         # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
         # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
@@ -299,19 +342,28 @@ def _whole_sweep(x_all: np.ndarray, y_all: np.ndarray, fused: DtypeLimits, low: 
     """array_equal, _special and _candidates of a big pair in one native sweep (their exact answers; with
     `until_candidate` the candidates stop beyond SCAN_CANDIDATES: Whole.complete); None when the kernel
     cannot (absent, disabled, not floats)."""
-    wide64 = np.float64 in (x_all.dtype.type, y_all.dtype.type)
-    wide: type[np.floating[Any]] = np.float64 if wide64 else np.float32
-    special_limit = None
-    if x_all.dtype.kind == "f":
-        with np.errstate(over="ignore"):
-            special_limit = float(np.array(fused.max, dtype=x_all.dtype))  # as _special: the max as x stores it
+    wide64, special_limit, scale, floor = _sweep_params(x_all.dtype, y_all.dtype, fused, low)
     # The first sweep lists up to SCAN_CANDIDATES (sparse errors: all of them, the sample may need them) and stops
     # looking beyond: no 2 MB index buffer to allocate and fault in, no tolerance test on a dense error's rest.
     return signature_native.whole(
-        x_all, y_all, wide64=wide64, special_limit=special_limit,
-        scale=float(wide(CANDIDATE_SHARE * ROUNDING_ULPS * low.eps)),
-        floor=float(wide(ROUNDING_ULPS * low.min_subnormal)), special_cap=MAX_SPECIAL,
+        x_all, y_all, wide64=wide64, special_limit=special_limit, scale=scale, floor=floor, special_cap=MAX_SPECIAL,
         candidate_cap=SCAN_CANDIDATES if until_candidate else AUGMENTED_ELEMENTS, until_candidate=until_candidate)
+
+
+@functools.lru_cache(maxsize=64)
+def _sweep_params(x_dtype: np.dtype[Any], y_dtype: np.dtype[Any], fused: DtypeLimits, low: DtypeLimits
+                  ) -> tuple[bool, float | None, float, float]:
+    """_whole_sweep's figures for a pair's stored dtypes, worked out once: whether a side is float64, the fused
+    max as x stores it (as _special: None for integers), and the candidates' scale and floor in the sweep's
+    precision (as _candidates)."""
+    wide64 = np.float64 in (x_dtype.type, y_dtype.type)
+    wide: type[np.floating[Any]] = np.float64 if wide64 else np.float32
+    special_limit = None
+    if x_dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            special_limit = float(np.array(fused.max, dtype=x_dtype))
+    return (wide64, special_limit, float(wide(CANDIDATE_SHARE * ROUNDING_ULPS * low.eps)),
+            float(wide(ROUNDING_ULPS * low.min_subnormal)))
 
 
 def _swept_special(swept: Whole, x_all: np.ndarray) -> tuple[np.ndarray, ...] | None:
@@ -437,7 +489,8 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
     # gate for sure: the same multiset has the same extremes and exact sum, and numpy's two float64 sums are
     # each within size units of 2**-53 of sum |y| of it, less than the allowance of ROUNDING_ULPS eps sum |y|.
     single = np.float64 not in (x_all.dtype.type, y_all.dtype.type)
-    searched = _native_transform(x_all, y_all, ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, single)
+    searched = _native_transform(x_all, y_all, ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, single,
+                                 native_on=swept is not None)  # a sweep: the kernel ran, the switch is on
     named = None if searched is None else searched[0]
     if named is not None and searched is not None and searched[1] and single \
             and (x_all.size + 64) * 2.0**-52 < ROUNDING_ULPS * low.eps:
@@ -448,6 +501,22 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
     # float32 (float64 pairs: float64): numpy's float16 reductions are slow, and a moved value matches exactly.
     wide = np.float64 if np.float64 in (x_all.dtype.type, y_all.dtype.type) else np.float32
     x, y = x_all.astype(wide, copy=False), y_all.astype(wide, copy=False)
+    c1, c2 = wide(ROUNDING_ULPS * low.eps), wide(ROUNDING_ULPS * low.min_subnormal)
+    flat_x, flat_y = x.reshape(-1), y.reshape(-1)
+    matched = None
+    if named is None and searched is not None:
+        # No named transform (the C search tried them all): the sorted values decide (_sorted_match), tol worked
+        # out only where a rank needs it. Equal finite ones (NaN sorts last) are one multiset, which holds the gate
+        # for sure (as an exact winner above); a sure mismatch needs no gate either (both answers are None).
+        sorted_values = _sorted_values(x, y)
+        if single and (x_all.size + 64) * 2.0**-52 < ROUNDING_ULPS * low.eps \
+                and math.isfinite(sorted_values[0][0]) and math.isfinite(sorted_values[0][-1]) \
+                and np.array_equal(*sorted_values):
+            return {"transform": None}
+        matched = _sorted_match(sorted_values, wide, flat_y,
+                                lambda at: np.maximum(np.abs(flat_x[at]), np.abs(flat_y[at])) * c1 + c2, c1, c2)
+        if matched is False:
+            return None
     for pick in (np.max, np.min):
         a, b = float(pick(x)), float(pick(y))
         if not abs(a - b) <= ROUNDING_ULPS * low.eps * max(abs(a), abs(b)) + ROUNDING_ULPS * low.min_subnormal:
@@ -461,7 +530,9 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
         return None
     if named is not None:
         return named
-    tol = np.maximum(np.abs(x), np.abs(y)) * wide(ROUNDING_ULPS * low.eps) + wide(ROUNDING_ULPS * low.min_subnormal)
+    if matched:
+        return {"transform": None}
+    tol = np.maximum(np.abs(x), np.abs(y)) * c1 + c2  # ties too close to call (or no C search): as before
     return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True, searched=searched is not None)
 
 
@@ -515,12 +586,14 @@ def _native_params(fused_dtype: str, origin_dtype: str, shape: tuple[int, ...]
                    ) -> tuple[DtypeLimits, DtypeLimits, tuple[float, ...]]:
     """The fused and lower-precision limits and sign_classify's params for a pair's dtypes and shape: tol's two
     terms as _classify computes them, the fused limits, the value models' eps, ulps, model sample stride and
-    rejection share, the correlation sample's stride, TAIL_MIN_DENSITY and LOCALISED_MAX_SHARE."""
+    rejection share, the correlation sample's stride, TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE and 1.0 when the
+    kernel centres the correlation sample (its sums are numpy's: signature_native.centres_like_numpy), else 0.0."""
     fused_limits, origin_limits = dtype_limits(fused_dtype), dtype_limits(origin_dtype)
     low = max(fused_limits, origin_limits, key=lambda limits: limits.eps)
     params = (ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, fused_limits.max, fused_limits.tiny,
               fused_limits.min_subnormal, low.eps, ROUNDING_ULPS, float(_model_stride(shape)), MODEL_REJECT,
-              float(_model_stride(shape, CORRELATION_SAMPLE)), TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE)
+              float(_model_stride(shape, CORRELATION_SAMPLE)), TAIL_MIN_DENSITY, LOCALISED_MAX_SHARE,
+              float(signature_native.centres_like_numpy()))
     return fused_limits, low, params
 
 
@@ -595,7 +668,8 @@ def _residual_answer(answer: signature_native.Classified, x: np.ndarray, y: np.n
             else ("scale", {"factor": answer[13]})
         return ([found] if answer[14] is None else [found, _region_finding(answer[14], shape)]), 1.0
     x_sample, y_sample = signature_native.gathered(answer)
-    r = _correlation(x_sample, y_sample)
+    # The kernel centred the sample as _correlation does when its sums are numpy's (params' last flag).
+    r = _centred_correlation(x_sample, y_sample) if params[-1] else _correlation(x_sample, y_sample)
     if r is not None and abs(r) < max(UNCORRELATED_R, UNCORRELATED_SIGMAS / math.sqrt(x_sample.size)):
         return [("uncorrelated", {"correlation": r})], 1 - r * r
     rest = answer[9]
@@ -620,14 +694,29 @@ def _permutation_numpy(x: np.ndarray, y: np.ndarray, params: tuple[float, ...], 
                        ) -> dict[str, Any] | None:
     """Check 4 as _classify runs it on a pair whose every element is finite (the survey says so), without the
     masks of checks 1-3 (known empty): _classify's tol, then _permutation (`gated`: its gate holds for sure)."""
-    searched = _native_transform(x, y, params[0], params[1], single=False) if gated else None
-    if searched is not None and searched[0] is not None:
-        return searched[0]
+    # The C search gated or not: the transform it names is numpy's, and stands once numpy's gate holds (in
+    # _permutation, when the kernel's sums were too close to call), as numpy's search after that gate would name it.
+    searched = _native_transform(x, y, params[0], params[1], single=False, native_on=True)
+    found = None if searched is None else searched[0]
+    if gated and found is not None:
+        return found
+    c1, c2 = params[0], params[1]  # _classify's tol: c1 * max(|x|, |y|), then + c2, in float64
+    flat_x, flat_y = x.reshape(-1), y.reshape(-1)
+    coefficients: tuple[float, float] | None = (c1, c2)  # for _permutation's _sorted_match
+    if gated and searched is not None and x.size >= 2:
+        # _permutation's rest (gated, searched) on the sorted values, no float64 copies: tol where a rank needs it.
+        matched = _sorted_match(_sorted_values(x, y), np.float64, flat_y,
+                                lambda at: c1 * np.maximum(np.abs(flat_x[at].astype(np.float64)),
+                                                           np.abs(flat_y[at].astype(np.float64))) + c2, c1, c2)
+        if matched is not None:
+            return {"transform": None} if matched else None
+        coefficients = None  # too close to call: _permutation's argsort check decides (nothing sorted twice)
     x64, y64 = x.astype(np.float64, copy=False), y.astype(np.float64, copy=False)
-    tol = params[0] * np.maximum(np.abs(x64), np.abs(y64))
-    tol += params[1]
+    tol = c1 * np.maximum(np.abs(x64), np.abs(y64))
+    tol += c2
     with np.errstate(all="ignore"):
-        return _permutation(x64, y64, tol, np.ones(x.shape, dtype=bool), gated=gated, searched=searched is not None)
+        return _permutation(x64, y64, tol, np.ones(x.shape, dtype=bool), gated=gated, searched=searched is not None,
+                            coefficients=coefficients, sortable=(x, y), found=found)
 
 
 def _unravel(flat: int, shape: tuple[int, ...]) -> list[int]:
@@ -815,6 +904,13 @@ def _correlation(a: np.ndarray, b: np.ndarray) -> float | None:
         b -= float(np.add.reduce(b)) / b.size
     else:
         a, b = a - a.mean(), b - b.mean()
+    return _centred_correlation(a, b)
+
+
+def _centred_correlation(a: np.ndarray, b: np.ndarray) -> float | None:
+    """_correlation of two samples centred already (None below 2 elements or with a constant one)."""
+    if a.size < 2:
+        return None
     # ndarray.dot is np.dot (the same PyArray_MatrixProduct2, BLAS's ddot) without the dispatch layer.
     norm = math.sqrt(float(a.dot(a)) * float(b.dot(b)))
     return None if norm == 0 else float(a.dot(b)) / norm
@@ -825,9 +921,13 @@ def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> bool:
 
 
 def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray, gated: bool = False,
-                 searched: bool = False) -> dict[str, Any] | None:
+                 searched: bool = False, coefficients: tuple[float, float] | None = None,
+                 sortable: tuple[np.ndarray, np.ndarray] | None = None, found: dict[str, Any] | None = None
+                 ) -> dict[str, Any] | None:
     """Check 4: the same values in other places; the transform when it is a simple one (`gated`: the caller
-    compared the extremes and sums already; `searched`: the native search found no named transform)."""
+    compared the extremes and sums already; `searched`: the native search ran and named `found` or none;
+    `coefficients`: c1, c2 of tol = c1 max(|x|, |y|) + c2 in float64, which let _sorted_match decide from sorted
+    values, `sortable`: x and y as stored, sorted in their own dtype)."""
     if not both.all() or x.size < 2:
         return None
     # A permutation keeps the extremes and (within each element's rounding) the sum: a cheap gate for the rest.
@@ -837,13 +937,98 @@ def _permutation(x: np.ndarray, y: np.ndarray, tol: np.ndarray, both: np.ndarray
             return None
     # The named transforms first: one that holds is a permutation, so the sort (the costly part: n log n) is left
     # for the unknown orders only.
-    named = None if searched else _named_transform(x, y, tol)
+    named = found if searched else _named_transform(x, y, tol)
     if named is not None:
         return named
+    if coefficients is not None:
+        flat_tol = tol.reshape(-1)
+        matched = _sorted_match(_sorted_values(*(sortable or (x, y))), x.dtype.type, y.reshape(-1),
+                                lambda at: flat_tol[at], *coefficients)
+        if matched is not None:
+            return {"transform": None} if matched else None
     order = np.argsort(y, axis=None)
     if not _close(np.sort(x, axis=None), y.reshape(-1)[order], tol.reshape(-1)[order]):
         return None
     return {"transform": None}
+
+
+def _sorted_match(sorted_values: tuple[np.ndarray, np.ndarray], wide: type[np.floating[Any]], flat_y: np.ndarray,
+                  tol_at: Callable[[np.ndarray], np.ndarray], c1: Any, c2: Any) -> bool | None:
+    """_permutation's argsort check (sort(x)[k] within tol[order[k]] of y[order[k]], order = argsort(y), in the
+    `wide` dtype) decided from the sorted values of x and y, without argsort; None when ties in y leave the
+    answer to argsort's order. tol_at(mask): tol where mask (over flat_y) holds, tol = c1 max(|x|, |y|) + c2 (c1
+    and c2 as the caller's tol uses them: Python floats for float64, wide scalars for float32). At rank k that
+    max is at least |sy[k]|, so tol is at least c1 |sy[k]| + c2 (a rounded product and sum, both monotone):
+    ranks within it match for sure. A rank beyond it is decided by the tol at the positions holding its y value
+    (order[k] is one of them): beyond their largest it fails for sure, within their smallest it matches; up to
+    SORTED_RANKS such ranks are looked at, one pass each (which ones first changes the speed, not the answer)."""
+    sorted_x, sorted_y = sorted_values
+    found = _beyond_ranks(sorted_x, sorted_y, wide, c1, c2)
+    if found is None:
+        return True
+    beyond, ranks = found
+    undecided = beyond > SORTED_RANKS
+    for rank in dict.fromkeys(ranks):
+        diff = abs(wide(sorted_x[rank]) - wide(sorted_y[rank]))  # as numpy's wide arrays subtract
+        holding = tol_at(_holding(flat_y, sorted_y[rank]))
+        if not holding.size:  # a NaN's bits changed by the casts (the caller's gate rejects NaN anyway)
+            return None
+        if diff > holding.max():
+            return False
+        undecided |= not diff <= holding.min()
+    return None if undecided else True
+
+
+def _beyond_ranks(sorted_x: np.ndarray, sorted_y: np.ndarray, wide: type[np.floating[Any]], c1: Any, c2: Any
+                  ) -> tuple[int, list[int]] | None:
+    """How many ranks k have |sx[k] - sy[k]| beyond c1 |sy[k]| + c2 (in `wide`), and which to look at: the one
+    most beyond among those whose sy[k] is not tied (its tol is known: the likeliest sure failure), the one most
+    beyond of all, the first SORTED_RANKS; None when there is none. One C pass with the extension (the same
+    arithmetic), else numpy's."""
+    if _TRANSFORM is not None and not native_disabled():
+        beyond, most, alone, first = _TRANSFORM.sorted_ranks(
+            sorted_x, sorted_y, float(c1), float(c2), wide is np.float32, SORTED_RANKS)
+        if not beyond:
+            return None
+        return beyond, ([alone] if alone >= 0 else []) + [most, *first]
+    if np.array_equal(sorted_x, sorted_y):
+        return None  # every difference is 0 (±0 included)
+    sorted_x, sorted_y = sorted_x.astype(wide, copy=False), sorted_y.astype(wide, copy=False)
+    diff = np.abs(np.subtract(sorted_x, sorted_y))  # not in place: the caller reads sorted_x's ranks afterwards
+    least = np.abs(sorted_y)
+    least *= c1  # the caller's tol of max(|x|, |y|) = |sy|: c1 * m, then + c2
+    least += c2
+    beyond = np.flatnonzero(~(diff <= least))
+    if not beyond.size:
+        return None
+    excess = diff[beyond] - least[beyond]
+    tied = np.zeros(sorted_y.size + 1, dtype=bool)
+    np.equal(sorted_y[1:], sorted_y[:-1], out=tied[1:-1])
+    alone = ~(tied[beyond] | tied[beyond + 1])
+    ranks = [int(beyond[np.argmax(excess)]), *beyond[:SORTED_RANKS].tolist()]
+    if alone.any():
+        ranks.insert(0, int(beyond[alone][np.argmax(excess[alone])]))
+    return int(beyond.size), ranks
+
+
+def _holding(flat_y: np.ndarray, value: np.floating[Any]) -> np.ndarray:
+    """flat_y == value (a value flat_y holds, finite): a non-zero one compared as the stored bits (one integer
+    pass; a float16 comparison converts every element), zero as values (-0 equals +0)."""
+    if value == 0 or flat_y.dtype.kind != "f":
+        return np.asarray(flat_y == value)
+    stored = np.array(value, dtype=flat_y.dtype)  # exact: flat_y holds it
+    unsigned = np.dtype(f"u{flat_y.itemsize}")
+    return np.asarray(flat_y.view(unsigned) == stored.view(unsigned))
+
+
+def _sorted_values(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The values of x and y sorted (flat copies sorted in place); float16 as float32, several times faster in
+    numpy (the cast is exact and keeps the order, so the values are those of sorting in any wider dtype)."""
+    x_sorted, y_sorted = (values.astype(np.float32).reshape(-1) if values.dtype == np.float16
+                          else values.reshape(-1).copy() for values in (x, y))
+    x_sorted.sort()
+    y_sorted.sort()
+    return x_sorted, y_sorted
 
 
 def _named_transform(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> dict[str, Any] | None:
@@ -864,13 +1049,14 @@ def _named_transform(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> dict[str,
     return _c0_blocks(x, y, tol)
 
 
-def _native_transform(x: np.ndarray, y: np.ndarray, c1: float, c2: float, single: bool
+def _native_transform(x: np.ndarray, y: np.ndarray, c1: float, c2: float, single: bool, native_on: bool = False
                       ) -> tuple[dict[str, Any] | None, bool] | None:
     """_named_transform by the C search (_transform.find) on x, y and tol = c1 max(|x|, |y|) + c2 (in float32
     when `single`, as numpy's float32 arrays compute it, else float64): (its params or None, True when the winner
-    moved every value bit for bit); None when the extension is absent, disabled or cannot read the pair."""
-    if _TRANSFORM is None or native_disabled() or x.dtype not in _TRANSFORM_DTYPES \
-            or y.dtype not in _TRANSFORM_DTYPES or x.shape != y.shape or not 1 <= x.ndim <= 32 or x.size < 2:
+    moved every value bit for bit); None when the extension is absent, disabled or cannot read the pair.
+    `native_on`: the caller knows the native paths are on (the kernel just answered), so the switch is not read."""
+    if _TRANSFORM is None or x.dtype not in _TRANSFORM_DTYPES or y.dtype not in _TRANSFORM_DTYPES \
+            or x.shape != y.shape or not 1 <= x.ndim <= 32 or x.size < 2 or (not native_on and native_disabled()):
         return None
     found = _TRANSFORM.find(np.ascontiguousarray(x), np.ascontiguousarray(y), c1, c2, single)
     if found is None:
@@ -988,6 +1174,12 @@ def _build(findings: list[Finding], confidence: float) -> Signature:
 
 def _plain(value: Any) -> Any:
     """JSON-friendly: numpy numbers become Python ones, NaN/Inf stay floats only when finite (else None)."""
+    kind = type(value)
+    # The usual values (the kernel's answers are Python floats, ints and strings) without the isinstance chain.
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is int or kind is str:
+        return value
     if isinstance(value, dict):
         return {str(key): _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -1,10 +1,11 @@
-"""Bridge to the native kernel's signature sweeps (_kernel.c: sign_classify, af_sign_survey, af_sign_whole/_scan)."""
+"""Bridge to the native kernel's signature sweeps (_kernel.c: sign_classify, sign_sweep, af_sign_survey, gate)."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
 import importlib
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -26,9 +27,8 @@ SAMPLE_ROOM = 4096
 # The float dtypes the sweeps read (bfloat16 arrives decoded to float32); any other dtype takes the numpy path.
 _FLOAT_CODES = {np.dtype(np.float16): 9, np.dtype(np.float32): 11, np.dtype(np.float64): 12}
 _OK = 0
-# Layout of the outputs (the SV_* and SW_* enums of _kernel.c).
+# Layout of the outputs (the SV_* enums of _kernel.c).
 _SURVEY_DOUBLES, _SURVEY_COUNTS = 2, 10
-_WHOLE_DOUBLES, _WHOLE_COUNTS = 7, 3
 _MAX_AXES = 32
 _POINTER = ctypes.c_void_p
 
@@ -55,12 +55,6 @@ class _Outputs(threading.local):
 
 
 _OUTPUTS = _Outputs()
-_WHOLE_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_int, _POINTER,
-               ctypes.c_int64, _POINTER, ctypes.c_int64, _POINTER, _POINTER, _POINTER)
-
-
-_SCAN_ARGS = _WHOLE_ARGS[:5] + _WHOLE_ARGS[6:]
-_UNSUPPORTED = -1  # any status but _OK
 
 
 _GATE_ARGS = (_POINTER, ctypes.c_int, _POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_double, ctypes.c_double,
@@ -179,6 +173,24 @@ def _per_axis(marks: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
     return parts
 
 
+class _IndexBuffers(threading.local):
+    """Per-thread index buffers of sign_sweep, by kind and cap (allocating them was a fixed cost of every big
+    pair; the listed part is copied out)."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[tuple[str, int], np.ndarray] = {}
+
+    def get(self, kind: str, cap: int) -> np.ndarray:
+        """An int64 buffer of cap flat indices."""
+        buffer = self.buffers.get((kind, cap))
+        if buffer is None:
+            buffer = self.buffers[(kind, cap)] = np.empty(cap, dtype=np.int64)
+        return buffer
+
+
+_INDEX_BUFFERS = _IndexBuffers()
+
+
 def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | None, scale: float, floor: float,
           special_cap: int, candidate_cap: int, until_candidate: bool = False) -> Whole | None:
     """af_sign_whole of two flat float arrays: values not equal, the fused NaN/±Inf/±max ones (|x| >=
@@ -186,40 +198,55 @@ def whole(x: np.ndarray, y: np.ndarray, *, wide64: bool, special_limit: float | 
     double when `wide64`), with up to special_cap and candidate_cap of their flat indices; None when the
     kernel is absent, disabled or declines. `until_candidate`: af_sign_scan, which stops looking for candidates
     once it found more than candidate_cap (af_sign_whole when it cannot); then the answer says it is not
-    complete (Whole.complete: its candidates and maxima are not to be used)."""
+    complete (Whole.complete: its candidates and maxima are not to be used). One call of the kernel module's
+    sign_sweep."""
     codes = _codes(x, y)
-    function = _function("af_sign_whole", _WHOLE_ARGS)
-    if codes is None or function is None:
+    sweep = _sign_function("sign_sweep")
+    if codes is None or sweep is None:
         return None
-    x, y = np.ascontiguousarray(x.reshape(-1)), np.ascontiguousarray(y.reshape(-1))
-    inputs = np.array([scale, floor, np.inf if special_limit is None else special_limit], dtype=np.float64)
-    specials = np.empty(special_cap, dtype=np.int64)
-    candidates = np.empty(candidate_cap, dtype=np.int64)
-    doubles, counts = np.empty(_WHOLE_DOUBLES), np.empty(_WHOLE_COUNTS, dtype=np.int64)
-    address = native.data_address
-    arguments = [address(x), codes[0], address(y), codes[1], x.size, int(special_limit is not None),
-                 address(inputs), special_cap, address(specials), candidate_cap, address(candidates),
-                 address(doubles), address(counts)]
-    scan = _function("af_sign_scan", _SCAN_ARGS) if until_candidate else None
-    status = scan(*arguments) if scan is not None else _UNSUPPORTED
-    if status != _OK:
-        status = function(*arguments[:5], int(wide64), *arguments[5:])
-    if status != _OK:
+    specials = _INDEX_BUFFERS.get("specials", special_cap)
+    candidates = _INDEX_BUFFERS.get("candidates", candidate_cap)
+    found = sweep(np.ascontiguousarray(x), np.ascontiguousarray(y), codes[0], codes[1], int(wide64),
+                  int(special_limit is not None), (scale, floor, math.inf if special_limit is None else special_limit),
+                  specials, candidates, int(until_candidate))
+    if found is None:
         return None
-    not_equal, special_count, candidate_count = counts.tolist()
-    max_abs, max_rel, x_max, x_min, y_max, y_min, nan = doubles.tolist()
-    return Whole(not_equal, special_count, specials[:min(special_count, special_cap)], candidate_count,
-                 candidates[:min(candidate_count, candidate_cap)], max_abs, max_rel, x_max, x_min, y_max, y_min, nan,
-                 complete=not until_candidate or candidate_count <= candidate_cap)
+    not_equal, special_count, candidate_count, max_abs, max_rel, x_max, x_min, y_max, y_min, nan = found
+    # Copies: the buffers are the next call's.
+    return Whole(not_equal, special_count, specials[:min(special_count, special_cap)].copy(), candidate_count,
+                 candidates[:min(candidate_count, candidate_cap)].copy(), max_abs, max_rel, x_max, x_min, y_max,
+                 y_min, nan, complete=not until_candidate or candidate_count <= candidate_cap)
 
 
 @functools.cache
-def _sign_classify() -> Any:
-    """The kernel module's sign_classify (None when the kernel is not built or is older)."""
+def _sign_function(name: str) -> Any:
+    """A function of the kernel module (sign_classify, sign_sweep), None when the kernel is not built or is
+    older."""
     if native.kernel_library() is None:  # loads the kernel and runs af_init (the float16 table)
         return None
     module = importlib.import_module("autofuse_studio.core.precision._kernel")
-    return getattr(module, "sign_classify", None)
+    return getattr(module, name, None)
+
+
+def _sign_classify() -> Any:
+    """The kernel module's sign_classify (None when the kernel is not built or is older)."""
+    return _sign_function("sign_classify")
+
+
+@functools.cache
+def centres_like_numpy() -> bool:
+    """Whether the kernel's af_pairwise_sum is np.add.reduce's sum on this numpy, so that sign_classify may centre
+    the correlation sample as signature._correlation does (the same r): checked once, on fixed samples of the
+    sizes it sees whose sums depend on the order of the additions."""
+    function = native.prototyped("af_pairwise_sum", ctypes.c_double, [_POINTER, ctypes.c_int64])
+    if function is None:
+        return False
+    rng = np.random.default_rng(31)
+    for size in (1, 2, 7, 8, 9, 100, 128, 129, 1000, 1024, 3414, 4096):
+        values = rng.standard_normal(size) * 10.0 ** rng.integers(-8, 9, size)
+        if function(native.data_address(values), size) != float(np.add.reduce(values)):
+            return False
+    return True
 
 
 class _Samples(threading.local):
