@@ -13,6 +13,7 @@ import pytest
 from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature_native
 from autofuse_studio.core.precision.signature import signature
+from tests.core.signature_helpers import hostile_float32
 
 _LIBRARY = native.kernel_library()
 pytestmark = pytest.mark.skipif(_LIBRARY is None or not hasattr(_LIBRARY, "af_sign_survey_f32"),
@@ -64,16 +65,6 @@ def _borders(rng: np.random.Generator, size: int, params: tuple[float, ...],
     return x.astype(np.float32), y.astype(np.float32)
 
 
-def _hostile(rng: np.random.Generator, size: int) -> np.ndarray:
-    """float32 values: subnormals, signed zeros, NaN, ±Inf, the largest finite values, and plain ones."""
-    pool = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, F32.max, -F32.max, 2.0**-149, -(2.0**-149), 2.0**-127,
-                     F32.tiny, 3e38, -3e38, 1.0, -1.0, 65504.0, 65520.0, 1e-8], dtype=np.float32)
-    values = rng.standard_normal(size).astype(np.float32)
-    where = rng.random(size) < 0.2
-    values[where] = rng.choice(pool, int(where.sum()))
-    return values
-
-
 @pytest.mark.parametrize("params", PARAMS)
 @pytest.mark.parametrize("size", [7, 8, 1024, 1031, 5000])
 def test_border_differences_decide_alike(params: tuple[float, ...], size: int, sweeps: None) -> None:
@@ -105,8 +96,8 @@ def test_hostile_values_decide_alike(params: tuple[float, ...], fused: str, swee
     """Special values, subnormals and float-overflowing differences: the double sweep's outputs."""
     rng = np.random.default_rng(len(fused))
     for size in (8, 999, 4096):
-        y = _hostile(rng, size)
-        x = _hostile(rng, size)
+        y = hostile_float32(rng, size)
+        x = hostile_float32(rng, size)
         keep = rng.random(size) < 0.5  # half of the pairs equal, so chunks differ in what they hold
         x[keep] = y[keep]
         with np.errstate(all="ignore"):
@@ -129,7 +120,7 @@ def test_signatures_of_hostile_pairs_are_the_double_sweeps(dtypes: tuple[str, st
     assert _LIBRARY is not None
     rng = np.random.default_rng(7)
     for shape in ((3, 5), (40, 33), (4, 16, 32)):
-        y = _hostile(rng, int(np.prod(shape))).reshape(shape)
+        y = hostile_float32(rng, int(np.prod(shape))).reshape(shape)
         with np.errstate(all="ignore"):
             x = (y * np.float32(1.0 + 1e-3 * rng.standard_normal(shape))).astype(dtypes[0])
             y = y.astype(dtypes[1])

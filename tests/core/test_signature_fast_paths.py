@@ -17,6 +17,7 @@ from autofuse_studio.core.precision import native, signature_native
 from autofuse_studio.core.precision import signature as signature_module
 from autofuse_studio.core.precision.signature import signature
 from tests.core.signature_cases import FAULTS
+from tests.core.signature_helpers import hostile_float32
 
 _LIBRARY = native.kernel_library()
 pytestmark = pytest.mark.skipif(_LIBRARY is None or not hasattr(_LIBRARY, "af_sign_model_left"),
@@ -117,16 +118,6 @@ def test_tiny_border_differences_decide_alike(kind: int, a: float, passes: None)
     assert (float_off != double_off).any()
 
 
-def _hostile(rng: np.random.Generator, size: int) -> np.ndarray:
-    """float32 values: subnormals, signed zeros, NaN, ±Inf, the largest finite values, and plain ones."""
-    pool = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, F32.max, -F32.max, 2.0**-149, -(2.0**-149), 2.0**-127,
-                     F32.tiny, 3e38, -3e38, 1.0, -1.0, 65504.0, 65520.0, 1e-8], dtype=np.float32)
-    values = rng.standard_normal(size).astype(np.float32)
-    where = rng.random(size) < 0.2
-    values[where] = rng.choice(pool, int(where.sum()))
-    return values
-
-
 @pytest.mark.parametrize("tolerance", TOLERANCES)
 @pytest.mark.parametrize("fused", ["float16", "float32"])
 @pytest.mark.parametrize(("kind", "a"), [(BIAS, 0.25), (SCALE, 3.0), (SCALE, 2.0**90)])
@@ -136,11 +127,11 @@ def test_hostile_values_decide_alike(tolerance: tuple[float, ...], fused: str, k
     rng = np.random.default_rng(len(fused) + kind)
     b = _bound(kind, a, tolerance)
     for size in (8, 999, 4096):
-        y = _hostile(rng, size)
+        y = hostile_float32(rng, size)
         with np.errstate(all="ignore"):
             x = _model(kind, a, y.astype(np.float64)).astype(np.float32)
         odd = rng.random(size) < 0.3
-        x[odd] = _hostile(rng, int(odd.sum()))
+        x[odd] = hostile_float32(rng, int(odd.sum()))
         with np.errstate(all="ignore"):
             x = x.astype(fused)
         shape = (size // 8, 8) if size % 8 == 0 else (size,)

@@ -15,9 +15,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature
 from tests.core.signature_cases import to_bf16
+from tests.core.signature_helpers import signed_both_ways
 
 
 def _argsort_check(x: np.ndarray, y: np.ndarray, tol: np.ndarray) -> bool:
@@ -90,21 +90,6 @@ def test_a_rank_beyond_its_least_tol_is_decided_by_its_position() -> None:
     assert _decided(x, y, 0.004, 0.0) == (False, False)  # 0.05 > 0.04
 
 
-def _signatures(fused: np.ndarray, origin: np.ndarray, dtype: str, monkeypatch: pytest.MonkeyPatch
-                ) -> tuple[str, str]:
-    """The signature with the native paths and with numpy alone (JSON)."""
-    def signed() -> str:
-        with np.errstate(all="ignore"):
-            found = signature.signature(LazyTensor.plain(fused), LazyTensor.plain(origin), dtype, dtype)
-        return json.dumps(None if found is None else found.as_dict(), sort_keys=True)
-
-    fast = signed()
-    monkeypatch.setenv(native.DISABLE_ENV, "1")
-    slow = signed()
-    monkeypatch.delenv(native.DISABLE_ENV)
-    return fast, slow
-
-
 def _stored(values: np.ndarray, dtype: str) -> np.ndarray:
     return to_bf16(values) if dtype == "bfloat16" else values.astype(dtype)
 
@@ -128,9 +113,9 @@ def test_unknown_orders_sign_as_numpy_does(dtype: str, shape: tuple[int, int],
     y = _stored(rng.standard_normal(shape), dtype)
     for name, order in UNKNOWN_ORDERS.items():
         x = np.ascontiguousarray(_stored(order(y.astype(np.float64), rng), dtype))
-        fast, slow = _signatures(x, y, dtype, monkeypatch)
+        fast, slow = signed_both_ways(x, y, dtype, monkeypatch)
         assert fast == slow, (name, fast, slow)
-    fast, _ = _signatures(np.ascontiguousarray(y[::-1][rng.permutation(shape[0])]), y, dtype, monkeypatch)
+    fast, _ = signed_both_ways(np.ascontiguousarray(y[::-1][rng.permutation(shape[0])]), y, dtype, monkeypatch)
     assert json.loads(fast)["params"].get("transform", "absent") is None  # rows shuffled: no named transform
 
 

@@ -9,16 +9,15 @@ repeated values, many blocks).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature
 from autofuse_studio.core.precision.signature import ROUNDING_ULPS, dtype_limits
 from tests.core.signature_cases import Case, cases, to_bf16
+from tests.core.signature_helpers import signed_both_ways
 
 pytestmark = pytest.mark.skipif(signature._TRANSFORM is None, reason="_transform not built (no C compiler)")
 
@@ -176,19 +175,6 @@ def test_disabled_extension_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None
     assert signature._native_transform(y[::-1].copy(), y, *_tols("float32"), single=True) is None
 
 
-def _signed(fused: np.ndarray, origin: np.ndarray, dtype: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
-    def signed() -> str:
-        with np.errstate(all="ignore"):
-            found = signature.signature(LazyTensor.plain(fused), LazyTensor.plain(origin), dtype, dtype)
-        return json.dumps(None if found is None else found.as_dict(), sort_keys=True)
-
-    fast = signed()
-    monkeypatch.setenv(native.DISABLE_ENV, "1")
-    slow = signed()
-    monkeypatch.delenv(native.DISABLE_ENV)
-    return fast, slow
-
-
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
 def test_big_pairs_sign_alike(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Above SAMPLE_ELEMENTS the whole pair is searched in float32 with the gate's sums from the winning pass."""
@@ -198,15 +184,15 @@ def test_big_pairs_sign_alike(dtype: str, monkeypatch: pytest.MonkeyPatch) -> No
     for moved in (np.flip(y, 0), np.roll(y, 3, 1), np.roll(y, 700, 0),
                   y.reshape(1024, 6, 16)[:, shuffled, :].reshape(y.shape), rng.permutation(y.reshape(-1)).reshape(y.shape)):
         x = np.ascontiguousarray(moved)
-        fast, slow = _signed(x, y, dtype, monkeypatch)
+        fast, slow = signed_both_ways(x, y, dtype, monkeypatch)
         assert fast == slow
         assert "layout_permutation" in fast
         rounded = x.copy()  # moved and rounded: the gate is numpy's
         rounded[::7, ::3] = np.nextafter(rounded[::7, ::3], np.inf, dtype=rounded.dtype)
-        fast, slow = _signed(rounded, y, dtype, monkeypatch)
+        fast, slow = signed_both_ways(rounded, y, dtype, monkeypatch)
         assert fast == slow
         assert "layout_permutation" in fast
         spoiled = x.copy()
         spoiled[500, 40] += 100
-        fast, slow = _signed(spoiled, y, dtype, monkeypatch)
+        fast, slow = signed_both_ways(spoiled, y, dtype, monkeypatch)
         assert fast == slow
