@@ -130,6 +130,32 @@ def test_a_spelling_error_ahead_is_raised_by_save() -> None:
         book.save(io.BytesIO())
 
 
+def test_columns_filled_ahead_are_the_columns_filled_first() -> None:
+    rows = 3 * xlsx_stream.ROWS_PER_CHUNK + 5
+    filled_first, sheet = _book(rows)
+    filled_first.deflate_ahead(sheet)
+    ahead, empty = _book(rows)
+    kept, empty.columns = empty.columns, []  # built by fill() on the spelling side instead
+    ahead.deflate_ahead(empty, lambda: empty.columns.extend(kept))
+    written = []
+    for book in (filled_first, ahead):
+        handle = io.BytesIO()
+        book.save(handle)
+        written.append(_members(handle.getvalue()))
+    assert written[0] == written[1]
+
+
+def test_a_fill_error_ahead_is_raised_by_save() -> None:
+    book, sheet = _book(10)
+
+    def broken() -> None:
+        raise ValueError("a column could not be read")
+
+    book.deflate_ahead(sheet, broken)
+    with pytest.raises(ValueError, match="could not be read"):
+        book.save(io.BytesIO())
+
+
 def test_without_zipfiles_counters_the_part_is_written_through() -> None:
     chunks: list[str | bytes] = [b"<a>" * 50_000, "<b>\u00e9</b>", b""]
     ahead = xlsx_stream._DeflatedAhead([iter(chunks)])
