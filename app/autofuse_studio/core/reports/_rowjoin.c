@@ -430,6 +430,23 @@ static int column_of(PyObject *spec, Py_ssize_t stop, Column *column) {
     return 0;
 }
 
+/* The row templates and the `width` column specs of a join read into `templates` (row_open, row_close, separator)
+ * and `columns` (their values held: released by the caller, also on failure). */
+static int read_specs(PyObject *const templates_args[3], Template templates[3], PyObject *const *specs,
+                      Py_ssize_t width, Py_ssize_t stop, Column *columns) {
+    for (int k = 0; k < 3; k++) {
+        if (template_of(templates_args[k], &templates[k]) < 0) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        if (column_of(specs[j], stop, &columns[j]) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static Py_ssize_t bytes_per_row = 0; /* the last join's bytes per row (the GIL guards it) */
 
 static PyObject *join_rows(PyObject *self, PyObject *args) {
@@ -448,7 +465,9 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
     Column *columns = PyMem_Calloc((size_t)(width ? width : 1), sizeof(Column));
     Buffer buffer = {NULL, NULL, 0, 0};
     PyObject *result = NULL;
-    Template row_open, row_close, separator;
+    Template row_templates[3];
+    const Template *row_open = &row_templates[0], *row_close = &row_templates[1], *separator = &row_templates[2];
+    PyObject *const templates_args[3] = {row_open_arg, row_close_arg, separator_arg};
     if (columns == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -457,14 +476,10 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "join_rows: need 0 <= start <= stop");
         goto done;
     }
-    if (template_of(row_open_arg, &row_open) < 0 || template_of(row_close_arg, &row_close) < 0 ||
-        template_of(separator_arg, &separator) < 0) {
+    if (read_specs(templates_args, row_templates, PySequence_Fast_ITEMS(columns_seq), width, stop, columns) < 0) {
         goto done;
     }
     for (Py_ssize_t j = 0; j < width; j++) {
-        if (column_of(PySequence_Fast_GET_ITEM(columns_seq, j), stop, &columns[j]) < 0) {
-            goto done;
-        }
         columns[j].bare = columns[j].before.length == 0 && columns[j].after.length == 0 &&
                           columns[j].number_before.length == 0 && columns[j].number_after.length == 0;
     }
@@ -480,11 +495,11 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
     for (Py_ssize_t row = start; row < stop; row++) {
         char number[32];
         Py_ssize_t number_length = (Py_ssize_t)snprintf(number, sizeof number, "%zd", first_number + row - start);
-        if (add_template(&buffer, &row_open, number, number_length) < 0) {
+        if (add_template(&buffer, row_open, number, number_length) < 0) {
             goto done;
         }
         for (Py_ssize_t j = 0; j < width; j++) {
-            if (j > 0 && add_template(&buffer, &separator, number, number_length) < 0) {
+            if (j > 0 && add_template(&buffer, separator, number, number_length) < 0) {
                 goto done;
             }
             if (columns[j].end != NULL) {
@@ -500,7 +515,7 @@ static PyObject *join_rows(PyObject *self, PyObject *args) {
                 goto done;
             }
         }
-        if (add_template(&buffer, &row_close, number, number_length) < 0) {
+        if (add_template(&buffer, row_close, number, number_length) < 0) {
             goto done;
         }
     }
@@ -920,7 +935,8 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     Buffer spelled = {NULL, NULL, 0, 0};
     RawBuffer respelled = {NULL, 0, 0};
     PyObject *result = NULL;
-    Template row_open, row_close, separator;
+    Template templates[3];
+    PyObject *const templates_args[3] = {row_open_arg, row_close_arg, separator_arg};
     Marked row_templates[3];
     Py_ssize_t size = 0;
     int tokens = 0, failed = 0;
@@ -930,14 +946,10 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (template_of(row_open_arg, &row_open) < 0 || template_of(row_close_arg, &row_close) < 0 ||
-        template_of(separator_arg, &separator) < 0) {
+    if (read_specs(templates_args, templates, PySequence_Fast_ITEMS(specs), width, stop, columns) < 0) {
         goto done;
     }
     for (Py_ssize_t j = 0; j < width; j++) {
-        if (column_of(PyTuple_GET_ITEM(specs, j), stop, &columns[j]) < 0) {
-            goto done;
-        }
         marks[j] = column_marks(&columns[j]);
         tokens |= columns[j].end != NULL;
     }
@@ -952,9 +964,9 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    row_templates[0] = marked(row_open.text, row_open.length);
-    row_templates[1] = marked(row_close.text, row_close.length);
-    row_templates[2] = marked(separator.text, separator.length);
+    for (int k = 0; k < 3; k++) {
+        row_templates[k] = marked(templates[k].text, templates[k].length);
+    }
     Py_ssize_t fixed = row_templates[0].length - row_templates[0].marks + row_templates[1].length -
                        row_templates[1].marks;
     Py_ssize_t fixed_marks = row_templates[0].marks + row_templates[1].marks;
