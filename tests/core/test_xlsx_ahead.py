@@ -113,6 +113,18 @@ def test_a_sheet_deflated_in_sections_is_one_valid_part(sections: int, monkeypat
     assert _members(handle.getvalue()) == expected  # testzip: the joined CRC and size check out
 
 
+def test_sections_without_isal_are_one_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = 3 * xlsx_stream.ROWS_PER_CHUNK + 1
+    _, sheet = _book(rows)
+    expected = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode()
+                        for chunk in xlsx_stream._sheet_xml(sheet, True, []))
+    monkeypatch.setattr(xlsx_stream, "_ISAL", None)
+    ahead = xlsx_stream._DeflatedAhead(xlsx_stream._sheet_sections(sheet, True, [], 3))
+    plain = io.BytesIO()
+    ahead.write_into(plain)  # no zipfile counters: the part inflated again and written through
+    assert plain.getvalue() == expected
+
+
 def test_sections_share_the_chunks_in_order() -> None:
     _, sheet = _book(5 * xlsx_stream.ROWS_PER_CHUNK)
     whole = list(xlsx_stream._sheet_xml(sheet, True, []))

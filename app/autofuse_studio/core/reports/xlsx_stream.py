@@ -20,7 +20,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import chain, count
 from queue import Queue
 from threading import Thread
 from types import ModuleType
@@ -419,8 +419,8 @@ class _DeflatedAhead:
             self._start(sections)
 
     def _start(self, sections: Sequence[Iterable[str | bytes]]) -> None:
-        if len(sections) == 1:
-            self._sections = [_DeflatedSection(sections[0])]
+        if len(sections) == 1 or _ISAL is None:  # without ISA-L no crc32_combine: one stream, the runs in order
+            self._sections = [_DeflatedSection(chain.from_iterable(sections))]
         else:
             self._sections = [_DeflatedSection(chunks, last=at == len(sections) - 1)
                               for at, chunks in enumerate(sections)]
