@@ -81,19 +81,19 @@ def _dump(rng: random.Random, document: Any) -> bytes:
 
 
 # (numpy scan chunk or the native scan, ops per decode call)
-SCANS = [(5, 1), (64, 3), (4096, 64), (1 << 22, 7), ("native", 2), ("native", 64)]
+SCANS = [(5, 1), (64, 300), (4096, 1 << 14), (1 << 22, 1000), ("native", 2), ("native", 1 << 18)]  # (scan, decode bytes)
 
 
-@pytest.fixture(params=SCANS, ids=[f"{scan}-{ops}" for scan, ops in SCANS])
+@pytest.fixture(params=SCANS, ids=[f"{scan}-{decoded}" for scan, decoded in SCANS])
 def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    scan, ops = request.param
+    scan, decoded = request.param
     size = 1 << 22 if scan == "native" else scan
     if scan != "native":  # the numpy scan, in chunks of this size
         monkeypatch.setattr(stepwise_json, "native_bracket_positions", lambda _data: None)
     monkeypatch.setattr(stepwise_json, "CHUNK_BYTES", size)
     monkeypatch.setattr(stepwise_json, "GATHER_CHUNK", max(1, size // 4))  # gathers in steps too
     monkeypatch.setattr(stepwise_json, "SUM_CHUNK", max(1, size // 8))  # and running sums
-    monkeypatch.setattr(stepwise_json, "OPS_PER_DECODE", ops)
+    monkeypatch.setattr(stepwise_json, "BYTES_PER_DECODE", decoded)  # 1 byte: one op per call
     return int(size)
 
 
