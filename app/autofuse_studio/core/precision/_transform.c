@@ -724,6 +724,18 @@ static PyObject *found_tuple(const Search *s, int kind, const int64_t *result, c
                          PyBool_FromLong(s->exact));
 }
 
+/* The C-contiguous buffers of x and y (both released by the caller), or -1 with the error set and neither held. */
+static int two_buffers(PyObject *x_object, PyObject *y_object, Py_buffer *x, Py_buffer *y) {
+    if (PyObject_GetBuffer(x_object, x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    if (PyObject_GetBuffer(y_object, y, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(x);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *find(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *x_object, *y_object;
@@ -733,11 +745,7 @@ static PyObject *find(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer x, y;
-    if (PyObject_GetBuffer(x_object, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        return NULL;
-    }
-    if (PyObject_GetBuffer(y_object, &y, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&x);
+    if (two_buffers(x_object, y_object, &x, &y) < 0) {
         return NULL;
     }
     Search s;
@@ -826,11 +834,7 @@ static PyObject *sorted_ranks(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer x, y;
-    if (PyObject_GetBuffer(x_object, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        return NULL;
-    }
-    if (PyObject_GetBuffer(y_object, &y, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&x);
+    if (two_buffers(x_object, y_object, &x, &y) < 0) {
         return NULL;
     }
     PyObject *answer = NULL;
