@@ -70,12 +70,11 @@ def case_lookups(case: LoadedCase) -> None:
     """Work out the look-ups the window needs that depend only on the graphs (each cached on its model).
 
     analyse_mode1 has them done while the pool compares, where the worker would only wait: at 100k ops
-    they are 0.3 s less between the last compare and the result on the screen.
+    they are 0.3 s less between the last compare and the result on the screen. Not the consumer indexes
+    (0.1-0.2 s at 100k ops): the graph tab's details wait for a worker to build them after the result is shown,
+    so the compares (Python for tiny tensors, sharing the GIL) do not wait for them.
     """
     with gc_paused():  # these live as long as the models: freeze them too (see run_mode1)
-        # The details panel asks for consumers when the first divergence is selected.
-        case.af_open.consumers("")
-        case.af_close.consumers("")
         # The graph panes' first layouts walk both graphs from the first divergence: their per-model
         # facts took both layout workers 100-150 ms at once, next to the window's first paints.
         for model in (case.af_open, case.af_close):
