@@ -47,6 +47,7 @@ def analyse(spec: RunSpec, notify: Callable[[str, Any], None], *, progress: Prog
     runner's pool compares: this thread would only wait.
     """
     outcome = None
+    links: FusionIndex | None = None
     for event in start(spec, live=True, cancel=cancel).events():
         if isinstance(event, Progressed):
             progress(event.done, event.total, event.message)
@@ -55,7 +56,7 @@ def analyse(spec: RunSpec, notify: Callable[[str, Any], None], *, progress: Prog
         elif isinstance(event, Indexed):
             notify(INDEXED, event.sides)
         elif isinstance(event, CaseLoaded):
-            case_lookups(event.case)
+            links = case_lookups(event.case)
         elif isinstance(event, Failed):
             raise event.error
         elif isinstance(event, Finished):
@@ -63,36 +64,42 @@ def analyse(spec: RunSpec, notify: Callable[[str, Any], None], *, progress: Prog
     assert outcome is not None
     if outcome.case is None:  # mode 2: two tensor files, one row
         return Analysis(outcome.result, {})
-    return finished_analysis(outcome.result, outcome.case)
+    return finished_analysis(outcome.result, outcome.case, links)
 
 
-def case_lookups(case: LoadedCase) -> None:
+def case_lookups(case: LoadedCase) -> FusionIndex:
     """Work out the look-ups the window needs that depend only on the graphs (each cached on its model).
 
     analyse_mode1 has them done while the pool compares, where the worker would only wait: at 100k ops
     they are 0.3 s less between the last compare and the result on the screen. Not the consumer indexes
     (0.1-0.2 s at 100k ops): the graph tab's details wait for a worker to build them after the result is shown,
     so the compares (Python for tiny tensors, sharing the GIL) do not wait for them.
+    Returns the mapping's fused <-> original links (FusionIndex without rows), for finished_analysis to reuse.
     """
     with gc_paused():  # these live as long as the models: freeze them too (see run_mode1)
         # The graph panes' first layouts walk both graphs from the first divergence: their per-model
         # facts took both layout workers 100-150 ms at once, next to the window's first paints.
         for model in (case.af_open, case.af_close):
             plain_facts(model)
+        links = FusionIndex(case.mapping)
+        links.warm()  # 40-60 ms at 20k fused ops, no longer between the last compare and the result
         keep_long_lived()
+    return links
 
 
-def finished_analysis(result: PrecisionResult, case: LoadedCase) -> Analysis:
+def finished_analysis(result: PrecisionResult, case: LoadedCase, links: FusionIndex | None = None) -> Analysis:
     """The Analysis of a finished run, with every look-up the window needs to show it worked out here.
 
-    Each of them costs 50-300 ms of Python at 100k ops; on the GUI thread that is a frozen window.
+    Each of them costs 50-300 ms of Python at 100k ops; on the GUI thread that is a frozen window. `links`:
+    case_lookups' index of the same case (its fused <-> original links are kept).
     """
     files = case.open_index.files_indexed + case.close_index.files_indexed
-    case_lookups(case)  # cached when analyse_mode1 ran them while comparing
+    if links is None:
+        links = case_lookups(case)
     with gc_paused():  # these live as long as the result: freeze them too (see run_mode1)
         producers = producer_index(case.af_open)
         # The graph view's fused op <-> rows look-ups, read when the first divergence is selected.
-        fusion_index = FusionIndex(case.mapping, result)
+        fusion_index = FusionIndex(case.mapping, result, reuse=links)
         fusion_index.warm()
         facts = result_facts(result)
         keep_long_lived()
