@@ -24,11 +24,7 @@ from autofuse_studio.core.ge.native_brackets import native_bracket_positions
 CHUNK_BYTES = 1 << 22  # per numpy call: bounds each step and the temporaries
 GATHER_CHUNK = 1 << 20  # indexes per fancy-index step (~5 ms with the GIL held)
 SUM_CHUNK = 1 << 18  # values per running-sum step (~2.5 ms with the GIL held)
-# Op objects' JSON per decode call: about 1 ms with the GIL held, whatever the ops' size (a count of 64 ops held it
-# 0.1 ms for lean ops and 0.7 ms for attribute-heavy ones; each call's end lets the GUI's other threads take the GIL
-# from the graph read).
-BYTES_PER_DECODE = 1 << 18
-_QUOTE, _BACKSLASH = ord('"'), ord("\\")
+_QUOTE, _BACKSLASH, _COMMA = ord('"'), ord("\\"), ord(",")
 _IS_BRACKET = np.zeros(256, dtype=bool)
 _IS_BRACKET[[ord("{"), ord("}"), ord("["), ord("]")]] = True
 _OPENS = np.zeros(256, dtype=np.int8)
@@ -37,7 +33,7 @@ _OPENS[[ord("}"), ord("]")]] = -1
 _WHITESPACE = b" \t\n\r"
 _KEY_BEFORE = re.compile(rb'[{,][ \t\n\r]*"(graph|op)"[ \t\n\r]*:[ \t\n\r]*\Z')
 _MISSING: Any = object()
-_OPS_DECODER = msgspec.json.Decoder(list[JsonOp | None])
+_OP_DECODER = msgspec.json.Decoder(JsonOp)
 _SKELETON_DECODER = msgspec.json.Decoder(Any)
 
 
@@ -205,26 +201,31 @@ def _ops_of(data: bytes, brackets: _Brackets, array: int) -> tuple[list[JsonOp |
     stops = (brackets.positions[closes] + 1).tolist()
     if data[array_open + 1:starts[0]].strip(_WHITESPACE) or data[stops[-1]:array_close].strip(_WHITESPACE):
         raise _Unsupported  # something other than the op objects before the first or after the last
-    ops: list[JsonOp | None] = []
+    if not _comma_separated(data, starts, stops):
+        raise _Unsupported  # something other than one comma between two op objects: the one-call path words it
+    # Each op object decoded alone from a slice of the document itself: no copy of the text (copies of 256 KB
+    # batches, kept alive by the descs' zero-copy Raw slices, cost 300 MB and, on a VM whose fresh pages were
+    # slow to fault in, seconds of system time on a 311 MB graph), and the GIL is held for one op at a time.
     view = memoryview(data)
-    # Each batch: the ops from `first` whose objects end within BYTES_PER_DECODE of its start (at least one).
-    ends = np.asarray(stops)
-    first = 0
-    while first < len(starts):
-        last = max(first, int(np.searchsorted(ends, starts[first] + BYTES_PER_DECODE, side="right")) - 1)
-        if first and data[stops[first - 1]:starts[first]].strip(_WHITESPACE) != b",":
-            raise _Unsupported  # between two batches: the one comma, as inside them
-        # The ops and what separates them, decoded as one array: exactly one element per op object
-        # means the separators were commas (a null or a number between two ops would be one more).
-        try:
-            batch = _OPS_DECODER.decode(b"".join((b"[", view[starts[first]:stops[last]], b"]")))  # one copy
-        except (msgspec.DecodeError, RecursionError) as exc:
-            raise _Unsupported from exc
-        if len(batch) != last - first + 1:
-            raise _Unsupported
-        ops += batch
-        first = last + 1
+    try:
+        ops: list[JsonOp | None] = [_OP_DECODER.decode(view[start:stop])
+                                    for start, stop in zip(starts, stops, strict=True)]
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise _Unsupported from exc
     return ops, (starts[0], stops[-1])
+
+
+def _comma_separated(data: bytes, starts: list[int], stops: list[int]) -> bool:
+    """True when exactly one comma (with JSON whitespace around it) separates each op object from the next."""
+    if len(starts) < 2:
+        return True
+    begins, ends = np.asarray(stops[:-1]), np.asarray(starts[1:])
+    tight = ends - begins == 1  # a compact document: the comma alone
+    if not (np.frombuffer(data, dtype=np.uint8)[begins[tight]] == _COMMA).all():
+        return False
+    loose = np.flatnonzero(~tight)
+    gaps = zip(begins[loose].tolist(), ends[loose].tolist(), strict=True)
+    return all(data[begin:end].strip(_WHITESPACE) == b"," for begin, end in gaps)
 
 
 def _op_arrays(data: bytes, brackets: _Brackets) -> tuple[str, list[int | None]]:
