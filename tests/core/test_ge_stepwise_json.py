@@ -13,7 +13,7 @@ import pytest
 from autofuse_studio.core.ge import stepwise_json
 from autofuse_studio.core.ge.fast_json import decode_typed
 from autofuse_studio.core.ge.load import model_from_bytes
-from autofuse_studio.core.ge.native_brackets import native_bracket_positions
+from autofuse_studio.core.ge.native_brackets import native_bracket_positions, native_shallow_brackets
 
 # Strings that try to fool a bracket scan: brackets, quotes, escapes and backslash runs of every parity.
 TRICKY = ['{', '}', '[', ']', '"', '\\', '\\\\', '\\"', '"}]', 'a\\\\"b', '{"op": [', ',"op":[{', '\u4e2d\u6587',
@@ -229,3 +229,36 @@ def test_the_decoded_ops_keep_no_copy_of_the_document(indent: int | None) -> Non
     one_call, stepwise = kept
     assert len(data) > 1000 * len(ops)
     assert stepwise < one_call + 400 * len(ops)  # a kept copy of the ops' text would add the document's size
+
+
+def _levels_and_depths(data: bytes) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(every bracket's offset, its level, the least depth after any bracket, the final depth), by numpy."""
+    positions = stepwise_json.numpy_bracket_positions(data)
+    delta = np.where(np.isin(np.frombuffer(data, dtype=np.uint8)[positions], list(b"{[")), 1, -1)
+    depth = np.cumsum(delta)
+    return positions, depth - (delta > 0), int(depth.min()) if depth.size else 2**63 - 1, int(depth[-1:].sum())
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_shallow_native_scan_keeps_exactly_the_brackets_up_to_a_level(seed: int) -> None:
+    rng = random.Random(seed)
+    documents = [_dump(rng, _usual_document(rng)), *UNUSUAL[seed % 3::3],
+                 bytes(rng.choice(b'{}[]"\\ ,ax') for _ in range(rng.randrange(200)))]
+    for data in documents:
+        positions, levels, least, final = _levels_and_depths(data)
+        for max_level in range(6):
+            shallow = native_shallow_brackets(data, max_level)
+            if shallow is None:
+                pytest.skip("the native kernel is not built")
+            kept, got_least, got_final = shallow
+            assert kept.tolist() == positions[levels <= max_level].tolist(), (data, max_level)
+            assert (got_least, got_final) == (least, final)
+
+
+def test_documents_decode_alike_with_and_without_the_shallow_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    documents = [_dump(rng, _usual_document(rng)) for _ in range(40)] + UNUSUAL
+    shallow = [stepwise_json.decode_typed_stepwise(data) for data in documents]
+    monkeypatch.setattr(stepwise_json, "native_shallow_brackets", lambda _data, _level: None)
+    assert [stepwise_json.decode_typed_stepwise(data) for data in documents] == shallow
+    assert shallow == [decode_typed(data) for data in documents]

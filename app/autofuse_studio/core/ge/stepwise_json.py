@@ -19,8 +19,9 @@ import msgspec
 import numpy as np
 
 from autofuse_studio.core.ge.fast_json import JsonGraph, JsonOp, decode_typed
-from autofuse_studio.core.ge.native_brackets import native_bracket_positions
+from autofuse_studio.core.ge.native_brackets import native_bracket_positions, native_shallow_brackets
 
+MAX_LEVEL = 4  # {"graph": [{"op": [{...}]}]}: the op objects' level; a bare {"op": [...]} is shallower
 CHUNK_BYTES = 1 << 22  # per numpy call: bounds each step and the temporaries
 GATHER_CHUNK = 1 << 20  # indexes per fancy-index step (~5 ms with the GIL held)
 SUM_CHUNK = 1 << 18  # values per running-sum step (~2.5 ms with the GIL held)
@@ -137,7 +138,17 @@ class _Brackets:
     """
 
     def __init__(self, data: bytes) -> None:
-        self.positions = bracket_positions(data)
+        # The decoder reads levels 0-MAX_LEVEL only (the document, its graph array, the graphs, their op arrays and
+        # the ops): the native scan keeps just those, so a 130 MB attribute-heavy graph needs ~0.3M entries, not 8M.
+        # Between two kept brackets the dropped ones are balanced, so the running sum below still gives each kept
+        # one its level; the document's balance comes from the scan's depths over every bracket.
+        shallow = native_shallow_brackets(data, MAX_LEVEL)
+        if shallow is not None:
+            self.positions, least, final = shallow
+            if self.positions.size == 0 or least < 0 or final != 0:
+                raise _Unsupported  # unbalanced: let the one-call decoder word it
+        else:
+            self.positions = bracket_positions(data)
         self.kinds = _gather(np.frombuffer(data, dtype=np.uint8), self.positions)
         delta = _gather(_OPENS, self.kinds)
         depth_after = running_sum(delta)
