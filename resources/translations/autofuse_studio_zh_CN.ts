@@ -131,177 +131,177 @@
 <context>
     <name>CasePanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="160"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
         <source>af-open graph</source>
         <translation>开启融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="160"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
         <source>af-close graph</source>
         <translation>关闭融合的图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="163"/>
         <source>af-open dumps</source>
         <translation>开启融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="163"/>
         <source>af-close dumps</source>
         <translation>关闭融合的 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="164"/>
         <source>NPY A</source>
         <translation>NPY 文件 A</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="162"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="164"/>
         <source>NPY B</source>
         <translation>NPY 文件 B</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="166"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="168"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="169"/>
         <source>Graphs and dump folders (mode 1)</source>
         <translation>图与 dump 目录（模式1）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="168"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="170"/>
         <source>Two NPY files (mode 2)</source>
         <translation>两个 NPY 文件（模式2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="172"/>
         <source>Swap graphs</source>
         <translation>交换两个图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="173"/>
         <source>Swap dumps</source>
         <translation>交换两个 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="172"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="174"/>
         <source>Compare fused op inputs too</source>
         <translation>同时比较融合算子输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="175"/>
         <source>every step</source>
         <translation>全部步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="174"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="176"/>
         <source>Analyse</source>
         <translation>分析</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="175"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="177"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="177"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="179"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="179"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="183"/>
         <source>Drop a run folder, dump folders, graphs or two NPY files here.</source>
         <translation>将运行目录、dump 目录、图文件或两个 NPY 文件拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="249"/>
         <source>af-open: %1</source>
         <translation>af-open：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="250"/>
         <source>af-close: %1</source>
         <translation>af-close：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="258"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="262"/>
         <source>%1 rank (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="258"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="262"/>
         <source>%1 ranks (%2)</source>
         <translation>%1 个 rank（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="261"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="265"/>
         <source>%1 step (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="261"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="265"/>
         <source>%1 steps (%2)</source>
         <translation>%1 个 step（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="264"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="268"/>
         <source>statistics dumps (%1 CSV)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="265"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="269"/>
         <source>statistics dumps (%1 CSVs)</source>
         <translation>统计 dump（%1 个 CSV）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="267"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="271"/>
         <source>%1 NPY</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="267"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="271"/>
         <source>%1 NPYs</source>
         <translation>%1 个 NPY</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="269"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="273"/>
         <source>%1 raw dump file</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="269"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="273"/>
         <source>%1 raw dump files</source>
         <translation>%1 个原始 dump 文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="271"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="275"/>
         <source>%1 statistics CSV ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="272"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="276"/>
         <source>%1 statistics CSVs ignored</source>
         <translation>%1 个统计 CSV 已忽略</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="331"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="337"/>
         <source>a Dask cluster</source>
         <translation>Dask 集群</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="333"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="339"/>
         <source>local (this machine)</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="334"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="340"/>
         <source>Run on: %1</source>
         <translation>运行位置：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="350"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="356"/>
         <source>This is a file; choose the dump folder that holds the dump files.</source>
         <translation>这是一个文件；请选择存放 dump 文件的 dump 目录。</translation>
     </message>
@@ -310,42 +310,42 @@
         <translation type="vanished">这是一个文件；请选择存放 NPY 的 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="351"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="357"/>
         <source>There is no folder at this path.</source>
         <translation>此路径下没有目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="354"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="360"/>
         <source>This is a folder; choose a file.</source>
         <translation>这是一个目录；请选择文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="355"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="361"/>
         <source>There is no file at this path.</source>
         <translation>此路径下没有文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="365"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="371"/>
         <source>Choose a dump folder</source>
         <translation>选择 dump 目录</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="367"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="373"/>
         <source>NPY files (*.npy)</source>
         <translation>NPY 文件 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="368"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="374"/>
         <source>GE graphs (*.json *.txt *.pbtxt);;All files (*)</source>
         <translation>GE 图 (*.json *.txt *.pbtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="369"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="375"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="388"/>
+        <location filename="../../app/autofuse_studio/ui/precision/case_panel.py" line="394"/>
         <source>This path cannot be sent to the host: %1.</source>
         <translation>此路径无法发送到远程主机：%1。</translation>
     </message>
@@ -566,6 +566,11 @@
     <name>DetailsPanel</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/graph/details.py" line="95"/>
+        <source>%1: reading the graph&apos;s links…</source>
+        <translation>%1：正在读取图的连接关系…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/graph/details.py" line="102"/>
         <source>Select a node to see its inputs, outputs, attributes and precision rows.</source>
         <translation>选择一个节点以查看其输入、输出、属性和精度结果行。</translation>
     </message>
@@ -1531,192 +1536,192 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="238"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="241"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="274"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="277"/>
         <source>GE graphs (*.json *.pbtxt *.txt *.pb)</source>
         <translation>GE 图 (*.json *.pbtxt *.txt *.pb)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="274"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="277"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="275"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="278"/>
         <source>Open graph</source>
         <translation>打开图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>Graph</source>
         <translation>图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>ATT</source>
         <translation>ATT</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="298"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
         <source>Runner</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="300"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="303"/>
         <source>Case</source>
         <translation>用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="301"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="304"/>
         <source>Thresholds</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="302"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="303"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="306"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="304"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="307"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="305"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="308"/>
         <source>&amp;Analysis</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="306"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="307"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
         <source>Recent cases</source>
         <translation>最近的用例</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
         <source>&amp;Open files…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="309"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
         <source>Open &amp;folder…</source>
         <translation>打开目录(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="313"/>
         <source>Open &amp;case file…</source>
         <translation>打开用例文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="310"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="313"/>
         <source>&amp;Save case as…</source>
         <translation>用例另存为(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="311"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
         <source>Open &amp;run root (ATT default vs PGO)…</source>
         <translation>打开运行目录（ATT default 对比 PGO）(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="312"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
         <source>&amp;Export table (CSV, JSON, xlsx)…</source>
         <translation>导出表格（CSV、JSON、xlsx）(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="313"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="316"/>
         <source>Export table &amp;picture (PNG, SVG)…</source>
         <translation>导出表格图片（PNG、SVG）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="317"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="314"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="317"/>
         <source>&amp;Analyse</source>
         <translation>分析(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="318"/>
         <source>&amp;New case</source>
         <translation>新建案例(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="315"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="318"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="316"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="319"/>
         <source>&amp;Cancel analysis</source>
         <translation>取消分析(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="316"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="319"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个劣化点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="317"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="320"/>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="321"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="324"/>
         <source>System language</source>
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="347"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="351"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="371"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="431"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="375"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="435"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="395"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="399"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="399"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="441"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="403"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="445"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="401"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="443"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="405"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="422"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="426"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1727,28 +1732,27 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="506"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="510"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="511"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="515"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="516"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="520"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="533"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="571"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="585"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="582"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="596"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1785,12 +1789,12 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="641"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="653"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="644"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="656"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -1866,47 +1870,47 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
 <context>
     <name>OpTrend</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="80"/>
         <source>Cosine per step</source>
         <translation>各步骤的余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="81"/>
         <source>Max relative error per step (log)</source>
         <translation>各步骤的最大相对误差（对数）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="83"/>
         <source>step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="112"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="98"/>
         <source>No row selected: no trend.</source>
         <translation>未选中行：无趋势。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="115"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="101"/>
         <source>One step, one rank: no trend.</source>
         <translation>只有一个步骤、一个 rank：无趋势。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="112"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="126"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="112"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="142"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="128"/>
         <source>%1: %2 points (%3 ranks × %4 steps); the selected row is ringed.</source>
         <translation>%1：%2 个点（%3 个 rank × %4 个步骤）；选中的行以圆圈标出。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/trend_plot.py" line="131"/>
         <source>%1 without a metric (not compared).</source>
         <translation>%1 个没有指标（未比较）。</translation>
     </message>
@@ -2070,317 +2074,318 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionColumns</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="28"/>
+        <location filename="../../app/autofuse_studio/ui/precision/column_texts.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="29"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="28"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="29"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
         <source>Mean abs err</source>
         <translation>平均绝对误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
         <source>RMSE</source>
         <translation>均方根误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="45"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
         <source>Rel. Euclidean</source>
         <translation>相对欧氏距离</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="46"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
         <source>Within 0.1%</source>
         <translation>千分之一通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="47"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
         <source>Within 0.5%</source>
         <translation>千分之五通过率</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="48"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
         <source>NaN fused</source>
         <translation>融合侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="49"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
         <source>Inf fused</source>
         <translation>融合侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="50"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
         <source>NaN origin</source>
         <translation>原始侧 NaN</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="51"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
         <source>Inf origin</source>
         <translation>原始侧 Inf</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="52"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
         <source>NaN/Inf mismatch</source>
         <translation>NaN/Inf 不一致</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="53"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="60"/>
         <source>Signature</source>
         <translation>误差特征</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="61"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="62"/>
         <source>output: a fused op&apos;s output against its origin op&apos;s output; input: a fused op&apos;s input (--compare-input).</source>
         <translation>output：融合算子的输出与其原算子的输出比较；input：融合算子的输入（--compare-input）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="63"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="64"/>
         <source>The fused op (af-open graph).</source>
         <translation>融合算子（af-open 图）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="64"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="65"/>
         <source>Which output (or input) of the fused op.</source>
         <translation>融合算子的第几个输出（或输入）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="65"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="66"/>
         <source>The af-close op whose output the fused tensor is compared with.</source>
         <translation>与融合侧张量比较其输出的 af-close 图算子。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="66"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="67"/>
         <source>Which output of the origin op.</source>
         <translation>原算子的第几个输出。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="67"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="68"/>
         <source>Cosine similarity: a·b / (‖a‖·‖b‖ + 1e-8) (a: fused tensor, b: origin tensor).</source>
         <translation>余弦相似度：a·b / (‖a‖·‖b‖ + 1e-8)（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="69"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="70"/>
         <source>Largest absolute error: max |a − b| (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s |fused − origin|.</source>
         <translation>绝对误差最大值：max |a − b|（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的 |融合侧 − 原始侧|。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="71"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="72"/>
         <source>Largest relative error: max |a − b| / (max(|a|, |b|) + 1e-8) (a: fused tensor, b: origin tensor); statistics rows: the most divergent statistic&apos;s relative difference.</source>
         <translation>相对误差最大值：max |a − b| / (max(|a|, |b|) + 1e-8)（a：融合侧张量，b：原始侧张量）；统计值行：偏差最大的统计值的相对差。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="74"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="75"/>
         <source>OK when compared, else why not (NO_MAPPING, FILE_NOT_FOUND, SHAPE_MISMATCH, ...).</source>
         <translation>比较了则为 OK，否则说明原因（NO_MAPPING、FILE_NOT_FOUND、SHAPE_MISMATCH 等）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="76"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="77"/>
         <source>CULPRIT: fails while its inputs are fine; PROPAGATED: fails because an upstream op already failed; OK: within the thresholds; UNKNOWN: not compared.</source>
         <translation>CULPRIT：输入正常而自身失败；PROPAGATED：因上游算子已失败而失败；OK：在阈值之内；UNKNOWN：未比较。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="80"/>
         <source>The device (rank) of a multi-rank dump; empty when neither side has several ranks.</source>
         <translation>多 rank dump 的设备号（rank）；两侧都只有一个 rank 时为空。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="81"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="82"/>
         <source>The step (iteration) folder the two dumps come from.</source>
         <translation>两份 dump 所在的步骤（迭代）目录。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="83"/>
         <source>k-th dump (timestamp order) of an op dumped k times on both sides.</source>
         <translation>在两侧都被 dump k 次的算子的第 k 次 dump（按时间戳顺序）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="83"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="84"/>
         <source>Mean absolute error: Σ|a − b| / n (a: fused tensor, b: origin tensor, n: elements).</source>
         <translation>平均绝对误差：Σ|a − b| / n（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="85"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="86"/>
         <source>Root mean square error: √(Σ(a − b)² / n) (a: fused tensor, b: origin tensor, n: elements).</source>
         <translation>均方根误差：√(Σ(a − b)² / n)（a：融合侧张量，b：原始侧张量，n：元素个数）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="87"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="88"/>
         <source>Relative Euclidean distance: ‖a − b‖ / ‖b‖, 0 when both are 0 (a: fused tensor, b: origin tensor).</source>
         <translation>相对欧氏距离：‖a − b‖ / ‖b‖，两者均为 0 时为 0（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="89"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="90"/>
         <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.001 (a: fused tensor, b: origin tensor).</source>
         <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.001 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="91"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="92"/>
         <source>Share of elements whose relative error |a − b| / (max(|a|, |b|) + 1e-8) is below 0.005 (a: fused tensor, b: origin tensor).</source>
         <translation>相对误差 |a − b| / (max(|a|, |b|) + 1e-8) 小于 0.005 的元素占比（a：融合侧张量，b：原始侧张量）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="93"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="94"/>
         <source>NaN elements of the fused tensor.</source>
         <translation>融合侧张量中 NaN 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="94"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="95"/>
         <source>+Inf and -Inf elements of the fused tensor.</source>
         <translation>融合侧张量中 +Inf 和 -Inf 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="95"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="96"/>
         <source>NaN elements of the origin tensor.</source>
         <translation>原始侧张量中 NaN 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="96"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="97"/>
         <source>+Inf and -Inf elements of the origin tensor.</source>
         <translation>原始侧张量中 +Inf 和 -Inf 元素的个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="97"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="98"/>
         <source>Positions where only one side is NaN or Inf, or the Infs differ.</source>
         <translation>只有一侧为 NaN 或 Inf、或两侧 Inf 不同的位置个数。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="98"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="99"/>
         <source>Elements compared (n).</source>
         <translation>比较的元素个数（n）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="100"/>
         <source>Data type of the fused tensor.</source>
         <translation>融合侧张量的数据类型。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="100"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="101"/>
         <source>Data type of the origin tensor.</source>
         <translation>原始侧张量的数据类型。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="101"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="102"/>
         <source>Shape of the fused tensor (as compared).</source>
         <translation>融合侧张量的形状（比较时的形状）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="102"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="103"/>
         <source>Shape of the origin tensor (as compared).</source>
         <translation>原始侧张量的形状（比较时的形状）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="103"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="104"/>
         <source>Statistics mode: the statistic that diverged most, fused vs origin (relative difference).</source>
         <translation>统计值模式：偏差最大的统计值，融合侧对原始侧（相对差）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="105"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="106"/>
         <source>The kind of error a failing row holds (overflow, bias, scale, ...; the JSON row has code, confidence, params and sentence).</source>
         <translation>未通过的行所含误差的类型（溢出、偏置、缩放……；JSON 行包含 code、confidence、params 和 sentence）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="167"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="168"/>
         <source>Both tensors are all zeros: their cosine a·b / (‖a‖·‖b‖ + 1e-8) is 0 here because neither has a length, not because they differ; every error is 0, the two are identical.</source>
         <translation>两个张量全为 0：余弦 a·b / (‖a‖·‖b‖ + 1e-8) 在此为 0，是因为两者的长度都为 0，而不是因为两者不同；所有误差均为 0，两者完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="30"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="31"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
         <source>Fused op</source>
         <translation>融合算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="32"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
         <source>Index</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="33"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
         <source>Origin op</source>
         <translation>原算子名</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
         <source>Origin index</source>
         <translation>原索引</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="35"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
         <source>Cosine</source>
         <translation>余弦相似度</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
         <source>Max abs err</source>
         <translation>绝对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="37"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
         <source>Max rel err</source>
         <translation>相对误差最大值</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="38"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="40"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="41"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="42"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="43"/>
         <source>Occurrence</source>
         <translation>出现次序</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="54"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
         <source>Fused dtype</source>
         <translation>融合侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="55"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
         <source>Origin dtype</source>
         <translation>原始侧数据类型</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
         <source>Fused shape</source>
         <translation>融合侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
         <source>Origin shape</source>
         <translation>原始侧形状</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="58"/>
+        <location filename="../../app/autofuse_studio/ui/precision/columns.py" line="59"/>
         <source>Statistics</source>
         <translation>统计值</translation>
     </message>
@@ -2388,13 +2393,13 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionTableView</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="79"/>
+        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="80"/>
         <source>Copy rows</source>
         <translation>复制行</translation>
     </message>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/column_chooser.py" line="56"/>
-        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/table_view.py" line="81"/>
         <source>Columns…</source>
         <translation>列…</translation>
     </message>
@@ -2422,29 +2427,29 @@ Choose an operator in black on the left.</source>
 <context>
     <name>PrecisionWorkbench</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="144"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="165"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="438"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="145"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="166"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="444"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="272"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="278"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="345"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="351"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="433"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="439"/>
         <source>No result: open a case and analyse it to see tensors here.</source>
         <translation>没有结果：打开一个用例并分析后，这里显示张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="437"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="443"/>
         <source>This result has no rows: there are no tensors to show.</source>
         <translation>此结果没有行：没有可显示的张量。</translation>
     </message>
@@ -3628,72 +3633,72 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>TensorHeatmaps</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="189"/>
         <source>Fused (mean)</source>
         <translation>融合侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="189"/>
         <source>Origin (mean)</source>
         <translation>原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="189"/>
         <source>Fused − Origin (mean)</source>
         <translation>融合侧 − 原始侧（均值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="151"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="190"/>
         <source>|Fused − Origin| (max)</source>
         <translation>|融合侧 − 原始侧|（最大值）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="157"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="197"/>
         <source>Rows:</source>
         <translation>行：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="198"/>
         <source>Columns:</source>
         <translation>列：</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="159"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="199"/>
         <source>Same colours for fused and origin</source>
         <translation>融合侧与原始侧使用相同色阶</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="161"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="201"/>
         <source>One colour range for both value panels, so one colour is one value on both sides.</source>
         <translation>两个数值面板共用一个色阶范围，同一颜色在两侧代表同一数值。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="171"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="211"/>
         <source>Hover a cell for its worst element.</source>
         <translation>将鼠标悬停在单元格上可查看其最差元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="173"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="213"/>
         <source>Outlined: %1.</source>
         <translation>框出：%1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="235"/>
         <source>wrapped 1-D (%1 per row)</source>
         <translation>一维折行（每行 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="199"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="238"/>
         <source>columns (%1 per cell)</source>
         <translation>列（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="239"/>
         <source>rows (%1 per cell)</source>
         <translation>行（每格 %1 个）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="272"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_heatmaps.py" line="318"/>
         <source>cell %1: rows %2, cols %3, %4 elements
 worst at %5: fused %6, origin %7, |error| %8
 means: fused %9, origin %10</source>
@@ -3705,109 +3710,108 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorHistograms</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="148"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="168"/>
         <source>Values (shared bins)</source>
         <translation>数值直方图（共用分箱）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="149"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="169"/>
         <source>Error (fused − origin)</source>
         <translation>误差（融合侧 − 原始侧）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="150"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="170"/>
         <source>|Error| (log bins; bin 0 = exact zeros)</source>
         <translation>|误差|（对数分箱；第 0 箱为精确零）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="152"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="172"/>
         <source>count</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="153"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="173"/>
         <source>Log counts</source>
         <translation>对数计数</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="195"/>
         <source>Sorted values: fused (solid), origin (dashed)</source>
         <translation>排序后的值：融合侧（实线），原始侧（虚线）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="170"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="195"/>
         <source>share of values</source>
         <translation>值的占比</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="181"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="206"/>
         <source>The tensors hold no elements.</source>
         <translation>张量没有元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="182"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="207"/>
         <source>No finite values to plot: all %1 elements are NaN or Inf on both sides.</source>
         <translation>没有可绘制的有限值：两侧全部 %1 个元素均为 NaN 或 Inf。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="187"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="212"/>
         <source>No finite errors to plot (%1 non-finite).</source>
         <translation>没有可绘制的有限误差（%1 个非有限值）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="191"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="216"/>
         <source>All %1 finite errors are exactly 0, but %2 errors are NaN or Inf
 (NaN/Inf values: fused %3, origin %4).</source>
         <translation>全部 %1 个有限误差均精确为 0，但有 %2 个误差为 NaN 或 Inf
 （NaN/Inf 值：融合侧 %3，原始侧 %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="195"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="220"/>
         <source>Finite errors are all exactly 0; the %1 NaN or Inf errors have no place on a log scale.</source>
         <translation>有限误差均精确为 0；%1 个 NaN 或 Inf 误差无法在对数坐标上显示。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="198"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="223"/>
         <source>All %1 finite errors are exactly 0: fused and origin are identical.</source>
         <translation>全部 %1 个有限误差均精确为 0：融合侧与原始侧完全相同。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="200"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="225"/>
         <source>All errors are exactly 0: nothing to show on a log scale.</source>
         <translation>所有误差均精确为 0：对数坐标下没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="215"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="176"/>
         <source>fused</source>
         <translation>融合侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="216"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="177"/>
         <source>origin</source>
         <translation>原始侧</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="218"/>
         <source>error</source>
-        <translation>误差</translation>
+        <translation type="vanished">误差</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="256"/>
         <source>log10 |error|</source>
         <translation>log10 |误差|</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="232"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="262"/>
         <source>|error|</source>
         <translation>|误差|</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="234"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="264"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="236"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_plots.py" line="266"/>
         <source>exact zeros: %1 · non-finite: fused %2, origin %3, error %4</source>
         <translation>精确零：%1 · 非有限值：融合侧 %2，原始侧 %3，误差 %4</translation>
     </message>
@@ -3815,165 +3819,165 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="217"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="219"/>
         <source>Both tensors are all zeros: their cosine is 0 by its formula, a·b / (|a|·|b| + ε), and the row is OK because the two are identical.</source>
         <translation>两个张量全为 0：按公式 a·b / (|a|·|b| + ε) 其余弦为 0；两者完全相同，因此该行为 OK。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="220"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="387"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="393"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="221"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="223"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="222"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="224"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="223"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="225"/>
         <source>Save the plots or the whole panel as PNG or SVG</source>
         <translation>将图或整个面板保存为 PNG 或 SVG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
         <source>Shown plots (PNG, SVG)…</source>
         <translation>当前显示的图（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="225"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
         <source>Whole panel (PNG, SVG)…</source>
         <translation>整个面板（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="229"/>
         <source>Scatter</source>
         <translation>散点图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="229"/>
         <source>Trend</source>
         <translation>趋势</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="245"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="246"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="248"/>
         <source>step %1</source>
         <translation>步骤 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="251"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="326"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="332"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="333"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="339"/>
         <source>Statistics rows have no tensors to plot.</source>
         <translation>统计值行没有可绘制的张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="342"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="348"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="379"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="385"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="405"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="406"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="411"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="412"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="422"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="429"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="443"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="451"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="472"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="483"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="475"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="486"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="498"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="509"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="504"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="515"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="520"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="531"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="549"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="608"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="560"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="637"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="567"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="584"/>
         <source>Sampling the pair…</source>
         <translation>正在对张量对采样…</translation>
     </message>

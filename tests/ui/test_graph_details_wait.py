@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.ge.fusion import build_fusion_mapping
 from autofuse_studio.core.ge.load import load_model
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.ui.graph import prepare, workbench
+from autofuse_studio.ui.graph.details import DetailsPanel
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_build import DEMO, demo_case
 
@@ -82,12 +84,13 @@ def test_a_pick_waits_for_the_index_then_describes_the_latest_pick(bench: GraphW
     bench.select_row(next(row for row in result.rows if row.fused_op == first))
     bench.select_fused_op(second)  # a second pick before the index is ready: its details win
     pending = bench.details.toPlainText()
-    assert first not in pending and second not in pending  # nothing stale while the worker builds the index
+    assert first not in pending and "Fusion mapping" not in pending  # nothing stale while the index is built
+    assert second in pending and bench.details.pending == second
     qtbot.wait(100)
     assert bench.details.toPlainText() == pending and not index_builders  # nor did the GUI thread build it
     warming_gate.set()
-    qtbot.waitUntil(lambda: second in bench.details.toPlainText(), timeout=TIMEOUT)
-    assert "Fusion mapping" in bench.details.toPlainText()
+    qtbot.waitUntil(lambda: bench.details.pending is None, timeout=TIMEOUT)
+    assert second in bench.details.toPlainText() and "Fusion mapping" in bench.details.toPlainText()
     assert index_builders and threading.main_thread().name not in index_builders
     qtbot.wait(50)
     assert second in bench.details.toPlainText()  # the first pick's details did not come after
@@ -105,3 +108,14 @@ def test_a_pick_on_a_warm_model_is_described_at_once(bench: GraphWorkbench, qtbo
     other = next(row.fused_op for row in result.rows if row.fused_op != name)
     bench.select_fused_op(other)
     assert other in bench.details.toPlainText()  # the index is built: no wait
+
+
+def test_a_language_change_keeps_the_pending_note(qtbot: QtBot) -> None:
+    panel = DetailsPanel()
+    qtbot.addWidget(panel)
+    panel.show_pending("autofuse_3_Add")
+    QCoreApplication.sendEvent(panel, QEvent(QEvent.Type.LanguageChange))
+    assert panel.pending == "autofuse_3_Add" and "autofuse_3_Add" in panel.toPlainText()
+    panel.show_sections([])
+    QCoreApplication.sendEvent(panel, QEvent(QEvent.Type.LanguageChange))
+    assert panel.pending is None and "autofuse_3_Add" not in panel.toPlainText()

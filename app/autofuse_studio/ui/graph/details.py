@@ -86,11 +86,18 @@ class DetailsPanel(QTextBrowser):
         self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.sections: list[Section] = []
+        self.pending: str | None = None  # the op whose details wait for the graph's look-ups
         self.show_sections([])
+
+    def show_pending(self, op_name: str) -> None:
+        """Say that the op's details follow once the graph's look-ups are built (nothing of an earlier pick stays)."""
+        self.sections, self.pending = [], op_name
+        text = self.tr("%1: reading the graph's links…").replace("%1", op_name)
+        self.setHtml(f"<i>{escape(text)}</i>")
 
     def show_sections(self, sections: list[Section]) -> None:
         """Replace the content (an empty list shows a hint)."""
-        self.sections = list(sections)
+        self.sections, self.pending = list(sections), None
         if not sections:
             hint = self.tr("Select a node to see its inputs, outputs, attributes and precision rows.")
             self.setHtml(f"<i>{escape(hint)}</i>")
@@ -100,5 +107,8 @@ class DetailsPanel(QTextBrowser):
     def changeEvent(self, event: QEvent) -> None:
         """Re-translate when the application language changes."""
         if event.type() == QEvent.Type.LanguageChange:
-            self.show_sections(self.sections)
+            if self.pending is not None:
+                self.show_pending(self.pending)
+            else:
+                self.show_sections(self.sections)
         super().changeEvent(event)

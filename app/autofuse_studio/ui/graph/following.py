@@ -68,12 +68,12 @@ class SelectionFollowing:
         """Describe a pick now if its model's consumer index is built, else once a worker has built it.
 
         The index takes 0.1-0.2 s of Python at 100k ops: built here, the window would freeze for it; until the
-        worker is done the details panel is empty rather than showing the previous pick.
+        worker is done the details panel says so rather than showing the previous pick.
         """
         self._pending_describe = (name, fused_side)
         model = self.af_open if fused_side else self.af_close
         if model is not None and not consumers_ready(model):
-            self.details.show_sections([])
+            self.details.show_pending(name)
         self._describe_pending()
 
     def _follow_selection(self) -> None:
