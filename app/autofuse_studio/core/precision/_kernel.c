@@ -1711,12 +1711,13 @@ __attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void
  * (survey_f32_exact). Returns -1 with v untouched (the caller then runs survey_chunk_avx2) when float cannot
  * tell: a difference or quotient overflowing float, quotients too small for float to rank, an extreme at
  * zero (which of +0 and -0 the lanes keep depends on the order). *dense: set to 1 when the rescan works out more
- * than one element in 32 (the double sweep is then the faster). */
+ * than one element in 32 (the double sweep is then the faster). maxima 0: no rescan, the double lanes' maxima
+ * left as they are (survey_run's lazy sweep). */
 __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_data, int x_type, const void *y_data,
                                                                  int y_type, int64_t offset, int64_t m,
                                                                  const double *params, af_survey_lanes *v,
                                                                  double *attention, int32_t *looked,
-                                                                 int64_t *looked_count, int *dense)
+                                                                 int64_t *looked_count, int maxima, int *dense)
 {
     const double c1_d = params[SP_C1], c2_d = params[SP_C2];
     const __m256 c1 = _mm256_set1_ps((float)c1_d), c2 = _mm256_set1_ps((float)c2_d);
@@ -1838,7 +1839,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
         }
         /* Only when the chunk may hold a larger one than the chunks before (the floats within 2**-22; d_top 0:
          * every difference and quotient is 0). Lane 0 of the double lanes takes the maxima. */
-        if (d_top > 0 && ((double)d_top * (1 + 0x1p-20) >= max_abs || (double)q_top * (1 + 0x1p-20) >= max_rel)) {
+        if (maxima && d_top > 0
+            && ((double)d_top * (1 + 0x1p-20) >= max_abs || (double)q_top * (1 + 0x1p-20) >= max_rel)) {
             const int64_t worked = survey_f32_maxima(x_data, x_type, y_data, y_type, offset, whole, d_seen, q_seen,
                                                      d_top, q_top * (1 - 0x1p-20f), &v->max_abs[0],
                                                      &v->max_rel[0]);
@@ -1963,7 +1965,7 @@ static void mark_element(af_marks *mk, int64_t i)
  */
 static void survey_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                        const double *params, af_marks *marks, double *out_doubles, int64_t *out_counts,
-                       double *extremes);
+                       double *extremes, int lazy);
 
 AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, int ndim,
                              const int64_t *dims, const double *params, double *out_doubles, int64_t *out_counts,
@@ -1974,15 +1976,18 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
         || ndim > SV_MAX_AXES)
         return AF_UNSUPPORTED;
     if (!marks_init(&mk, ndim, dims, n, marks)) return AF_UNSUPPORTED;
-    survey_run(x_data, x_type, y_data, y_type, n, params, &mk, out_doubles, out_counts, NULL);
+    survey_run(x_data, x_type, y_data, y_type, n, params, &mk, out_doubles, out_counts, NULL, 0);
     return AF_OK;
 }
 
 /* af_sign_survey's sweep on marks set up by marks_init; extremes (when not NULL): x max, x min, y max, y min
- * (exact; their lanes never take a NaN; left as they are for identical bits). */
+ * (exact; their lanes never take a NaN; left as they are for identical bits). lazy: where the float sweep finds
+ * the maxima costly to rescan (many quotients tied within float's rounding, as a scale's), it goes on in float
+ * without them and both come out NaN (the caller sweeps again, not lazy, when it needs them: signature.py reads
+ * them only for a rounding answer, nothing beyond rounding found); otherwise the double sweep takes over. */
 static void survey_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                        const double *params, af_marks *marks, double *out_doubles, int64_t *out_counts,
-                       double *extremes)
+                       double *extremes, int lazy)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
     int32_t looked[SV_LOOKED + 8]; /* survey_chunk_avx2's list of a chunk's flagged elements (list_looked's room) */
@@ -1995,7 +2000,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
 #if AF_X86_DISPATCH
     const int f32 = use_avx2 && survey_f32_on && survey_f32_fits(x_type, y_type, params);
     int dense = 0; /* survey_chunk_f32 found its maxima too costly to rescan: the double sweep from then on */
+#else
+    (void)lazy; /* only the float sweep (x86) leaves maxima out */
 #endif
+    int skipped = 0; /* lazy and dense: a chunk swept in float without the maxima */
     memset(c, 0, sizeof c);
     if (x_type == y_type && same_bits(x_data, y_data, (size_t)n * type_size(x_type))) {
         /* The same bits: identical (NaN payloads included), nothing else is read. */
@@ -2016,9 +2024,13 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
         double bad_before = 0, bad_after = 0;
         for (k = 0; k < LANES; k++) bad_before += v.bad[k];
 #if AF_X86_DISPATCH
-        look = f32 && !dense ? survey_chunk_f32(x_data, x_type, y_data, y_type, offset, m, params, &v, attention,
-                                                looked, &looked_count, &dense)
-                             : -1;
+        {
+            const int rescan = !dense; /* dense and lazy: in float still, without the maxima */
+            look = f32 && (rescan || lazy) ? survey_chunk_f32(x_data, x_type, y_data, y_type, offset, m, params, &v,
+                                                              attention, looked, &looked_count, rescan, &dense)
+                                           : -1;
+            skipped |= !rescan && look >= 0;
+        }
         if (look >= 0) {
             /* float16/float32 pairs: eight elements a step in float, the same outputs */
         } else if (use_avx2 && x_type != AF_FLOAT16 && y_type != AF_FLOAT16) {
@@ -2109,6 +2121,7 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
             counts[1] += v.not_both[k];
             counts[2] += v.bad[k];
         }
+        if (skipped) r[SV_MAX_ABS] = r[SV_MAX_REL] = NAN;
         memcpy(out_doubles, r, sizeof r);
         c[SV_NOT_SAME] = (int64_t)counts[0];
         c[SV_NOT_BOTH] = (int64_t)counts[1];
@@ -3132,6 +3145,221 @@ AF_EXPORT int64_t af_sign_model_left(const void *x_data, int x_type, const void 
 }
 
 /*
+ * A value model rejected without its medians. The bias and scale stages reject a model when more than RP_REJECT
+ * of the sample's positions are off it. Whatever the model's value v turns out to be (the offset or the factor),
+ * it lies in a range the sample gives at once ([min, max] of the differences, or of the strong quotients), and
+ * an element can be on the model only when its own value (its difference, or quotient) lies within a width W
+ * of v: W bounds the element's tolerance at the largest slack or factor of that range, widened by more than
+ * every rounding of the test. The values are counted on buckets of the range: those of one window of buckets
+ * around v's bucket (the bucket of a value is non-decreasing in it, and a value within W of v lies within
+ * `reach` buckets of v's) bound how many elements can be on. When even the fullest window leaves more than
+ * RP_REJECT off, the model is rejected exactly as its medians would have it rejected (left = n): an
+ * uncorrelated pair is decided without three of the stages' four medians and the two passes off the models.
+ * Otherwise the stage runs as before.
+ */
+#define RJ_BUCKETS 256
+
+typedef struct {
+    double lo, hi, scale;
+    int64_t reach;
+    int32_t counts[4][RJ_BUCKETS]; /* four, in turn: increments of one bucket in a row do not wait */
+} af_cover;
+
+/* 0: the stages always work out their medians (af_sign_model_reject: the tests compare the two). */
+static int model_reject_on = 1;
+/* How many stages the buckets rejected since the last af_sign_model_reject call (for the tests; counted
+ * atomically: sign_classify runs without the GIL). */
+static int64_t model_rejected;
+
+static void count_rejected(void)
+{
+#if defined(__GNUC__)
+    __atomic_fetch_add(&model_rejected, 1, __ATOMIC_RELAXED);
+#else
+    model_rejected++;
+#endif
+}
+
+/* Turn the early rejection on (1) or off (0), or leave it (-1); returns how many stages it rejected since the
+ * last call (and restarts that count). */
+AF_EXPORT int64_t af_sign_model_reject(int on)
+{
+#if defined(__GNUC__)
+    const int64_t rejected = __atomic_exchange_n(&model_rejected, 0, __ATOMIC_RELAXED);
+#else
+    const int64_t rejected = model_rejected;
+    model_rejected = 0;
+#endif
+    if (on >= 0) model_reject_on = on != 0;
+    return rejected;
+}
+
+/* Buckets over [lo, hi] for values within w of a point of it; 0 when the range is empty or not finite, or a
+ * window would hold every bucket (nothing to gain). reach: floor((w scale)(1 + 2^-20)) + 2 buckets bound how
+ * far the bucket of a value within w moves (the roundings of (v - lo) scale are below 2^-40 of a bucket). */
+static int cover_start(af_cover *c, double lo, double hi, double w)
+{
+    double reach;
+    if (!(lo < hi) || !(fabs(lo) <= 1e300) || !(fabs(hi) <= 1e300) || !(w >= 0)) return 0;
+    c->lo = lo;
+    c->hi = hi;
+    c->scale = (double)RJ_BUCKETS / (hi - lo);
+    if (!(c->scale > 0) || !(c->scale <= DBL_MAX)) return 0;
+    reach = w * c->scale * (1 + 0x1p-20);
+    if (!(reach < RJ_BUCKETS / 2)) return 0;
+    c->reach = (int64_t)reach + 2;
+    memset(c->counts, 0, sizeof c->counts);
+    return 1;
+}
+
+/* The bucket of v (not NaN): non-decreasing in v (each step is); branch-free (minsd, maxsd). */
+AF_INLINE int cover_bucket(const af_cover *c, double v)
+{
+    double t = (v - c->lo) * c->scale;
+    t = t > 0 ? t : 0;
+    t = t < RJ_BUCKETS - 1 ? t : RJ_BUCKETS - 1;
+    return (int)t;
+}
+
+/* Count v[0, m) on the buckets: the buckets worked out a block at a time (a loop the compiler vectorises),
+ * then counted. */
+static void cover_count(af_cover *c, const double *v, int64_t m)
+{
+    int32_t buckets[CHUNK];
+    for (int64_t start = 0; start < m; start += CHUNK) {
+        const int64_t size = m - start < CHUNK ? m - start : CHUNK;
+        for (int64_t j = 0; j < size; j++) buckets[j] = cover_bucket(c, v[start + j]);
+        for (int64_t j = 0; j < size; j++) c->counts[j & 3][buckets[j]]++;
+    }
+}
+
+/* The most values in one window of 2 reach + 1 buckets. */
+static int64_t cover_most(const af_cover *c)
+{
+    int64_t sums[RJ_BUCKETS + 1], most = 0;
+    sums[0] = 0;
+    for (int k = 0; k < RJ_BUCKETS; k++)
+        sums[k + 1] = sums[k] + c->counts[0][k] + c->counts[1][k] + c->counts[2][k] + c->counts[3][k];
+    for (int64_t k = 0; k < RJ_BUCKETS; k++) {
+        const int64_t first = k - c->reach < 0 ? 0 : k - c->reach;
+        const int64_t last = k + c->reach > RJ_BUCKETS - 1 ? RJ_BUCKETS - 1 : k + c->reach;
+        const int64_t held = sums[last + 1] - sums[first];
+        most = held > most ? held : most;
+    }
+    return most;
+}
+
+/* Whether a model with `on` elements at most among the sample's `usable` (others: rest_other of them off) is
+ * rejected as residual_stage rejects it (off_picked > RP_REJECT picked; off_picked >= usable - on + rest_other). */
+static int cover_rejects(int64_t usable, int64_t on, int64_t rest_other, int64_t picked, const double *params)
+{
+    return (double)(usable - (on < usable ? on : usable) + rest_other) > params[RP_REJECT] * (double)picked;
+}
+
+/* The least and largest of v[0, m), m > 0, none NaN (in lanes: one comparison chain is latency-bound). */
+static void cover_range(const double *v, int64_t m, double *lo, double *hi)
+{
+    double l[4], h[4];
+    int64_t j = 0;
+    for (int k = 0; k < 4; k++) l[k] = h[k] = v[0];
+    for (; j + 4 <= m; j += 4)
+        for (int k = 0; k < 4; k++) {
+            l[k] = v[j + k] < l[k] ? v[j + k] : l[k];
+            h[k] = v[j + k] > h[k] ? v[j + k] : h[k];
+        }
+    for (; j < m; j++) {
+        l[0] = v[j] < l[0] ? v[j] : l[0];
+        h[0] = v[j] > h[0] ? v[j] : h[0];
+    }
+    for (int k = 1; k < 4; k++) {
+        l[0] = l[k] < l[0] ? l[k] : l[0];
+        h[0] = h[k] > h[0] ? h[k] : h[0];
+    }
+    *lo = l[0];
+    *hi = h[0];
+}
+
+/* The bias stage's rejection from the sample's usable differences d (tol_max: the largest of their tol): the
+ * offset is a median of some of them, so it lies in [min d, max d] and its slack ulps eps |offset| is at most
+ * that of the larger end; an element is on only when |d - offset| <= tol + slack, rounded (2^-30 more). */
+static int bias_rejected(const double *d, int64_t used, double tol_max, int64_t rest_other, int64_t picked,
+                         const double *params)
+{
+    af_cover c;
+    double lo, hi, slack;
+    cover_range(d, used, &lo, &hi);
+    slack = params[RP_ULPS] * params[RP_EPS] * (fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi));
+    if (!cover_start(&c, lo, hi, (tol_max + slack) * (1 + 0x1p-30) + 0x1p-1022)) return 0;
+    cover_count(&c, d, used);
+    return cover_rejects(used, cover_most(&c), rest_other, picked, params);
+}
+
+/* The least |y| whose quotient scale_rejected places (smaller ones may be on anywhere): c2 / y_least is c1 / 16
+ * (c1 2^-10 without c1), so tol / |y| <= c1 (max(|q|, 1) + 1/16): at least 2^-900. */
+static double scale_y_least(const double *params)
+{
+    const double y_least = params[RP_C1] > 0 ? 16 * params[RP_C2] / params[RP_C1] : params[RP_C2] * 0x1p10;
+    return y_least > 0x1p-900 ? y_least : 0x1p-900;
+}
+
+/* The scale stage's rejection from the quotients q[0, m) of the sample's usable elements with |y| >= y_least
+ * (scale_y_least; the other usable ones: `anywhere`), the factor a median of the strong
+ * quotients in [lo, hi] (|factor| <= most = max(1, |lo|, |hi|)). An element is on only when |x - factor y| <=
+ * tol max(1, |factor|), so |x / y - factor| <= tol most / |y|, tol = c1 max(|x|, |y|) + c2: at most
+ * g(|q|) = most (c1 max(|q|, 1) + c2 / y_least) with q = x / y, plus the roundings of q, factor y and the test
+ * (the 2^-20, 2^-30 and 2^-40 terms: more than all of them). g rises by slope < 1/2 per unit of |q|, so with
+ * W = g(most + W) (solved below) a quotient beyond [lo - W, hi + W] is never on, and one within is on only
+ * within W of the factor. */
+static int scale_rejected(double *q, int64_t m, int64_t anywhere, double lo, double hi, int64_t usable,
+                          int64_t rest_other, int64_t picked, const double *params)
+{
+    af_cover c;
+    const double most = fabs(lo) > fabs(hi) ? (fabs(lo) > 1.0 ? fabs(lo) : 1.0) : (fabs(hi) > 1.0 ? fabs(hi) : 1.0);
+    const double y_least = scale_y_least(params);
+    const double c1 = params[RP_C1] * (1 + 0x1p-20) * (1 + 0x1p-30), c2 = params[RP_C2] / y_least * (1 + 0x1p-30);
+    const double slope = most * c1 + 0x1p-40;
+    /* g(t) = most (c1 t + c2) + (most + t) 2^-40 for t >= 1; W = g(most + W) = g(most) / (1 - slope). */
+    const double w = (most * (c1 * most + c2) + 2 * most * 0x1p-40) / (1 - slope) * (1 + 0x1p-20);
+    double low, high;
+    int64_t kept = 0;
+    if (!(slope < 0.5) || !cover_start(&c, lo, hi, w)) return 0;
+    low = lo - w;
+    high = hi + w;
+    for (int64_t j = 0; j < m; j++) { /* branch-free: the ones that may be on kept in q[0, kept) */
+        const double v = q[j];
+        q[kept] = v;
+        kept += v >= low && v <= high; /* Inf: never on (beyond most + W) */
+    }
+    cover_count(&c, q, kept);
+    return cover_rejects(usable, cover_most(&c) + anywhere, rest_other, picked, params);
+}
+
+/* Whether every element k < m is plain (both finite, |y| <= f_max, x not zero; NaN: not plain): in SSE2 lanes
+ * (GCC leaves the comparisons' int reduction scalar), the same comparisons. */
+static int all_plain_pairs(const double *xs, const double *ys, int64_t m, double f_max)
+{
+    int64_t k = 0;
+    int plain = 1;
+#if AF_X86_DISPATCH
+    {
+        const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+        const __m128d top = _mm_set1_pd(DBL_MAX), y_top = _mm_set1_pd(f_max), zero = _mm_setzero_pd();
+        __m128d all = _mm_castsi128_pd(_mm_set1_epi64x(-1));
+        for (; k + 2 <= m; k += 2) {
+            const __m128d x = _mm_loadu_pd(xs + k), ay = _mm_and_pd(_mm_loadu_pd(ys + k), magnitude);
+            const __m128d ok = _mm_and_pd(_mm_and_pd(_mm_cmple_pd(_mm_and_pd(x, magnitude), top), _mm_cmple_pd(ay, top)),
+                                          _mm_and_pd(_mm_cmple_pd(ay, y_top), _mm_cmpneq_pd(x, zero)));
+            all = _mm_and_pd(all, ok);
+        }
+        plain = _mm_movemask_pd(all) == 3;
+    }
+#endif
+    for (; k < m; k++)
+        plain &= (fabs(xs[k]) <= DBL_MAX) & (fabs(ys[k]) <= DBL_MAX) & (fabs(ys[k]) <= f_max) & (xs[k] != 0);
+    return plain;
+}
+
+/*
  * One stage of _residual on a pair of n elements of shape dims (x fused, y origin); params (RP_*): tol's two
  * terms, the fused max, tiny and min_subnormal, the lower-precision eps, ROUNDING_ULPS, the model sample's
  * stride and the share of its positions off a model that rejects the model without a whole pass. The estimates
@@ -3177,10 +3405,15 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
          * usable without classify_element's other tests (see model_left_avx2). */
         for (int64_t p = 0; p < picked; p += CHUNK) {
             const int64_t m = picked - p < CHUNK ? picked - p : CHUNK;
-            strided_doubles(x_data, x_type, p * stride, stride, m, x_buffer);
-            strided_doubles(y_data, y_type, p * stride, stride, m, y_buffer);
-            for (int64_t k = 0; k < m; k++) {
-                const double x = x_buffer[k], y = y_buffer[k];
+            double *xs = x_out + used, *ys = y_out + used; /* read in place: x_out has room for picked */
+            strided_doubles(x_data, x_type, p * stride, stride, m, xs);
+            strided_doubles(y_data, y_type, p * stride, stride, m, ys);
+            if (all_plain_pairs(xs, ys, m, params[RP_F_MAX])) { /* the usual chunk: kept whole */
+                used += m;
+                continue;
+            }
+            for (int64_t k = 0; k < m; k++) { /* compacted in place: written at used <= the index read */
+                const double x = xs[k], y = ys[k];
                 const int plain = fabs(x) <= DBL_MAX && fabs(y) <= DBL_MAX && fabs(y) <= params[RP_F_MAX] && x != 0;
                 /* Written always, kept when usable: no branch on the data for the usual all-plain sample. */
                 x_out[used] = x;
@@ -3232,16 +3465,22 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
     }
     if (stage == RS_BIAS) {
         double offset, tol_max = -INFINITY, slack;
-        int64_t near = 0, off_picked = 0;
+        int64_t near = 0, off_picked = 0, rest_other = 0;
         RS_PICKED({
             if (e.usable) {
                 first[used] = e.x - e.y;
                 second[used++] = e.tol;
                 tol_max = e.tol > tol_max ? e.tol : tol_max;
             }
+            rest_other += e.rest && !e.usable;
         });
         out_counts[RC_USABLE] = used;
         if (used == 0) goto done;
+        if (model_reject_on && bias_rejected(first, used, tol_max, rest_other, picked, params)) {
+            count_rejected();
+            left = n; /* as off_picked's test below would decide: no offset, no whole pass */
+            goto done;
+        }
         offset = median_of(first, used, scratch, &nan);
         if (nan) goto done;
         for (int64_t j = 0; j < used; j++) {
@@ -3265,7 +3504,9 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         if (2 * left <= n) out_doubles[RD_SECOND] = above_median(second, used, fabs(offset), scratch, &nan);
     } else if (stage == RS_SCALE) {
         double factor, cut, scale_tol;
+        const double y_least = scale_y_least(params);
         int64_t big = 0, strong = 0, usable = 0, off_picked = 0;
+        int64_t quotients = 0, anywhere = 0, usable_all = 0, rest_other = 0; /* for scale_rejected */
         RS_PICKED({
             if (e.usable) {
                 double ay = fabs(e.y);
@@ -3277,9 +3518,26 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         cut = median_of(first, big, scratch, &nan);
         if (nan) goto done;
         RS_PICKED({
-            first[strong] = e.x / e.y; /* branch-free, as near above (first has room for picked) */
+            /* One statement each: RS_PICKED's argument takes no top-level comma. */
+            const double q = e.x / e.y;
+            const int listed = e.usable && fabs(e.y) >= y_least;
+            first[strong] = q; /* branch-free, as near above (first has room for picked) */
             strong += e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut;
+            second[quotients] = q; /* the usable ones' quotients for scale_rejected (second: room for picked) */
+            quotients += listed;
+            anywhere += e.usable && !listed;
+            usable_all += e.usable;
+            rest_other += e.rest && !e.usable;
         });
+        if (model_reject_on && strong > 0) {
+            double lo, hi;
+            cover_range(first, strong, &lo, &hi);
+            if (scale_rejected(second, quotients, anywhere, lo, hi, usable_all, rest_other, picked, params)) {
+                count_rejected();
+                left = n; /* as off_picked's test below would decide */
+                goto done;
+            }
+        }
         factor = median_of(first, strong, scratch, &nan);
         if (nan) goto done;
         scale_tol = fabs(factor) > 1.0 ? fabs(factor) : 1.0;
@@ -3486,7 +3744,14 @@ static void classify_run(const void *x_data, int x_type, const void *y_data, int
         r->rel = c[RC_REST] ? d[RD_FIRST] : 0.0;
         return;
     }
-    survey_run(x_data, x_type, y_data, y_type, n, params, mk, r->survey, r->counts, extremes);
+    survey_run(x_data, x_type, y_data, y_type, n, params, mk, r->survey, r->counts, extremes, 1);
+    if (r->counts[SV_NOT_SAME] && !r->counts[SV_REST] && !r->counts[SV_NONFINITE] && !r->counts[SV_OVERFLOW]
+        && !r->counts[SV_UNDERFLOW] && isnan(r->survey[SV_MAX_ABS])) {
+        /* The lazy sweep left the maxima out and the answer is rounding (nothing else found), which reports
+         * them: swept again, in full. */
+        marks_init(mk, mk->ndim, mk->dims, n, mk->marks);
+        survey_run(x_data, x_type, y_data, y_type, n, params, mk, r->survey, r->counts, extremes, 0);
+    }
     if (!r->counts[SV_NOT_SAME]) {
         r->status = SC_IDENTICAL;
         return;
