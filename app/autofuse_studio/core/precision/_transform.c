@@ -22,6 +22,18 @@
  *   x86, picked at import); a candidate whose pieces all read y ascending is first compared as runs, the pieces
  *   whose y continues the previous one's merged (a C0 layout's short rows, a row's unmoved blocks).
  *   The GIL is released during the search.
+ *
+ * flushed(x, y, below[, grids]) -> bool
+ *   Whether some element has x = +-0 and 0 < |y| < below, magnitudes compared as stored bits (x and y of one
+ *   itemsize, `below` the bits of a magnitude): a superset of signature check 3's underflow elements when below
+ *   is the fused dtype's smallest normal as stored (rounded up). Vectorised integer passes in blocks of
+ *   FLUSH_BLOCK over the whole arrays, or with grids (as grid_differs's) over the grid's points only: the trailing
+ *   axes it keeps whole as one run per point of the others.
+ *
+ * grid_differs(x, y, grids, c1, c2, cap) -> bool
+ *   Whether one of the first `cap` points of the grid (grids: one int64 index array per axis; points in C order)
+ *   has finite x and y with |x - y| > c1 * max(|x|, |y|) + c2 in float64: an element signature._classify counts as
+ *   bad there (its tol, op by op). Stops at the first.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -875,6 +887,245 @@ static PyObject *sorted_ranks(PyObject *self, PyObject *args) {
     return answer;
 }
 
+/* flushed: blocks of this many elements ORed branch-free, the first block with a hit ends the pass. */
+#define FLUSH_BLOCK 4096
+
+/* 1 when some x[k] is +-0 (magnitude bits 0) where y[k]'s magnitude bits lie in (0, below), below >= 2. */
+#define FLUSHED_BODY(U, MAGNITUDE)                                                                                 \
+    {                                                                                                              \
+        const U span = (U)(below - 1);                                                                             \
+        for (int64_t start = 0; start < count; start += FLUSH_BLOCK) {                                             \
+            int64_t end = count - start < FLUSH_BLOCK ? count : start + FLUSH_BLOCK;                               \
+            U hit = 0;                                                                                             \
+            for (int64_t k = start; k < end; k++) {                                                                \
+                U zero = (U)((x[k] & MAGNITUDE) == 0);                                                             \
+                U small = (U)((U)((y[k] & MAGNITUDE) - 1) < span);                                                 \
+                hit |= (U)(zero & small);                                                                          \
+            }                                                                                                      \
+            if (hit) return 1;                                                                                     \
+        }                                                                                                          \
+        return 0;                                                                                                  \
+    }
+#define DEFINE_FLUSHED(SUFFIX, ATTRIBUTE)                                                                          \
+    ATTRIBUTE static int flushed16##SUFFIX(const uint16_t *x, const uint16_t *y, uint64_t below, int64_t count)    \
+        FLUSHED_BODY(uint16_t, 0x7fffu)                                                                            \
+    ATTRIBUTE static int flushed32##SUFFIX(const uint32_t *x, const uint32_t *y, uint64_t below, int64_t count)    \
+        FLUSHED_BODY(uint32_t, 0x7fffffffu)                                                                        \
+    ATTRIBUTE static int flushed64##SUFFIX(const uint64_t *x, const uint64_t *y, uint64_t below, int64_t count)    \
+        FLUSHED_BODY(uint64_t, 0x7fffffffffffffffull)
+DEFINE_FLUSHED(_baseline, )
+#if TRANSFORM_X86_DISPATCH
+DEFINE_FLUSHED(_avx2, __attribute__((target("avx2"))))
+#endif
+
+/* The build of flushed* this machine runs (set at import, as same_run*). */
+static int (*flushed16)(const uint16_t *, const uint16_t *, uint64_t, int64_t) = flushed16_baseline;
+static int (*flushed32)(const uint32_t *, const uint32_t *, uint64_t, int64_t) = flushed32_baseline;
+static int (*flushed64)(const uint64_t *, const uint64_t *, uint64_t, int64_t) = flushed64_baseline;
+
+static void pick_flushed(void) {
+#if TRANSFORM_X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        flushed16 = flushed16_avx2;
+        flushed32 = flushed32_avx2;
+        flushed64 = flushed64_avx2;
+    }
+#endif
+}
+
+/* A grid's points as runs of contiguous elements: the trailing axes the grid keeps whole (every index, in order)
+ * make one run; the leading axes are walked by an odometer (no axis walked: the whole array is one run). */
+typedef struct {
+    int axes;
+    const int64_t *index[MAX_AXES];
+    int64_t count[MAX_AXES], stride[MAX_AXES], at[MAX_AXES];
+    int64_t run, base;
+} Walk;
+
+/* Holds the buffers of the grids tuple (one non-empty int64 index array per axis of shape, each index within
+ * it; *held counts the buffers to release) and sets the walk at the first run; 0 when valid, else -1 (no error
+ * set). */
+static int walk_grid(PyObject *grids_object, const Py_buffer *x, Py_buffer *grids, int *held, Walk *walk) {
+    int axes = x->ndim;
+    if (!PyTuple_Check(grids_object) || axes < 1 || axes > MAX_AXES || PyTuple_GET_SIZE(grids_object) != axes) {
+        return -1;
+    }
+    int64_t step = 1;
+    walk->run = 1;
+    walk->axes = 0;
+    int whole_tail = 1;
+    for (int axis = axes - 1; axis >= 0; axis--) {
+        Py_buffer *grid = &grids[axis];
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(grids_object, axis), grid, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+        (*held)++;
+        const char *format = grid->format ? grid->format : "B";
+        if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+        if (grid->itemsize != 8 || (format[0] != 'l' && format[0] != 'q') || format[1] != '\0' || grid->len < 8) {
+            return -1;
+        }
+        const int64_t *indices = grid->buf;
+        int64_t count = (int64_t)(grid->len / 8), length = x->shape[axis];
+        int whole = count == length;
+        for (int64_t k = 0; k < count; k++) {
+            if (indices[k] < 0 || indices[k] >= length) return -1;
+            whole &= indices[k] == k;
+        }
+        walk->index[axis] = indices;
+        walk->count[axis] = count;
+        walk->stride[axis] = step;
+        walk->at[axis] = 0;
+        whole_tail &= whole;
+        if (whole_tail) {
+            walk->run *= length;
+        } else if (walk->axes == 0) {
+            walk->axes = axis + 1;
+        }
+        step *= length;
+    }
+    walk->base = 0;
+    for (int axis = 0; axis < walk->axes; axis++) walk->base += walk->index[axis][0] * walk->stride[axis];
+    return 0;
+}
+
+/* Moves the walk to its next run (walk->base); 0 when every run was seen. */
+static int walk_next(Walk *walk) {
+    for (int axis = walk->axes - 1; axis >= 0; axis--) {
+        walk->base -= walk->index[axis][walk->at[axis]] * walk->stride[axis];
+        if (++walk->at[axis] < walk->count[axis]) {
+            walk->base += walk->index[axis][walk->at[axis]] * walk->stride[axis];
+            return 1;
+        }
+        walk->at[axis] = 0;
+        walk->base += walk->index[axis][0] * walk->stride[axis];
+    }
+    return 0;
+}
+
+/* flushed's test on count elements of x and y from `at` (a run of the grid, or the whole arrays). */
+static int flushed_run(const char *x, const char *y, Py_ssize_t size, uint64_t below, int64_t at, int64_t count) {
+    if (size == 2) {
+        const uint16_t *xs = (const uint16_t *)x + at, *ys = (const uint16_t *)y + at;
+        if (count >= 64) return flushed16(xs, ys, below, count);
+        for (int64_t k = 0; k < count; k++) { /* short runs inline: no call per grid point */
+            if ((xs[k] & 0x7fffu) == 0 && (uint16_t)((ys[k] & 0x7fffu) - 1) < (uint16_t)(below - 1)) return 1;
+        }
+        return 0;
+    }
+    if (size == 4) {
+        const uint32_t *xs = (const uint32_t *)x + at, *ys = (const uint32_t *)y + at;
+        if (count >= 64) return flushed32(xs, ys, below, count);
+        for (int64_t k = 0; k < count; k++) {
+            if ((xs[k] & 0x7fffffffu) == 0 && (uint32_t)((ys[k] & 0x7fffffffu) - 1) < (uint32_t)(below - 1)) return 1;
+        }
+        return 0;
+    }
+    const uint64_t *xs = (const uint64_t *)x + at, *ys = (const uint64_t *)y + at;
+    if (count >= 64) return flushed64(xs, ys, below, count);
+    for (int64_t k = 0; k < count; k++) {
+        if ((xs[k] & 0x7fffffffffffffffull) == 0 && (ys[k] & 0x7fffffffffffffffull) - 1 < below - 1) return 1;
+    }
+    return 0;
+}
+
+/* flushed(x, y, below[, grids]) -> bool (see the top of the file). */
+static PyObject *flushed(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *x_object, *y_object, *grids_object = Py_None;
+    unsigned long long below;
+    if (!PyArg_ParseTuple(args, "OOK|O", &x_object, &y_object, &below, &grids_object)) {
+        return NULL;
+    }
+    Py_buffer x, y, grids[MAX_AXES];
+    if (two_buffers(x_object, y_object, &x, &y) < 0) {
+        return NULL;
+    }
+    PyObject *answer = NULL;
+    Py_ssize_t size = x.itemsize;
+    int held = 0, valid = (size == 2 || size == 4 || size == 8) && y.itemsize == size && x.len == y.len
+                          && (size == 8 || below <= (1ULL << (8 * size - 1)));
+    Walk walk;
+    walk.axes = 0;
+    walk.base = 0;
+    walk.run = (int64_t)(x.len / (size ? size : 1));
+    if (valid && grids_object != Py_None) {
+        valid = x.ndim == y.ndim && walk_grid(grids_object, &x, grids, &held, &walk) == 0;
+        for (int axis = 0; valid && axis < x.ndim; axis++) valid = x.shape[axis] == y.shape[axis];
+    }
+    if (!valid) {
+        PyErr_SetString(PyExc_ValueError, "flushed: two arrays of one shape and itemsize 2, 4 or 8, below a "
+                                            "magnitude's bits, grids None or one int64 index array per axis");
+    } else {
+        int hit = 0;
+        if (below >= 2) { /* below 1 or 0: no magnitude lies in (0, below) */
+            Py_BEGIN_ALLOW_THREADS
+            do {
+                hit = flushed_run(x.buf, y.buf, size, below, walk.base, walk.run);
+            } while (!hit && walk_next(&walk));
+            Py_END_ALLOW_THREADS
+        }
+        answer = PyBool_FromLong(hit);
+    }
+    for (int axis = x.ndim - 1; axis >= x.ndim - held; axis--) PyBuffer_Release(&grids[axis]);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return answer;
+}
+
+/* 1 when finite x, y differ beyond c1 * max(|x|, |y|) + c2 (signature._classify's bad, in float64 op by op). */
+static inline int bad_double(double x, double y, double c1, double c2) {
+    if (!isfinite(x) || !isfinite(y)) {
+        return 0;
+    }
+    double ax = fabs(x), ay = fabs(y);
+    double tol = c1 * (ax > ay ? ax : ay);
+    tol += c2;
+    return fabs(x - y) > tol;
+}
+
+/* grid_differs(x, y, grids, c1, c2, cap) -> bool (see the top of the file). */
+static PyObject *grid_differs(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *x_object, *y_object, *grids_object;
+    double c1, c2;
+    long long cap;
+    if (!PyArg_ParseTuple(args, "OOOddL", &x_object, &y_object, &grids_object, &c1, &c2, &cap)) {
+        return NULL;
+    }
+    Py_buffer x, y, grids[MAX_AXES];
+    if (two_buffers(x_object, y_object, &x, &y) < 0) {
+        return NULL;
+    }
+    int held = 0, x_type = array_type(&x), y_type = array_type(&y);
+    Walk walk;
+    int valid = x_type >= 0 && y_type >= 0 && x.ndim == y.ndim && walk_grid(grids_object, &x, grids, &held, &walk) == 0;
+    for (int axis = 0; valid && axis < x.ndim; axis++) valid = x.shape[axis] == y.shape[axis];
+    PyObject *answer = NULL;
+    if (!valid) {
+        PyErr_SetString(PyExc_ValueError, "grid_differs: two float16/float32/float64 arrays of one shape and one "
+                                            "non-empty int64 index array per axis, within it, expected");
+    } else {
+        Array xs = {(const char *)x.buf, x_type}, ys = {(const char *)y.buf, y_type};
+        int hit = 0;
+        Py_BEGIN_ALLOW_THREADS
+        int64_t seen = 0;
+        do {
+            for (int64_t k = 0; k < walk.run && seen < cap && !hit; k++, seen++) {
+                hit = bad_double(load(&xs, walk.base + k), load(&ys, walk.base + k), c1, c2);
+            }
+        } while (!hit && seen < cap && walk_next(&walk));
+        Py_END_ALLOW_THREADS
+        answer = PyBool_FromLong(hit);
+    }
+    for (int axis = x.ndim - 1; axis >= x.ndim - held; axis--) PyBuffer_Release(&grids[axis]);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return answer;
+}
+
 static PyMethodDef methods[] = {
     {"find", find, METH_VARARGS,
      "find(x, y, c1, c2, single) -> None | (kind, a, b, perm, exact): the first named transform of signature "
@@ -883,6 +1134,12 @@ static PyMethodDef methods[] = {
      "sorted_ranks(sorted_x, sorted_y, c1, c2, single, limit) -> (beyond, most, alone, first): the ranks k with "
      "|sx[k] - sy[k]| > c1*|sy[k]| + c2 (float32 when single): how many, the one most beyond (-1: none), the one "
      "most beyond whose sy[k] is not tied (-1: none), the first `limit` of them (at most 64)."},
+    {"flushed", flushed, METH_VARARGS,
+     "flushed(x, y, below[, grids]) -> bool: some element (of the grid) with x = +-0 and 0 < |y| < below "
+     "(magnitudes as stored bits)."},
+    {"grid_differs", grid_differs, METH_VARARGS,
+     "grid_differs(x, y, grids, c1, c2, cap) -> bool: one of the grid's first cap points (C order) with finite "
+     "x, y and |x - y| > c1*max(|x|,|y|) + c2 in float64."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -893,5 +1150,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_transform",
 PyMODINIT_FUNC PyInit__transform(void) {
     for (uint32_t half = 0; half < 65536; half++) half_table[half] = half_to_float((uint16_t)half);
     pick_same_runs();
+    pick_flushed();
     return PyModule_Create(&module);
 }

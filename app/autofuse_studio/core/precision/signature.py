@@ -46,8 +46,10 @@ A NaN among a median's values sends the pair to numpy's _classify. Big pairs: af
 array_equal, _special and _candidates with one sweep (in vectors, a float64 side too) that stops testing the
 candidates' tolerance beyond SCAN_CANDIDATES of them (af_sign_whole lists them all when the sample shows nothing
 beyond rounding), and when it finds neither a special value nor a candidate the answer is rounding at once (the
-sample could hold no differing element). Without the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of
-it; tests/core/test_signature_native.py holds the two equal.
+sample could hold no differing element); a pair whose whole the C search finds moved bit for bit by a transform
+that maps the grid onto itself is named without classifying the grid (_closed_search: the same answer). Without
+the kernel (AUTOFUSE_STUDIO_NO_NATIVE=1) numpy does all of it; tests/core/test_signature_native.py holds the two
+equal.
 """
 
 from __future__ import annotations
@@ -139,6 +141,15 @@ SORTED_RANKS = 16
 _TRANSFORM = load_extension("autofuse_studio.core.precision._transform", "the transforms are searched in numpy",
                             logging.getLogger(__name__))
 _TRANSFORM_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+# _native_transform's answer: the winner's params (None: no named transform), whether it moved every value bit for
+# bit, and a C0 winner's sources of the blocks (perm[j]: the origin block fused block j holds).
+Searched = tuple[dict[str, Any] | None, bool, tuple[int, ...] | None]
+# A big pair whose whole is a bitwise permutation mapping the grid onto itself skips the grid's classify when one of
+# the grid's first this many points differs beyond tol (_closed_search; else the classify decides, as before).
+GRID_PROBES = 4096
+# Up to this many elements _closed_search's look for flushed zeros reads the whole pair (a superset of the grid's, a
+# few µs); beyond it the grid's points only (a bounded cost).
+WHOLE_FLUSHED = 4 * SAMPLE_ELEMENTS
 
 
 @dataclass(frozen=True)
@@ -291,6 +302,7 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
         params = {"ulps": ROUNDING_ULPS, "eps": low.eps, "max_abs_err": swept.max_abs, "max_rel_err": swept.max_rel}
         return _build([("rounding", params)], 1.0)
     grid = _grid(y_all.shape)
+    searched: Searched | None = None  # the C transform search on the whole pair, once _closed_search ran it
     with np.errstate(all="ignore"):
         special = _special(x_all, dtype_limits(fused_dtype)) if swept is None else _swept_special(swept, x_all)
     if special is not None:  # a few NaN/Inf/max values: the grid holds them (a sample would miss them)
@@ -301,16 +313,14 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
         # grid's answer would be None or rounding, so the candidates' grid below is classified at once.
         found = None
     else:
+        closed, searched = (None, None) if special is not None or swept is None \
+            else _closed_search(x_all, y_all, grid, low, dtype_limits(fused_dtype), swept)
+        if closed is not None:  # what the grid's classify and _whole_permutation below would name
+            return _build([("layout_permutation", closed)], 1.0)
         found = classify(_cells(x_all, grid), _cells(y_all, grid), fused_dtype, origin_dtype)
-    if found is not None and special is None and found.code in PERMUTATION_LOOKALIKES:
-        # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
-        # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
-        with np.errstate(all="ignore"):
-            permutation = _whole_permutation(x_all, y_all, low, swept)
-        if permutation is not None:
-            return _build([("layout_permutation", permutation)], 1.0)
-        if found.code == "layout_permutation":  # the sample's transform is not the whole's
-            return _build([("layout_permutation", {"transform": None, "sampled": True})], 1.0)
+    permuted = None if special is not None else _grid_permutation(found, x_all, y_all, low, swept, searched)
+    if permuted is not None:
+        return permuted
     if found is None or found.code == "rounding":
         # The differences may fall between the grid's points (a few elements, a slice): one cheap pass over the
         # whole tensors finds the candidates; the grid plus their indices on every axis is classified instead.
@@ -335,6 +345,23 @@ def _sampled(x_all: np.ndarray, y_all: np.ndarray, fused_dtype: str, origin_dtyp
             return found
         return _mapped(found, grid, x_all, y_all, low, whole=True)
     return _mapped(found, grid, x_all, y_all, low, special=special is not None)
+
+
+def _grid_permutation(found: Signature | None, x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits,
+                      swept: Whole | None, searched: Searched | None) -> Signature | None:
+    """A big pair's layout_permutation when its grid's signature (`found`, no NaN/Inf/max value added to the
+    grid) may be a permutation seen on a sample, else None; `searched`: _closed_search's C search, if it ran."""
+    if found is None or found.code not in PERMUTATION_LOOKALIKES:
+        return None
+    # Moved values look like garbage, a region, or (a sample of every other element) another permutation in a
+    # sample: the whole tensors are checked for a permutation (gated by their extremes and sums).
+    with np.errstate(all="ignore"):
+        permutation = _whole_permutation(x_all, y_all, low, swept, searched)
+    if permutation is not None:
+        return _build([("layout_permutation", permutation)], 1.0)
+    if found.code == "layout_permutation":  # the sample's transform is not the whole's
+        return _build([("layout_permutation", {"transform": None, "sampled": True})], 1.0)
+    return None
 
 
 def _whole_sweep(x_all: np.ndarray, y_all: np.ndarray, fused: DtypeLimits, low: DtypeLimits,
@@ -479,21 +506,18 @@ def _tail_start(x_all: np.ndarray, y_all: np.ndarray, axis: int, index: np.ndarr
     return start
 
 
-def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, swept: Whole | None = None
-                       ) -> dict[str, Any] | None:
+def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, swept: Whole | None = None,
+                       searched: Searched | None = None) -> dict[str, Any] | None:
     """Check 4 on whole tensors, gated by the extremes and the sum of the values (a permutation keeps them);
-    `swept`: af_sign_whole's figures of the pair, whose extremes decide the first gate without another pass."""
+    `swept`: af_sign_whole's figures of the pair, whose extremes decide the first gate without another pass;
+    `searched`: _whole_search's answer when _closed_search worked it out already."""
     if swept is not None and swept.not_equal and swept.nan >= 0 and _extremes_differ(swept, low):
         return None
-    # The named transforms in C before the gate. A winner that moved every value bit for bit (finite) holds the
-    # gate for sure: the same multiset has the same extremes and exact sum, and numpy's two float64 sums are
-    # each within size units of 2**-53 of sum |y| of it, less than the allowance of ROUNDING_ULPS eps sum |y|.
     single = np.float64 not in (x_all.dtype.type, y_all.dtype.type)
-    searched = _native_transform(x_all, y_all, ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, single,
-                                 native_on=swept is not None)  # a sweep: the kernel ran, the switch is on
+    if searched is None:
+        searched = _whole_search(x_all, y_all, low, swept)
     named = None if searched is None else searched[0]
-    if named is not None and searched is not None and searched[1] and single \
-            and (x_all.size + 64) * 2.0**-52 < ROUNDING_ULPS * low.eps:
+    if named is not None and searched is not None and _holds_gate(x_all, y_all, low, searched):
         return named
     # The native sweep next: when its extremes or sums show numpy's gate would fail, no copy is made at all.
     if _gate_fails(x_all, y_all, low):
@@ -534,6 +558,79 @@ def _whole_permutation(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, s
         return {"transform": None}
     tol = np.maximum(np.abs(x), np.abs(y)) * c1 + c2  # ties too close to call (or no C search): as before
     return _permutation(x, y, tol, np.ones(x.shape, dtype=bool), gated=True, searched=searched is not None)
+
+
+def _whole_search(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, swept: Whole | None
+                  ) -> Searched | None:
+    """_native_search on a whole big pair with _classify's tol (in float32 for float16/float32 pairs)."""
+    single = np.float64 not in (x_all.dtype.type, y_all.dtype.type)
+    return _native_search(x_all, y_all, ROUNDING_ULPS * low.eps, ROUNDING_ULPS * low.min_subnormal, single,
+                          native_on=swept is not None)  # a sweep: the kernel ran, the switch is on
+
+
+def _holds_gate(x_all: np.ndarray, y_all: np.ndarray, low: DtypeLimits, searched: Searched) -> bool:
+    """Whether the C search's winner holds _whole_permutation's gate for sure (then it is the answer): it moved
+    every value bit for bit (finite), so the same multiset has the same extremes and exact sum, and numpy's two
+    float64 sums are each within size units of 2**-53 of sum |y| of it, less than the allowance of ROUNDING_ULPS
+    eps sum |y|."""
+    single = np.float64 not in (x_all.dtype.type, y_all.dtype.type)
+    return searched[1] and single and (x_all.size + 64) * 2.0**-52 < ROUNDING_ULPS * low.eps
+
+
+def _closed_search(x_all: np.ndarray, y_all: np.ndarray, grid: list[np.ndarray], low: DtypeLimits,
+                   fused: DtypeLimits, swept: Whole) -> tuple[dict[str, Any] | None, Searched | None]:
+    """The answer of a big pair whose grid is classified as a permutation, without classifying it: the C search
+    names a transform of the whole pair that moved every value bit for bit (_holds_gate), which maps the grid
+    onto itself (_grid_closed). The grid's x then holds the grid's y values bit for bit, so its classify finds
+    no NaN/Inf/max value (the sweep saw none anywhere: checks 1-2), no underflow when no fused zero stands
+    where the origin is non-zero below the fused smallest normal (check 3, `flushed`), and when one grid point
+    differs beyond tol (`grid_differs`), a permutation of the grid (check 4: its gate holds, as the whole's,
+    and its sorted values match): the code layout_permutation, whose whole check (_whole_permutation) returns
+    this transform. Returns (that transform's params or None, the search's answer for _whole_permutation to reuse
+    after the grid's classify, None when it did not run)."""
+    if swept.special_count or not swept.not_equal or swept.nan != 0 or _extremes_differ(swept, low):
+        return None, None  # _whole_permutation would stop before its search (or the grid may hold special values)
+    searched = _whole_search(x_all, y_all, low, swept)
+    if searched is None or searched[0] is None or not _holds_gate(x_all, y_all, low, searched) \
+            or not _grid_closed(searched[0], searched[2], grid, x_all.shape):
+        return None, searched
+    with np.errstate(over="ignore"):
+        tiny = np.array(fused.tiny, dtype=y_all.dtype)  # the fused smallest normal as stored, rounded up below
+    if float(tiny) < fused.tiny:
+        tiny = np.nextafter(tiny, np.array(np.inf, dtype=y_all.dtype))
+    below = int(tiny.view(f"u{y_all.itemsize}")) if math.isfinite(float(tiny)) else 1 << (8 * y_all.itemsize - 1)
+    assert _TRANSFORM is not None  # the search ran in C
+    # The zeros are looked for on the whole (one vectorised pass) up to WHOLE_FLUSHED elements, on the grid beyond.
+    if _TRANSFORM.flushed(x_all, y_all, below, None if x_all.size <= WHOLE_FLUSHED else tuple(grid)) \
+            or not _TRANSFORM.grid_differs(x_all, y_all, tuple(grid), ROUNDING_ULPS * low.eps,
+                                           ROUNDING_ULPS * low.min_subnormal, GRID_PROBES):
+        return None, searched
+    return searched[0], searched
+
+
+def _grid_closed(named: dict[str, Any], perm: tuple[int, ...] | None, grid: list[np.ndarray],
+                 shape: tuple[int, ...]) -> bool:
+    """Whether the transform (a `_native_search` winner; perm: its C0 blocks' sources) maps the grid's points
+    onto grid points: every fused grid point reads the origin at a grid point."""
+    if named["transform"] == "swap_axes":
+        first, second = named["axes"]
+        return np.array_equal(grid[first], grid[second])
+    axis = int(named["axis"])
+    indices, length = grid[axis], shape[axis]
+    if indices.size == length:
+        return True  # the grid keeps the moving axis whole
+    if named["transform"] == "reverse":
+        sources = length - 1 - indices
+    elif named["transform"] == "shift":
+        sources = (indices - int(named["shift"])) % length
+    elif perm is not None and axis == len(shape) - 1:  # blocks of c0 along the last axis
+        c0 = int(named["c0"])
+        sources = np.asarray(perm, dtype=np.int64)[indices // c0] * c0 + indices % c0
+    elif perm is not None:  # a C0 layout's vectors along this axis
+        sources = np.asarray(perm, dtype=np.int64)[indices]
+    else:
+        return False
+    return np.array_equal(np.sort(sources), indices)
 
 
 def _extremes_differ(swept: Whole, low: DtypeLimits) -> bool:
@@ -1055,22 +1152,30 @@ def _native_transform(x: np.ndarray, y: np.ndarray, c1: float, c2: float, single
     when `single`, as numpy's float32 arrays compute it, else float64): (its params or None, True when the winner
     moved every value bit for bit); None when the extension is absent, disabled or cannot read the pair.
     `native_on`: the caller knows the native paths are on (the kernel just answered), so the switch is not read."""
+    searched = _native_search(x, y, c1, c2, single, native_on)
+    return None if searched is None else searched[:2]
+
+
+def _native_search(x: np.ndarray, y: np.ndarray, c1: float, c2: float, single: bool, native_on: bool = False
+                   ) -> Searched | None:
+    """_native_transform's answer and a C0 winner's perm (the origin block each fused block holds; None for
+    the other transforms or none)."""
     if _TRANSFORM is None or x.dtype not in _TRANSFORM_DTYPES or y.dtype not in _TRANSFORM_DTYPES \
             or x.shape != y.shape or not 1 <= x.ndim <= 32 or x.size < 2 or (not native_on and native_disabled()):
         return None
     found = _TRANSFORM.find(np.ascontiguousarray(x), np.ascontiguousarray(y), c1, c2, single)
     if found is None:
-        return None, False
+        return None, False, None
     kind, first, second, perm, exact = found
     if kind == "reverse":
-        return {"transform": "reverse", "axis": first}, exact
+        return {"transform": "reverse", "axis": first}, exact, None
     if kind == "swap_axes":
-        return {"transform": "swap_axes", "axes": [first, second]}, exact
+        return {"transform": "swap_axes", "axes": [first, second]}, exact, None
     if kind == "shift":
-        return {"transform": "shift", "axis": first, "shift": second}, exact
+        return {"transform": "shift", "axis": first, "shift": second}, exact, None
     moved = [j for j, source in enumerate(perm) if source != j]  # _c0_params's, without numpy's fixed costs
     return {"transform": "c0_blocks", "axis": first, "c0": second, "moved": len(moved), "count": len(perm),
-            "blocks": [[j, perm[j]] for j in moved[:MAX_LISTED]]}, exact
+            "blocks": [[j, perm[j]] for j in moved[:MAX_LISTED]]}, exact, perm
 
 
 def _probed(x: np.ndarray, y: np.ndarray, tol: np.ndarray, probe: tuple[np.ndarray, ...], moved: np.ndarray
@@ -1200,10 +1305,10 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         return (f"non-finite values introduced: {params['count']} NaN/Inf where the origin is finite "
                 f"(first at {params['first_index']})")
     if code == "overflow":
-        return (f"overflow: {params['count']} values beyond the fused dtype's limit {params['limit']:g} "
+        return (f"overflow: {params['count']} values beyond the fused dtype's limit {_num(params['limit'], 'g')} "
                 f"became Inf/max (accumulate in a wider dtype)")
     if code == "underflow":
-        return (f"underflow: {params['share']:.2%} of the values flushed to zero below the fused dtype's "
+        return (f"underflow: {_num(params['share'], '.2%')} of the values flushed to zero below the fused dtype's "
                 f"smallest normal, the rest rounding-level")
     if code == "layout_permutation":
         transform = params.get("transform")
@@ -1221,18 +1326,25 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         return (f"localised: {params['count']} slice(s) of axis {params['axis']} wrong "
                 f"(indices {params['indices']}), rest rounding-level")
     if code == "bias":
-        return f"bias: fused = origin {params['offset']:+.6g} (a wrong constant or a missing term)"
+        return f"bias: fused = origin {_num(params['offset'], '+.6g')} (a wrong constant or a missing term)"
     if code == "scale":
         factor = params["factor"]
-        hint = f", about 1/{1 / factor:.4g}" if factor and abs(factor) < 1 else ""
-        return f"scale: fused = {factor:.6g} × origin{hint} (a missing or extra factor such as 1/N)"
+        hint = f", about 1/{1 / factor:.4g}" if factor and math.isfinite(factor) and abs(factor) < 1 else ""
+        return f"scale: fused = {_num(factor, '.6g')} × origin{hint} (a missing or extra factor such as 1/N)"
     if code == "rounding":
-        return (f"rounding: every difference within {params['ulps']:g} units of rounding (eps {params['eps']:g}), "
-                f"benign; max_rel_err <= {_above(params['max_rel_err'])} would pass it")
+        return (f"rounding: every difference within {_num(params['ulps'], 'g')} units of rounding "
+                f"(eps {_num(params['eps'], 'g')}), benign; max_rel_err <= {_above(params['max_rel_err'])} "
+                "would pass it")
     if code == "uncorrelated":
-        return f"uncorrelated: correlation {params['correlation']:.3f} (garbage or uninitialised memory)"
-    return (f"unclassified: {params['differing_share']:.2%} of the values differ beyond rounding "
-            f"(median relative error {params['median_rel_err']:.3g})")
+        return f"uncorrelated: correlation {_num(params['correlation'], '.3f')} (garbage or uninitialised memory)"
+    return (f"unclassified: {_num(params['differing_share'], '.2%')} of the values differ beyond rounding "
+            f"(median relative error {_num(params['median_rel_err'], '.3g')})")
+
+
+def _num(value: float | None, spec: str) -> str:
+    """A number of a sentence in `spec`; a value that was NaN or Inf, stored as None in the params (_plain) when a
+    grid's signature is mapped onto the whole, reads as nan, as the NaN itself does."""
+    return format(math.nan if value is None else value, spec)
 
 
 def _pairs(blocks: Any) -> str:
@@ -1240,9 +1352,9 @@ def _pairs(blocks: Any) -> str:
     return ", ".join(f"{pair[0]}←{pair[1]}" for pair in blocks or [])
 
 
-def _above(value: float) -> str:
+def _above(value: float | None) -> str:
     """A round threshold just above value (one significant digit up)."""
-    if value <= 0 or not math.isfinite(value):
+    if value is None or value <= 0 or not math.isfinite(value):
         return "0"
     power = 10.0 ** math.floor(math.log10(value))
     return f"{math.ceil(value / power) * power:.1g}"
