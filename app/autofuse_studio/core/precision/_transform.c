@@ -250,21 +250,11 @@ DEFINE_SAME_RUNS(_baseline, )
 DEFINE_SAME_RUNS(_avx2, __attribute__((target("avx2"))))
 #endif
 
-/* The build of same_run* this machine runs (set at import). */
+/* The build of same_run* this machine runs (set at import by pick_builds). */
 static int (*same_run16)(const uint16_t *, const uint16_t *, int64_t, int64_t) = same_run16_baseline;
 static int (*same_run32)(const uint32_t *, const uint32_t *, int64_t, int64_t) = same_run32_baseline;
 static int (*same_run64)(const uint64_t *, const uint64_t *, int64_t, int64_t) = same_run64_baseline;
 
-static void pick_same_runs(void) {
-#if TRANSFORM_X86_DISPATCH
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
-        same_run16 = same_run16_avx2;
-        same_run32 = same_run32_avx2;
-        same_run64 = same_run64_avx2;
-    }
-#endif
-}
 
 /* 1 when a chunk's x (last-axis indices [first, first+count) of a row whose leading tables sum to base, at x's
  * flat position at) equals its moved values bit for bit and is finite: each matches (|x - moved| = 0 <= tol).
@@ -918,15 +908,19 @@ DEFINE_FLUSHED(_baseline, )
 DEFINE_FLUSHED(_avx2, __attribute__((target("avx2"))))
 #endif
 
-/* The build of flushed* this machine runs (set at import, as same_run*). */
+/* The build of flushed* this machine runs (set at import by pick_builds). */
 static int (*flushed16)(const uint16_t *, const uint16_t *, uint64_t, int64_t) = flushed16_baseline;
 static int (*flushed32)(const uint32_t *, const uint32_t *, uint64_t, int64_t) = flushed32_baseline;
 static int (*flushed64)(const uint64_t *, const uint64_t *, uint64_t, int64_t) = flushed64_baseline;
 
-static void pick_flushed(void) {
+/* The AVX2 builds of same_run* and flushed* where this machine has AVX2 (at import). */
+static void pick_builds(void) {
 #if TRANSFORM_X86_DISPATCH
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) {
+        same_run16 = same_run16_avx2;
+        same_run32 = same_run32_avx2;
+        same_run64 = same_run64_avx2;
         flushed16 = flushed16_avx2;
         flushed32 = flushed32_avx2;
         flushed64 = flushed64_avx2;
@@ -1149,7 +1143,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_transform",
 
 PyMODINIT_FUNC PyInit__transform(void) {
     for (uint32_t half = 0; half < 65536; half++) half_table[half] = half_to_float((uint16_t)half);
-    pick_same_runs();
-    pick_flushed();
+    pick_builds();
     return PyModule_Create(&module);
 }
