@@ -1467,7 +1467,8 @@ __attribute__((target("avx2,f16c"))) static inline int list_looked(int32_t *look
 }
 
 /* Four elements from flat index i as doubles (exact; no buffer: the survey converts in registers). */
-__attribute__((target("avx2,f16c"))) static inline __m256d load4_double(const void *data, int type, int64_t i)
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256d load4_double(const void *data, int type,
+                                                                                      int64_t i)
 {
     if (type == AF_FLOAT64) return _mm256_loadu_pd((const double *)data + i);
     if (type == AF_FLOAT32) return _mm256_cvtps_pd(_mm_loadu_ps((const float *)data + i));
@@ -1480,11 +1481,9 @@ __attribute__((target("avx2,f16c"))) static inline __m256d load4_double(const vo
  * known), so every maximum, extreme and count is the scalar code's; the counts come from the masks' bits.
  * looked: the chunk's indices whose attention is not 0, ascending, while there are at most SV_LOOKED of them
  * (then *looked_count is their count, else -1: the caller scans the attention flags). */
-__attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_data, int x_type, const void *y_data,
-                                                                   int y_type, int64_t offset, int64_t m,
-                                                                   const double *params, af_survey_lanes *v,
-                                                                   double *attention, int32_t *looked,
-                                                                   int64_t *looked_count)
+__attribute__((target("avx2,f16c"), always_inline)) static inline int survey_chunk_body(
+    const void *x_data, int x_type, const void *y_data, int y_type, int64_t offset, int64_t m, const double *params,
+    af_survey_lanes *v, double *attention, int32_t *looked, int64_t *looked_count, int maxima)
 {
     int64_t listed = 0;
     const __m256d c1 = _mm256_set1_pd(params[SP_C1]), c2 = _mm256_set1_pd(params[SP_C2]);
@@ -1529,12 +1528,14 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
         const __m256d d = _mm256_and_pd(diff, both), rated = _mm256_and_pd(both, positive);
         /* |x - y| / |y| only where it may beat the lane's best b: fl(diff / ay) > b implies diff >= b ay, so
          * diff >= fl(b ay) (1 - 2**-50) (or b ay is too small to tell): the division, costly, stays rare. */
-        const __m256d bound = _mm256_mul_pd(_mm256_mul_pd(max_rel, ay), below);
-        const __m256d maybe = _mm256_and_pd(rated, _mm256_or_pd(_mm256_cmp_pd(diff, bound, _CMP_GE_OQ),
-                                                                _mm256_cmp_pd(bound, tiny, _CMP_LT_OQ)));
-        if (_mm256_movemask_pd(maybe)) {
-            const __m256d quotient = _mm256_div_pd(diff, _mm256_blendv_pd(one, ay, positive));
-            max_rel = _mm256_max_pd(_mm256_and_pd(quotient, rated), max_rel);
+        if (maxima) {
+            const __m256d bound = _mm256_mul_pd(_mm256_mul_pd(max_rel, ay), below);
+            const __m256d maybe = _mm256_and_pd(rated, _mm256_or_pd(_mm256_cmp_pd(diff, bound, _CMP_GE_OQ),
+                                                                    _mm256_cmp_pd(bound, tiny, _CMP_LT_OQ)));
+            if (_mm256_movemask_pd(maybe)) {
+                const __m256d quotient = _mm256_div_pd(diff, _mm256_blendv_pd(one, ay, positive));
+                max_rel = _mm256_max_pd(_mm256_and_pd(quotient, rated), max_rel);
+            }
         }
         /* special: not both finite or |y| above the fused max (looked at in double); a bad fused zero below is an
          * underflow when |y| lies in the fused subnormal range (flag 3: only counted), else a plain rest one. */
@@ -1544,7 +1545,7 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
             _mm256_and_pd(_mm256_cmp_pd(ay, f_min_sub, _CMP_GE_OQ), _mm256_cmp_pd(ay, f_tiny, _CMP_LT_OQ)));
         const int special_bits = _mm256_movemask_pd(_mm256_or_pd(special, under)), bad_bits = _mm256_movemask_pd(bad);
         listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
-        max_abs = _mm256_max_pd(d, max_abs);
+        if (maxima) max_abs = _mm256_max_pd(d, max_abs);
         /* max_pd(a, b) is a > b ? a : b, min_pd(a, b) a < b ? a : b: survey_chunk's selects. */
         x_max = _mm256_max_pd(x, x_max);
         x_min = _mm256_min_pd(x, x_min);
@@ -1594,6 +1595,27 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
     *looked_count = listed;
     /* Bit 0: a flag is set, bit 1: an element to look at is there (0: the scalar part has nothing to do). */
     return (any != 0 ? 1 : 0) | (any_special != 0 ? 2 : 0);
+}
+
+/* survey_chunk_body with the usual pairs' types known to the compiler: each load unswitched (no type tests per
+ * vector; the same operations, so the same outputs). maxima 0: the lanes' maxima of the differences and quotients
+ * left as they are (survey_run's lazy sweep once the answer cannot be rounding). */
+__attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_data, int x_type, const void *y_data,
+                                                                   int y_type, int64_t offset, int64_t m,
+                                                                   const double *params, af_survey_lanes *v,
+                                                                   double *attention, int32_t *looked,
+                                                                   int64_t *looked_count, int maxima)
+{
+    if (x_type == AF_FLOAT32 && y_type == AF_FLOAT64)
+        return maxima ? survey_chunk_body(x_data, AF_FLOAT32, y_data, AF_FLOAT64, offset, m, params, v, attention,
+                                          looked, looked_count, 1)
+                      : survey_chunk_body(x_data, AF_FLOAT32, y_data, AF_FLOAT64, offset, m, params, v, attention,
+                                          looked, looked_count, 0);
+    if (x_type == AF_FLOAT64 && y_type == AF_FLOAT64)
+        return survey_chunk_body(x_data, AF_FLOAT64, y_data, AF_FLOAT64, offset, m, params, v, attention, looked,
+                                 looked_count, maxima);
+    return survey_chunk_body(x_data, x_type, y_data, y_type, offset, m, params, v, attention, looked, looked_count,
+                             maxima);
 }
 
 /* Eight float16 or float32 elements from flat index i as floats (exact). */
@@ -1980,9 +2002,19 @@ AF_EXPORT int af_sign_survey(const void *x_data, int x_type, const void *y_data,
     return AF_OK;
 }
 
+#if AF_X86_DISPATCH
+/* Whether survey_run's counts so far hold a rest, non-finite, overflow or underflow element: then the answer is
+ * not rounding (the counts only grow), the one answer that reads the maxima. */
+static int decided_before(const int64_t *c)
+{
+    return c[SV_REST] || c[SV_NONFINITE] || c[SV_OVERFLOW] || c[SV_UNDERFLOW];
+}
+#endif
+
 /* af_sign_survey's sweep on marks set up by marks_init; extremes (when not NULL): x max, x min, y max, y min
  * (exact; their lanes never take a NaN; left as they are for identical bits). lazy: where the float sweep finds
- * the maxima costly to rescan (many quotients tied within float's rounding, as a scale's), it goes on in float
+ * the maxima costly to rescan (many quotients tied within float's rounding, as a scale's), or once a rest,
+ * non-finite, overflow or underflow element was counted (then the answer is not rounding), it goes on in float
  * without them and both come out NaN (the caller sweeps again, not lazy, when it needs them: signature.py reads
  * them only for a rounding answer, nothing beyond rounding found); otherwise the double sweep takes over. */
 static void survey_run(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
@@ -2025,7 +2057,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
         for (k = 0; k < LANES; k++) bad_before += v.bad[k];
 #if AF_X86_DISPATCH
         {
-            const int rescan = !dense; /* dense and lazy: in float still, without the maxima */
+            /* Dense and lazy: in float still, without the maxima. Lazy once a rest, non-finite, overflow or
+             * underflow element was counted (counts only grow): the answer cannot be rounding, the one answer
+             * that reads the maxima, so they are not worked out (NaN) and no sweep again is asked for. */
+            const int rescan = !dense && !(lazy && decided_before(c));
             look = f32 && (rescan || lazy) ? survey_chunk_f32(x_data, x_type, y_data, y_type, offset, m, params, &v,
                                                               attention, looked, &looked_count, rescan, &dense)
                                            : -1;
@@ -2034,13 +2069,15 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
         if (look >= 0) {
             /* float16/float32 pairs: eight elements a step in float, the same outputs */
         } else if (use_avx2 && x_type != AF_FLOAT16 && y_type != AF_FLOAT16) {
+            const int maxima = !(lazy && decided_before(c)); /* as the float sweep's rescan */
             look = survey_chunk_avx2(x_data, x_type, y_data, y_type, offset, m, params, &v, attention, looked,
-                                     &looked_count);
+                                     &looked_count, maxima);
+            skipped |= !maxima;
         } else if (use_avx2) { /* float16 converts faster eight at a time into the buffers (to_double) */
             xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
             ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
             look = survey_chunk_avx2(xs, AF_FLOAT64, ys, AF_FLOAT64, 0, m, params, &v, attention, looked,
-                                     &looked_count);
+                                     &looked_count, 1);
         } else
 #endif
         {
@@ -2547,6 +2584,38 @@ __attribute__((target("avx2,f16c"))) static void scan_double_avx2(const double *
 }
 #endif
 
+#if AF_X86_DISPATCH
+/* scan_double_avx2 of a float32 x and a float64 y read in place, eight elements a step: the fused NaN/±Inf/±max
+ * test on x's floats (exact: `limit` is x's dtype's value, float holds it), x != y on x converted to double
+ * (exact). Elements [offset, offset + n); the last few as scan_double_avx2's scalar loop. */
+__attribute__((target("avx2,f16c"))) static void scan_f32_f64_avx2(const float *xs, const double *ys, int64_t n,
+                                                                   int64_t offset, af_whole *w)
+{
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 limit = _mm256_set1_ps((float)w->limit);
+    int64_t i = offset, not_equal = 0;
+    for (; i + 8 <= offset + n; i += 8) {
+        const __m256 x = _mm256_loadu_ps(xs + i);
+        const __m256d low = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
+        const __m256d high = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1));
+        const int differ = _mm256_movemask_pd(_mm256_cmp_pd(low, _mm256_loadu_pd(ys + i), _CMP_NEQ_UQ))
+                           | _mm256_movemask_pd(_mm256_cmp_pd(high, _mm256_loadu_pd(ys + i + 4), _CMP_NEQ_UQ)) << 4;
+        /* isnan(x) or |x| >= limit: not (|x| < limit), unordered true. */
+        const int special = w->special ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(x, magnitude), limit,
+                                                                          _CMP_NLT_UQ))
+                                       : 0;
+        not_equal += __builtin_popcount((unsigned)differ);
+        if (special) whole_record_lanes(w, i, 8, special, 0);
+    }
+    for (; i < offset + n; i++) {
+        const double x = xs[i], y = ys[i];
+        not_equal += x != y;
+        whole_record(w, i, w->special && (isnan(x) || fabs(x) >= w->limit), 0);
+    }
+    w->c[SW_NOT_EQUAL] += not_equal;
+}
+#endif
+
 /* af_sign_scan's chunk: one in SCAN_CHUNK elements (a multiple of 8) is swept whole before the next looks. */
 #define SCAN_CHUNK 4096
 
@@ -2579,11 +2648,19 @@ AF_EXPORT int af_sign_scan(const void *x_data, int x_type, const void *y_data, i
     whole_start(w, special, params, special_cap, specials, candidate_cap, candidates);
     if (wide64) { /* af_sign_whole's double sweep, chunk by chunk, until a candidate */
         double x_buffer[CHUNK], y_buffer[CHUNK];
+        /* float32 against float64 (a float64 origin) past the candidates: read in place, x's tests in float. */
+        const int in_place = x_type == AF_FLOAT32 && y_type == AF_FLOAT64 && (double)(float)w->limit == w->limit;
         for (; offset < n; offset += CHUNK) {
             const int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
-            const double *xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
-            const double *ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
+            const double *xs, *ys;
             int64_t k;
+            if (in_place && w->c[SW_CANDIDATES] > candidate_cap) {
+                scan_f32_f64_avx2((const float *)x_data, (const double *)y_data, n - offset, offset, w);
+                offset = n; /* the whole rest swept: nothing below runs */
+                break;
+            }
+            xs = to_double(x_data, x_type, offset, m, x_buffer, use_avx2);
+            ys = to_double(y_data, y_type, offset, m, y_buffer, use_avx2);
             if (w->c[SW_CANDIDATES] > candidate_cap) {
                 scan_double_avx2(xs, ys, m, offset, w);
                 continue;
@@ -2976,10 +3053,9 @@ AF_EXPORT void af_sign_model_f32(int on) { model_f32_on = on != 0; }
  * zero) is one no check 1-3 explains (overflow needs |y| above the max, nonfinite a non-finite x, underflow
  * x == 0), hence usable, and its test is the same operations in vectors (no FMA); the others go through
  * classify_element. */
-__attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const void *x_data, int x_type,
-                                                                    const void *y_data, int y_type, int64_t n,
-                                                                    const double *params, int kind, double a,
-                                                                    double b, af_marks *mk)
+__attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_left_body(
+    const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, const double *params, int kind,
+    double a, double b, af_marks *mk)
 {
     const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
@@ -3021,6 +3097,24 @@ __attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const void *
         left += model_left_scalar(&xd, &yd, 1, i, params, kind, a, b, mk);
     }
     return left;
+}
+
+/* model_left_body with the usual pairs' types and the model's kind known to the compiler (loads and the model's
+ * test unswitched; the same operations, so the same answer). */
+__attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const void *x_data, int x_type,
+                                                                    const void *y_data, int y_type, int64_t n,
+                                                                    const double *params, int kind, double a,
+                                                                    double b, af_marks *mk)
+{
+#define ML_TYPED(X_TYPE, Y_TYPE) \
+    (kind == RS_BIAS    ? model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, RS_BIAS, a, b, mk) \
+     : kind == RS_SCALE ? model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, RS_SCALE, a, b, mk) \
+                        : model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, kind, a, b, mk))
+    if (x_type == AF_FLOAT32 && y_type == AF_FLOAT32) return ML_TYPED(AF_FLOAT32, AF_FLOAT32);
+    if (x_type == AF_FLOAT32 && y_type == AF_FLOAT64) return ML_TYPED(AF_FLOAT32, AF_FLOAT64);
+    if (x_type == AF_FLOAT64 && y_type == AF_FLOAT64) return ML_TYPED(AF_FLOAT64, AF_FLOAT64);
+    return ML_TYPED(x_type, y_type);
+#undef ML_TYPED
 }
 
 /* True when model_left_f32 may run: float16/float32 sides (exact as floats), the fused max exact in float, and
