@@ -190,8 +190,11 @@ def _current_umask() -> int:
     return 0o022
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write `data` to `path` atomically (OutputError naming path when it cannot be written)."""
+def atomic_write_bytes(path: str | Path, data: bytes | memoryview) -> None:
+    """Write `data` to `path` atomically (OutputError naming path when it cannot be written).
+
+    A memoryview of a foreign buffer (Qt's encoded pictures) is written without a copy held under the GIL.
+    """
     with atomic_open(path, "wb") as handle:
         handle.write(data)
 

@@ -16,8 +16,7 @@ from autofuse_studio.core.graphview.layout import Layout, compute_layout
 from autofuse_studio.core.graphview.picture import Picture, graph_display_list, side_by_side
 from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.core.progress import CancelToken, Progress
-from autofuse_studio.core.reports.atomic import atomic_write_bytes
-from autofuse_studio.ui.graph.export import png_bytes, write_picture
+from autofuse_studio.ui.graph.export import write_picture, write_png
 from autofuse_studio.ui.graph.prepare import StyleSpec
 from autofuse_studio.ui.graph.view import GraphView
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
@@ -33,10 +32,8 @@ def visible_clip(view: GraphView, layout: Layout) -> Clip:
 
 def save_png(image: QImage, path: Path, *, progress: Progress, cancel: CancelToken) -> Path:
     """Encode a grabbed image as PNG and write it atomically (worker thread: QImage is reentrant)."""
-    data = png_bytes(image)
     cancel.check()
-    atomic_write_bytes(path, data)
-    return path
+    return write_png(image, path)
 
 
 def save_display_list(graph: DisplayGraph, layout: Layout, style: NodeStyle, clip: Clip | None, path: Path, *,

@@ -134,6 +134,11 @@ def _paint_grid(painter: QPainter, layout: _Layout, lines: int) -> None:
 def png_bytes(picture: TablePicture, font: QFont | None = None, scale: float = 1.0,
               max_width: int | None = None) -> bytes:
     """The picture as PNG data, drawn at `scale` (the screen's device pixel ratio for sharp text)."""
+    return bytes(_png_data(picture, font, scale, max_width).data())
+
+
+def _png_data(picture: TablePicture, font: QFont | None, scale: float, max_width: int | None) -> QByteArray:
+    """png_bytes() left in Qt's buffer (a worker writes it without holding the GIL for a copy)."""
     size = picture_size(picture, font, max_width)
     image = QImage(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)),
                    QImage.Format.Format_RGB32)
@@ -150,12 +155,17 @@ def png_bytes(picture: TablePicture, font: QFont | None = None, scale: float = 1
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # PySide takes str; its stubs say bytes
         raise InputError.of("table_png_encode_failed")
-    return bytes(data.data())
+    return data
 
 
 def svg_bytes(picture: TablePicture, font: QFont | None = None, title: str = "precision",
               max_width: int | None = None) -> bytes:
     """The picture as SVG data (vector text and lines)."""
+    return bytes(_svg_data(picture, font, title, max_width).data())
+
+
+def _svg_data(picture: TablePicture, font: QFont | None, title: str, max_width: int | None) -> QByteArray:
+    """svg_bytes() left in Qt's buffer."""
     size = picture_size(picture, font, max_width)
     data = QByteArray()
     buffer = QBuffer(data)
@@ -171,7 +181,7 @@ def svg_bytes(picture: TablePicture, font: QFont | None = None, title: str = "pr
         paint_picture(painter, picture, font, max_width)
     finally:
         painter.end()
-    return bytes(data.data())
+    return data
 
 
 def save_picture(picture: TablePicture, path: str | Path, font: QFont | None = None, scale: float = 1.0,
@@ -183,9 +193,9 @@ def save_picture(picture: TablePicture, path: str | Path, font: QFont | None = N
     """
     target = Path(path)
     if target.suffix.lower() == ".svg":
-        data = svg_bytes(picture, font, target.stem, max_width)
+        data = _svg_data(picture, font, target.stem, max_width)
     else:
         target = target if target.suffix.lower() == ".png" else target.with_name(target.name + ".png")
-        data = png_bytes(picture, font, scale, max_width)
-    atomic_write_bytes(target, data)
+        data = _png_data(picture, font, scale, max_width)
+    atomic_write_bytes(target, memoryview(data))  # type: ignore[arg-type]  # QByteArray is a buffer
     return target
