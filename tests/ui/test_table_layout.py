@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage, QPainter
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
@@ -17,7 +17,7 @@ from autofuse_studio.core.precision.verdict import assign_verdicts
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.export import save_table_pictures
 from autofuse_studio.ui.precision.table_model import PrecisionTableModel
-from autofuse_studio.ui.precision.table_picture import make_picture, picture_size
+from autofuse_studio.ui.precision.table_picture import make_picture, paint_picture, picture_size, png_bytes
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
 from autofuse_studio.ui.widgets.column_width import MAX_WIDTH
 from tests.ui.table_checks import elided_columns
@@ -127,3 +127,16 @@ def test_report_pictures_skip_empty_optional_columns_and_elide(tmp_path: Path, q
     assert "Rank" not in texts and "Occurrence" not in texts and "Verdict" in texts
     assert LONG_OP not in texts and any(text.endswith("…") for text in texts)  # report pictures stay compact
     assert QImage(str(png)).width() > 400
+
+
+def test_table_png_is_the_picture_painted_on_white(bench: PrecisionWorkbench) -> None:
+    """The PNG path paints on a canvas that comes white (no background fill): the pixels are the painted ones."""
+    picture = make_picture(bench.view.visible_rows(), bench.view.visible_columns(), note="3 rows left out")
+    size = picture_size(picture, bench.view.font())
+    painted = QImage(size, QImage.Format.Format_RGB32)
+    painted.fill(QColor("#000000"))  # not white: paint_picture's own background must cover it
+    painter = QPainter(painted)
+    paint_picture(painter, picture, bench.view.font())
+    painter.end()
+    decoded = QImage.fromData(png_bytes(picture, bench.view.font()), "PNG")
+    assert decoded.convertToFormat(QImage.Format.Format_RGB32) == painted

@@ -24,7 +24,7 @@ from autofuse_studio.core.reports.atomic import atomic_write_bytes, atomic_write
 MAX_PNG_SIDE = 16000  # QImage and viewers struggle beyond this; bigger pictures are scaled down
 MAX_PNG_PIXELS = 120_000_000  # ~480 MB of ARGB: the whole-graph PNG of a huge graph is scaled to fit
 FIRST_DIVERGENCE_NAME = "graph_first_divergence"
-OPAQUE_WHITE = 0xFFFFFFFF  # an ARGB32 pixel
+OPAQUE_WHITE = 0xFFFFFFFF  # an ARGB32 or RGB32 pixel
 
 
 def _colour(value: str | None) -> QColor:
@@ -96,8 +96,9 @@ def painted_picture(picture: Picture, scale: float = 1.0) -> Iterator[QImage]:
 
 
 @contextlib.contextmanager
-def white_canvas(width: int, height: int) -> Iterator[QImage]:
-    """An opaque white ARGB32 image of that size over pixels filled without the GIL; valid inside the block.
+def white_canvas(width: int, height: int, form: QImage.Format = QImage.Format.Format_ARGB32) -> Iterator[QImage]:
+    """An opaque white image of that size (a 32-bit format) over pixels filled without the GIL; valid inside the
+    block. MemoryError when the pixels cannot be had.
 
     PySide6 holds the GIL through QImage.fill (any overload): a whole-graph picture's first fill touches up
     to 480 MB of fresh pages (50-160 ms here, over 1 s on a loaded machine), all of it taken from the GUI
@@ -105,7 +106,10 @@ def white_canvas(width: int, height: int) -> Iterator[QImage]:
     """
     pixels = np.empty((height, width), dtype=np.uint32)
     pixels.fill(OPAQUE_WHITE)
-    yield QImage(pixels.data, width, height, 4 * width, QImage.Format.Format_ARGB32)
+    image = QImage(pixels.data, width, height, 4 * width, form)
+    if image.isNull():
+        raise MemoryError(f"Qt cannot hold a {width}×{height} image.")
+    yield image
 
 
 def encoded_png(image: QImage | QPixmap) -> QByteArray:

@@ -20,6 +20,7 @@ from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.render.svg import xml_safe
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
+from autofuse_studio.ui.graph.export import encoded_png, white_canvas
 from autofuse_studio.ui.precision.columns import COLUMNS, OPTIONAL_COLUMNS, visual_order
 
 PADDING = 6  # px left and right of a cell's text
@@ -86,14 +87,16 @@ def picture_size(picture: TablePicture, font: QFont | None = None, max_width: in
 
 
 def paint_picture(painter: QPainter, picture: TablePicture, font: QFont | None = None,
-                  max_width: int | None = None) -> None:
-    """Draw the table at (0, 0); texts longer than `max_width` are elided, none otherwise."""
+                  max_width: int | None = None, on_white: bool = False) -> None:
+    """Draw the table at (0, 0); texts longer than `max_width` are elided, none otherwise (`on_white`: the
+    device is white already, its background is not painted)."""
     font = font or QApplication.font()
     painter.setFont(font)
     metrics = QFontMetrics(font)
     layout = _layout(picture, metrics, max_width)
     height, full = layout.row_height, layout.size
-    painter.fillRect(QRect(0, 0, full.width(), full.height()), QColor("#ffffff"))
+    if not on_white:
+        painter.fillRect(QRect(0, 0, full.width(), full.height()), QColor("#ffffff"))
     painter.fillRect(QRect(0, 0, full.width(), height), HEADER_FILL)
     for number, fill in enumerate(picture.fills, start=1):
         painter.fillRect(QRect(0, number * height, full.width(), height), QColor(fill))
@@ -138,24 +141,26 @@ def png_bytes(picture: TablePicture, font: QFont | None = None, scale: float = 1
 
 
 def _png_data(picture: TablePicture, font: QFont | None, scale: float, max_width: int | None) -> QByteArray:
-    """png_bytes() left in Qt's buffer (a worker writes it without holding the GIL for a copy)."""
+    """png_bytes() left in Qt's buffer (a worker writes it without holding the GIL for a copy).
+
+    The canvas comes white from white_canvas (its fill, unlike QPainter's, lets the GUI thread run: a 1000-row
+    picture's 100+ MB of fresh pages blocked it 1.3 s in a slow page-fault period).
+    """
     size = picture_size(picture, font, max_width)
-    image = QImage(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)),
-                   QImage.Format.Format_RGB32)
-    if image.isNull():
-        raise InputError.of("table_picture_too_large", width=size.width(), height=size.height())
-    image.setDevicePixelRatio(scale)
-    painter = QPainter(image)
     try:
-        paint_picture(painter, picture, font, max_width)
-    finally:
-        painter.end()
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # PySide takes str; its stubs say bytes
-        raise InputError.of("table_png_encode_failed")
-    return data
+        with white_canvas(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)),
+                          QImage.Format.Format_RGB32) as image:
+            image.setDevicePixelRatio(scale)
+            painter = QPainter(image)
+            try:
+                paint_picture(painter, picture, font, max_width, on_white=True)
+            finally:
+                painter.end()
+            return encoded_png(image)
+    except MemoryError:
+        raise InputError.of("table_picture_too_large", width=size.width(), height=size.height()) from None
+    except OSError:
+        raise InputError.of("table_png_encode_failed") from None
 
 
 def svg_bytes(picture: TablePicture, font: QFont | None = None, title: str = "precision",
