@@ -104,6 +104,12 @@ def test_summary_xlsx_numbers_and_highlights(analysis: RunAnalysis, tmp_path: Pa
     assert statuses["unchanged"] in ("00000000", None)
     causes = book["Root cause"]
     assert causes["A2"].value == "Op3" and "result performance" in causes["F2"].value
+    for each in book.worksheets:  # the look of the reports' sheets: a frozen, bold white header on blue, widths
+        assert each.freeze_panes == "A2"
+        assert {c.fill.start_color.rgb for c in each[1]} == {"FF4472C4"}
+        assert all(c.font.b and c.font.color.rgb == "FFFFFFFF" for c in each[1])
+        assert each.column_dimensions["A"].width == 18 if each.title != "Files" else 10
+    assert [c.fill.start_color.rgb for c in sheet[2]] == ["FFFCE4D6"] * len(SUMMARY_COLUMNS)  # empty cells too
 
 
 def test_names_that_look_like_formulas_stay_text(tmp_path: Path) -> None:
@@ -122,5 +128,6 @@ def test_names_that_look_like_formulas_stay_text(tmp_path: Path) -> None:
     path.write_bytes(files[SUMMARY_XLSX])
     cell = load_workbook(path)["Summary"]["A2"]
     assert cell.value == '=HYPERLINK("http://x")' and cell.data_type == "s"
+    assert cell.quotePrefix and cell.fill.start_color.rgb == "FFFCE4D6"  # a changed row's text stays quoted
     assert "### 1. ``=HYPERLINK(\"http://x\")`` " not in files["report.md"].decode()  # one backtick fence is enough
     assert '### 1. `=HYPERLINK("http://x")` — changed, +20.00%' in files["report.md"].decode()

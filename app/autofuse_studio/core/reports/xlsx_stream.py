@@ -48,6 +48,7 @@ XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 # Cell styles (cellXfs indexes) every workbook of this writer has; fills follow from FIRST_FILL_STYLE on.
 PLAIN, BOLD, QUOTED = 0, 1, 2
 FIRST_FILL_STYLE = 3
+PLAIN_FONT, HEADER_FONT = 0, 2  # fonts of the fill styles: the plain one, bold white on a header's fill
 EMPTY = "/>"  # the fragment of an empty cell (None or ""): `<c r="B7"/>`
 NO_CELL = ""  # an empty value of a big table's column: no `<c>` at all (as openpyxl wrote it; 17% of the XML)
 ROWS_PER_CHUNK = 4096  # rows formatted, encoded and compressed per step (~10 ms each)
@@ -217,6 +218,7 @@ class Sheet:
     columns: list[Column] = field(default_factory=list)  # column_cells() column by column (the big table)
     rows: list[list[str]] = field(default_factory=list)  # cells row by row (small sheets)
     freeze_header: bool = False
+    header_style: int = BOLD  # the header cells' style (Workbook.header_style for a coloured header)
     autofilter: bool = False
     widths: dict[int, float] = field(default_factory=dict)  # 1-based column -> width in characters
     conditional: list[ConditionalFill] = field(default_factory=list)
@@ -259,7 +261,7 @@ class Workbook:
 
     def __init__(self) -> None:
         self.sheets: list[Sheet] = []
-        self._fills: list[str] = []
+        self._styles: list[tuple[int, str, bool]] = []  # (font, fill colour, quoted) from FIRST_FILL_STYLE on
         self._ahead: dict[int, _DeflatedAhead] = {}  # id(sheet) -> its part, spelled and deflated ahead
 
     def deflate_ahead(self, sheet: Sheet, fill: Callable[[], None] | None = None) -> None:
@@ -284,12 +286,19 @@ class Workbook:
         self.sheets.append(sheet)
         return sheet
 
-    def fill_style(self, colour: str) -> int:
-        """The cell style that fills a cell with `colour` (RRGGBB)."""
-        colour = colour.upper()
-        if colour not in self._fills:
-            self._fills.append(colour)
-        return FIRST_FILL_STYLE + self._fills.index(colour)
+    def fill_style(self, colour: str, quoted: bool = False) -> int:
+        """The cell style that fills a cell with `colour` (RRGGBB); `quoted`: with Excel's quote prefix, for a text
+        that would be a formula (a PLAIN cell gets QUOTED by itself, a filled one needs this)."""
+        return self._style((PLAIN_FONT, colour.upper(), quoted))
+
+    def header_style(self, colour: str) -> int:
+        """The cell style of a header on `colour` (RRGGBB): bold white text (Sheet.header_style)."""
+        return self._style((HEADER_FONT, colour.upper(), False))
+
+    def _style(self, style: tuple[int, str, bool]) -> int:
+        if style not in self._styles:
+            self._styles.append(style)
+        return FIRST_FILL_STYLE + self._styles.index(style)
 
     def save(self, handle: IO[bytes]) -> None:
         """Write the workbook into an open binary file (atomic_open's handle)."""
@@ -302,7 +311,7 @@ class Workbook:
             archive.writestr("xl/workbook.xml", self._workbook_xml())
             targets = [("worksheet", f"worksheets/sheet{n}.xml") for n in range(1, len(self.sheets) + 1)]
             archive.writestr("xl/_rels/workbook.xml.rels", _relationships([*targets, ("styles", "styles.xml")]))
-            archive.writestr("xl/styles.xml", _styles_xml(self._fills, dxfs))
+            archive.writestr("xl/styles.xml", _styles_xml(self._styles, dxfs))
             for number, sheet in enumerate(self.sheets, start=1):
                 ahead = (self._ahead.pop(id(sheet)) if id(sheet) in self._ahead
                          else _DeflatedAhead([_sheet_xml(sheet, number == 1, dxfs)]))
@@ -521,18 +530,24 @@ def _solid(colour: str) -> str:
     return f'<fill><patternFill patternType="solid"><fgColor rgb="{argb}"/><bgColor rgb="{argb}"/></patternFill></fill>'
 
 
-def _styles_xml(fills: Sequence[str], dxfs: Sequence[str]) -> str:
-    """Fonts (plain, bold), fills, the cell styles PLAIN, BOLD, QUOTED and one per fill, a dxf per rule colour."""
+def _styles_xml(styles: Sequence[tuple[int, str, bool]], dxfs: Sequence[str]) -> str:
+    """Fonts (plain, bold, and bold white when a header style is used), the fills of `styles`, the cell styles
+    PLAIN, BOLD, QUOTED and one per (font, fill colour, quoted) of `styles`, a dxf per rule colour."""
+    fills = list(dict.fromkeys(colour for _, colour, _ in styles))
     fill_xml = '<fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill>'
     fill_xml += "".join(map(_solid, fills))
     xf = '<xf numFmtId="0" fontId="{font}" fillId="{fill}" borderId="0" xfId="0"{extra}/>'
     xfs = [xf.format(font=0, fill=0, extra=""), xf.format(font=1, fill=0, extra=' applyFont="1"'),
            xf.format(font=0, fill=0, extra=' quotePrefix="1"')]
-    xfs += [xf.format(font=0, fill=2 + n, extra=' applyFill="1"') for n in range(len(fills))]
+    xfs += [xf.format(font=font, fill=2 + fills.index(colour), extra=(' applyFont="1"' if font else "")
+                      + ' applyFill="1"' + (' quotePrefix="1"' if quoted else "")) for font, colour, quoted in styles]
+    fonts = ['<font><sz val="11"/><name val="Calibri"/><family val="2"/></font>',
+             '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font>']
+    if any(font == HEADER_FONT for font, _, _ in styles):
+        fonts.append('<font><b/><sz val="11"/><color rgb="FFFFFFFF"/><name val="Calibri"/><family val="2"/></font>')
     dxf_xml = "".join(f"<dxf>{_solid(colour)}</dxf>" for colour in dxfs)
     return (f'{XML_HEAD}<styleSheet xmlns="{MAIN_NS}">'
-            '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>'
-            '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>'
+            f'<fonts count="{len(fonts)}">{"".join(fonts)}</fonts>'
             f'<fills count="{2 + len(fills)}">{fill_xml}</fills>'
             '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
             '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
@@ -571,7 +586,7 @@ def _section_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], starts: Sequ
     if first:
         yield _sheet_head(sheet, selected)
         if sheet.header:
-            yield _row(1, [cell(column_letter(n), name, BOLD) for n, name in enumerate(sheet.header, 1)])
+            yield _row(1, [cell(column_letter(n), name, sheet.header_style) for n, name in enumerate(sheet.header, 1)])
     total = _length(sheet.columns[0]) if sheet.columns else 0
     for start in starts:
         stop = min(start + ROWS_PER_CHUNK, total)
