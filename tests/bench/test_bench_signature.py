@@ -1,7 +1,7 @@
 """Signature cost (issue 31: "at most 2x the metrics of that pair"): signature time / metrics time per fault and size.
 
-What the ratio means. For each fault of the pair generator (tests/core/signature_cases.py) on about 1k, 10k, 100k,
-1M and 4M elements (the last axis 256 long), fp16 and fp32, the same in-memory pair is timed two ways, alternated
+What the ratio means. For each fault of the pair generator (tests/core/signature_cases.py) on about 1k, 10k, 40k, 64k,
+100k, 150k, 1M and 4M elements (the last axis 256 long), fp16 and fp32, the same in-memory pair is timed two ways, alternated
 in RUNS runs: the metrics as compare_pair computes them for one pair (metrics.compare_tensors on one thread: the
 native kernel's one pass, or its numpy path) and core.precision.signature.signature. Each run times a batch of
 calls of each (enough for ~BATCH_SECONDS, at least one) and takes the mean per call; the ratio of a run is
@@ -31,7 +31,9 @@ from tests.core.signature_cases import FAULTS
 
 pytestmark = pytest.mark.bench
 
-SIZES = (1 << 10, 10_240, 102_400, 1 << 20, 4 << 20)
+# The in-between sizes are where the paths change: classified whole up to SAMPLE_ELEMENTS (64K), on a grid of half
+# the pair just above it, of a quarter above 128K; the worst cells of 2026-12-05 were there (40K-150K).
+SIZES = (1 << 10, 10_240, 40_960, 65_536, 102_400, 153_600, 1 << 20, 4 << 20)
 WIDTH = 256  # the last axis: 16 blocks of C0 = 16
 TARGET = 2.0
 RUNS = 7
