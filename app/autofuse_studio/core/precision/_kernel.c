@@ -2098,8 +2098,18 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
             for (int64_t j = 0; j < m && mk.filled < mk.total; j++) {
                 if (attention[j] == 0) continue;
                 mark_element(&mk, offset + j);
-                if (mk.last_filled == ndim_last_length && mk.filled < mk.total)
+                if (mk.last_filled == ndim_last_length && mk.filled < mk.total) {
                     j = mk.row_start + ndim_last_length - offset - 1;
+                } else if (mk.row_start - offset + ndim_last_length <= m) {
+                    /* The row (whole in this chunk) is marked: the rest of it can only mark indices of the last
+                     * axis, those not marked yet (a moved block leaves a few never marked, and a call per element
+                     * cost as much as the sweep). */
+                    const int64_t start = mk.row_start - offset, end = start + ndim_last_length;
+                    const int64_t at = mk.offsets[mk.ndim - 1];
+                    for (int64_t k2 = j + 1; k2 < end; k2++)
+                        if (attention[k2] != 0 && !mk.marks[at + k2 - start]) mark_last(&mk, at + k2 - start);
+                    j = end - 1;
+                }
             }
             continue;
         }
