@@ -30,7 +30,7 @@ def structured_mask(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndar
 
 
 @pytest.mark.parametrize("seed", range(120))
-def test_marks_are_the_axes_that_hold_a_wrong_element(seed: int) -> None:
+def test_marks_are_the_axes_that_hold_a_wrong_element(seed: int, simd: str) -> None:
     rng = np.random.default_rng(seed)
     ndim = int(rng.integers(1, 5))
     last = int(rng.choice([1, 3, 16, 48, 100, 300, 1024, 1500]))

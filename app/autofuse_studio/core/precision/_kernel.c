@@ -1735,11 +1735,9 @@ __attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void
  * zero (which of +0 and -0 the lanes keep depends on the order). *dense: set to 1 when the rescan works out more
  * than one element in 32 (the double sweep is then the faster). maxima 0: no rescan, the double lanes' maxima
  * left as they are (survey_run's lazy sweep). */
-__attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_data, int x_type, const void *y_data,
-                                                                 int y_type, int64_t offset, int64_t m,
-                                                                 const double *params, af_survey_lanes *v,
-                                                                 double *attention, int32_t *looked,
-                                                                 int64_t *looked_count, int maxima, int *dense)
+__attribute__((target("avx2,f16c"), always_inline)) static inline int survey_chunk_f32_body(
+    const void *x_data, int x_type, const void *y_data, int y_type, int64_t offset, int64_t m, const double *params,
+    af_survey_lanes *v, double *attention, int32_t *looked, int64_t *looked_count, int maxima, int *dense)
 {
     const double c1_d = params[SP_C1], c2_d = params[SP_C2];
     const __m256 c1 = _mm256_set1_ps((float)c1_d), c2 = _mm256_set1_ps((float)c2_d);
@@ -1801,13 +1799,15 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
             bad = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
                 _mm256_and_si256(_mm256_set1_epi32(bad_bits), lane_bits), lane_bits));
         }
-        const __m256 rated = _mm256_and_ps(both, positive);
-        const __m256 quotient = _mm256_and_ps(_mm256_div_ps(diff, _mm256_blendv_ps(one, ay, positive)), rated);
         const __m256 d_both = _mm256_and_ps(diff, both);
         d_max = _mm256_max_ps(d_both, d_max);
-        q_max = _mm256_max_ps(quotient, q_max);
-        _mm256_storeu_ps(d_seen + i, d_both);
-        _mm256_storeu_ps(q_seen + i, quotient);
+        if (maxima) { /* the quotients and the rescan's floats feed only the maxima */
+            const __m256 rated = _mm256_and_ps(both, positive);
+            const __m256 quotient = _mm256_and_ps(_mm256_div_ps(diff, _mm256_blendv_ps(one, ay, positive)), rated);
+            q_max = _mm256_max_ps(quotient, q_max);
+            _mm256_storeu_ps(d_seen + i, d_both);
+            _mm256_storeu_ps(q_seen + i, quotient);
+        }
         /* As survey_chunk_avx2: a bad fused zero with |y| in the fused subnormal range is an underflow (flag 3)
          * when float holds that range's bounds exactly, else it is looked at in double. */
         const __m256 hard = _mm256_or_ps(_mm256_xor_ps(both, all), _mm256_cmp_ps(ay, f_max, _CMP_GT_OQ));
@@ -1851,8 +1851,9 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
         SV_F32_FOLD(y_max, 2, >);
         SV_F32_FOLD(y_min, 3, <);
 #undef SV_F32_FOLD
-        if (isinf(d_top) || isinf(q_top) || (d_top > 0 && q_top < 0x1p-100f) || e[0] == 0 || e[1] == 0
-            || e[2] == 0 || e[3] == 0)
+        /* Without the maxima no quotient was worked out (q_top 0): only the tests that do not read it. */
+        if (isinf(d_top) || (maxima && (isinf(q_top) || (d_top > 0 && q_top < 0x1p-100f))) || e[0] == 0
+            || e[1] == 0 || e[2] == 0 || e[3] == 0)
             return -1;
         double max_abs = 0, max_rel = 0;
         for (k = 0; k < LANES; k++) {
@@ -1894,6 +1895,68 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
     *looked_count = listed;
     return (any != 0 ? 1 : 0) | (any_special != 0 ? 2 : 0);
 }
+
+/* survey_chunk_f32_body with `maxima` known to the compiler: without the maxima (the lazy sweep's usual case, once
+ * the answer cannot be rounding) the loop holds no division and stores no floats for the rescan. */
+__attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_data, int x_type, const void *y_data,
+                                                                 int y_type, int64_t offset, int64_t m,
+                                                                 const double *params, af_survey_lanes *v,
+                                                                 double *attention, int32_t *looked,
+                                                                 int64_t *looked_count, int maxima, int *dense)
+{
+    if (maxima)
+        return survey_chunk_f32_body(x_data, x_type, y_data, y_type, offset, m, params, v, attention, looked,
+                                     looked_count, 1, dense);
+    return survey_chunk_f32_body(x_data, x_type, y_data, y_type, offset, m, params, v, attention, looked,
+                                 looked_count, 0, dense);
+}
+
+/* The permutation gate's sums over a float16/float32 pair (every element finite: the survey says so): out[0] the
+ * sum of x, out[1] of y, out[2] of tol = c1 max(|x|, |y|) + c2, each in double (exact values, tol as the scalar
+ * code rounds it: no FMA), eight elements a step in two four-lane halves. Another order than af_sign_gate's:
+ * gate_decide's margin bounds the error of any order. Only the sums: the extremes are the survey's. */
+__attribute__((target("avx2,f16c"))) static void gate_sums_f32(const void *x_data, int x_type, const void *y_data,
+                                                               int y_type, int64_t n, double c1, double c2,
+                                                               double *out)
+{
+    const __m256d c1v = _mm256_set1_pd(c1), c2v = _mm256_set1_pd(c2);
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    __m256d sx_lo = _mm256_setzero_pd(), sy_lo = sx_lo, st_lo = sx_lo, sx_hi = sx_lo, sy_hi = sx_lo, st_hi = sx_lo;
+    double lanes[4], sum_x = 0, sum_y = 0, sum_tol = 0;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = load8_float(x_data, x_type, i), y = load8_float(y_data, y_type, i);
+        const __m256d x_lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x)), x_hi = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1));
+        const __m256d y_lo = _mm256_cvtps_pd(_mm256_castps256_ps128(y)), y_hi = _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1));
+        const __m256d top_lo = _mm256_max_pd(_mm256_and_pd(x_lo, magnitude), _mm256_and_pd(y_lo, magnitude));
+        const __m256d top_hi = _mm256_max_pd(_mm256_and_pd(x_hi, magnitude), _mm256_and_pd(y_hi, magnitude));
+        sx_lo = _mm256_add_pd(sx_lo, x_lo);
+        sx_hi = _mm256_add_pd(sx_hi, x_hi);
+        sy_lo = _mm256_add_pd(sy_lo, y_lo);
+        sy_hi = _mm256_add_pd(sy_hi, y_hi);
+        st_lo = _mm256_add_pd(st_lo, _mm256_add_pd(_mm256_mul_pd(c1v, top_lo), c2v));
+        st_hi = _mm256_add_pd(st_hi, _mm256_add_pd(_mm256_mul_pd(c1v, top_hi), c2v));
+    }
+#define GS_FOLD(ACC, LO, HI) \
+    do { \
+        _mm256_storeu_pd(lanes, _mm256_add_pd(LO, HI)); \
+        ACC = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); \
+    } while (0)
+    GS_FOLD(sum_x, sx_lo, sx_hi);
+    GS_FOLD(sum_y, sy_lo, sy_hi);
+    GS_FOLD(sum_tol, st_lo, st_hi);
+#undef GS_FOLD
+    for (; i < n; i++) {
+        const double x = value_at(x_data, x_type, i), y = value_at(y_data, y_type, i);
+        const double ax = fabs(x), ay = fabs(y);
+        sum_x += x;
+        sum_y += y;
+        sum_tol += c1 * (ax > ay ? ax : ay) + c2;
+    }
+    out[0] = sum_x;
+    out[1] = sum_y;
+    out[2] = sum_tol;
+}
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1907,6 +1970,7 @@ typedef struct {
     const int64_t *dims;
     int64_t offsets[SV_MAX_AXES], total, filled, last_row, row_start; /* row_start: last_row's first flat index */
     int64_t last_filled; /* how many indices of the last axis are marked */
+    int64_t index[SV_MAX_AXES]; /* last_row's index along each axis before the last */
     int64_t *marks;
 } af_marks;
 
@@ -1962,13 +2026,27 @@ static void mark_element(af_marks *mk, int64_t i)
         mark_last(mk, mk->offsets[last] + (i - mk->row_start));
         return;
     }
+    if (mk->last_row >= 0 && i - mk->row_start >= length && i - mk->row_start < 2 * length) {
+        /* The next row (a dense error's usual step): its indices by carrying, no division (each cost as much
+         * as a row of the sweep on short rows). */
+        mk->last_row++;
+        mk->row_start += length;
+        mark_last(mk, mk->offsets[last] + (i - mk->row_start));
+        for (int a = last - 1; a >= 0; a--) {
+            if (++mk->index[a] < mk->dims[a]) break;
+            mk->index[a] = 0;
+        }
+        for (int a = last - 1; a >= 0; a--) mark(mk, mk->offsets[a] + mk->index[a]);
+        return;
+    }
     row = i / length;
     mark_last(mk, mk->offsets[last] + i % length);
     if (row != mk->last_row) {
         mk->last_row = row;
         mk->row_start = row * length;
         for (int a = last - 1; a >= 0; a--) {
-            mark(mk, mk->offsets[a] + row % mk->dims[a]);
+            mk->index[a] = row % mk->dims[a];
+            mark(mk, mk->offsets[a] + mk->index[a]);
             row /= mk->dims[a];
         }
     }
@@ -2010,6 +2088,49 @@ static int decided_before(const int64_t *c)
     return c[SV_REST] || c[SV_NONFINITE] || c[SV_OVERFLOW] || c[SV_UNDERFLOW];
 }
 #endif
+
+/* column[k] = 1 where attention[k] is not 0 (k < count; the marks are 0 or 1): how many it set that were 0, as
+ * mark_last counts them. A row of a moved C0 block's pair leaves a few columns never marked, so each row is
+ * looked at whole: branch-free, four a step with AVX2. */
+#if AF_X86_DISPATCH
+__attribute__((target("avx2"))) static int64_t mark_columns_avx2(const double *attention, int64_t *column,
+                                                                 int64_t count)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i added = _mm256_setzero_si256();
+    int64_t lanes[4], total, k = 0;
+    for (; k + 4 <= count; k += 4) {
+        const __m256i hit = _mm256_and_si256(
+            _mm256_castpd_si256(_mm256_cmp_pd(_mm256_loadu_pd(attention + k), _mm256_setzero_pd(), _CMP_NEQ_UQ)),
+            one);
+        const __m256i old = _mm256_loadu_si256((const __m256i *)(column + k));
+        added = _mm256_add_epi64(added, _mm256_andnot_si256(old, hit));
+        _mm256_storeu_si256((__m256i *)(column + k), _mm256_or_si256(old, hit));
+    }
+    _mm256_storeu_si256((__m256i *)lanes, added);
+    total = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    for (; k < count; k++) {
+        const int64_t hit = attention[k] != 0;
+        total += hit & (column[k] ^ 1);
+        column[k] |= hit;
+    }
+    return total;
+}
+#endif
+
+static int64_t mark_columns(const double *attention, int64_t *column, int64_t count)
+{
+    int64_t added = 0;
+#if AF_X86_DISPATCH
+    if (use_avx2) return mark_columns_avx2(attention, column, count);
+#endif
+    for (int64_t k = 0; k < count; k++) {
+        const int64_t hit = attention[k] != 0;
+        added += hit & (column[k] ^ 1);
+        column[k] |= hit;
+    }
+    return added;
+}
 
 /* af_sign_survey's sweep on marks set up by marks_init; extremes (when not NULL): x max, x min, y max, y min
  * (exact; their lanes never take a NaN; left as they are for identical bits). lazy: where the float sweep finds
@@ -2105,9 +2226,10 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
                      * axis, those not marked yet (a moved block leaves a few never marked, and a call per element
                      * cost as much as the sweep). */
                     const int64_t start = mk.row_start - offset, end = start + ndim_last_length;
-                    const int64_t at = mk.offsets[mk.ndim - 1];
-                    for (int64_t k2 = j + 1; k2 < end; k2++)
-                        if (attention[k2] != 0 && !mk.marks[at + k2 - start]) mark_last(&mk, at + k2 - start);
+                    const int64_t added = mark_columns(attention + j + 1, mk.marks + mk.offsets[mk.ndim - 1]
+                                                      + (j + 1 - start), end - j - 1);
+                    mk.filled += added;
+                    mk.last_filled += added;
                     j = end - 1;
                 }
             }
@@ -3765,7 +3887,17 @@ static int gate_decide(const void *x_data, int x_type, const void *y_data, int y
     for (int k = 0; k < 4; k++) top = fabs(extremes[k]) > top ? fabs(extremes[k]) : top;
     tol_max = c1 * top + c2;
     if (!(fabs(extremes[0] - extremes[2]) <= tol_max) || !(fabs(extremes[1] - extremes[3]) <= tol_max)) return 0;
-    if (af_sign_gate(x_data, x_type, y_data, y_type, n, c1, c2, g) != AF_OK) return -1;
+#if AF_X86_DISPATCH
+    if (use_avx2 && (x_type == AF_FLOAT16 || x_type == AF_FLOAT32) && (y_type == AF_FLOAT16 || y_type == AF_FLOAT32)) {
+        /* Only the sums are swept (a pass of ten lanes' accumulators cost as much as the survey): the extremes
+         * and tol's largest are the survey's, as af_sign_gate would find them. */
+        double sums[3];
+        gate_sums_f32(x_data, x_type, y_data, y_type, n, c1, c2, sums);
+        g[SG_X_MAX] = extremes[0], g[SG_X_MIN] = extremes[1], g[SG_Y_MAX] = extremes[2], g[SG_Y_MIN] = extremes[3];
+        g[SG_SUM_X] = sums[0], g[SG_SUM_Y] = sums[1], g[SG_SUM_TOL] = sums[2], g[SG_TOL_MAX] = tol_max;
+    } else
+#endif
+        if (af_sign_gate(x_data, x_type, y_data, y_type, n, c1, c2, g) != AF_OK) return -1;
     if (!(fabs(g[SG_X_MAX] - g[SG_Y_MAX]) <= g[SG_TOL_MAX]) || !(fabs(g[SG_X_MIN] - g[SG_Y_MIN]) <= g[SG_TOL_MAX]))
         return 0;
     largest = fabs(g[SG_X_MAX]);
