@@ -32,6 +32,7 @@ def _peak_mib(root: Path, manifest: CaseManifest, ranks: list[str]) -> float:
     request = _request(root, manifest, ranks)
     code = ("from pathlib import Path\n"
             "from autofuse_studio.core.precision.engine import run_mode1\n"
+            "from autofuse_studio.core.run.spec import RunSpec\n"
             f"result = run_mode1(RunSpec(Path({str(request.af_open_graph)!r}), Path({str(request.af_close_graph)!r}),"
             f" Path({str(request.af_open_data)!r}), Path({str(request.af_close_data)!r}), jobs=2, ranks={ranks!r}))\n"
             "assert result.first_divergence is not None\n")
