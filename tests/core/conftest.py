@@ -39,3 +39,12 @@ def simd(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     assert request.param == "simd" or level == 0
     yield request.param
     library.af_use_simd(1)
+
+
+@pytest.fixture
+def grid_above_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample grid's path for every pair above SAMPLE_ELEMENTS, as before WHOLE_ELEMENTS (pairs up to it are
+    classified whole now): the tests written for the grid keep their 70K-100K pairs on it."""
+    from autofuse_studio.core.precision import signature
+
+    monkeypatch.setattr(signature, "WHOLE_ELEMENTS", signature.SAMPLE_ELEMENTS)

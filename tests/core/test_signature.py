@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -165,3 +166,25 @@ def test_big_pairs_between_the_grid_points(fault: str, code: str, params: dict[s
     assert all(_same(found.params.get(key), value) for key, value in params.items()), found.params
     if fault == "sparse_inf":
         assert found.params["share"] == 2 / x.size
+
+
+@pytest.mark.parametrize("fault", ["tail_block", "localised", "underflow", "bias", "layout_permutation", "c0_blocks"])
+def test_pairs_up_to_whole_elements_are_classified_whole(fault: str) -> None:
+    """Between SAMPLE_ELEMENTS and WHOLE_ELEMENTS a pair is classified whole (exact counts, no "sampled"); above
+    WHOLE_ELEMENTS a region is found on the sample grid."""
+    from autofuse_studio.core.precision import signature as signature_module
+
+    rng = np.random.default_rng([12, len(fault)])
+    for rows in (257, 400, signature_module.WHOLE_ELEMENTS // 256):
+        case = FAULTS[fault](rng, rng.standard_normal((rows, 256)), "float32", 1.0)
+        assert (case is not None and signature_module.SAMPLE_ELEMENTS < case.fused.size <= \
+            signature_module.WHOLE_ELEMENTS) or fault == "c0_blocks"
+        found = signature(LazyTensor.plain(case.fused), LazyTensor.plain(case.origin), "float32", "float32")
+        whole = signature_module.classify(case.fused, case.origin, "float32", "float32")
+        assert found is not None and whole is not None and found.as_dict() == whole.as_dict(), (rows, found)
+        assert "sampled" not in json.dumps(found.as_dict())
+    case = FAULTS["tail_block"](rng, rng.standard_normal((signature_module.WHOLE_ELEMENTS // 256 + 1, 256)),
+                                "float32", 1.0)
+    assert case is not None
+    found = signature(LazyTensor.plain(case.fused), LazyTensor.plain(case.origin), "float32", "float32")
+    assert found is not None and found.code == "tail_block" and found.params.get("sampled") is True

@@ -20,7 +20,8 @@ from autofuse_studio.core.dumps.lazy import LazyTensor
 from autofuse_studio.core.precision import native, signature
 from tests.core.signature_cases import cast
 
-pytestmark = pytest.mark.skipif(signature._TRANSFORM is None, reason="_transform not built (no C compiler)")
+pytestmark = [pytest.mark.skipif(signature._TRANSFORM is None, reason="_transform not built (no C compiler)"),
+              pytest.mark.usefixtures("grid_above_sample")]  # 70K-100K pairs: the grid's path
 TRANSFORM: Any = signature._TRANSFORM
 STORED = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
 SUBNORMAL = {"float16": 3e-6, "bfloat16": 1e-39, "float32": 1e-40}

@@ -20,8 +20,9 @@ from tests.core.signature_cases import FAULTS
 from tests.core.signature_helpers import hostile_float32
 
 _LIBRARY = native.kernel_library()
-pytestmark = pytest.mark.skipif(_LIBRARY is None or not hasattr(_LIBRARY, "af_sign_model_left"),
-                                reason="native kernel not built (or built without the float model pass)")
+pytestmark = [pytest.mark.skipif(_LIBRARY is None or not hasattr(_LIBRARY, "af_sign_model_left"),
+                                 reason="native kernel not built (or built without the float model pass)"),
+              pytest.mark.usefixtures("grid_above_sample")]  # 70K-100K pairs: the grid's path
 
 BIAS, SCALE = 0, 1  # RS_BIAS, RS_SCALE of _kernel.c
 F32 = np.finfo(np.float32)

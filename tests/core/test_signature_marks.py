@@ -52,3 +52,26 @@ def test_marks_are_the_axes_that_hold_a_wrong_element(seed: int, simd: str) -> N
     expected = [np.flatnonzero(mask.any(axis=tuple(a for a in range(ndim) if a != axis))) for axis in range(ndim)] \
         if mask.any() else []
     assert [hits.tolist() for hits in found.hits] == [marked.tolist() for marked in expected]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_column_wrong_in_one_row_only_is_marked(seed: int, simd: str) -> None:
+    """Dense rows (the first columns wrong everywhere) and a few columns each wrong in a single row: their one flag
+    sits anywhere in a word of the row's bits, at any alignment of the row in the chunk."""
+    rng = np.random.default_rng([31, seed])
+    last = int(rng.choice([67, 100, 150, 300, 1500]))
+    rows = max(2, 40_000 // last)
+    dtype = rng.choice(["float16", "float32"])
+    y = rng.standard_normal((rows, last)).astype(dtype)
+    mask = np.zeros(y.shape, dtype=bool)
+    mask[:, : last // 3] = True
+    lone = rng.choice(np.arange(last // 3, last), size=min(8, last - last // 3), replace=False)
+    mask[rng.integers(0, rows, lone.size), lone] = True
+    x = y.copy()
+    x[mask] = (y[mask].astype(np.float64) + rng.uniform(5, 10, int(mask.sum()))).astype(dtype)
+    low = signature.dtype_limits(str(dtype))
+    params = (signature.ROUNDING_ULPS * low.eps, signature.ROUNDING_ULPS * low.min_subnormal, low.max, low.tiny,
+              low.min_subnormal)
+    found = signature_native.survey(x, y, params)
+    assert found is not None and found.rest == int(mask.sum())
+    assert found.hits[1].tolist() == np.flatnonzero(mask.any(axis=0)).tolist()

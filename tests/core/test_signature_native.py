@@ -22,7 +22,8 @@ from tests.bench.test_bench_signature_rates import knob_cases
 from tests.core import signature_cases
 from tests.core.signature_cases import FAULTS, Case, cases
 
-pytestmark = pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built (no C compiler)")
+pytestmark = [pytest.mark.skipif(native.kernel_library() is None, reason="native kernel not built (no C compiler)"),
+              pytest.mark.usefixtures("grid_above_sample")]  # 70K-100K pairs: the grid's path
 
 
 def _as_json(found: Signature | None) -> str | None:

@@ -19,7 +19,8 @@ from autofuse_studio.core.precision.signature import ROUNDING_ULPS, dtype_limits
 from tests.core.signature_cases import Case, cases, to_bf16
 from tests.core.signature_helpers import signed_both_ways
 
-pytestmark = pytest.mark.skipif(signature._TRANSFORM is None, reason="_transform not built (no C compiler)")
+pytestmark = [pytest.mark.skipif(signature._TRANSFORM is None, reason="_transform not built (no C compiler)"),
+              pytest.mark.usefixtures("grid_above_sample")]  # 70K-100K pairs: the grid's path
 
 
 @pytest.fixture(autouse=True)

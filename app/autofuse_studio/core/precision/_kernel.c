@@ -1737,7 +1737,8 @@ __attribute__((target("avx2,f16c"))) static int64_t survey_f32_maxima(const void
  * left as they are (survey_run's lazy sweep). */
 __attribute__((target("avx2,f16c"), always_inline)) static inline int survey_chunk_f32_body(
     const void *x_data, int x_type, const void *y_data, int y_type, int64_t offset, int64_t m, const double *params,
-    af_survey_lanes *v, double *attention, int32_t *looked, int64_t *looked_count, int maxima, int *dense)
+    af_survey_lanes *v, double *attention, int32_t *looked, int64_t *looked_count, int maxima, int *dense,
+    uint8_t *flag_bits)
 {
     const double c1_d = params[SP_C1], c2_d = params[SP_C2];
     const __m256 c1 = _mm256_set1_ps((float)c1_d), c2 = _mm256_set1_ps((float)c2_d);
@@ -1818,6 +1819,7 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int survey_chu
                                                          _mm256_cmp_ps(ay, f_tiny, _CMP_LT_OQ)));
         const int special_bits = _mm256_movemask_ps(_mm256_or_ps(special, under)), bad_bits = _mm256_movemask_ps(bad);
         listed = list_looked(looked, listed, i, special_bits | bad_bits); /* a few to look at (dense: abandoned) */
+        flag_bits[i >> 3] = (uint8_t)(special_bits | bad_bits); /* the flags a bit each (mark_columns_bits) */
         x_max = _mm256_max_ps(x, x_max);
         x_min = _mm256_min_ps(x, x_min);
         y_max = _mm256_max_ps(y, y_max);
@@ -1902,13 +1904,14 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_f32(const void *x_d
                                                                  int y_type, int64_t offset, int64_t m,
                                                                  const double *params, af_survey_lanes *v,
                                                                  double *attention, int32_t *looked,
-                                                                 int64_t *looked_count, int maxima, int *dense)
+                                                                 int64_t *looked_count, int maxima, int *dense,
+                                                                 uint8_t *flag_bits)
 {
     if (maxima)
         return survey_chunk_f32_body(x_data, x_type, y_data, y_type, offset, m, params, v, attention, looked,
-                                     looked_count, 1, dense);
+                                     looked_count, 1, dense, flag_bits);
     return survey_chunk_f32_body(x_data, x_type, y_data, y_type, offset, m, params, v, attention, looked,
-                                 looked_count, 0, dense);
+                                 looked_count, 0, dense, flag_bits);
 }
 
 /* The permutation gate's sums over a float16/float32 pair (every element finite: the survey says so): out[0] the
@@ -2089,6 +2092,47 @@ static int decided_before(const int64_t *c)
 }
 #endif
 
+#if AF_X86_DISPATCH
+/* The 64 flag bits from chunk position p on (bit k: element p + k), 0 for positions before the chunk; the bytes
+ * after the chunk's flags are zero. */
+static inline uint64_t flags_at(const uint8_t *bits, int64_t p)
+{
+    uint64_t word;
+    if (p <= -64) return 0;
+    if (p < 0) return flags_at(bits, 0) << -p;
+    memcpy(&word, bits + (p >> 3), sizeof word);
+    if (p & 7) word = (word >> (p & 7)) | ((uint64_t)bits[(p >> 3) + 8] << (64 - (p & 7)));
+    return word;
+}
+
+/* mark_columns from the float sweep's flag bits: the row starting at chunk position `start` (maybe before the
+ * chunk), positions [from, end) of it, OR-ed into the last axis's marks 64 columns a step; column_bits mirrors the
+ * columns marked this way, so only a column new to it is looked at in `marks` (marked and counted as mark_last
+ * does). Returns how many marks it set. */
+static int64_t mark_columns_bits(const uint8_t *bits, int64_t start, int64_t from, int64_t end,
+                                 uint64_t *column_bits, int64_t *marks)
+{
+    const int64_t c_lo = from - start, c_hi = end - start;
+    int64_t added = 0;
+    for (int64_t w = c_lo / 64; w * 64 < c_hi; w++) {
+        uint64_t word = flags_at(bits, start + w * 64), fresh;
+        if (c_lo > w * 64) word &= ~UINT64_C(0) << (c_lo - w * 64);
+        if (c_hi < w * 64 + 64) word &= (UINT64_C(1) << (c_hi - w * 64)) - 1;
+        fresh = word & ~column_bits[w];
+        if (!fresh) continue;
+        column_bits[w] |= fresh;
+        for (; fresh; fresh &= fresh - 1) {
+            const int64_t column = w * 64 + __builtin_ctzll(fresh);
+            if (!marks[column]) {
+                marks[column] = 1;
+                added++;
+            }
+        }
+    }
+    return added;
+}
+#endif
+
 /* column[k] = 1 where attention[k] is not 0 (k < count; the marks are 0 or 1): how many it set that were 0, as
  * mark_last counts them. A row of a moved C0 block's pair leaves a few columns never marked, so each row is
  * looked at whole: branch-free, four a step with AVX2. */
@@ -2144,6 +2188,13 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
 {
     double x_buffer[CHUNK], y_buffer[CHUNK], attention[CHUNK];
     int32_t looked[SV_LOOKED + 8]; /* survey_chunk_avx2's list of a chunk's flagged elements (list_looked's room) */
+    /* The float sweep's flags a bit each (16 zero bytes after them: mark_columns_bits reads 9 bytes at a time), and
+     * the last axis's marks as bits (allocated once a row needs them; the marks themselves stay the answer). */
+#if AF_X86_DISPATCH
+    uint8_t flag_bits[CHUNK / 8 + 16];
+    uint64_t *column_bits = NULL;
+    int have_bits = 0;
+#endif
     const double f_max = params[SP_F_MAX], f_tiny = params[SP_F_TINY], f_min_sub = params[SP_F_MIN_SUB];
     const double c1 = params[SP_C1], c2 = params[SP_C2];
     af_survey_lanes v;
@@ -2183,8 +2234,12 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
              * that reads the maxima, so they are not worked out (NaN) and no sweep again is asked for. */
             const int rescan = !dense && !(lazy && decided_before(c));
             look = f32 && (rescan || lazy) ? survey_chunk_f32(x_data, x_type, y_data, y_type, offset, m, params, &v,
-                                                              attention, looked, &looked_count, rescan, &dense)
+                                                              attention, looked, &looked_count, rescan, &dense,
+                                                              flag_bits)
                                            : -1;
+            /* Every element's flag is a bit when the float sweep took the whole chunk in steps of eight. */
+            have_bits = look >= 0 && m % 8 == 0;
+            if (have_bits) memset(flag_bits + m / 8, 0, 16);
             skipped |= !rescan && look >= 0;
         }
         if (look >= 0) {
@@ -2221,13 +2276,23 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
                 mark_element(&mk, offset + j);
                 if (mk.last_filled == ndim_last_length && mk.filled < mk.total) {
                     j = mk.row_start + ndim_last_length - offset - 1;
-                } else if (mk.row_start - offset + ndim_last_length <= m) {
-                    /* The row (whole in this chunk) is marked: the rest of it can only mark indices of the last
-                     * axis, those not marked yet (a moved block leaves a few never marked, and a call per element
-                     * cost as much as the sweep). */
-                    const int64_t start = mk.row_start - offset, end = start + ndim_last_length;
-                    const int64_t added = mark_columns(attention + j + 1, mk.marks + mk.offsets[mk.ndim - 1]
-                                                      + (j + 1 - start), end - j - 1);
+                } else {
+                    /* The row is marked: the rest of it in this chunk (a row may go on in the next one) can only
+                     * mark indices of the last axis, those not marked yet (a moved block leaves a few never
+                     * marked, and a call per element cost as much as the sweep). */
+                    const int64_t start = mk.row_start - offset;
+                    const int64_t end = start + ndim_last_length < m ? start + ndim_last_length : m;
+                    int64_t added;
+#if AF_X86_DISPATCH
+                    if (have_bits && column_bits == NULL)
+                        column_bits = calloc((size_t)(ndim_last_length + 63) / 64, sizeof *column_bits);
+                    if (have_bits && column_bits != NULL)
+                        added = mark_columns_bits(flag_bits, start, j + 1, end, column_bits,
+                                                  mk.marks + mk.offsets[mk.ndim - 1]);
+                    else
+#endif
+                        added = mark_columns(attention + j + 1, mk.marks + mk.offsets[mk.ndim - 1] + (j + 1 - start),
+                                             end - j - 1);
                     mk.filled += added;
                     mk.last_filled += added;
                     j = end - 1;
@@ -2306,6 +2371,9 @@ static void survey_run(const void *x_data, int x_type, const void *y_data, int y
             extremes[3] = v.y_min[k] < extremes[3] ? v.y_min[k] : extremes[3];
         }
     }
+#if AF_X86_DISPATCH
+    free(column_bits);
+#endif
     *marks = mk;
     memcpy(out_counts, c, sizeof c);
 }

@@ -74,12 +74,16 @@ ROUNDING_ULPS = 4.0
 # Tensors above this are not examined (4M elements: 16 MB per float32 side, the size pair.READ_BELOW_BYTES reads
 # whole; 3-100 ms of numpy work per pair, tests/bench/test_bench_signature.py).
 MAX_ELEMENTS = 4 << 20
-# Bigger tensors are examined on a grid of SAMPLE_ELEMENTS: whole short axes, evenly spaced indices (first and
-# last kept) of the longest ones; params then say "sampled": true (counts are the sample's) and a tail's first
-# index is found again on the whole tensor. A few fused NaN/Inf/max values join the grid (_special); when the
-# sample shows nothing beyond rounding, the elements a cheap whole pass finds (_candidates) join it (sparse
+# Bigger tensors (above WHOLE_ELEMENTS) are examined on a grid of SAMPLE_ELEMENTS: whole short axes, evenly spaced
+# indices (first and last kept) of the longest ones; params then say "sampled": true (counts are the sample's) and a
+# tail's first index is found again on the whole tensor. A few fused NaN/Inf/max values join the grid (_special);
+# when the sample shows nothing beyond rounding, the elements a cheap whole pass finds (_candidates) join it (sparse
 # errors fall between the grid's points). 64K elements: a few ms of numpy, about one metrics pass of 4M elements.
 SAMPLE_ELEMENTS = 1 << 16
+# Pairs up to this size are classified whole all the same: there the grid would hold half the pair, and its fixed
+# costs (the first whole sweep, the grid's copy, the slices' surveys) made the sampled path dearer than the whole
+# one (tests/bench/test_bench_signature.py at 100K: tail_block, underflow, localised 1.6-2.2x sampled, 1.2-1.6x whole).
+WHOLE_ELEMENTS = 2 * SAMPLE_ELEMENTS
 # When the sample shows nothing beyond rounding, a pass over the whole tensors marks the elements beyond
 # CANDIDATE_SHARE of the tolerance (a superset of classify's) and the grid gains their indices on every axis; up to
 # AUGMENTED_ELEMENTS that grid is classified, beyond it the whole tensors are.
@@ -215,7 +219,7 @@ def signature(fused: LazyTensor, origin: LazyTensor, fused_dtype: str, origin_dt
         return None
     y_all = origin.materialize().reshape(origin.shape)
     x_all = fused.materialize().reshape(origin.shape)
-    if size <= SAMPLE_ELEMENTS:
+    if size <= WHOLE_ELEMENTS:
         return classify(x_all, y_all, fused_dtype, origin_dtype)
     return _sampled(x_all, y_all, fused_dtype, origin_dtype)
 
