@@ -31,8 +31,8 @@ from tests.core.signature_cases import FAULTS
 
 pytestmark = pytest.mark.bench
 
-# The in-between sizes are where the paths change: classified whole up to SAMPLE_ELEMENTS (64K), on a grid of half
-# the pair just above it, of a quarter above 128K; the worst cells of 2026-12-05 were there (40K-150K).
+# The in-between sizes are where the paths change: classified whole up to WHOLE_ELEMENTS (128K), on a grid of a
+# quarter of the pair just above it; the worst cells of 2026-12-05 were there (40K-150K).
 SIZES = (1 << 10, 10_240, 40_960, 65_536, 102_400, 153_600, 1 << 20, 4 << 20)
 WIDTH = 256  # the last axis: 16 blocks of C0 = 16
 TARGET = 2.0
