@@ -29,6 +29,16 @@ def structured_mask(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndar
     return mask
 
 
+def _surveyed(rng: np.random.Generator, y: np.ndarray, mask: np.ndarray) -> signature_native.Survey | None:
+    """The survey of y against a copy moved well beyond rounding where mask is set."""
+    x = y.copy()
+    x[mask] = (y[mask].astype(np.float64) + rng.uniform(5, 10, int(mask.sum()))).astype(y.dtype)
+    low = signature.dtype_limits(str(y.dtype))
+    params = (signature.ROUNDING_ULPS * low.eps, signature.ROUNDING_ULPS * low.min_subnormal, low.max, low.tiny,
+              low.min_subnormal)
+    return signature_native.survey(x, y, params)
+
+
 @pytest.mark.parametrize("seed", range(120))
 def test_marks_are_the_axes_that_hold_a_wrong_element(seed: int, simd: str) -> None:
     rng = np.random.default_rng(seed)
@@ -41,12 +51,7 @@ def test_marks_are_the_axes_that_hold_a_wrong_element(seed: int, simd: str) -> N
     dtype = rng.choice(["float16", "float32", "float64"])
     y = rng.standard_normal(shape).astype(dtype)
     mask = structured_mask(rng, shape)
-    x = y.copy()
-    x[mask] = (y[mask].astype(np.float64) + rng.uniform(5, 10, int(mask.sum()))).astype(dtype)
-    low = signature.dtype_limits(str(dtype))
-    params = (signature.ROUNDING_ULPS * low.eps, signature.ROUNDING_ULPS * low.min_subnormal, low.max, low.tiny,
-              low.min_subnormal)
-    found = signature_native.survey(x, y, params)
+    found = _surveyed(rng, y, mask)
     assert found is not None
     assert found.rest == int(mask.sum())
     expected = [np.flatnonzero(mask.any(axis=tuple(a for a in range(ndim) if a != axis))) for axis in range(ndim)] \
@@ -67,11 +72,6 @@ def test_a_column_wrong_in_one_row_only_is_marked(seed: int, simd: str) -> None:
     mask[:, : last // 3] = True
     lone = rng.choice(np.arange(last // 3, last), size=min(8, last - last // 3), replace=False)
     mask[rng.integers(0, rows, lone.size), lone] = True
-    x = y.copy()
-    x[mask] = (y[mask].astype(np.float64) + rng.uniform(5, 10, int(mask.sum()))).astype(dtype)
-    low = signature.dtype_limits(str(dtype))
-    params = (signature.ROUNDING_ULPS * low.eps, signature.ROUNDING_ULPS * low.min_subnormal, low.max, low.tiny,
-              low.min_subnormal)
-    found = signature_native.survey(x, y, params)
+    found = _surveyed(rng, y, mask)
     assert found is not None and found.rest == int(mask.sum())
     assert found.hits[1].tolist() == np.flatnonzero(mask.any(axis=0)).tolist()
