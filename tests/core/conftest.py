@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from autofuse_studio.core.precision import native
+from autofuse_studio.core.precision import native, signature
 from autofuse_studio.core.run.spec import RunSpec
 from tests.synth import full_coverage_spec, generate_case
 
@@ -45,6 +45,4 @@ def simd(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 def grid_above_sample(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample grid's path for every pair above SAMPLE_ELEMENTS, as before WHOLE_ELEMENTS (pairs up to it are
     classified whole now): the tests written for the grid keep their 70K-100K pairs on it."""
-    from autofuse_studio.core.precision import signature
-
     monkeypatch.setattr(signature, "WHOLE_ELEMENTS", signature.SAMPLE_ELEMENTS)
