@@ -44,9 +44,10 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     _LIBRARY.af_sign_model_f32(1)
 
 
-def _left(x: np.ndarray, y: np.ndarray, tolerance: tuple[float, ...], kind: int, a: float, b: float, f32: bool
-          ) -> tuple[int, list[int]]:
-    """af_sign_model_left's count and marks with the float pass on or off."""
+def _left(x: np.ndarray, y: np.ndarray, tolerance: tuple[float, ...], kind: int, a: float, b: float, f32: bool,
+          all_usable: bool = False) -> tuple[int, list[int]]:
+    """af_sign_model_left's count and marks with the float pass on or off (`all_usable`: the caller vouches that
+    every element is usable, as classify_models does from the survey's counts)."""
     assert _LIBRARY is not None
     _LIBRARY.af_sign_model_f32(int(f32))
     function = _LIBRARY.af_sign_model_left
@@ -56,7 +57,8 @@ def _left(x: np.ndarray, y: np.ndarray, tolerance: tuple[float, ...], kind: int,
     codes = signature_native._FLOAT_CODES
     left = function(ctypes.c_void_p(native.data_address(x)), codes[x.dtype], ctypes.c_void_p(native.data_address(y)),
                     codes[y.dtype], ctypes.c_int64(x.size), x.ndim, (ctypes.c_int64 * x.ndim)(*x.shape), params,
-                    kind, ctypes.c_double(a), ctypes.c_double(b), ctypes.c_void_p(native.data_address(marks)))
+                    kind, ctypes.c_double(a), ctypes.c_double(b), int(all_usable),
+                    ctypes.c_void_p(native.data_address(marks)))
     assert left >= 0
     return int(left), np.flatnonzero(marks).tolist()
 
@@ -138,6 +140,43 @@ def test_hostile_values_decide_alike(tolerance: tuple[float, ...], fused: str, k
         shape = (size // 8, 8) if size % 8 == 0 else (size,)
         assert _left(x.reshape(shape), y.reshape(shape), tolerance, kind, a, b, True) == \
             _left(x.reshape(shape), y.reshape(shape), tolerance, kind, a, b, False)
+
+
+def _usable(x: np.ndarray, y: np.ndarray, tolerance: tuple[float, ...]) -> np.ndarray:
+    """classify_element's usable of each element: both finite and none of overflow, nonfinite, underflow."""
+    c1, c2, f_max, f_tiny, f_min_sub = tolerance
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    with np.errstate(all="ignore"):
+        both = np.isfinite(x64) & np.isfinite(y64)
+        bad = np.abs(x64 - y64) > c1 * np.maximum(np.abs(x64), np.abs(y64)) + c2
+        overflow = (np.abs(x64) >= f_max) & (np.abs(y64) > f_max)
+        underflow = (x64 == 0) & (np.abs(y64) >= f_min_sub) & (np.abs(y64) < f_tiny) & bad
+    return both & ~overflow & ~underflow
+
+
+@pytest.mark.parametrize("tolerance", TOLERANCES)
+@pytest.mark.parametrize("fused", ["float16", "float32"])
+@pytest.mark.parametrize(("kind", "a"), [(BIAS, 0.5), (BIAS, -3e-3), (SCALE, 1 / 3), (SCALE, -1.5)])
+def test_all_usable_pass_decides_as_the_full_one(tolerance: tuple[float, ...], fused: str, kind: int, a: float,
+                                                 passes: None) -> None:
+    """The pass for pairs the survey found wholly usable tests only the model: on such pairs (border distances,
+    fused zeros, origins above the fused max, subnormals) its count and marks are the full pass's, float or
+    double."""
+    rng = np.random.default_rng([len(fused), kind, int(abs(a) * 1000)])
+    b = _bound(kind, a, tolerance)
+    for size in (8, 1031, 5000):
+        x, y = _borders(rng, size, tolerance, kind, a, (-20, 20))
+        odd = rng.random(size) < 0.1  # the elements the plain vector test leaves to classify_element
+        x[odd], y[odd] = rng.choice([0.0, 1.0, 2.0**-140], int(odd.sum())), rng.choice([0.0, 7e4, -1.0], int(odd.sum()))
+        with np.errstate(all="ignore"):
+            x = x.astype(fused).astype(np.float32) if fused == "float32" else x.astype(fused)
+        keep = _usable(x, y, tolerance)
+        x, y = np.where(keep, x, x.dtype.type(1)), np.where(keep, y, np.float32(1))
+        assert _usable(x, y, tolerance).all()
+        shape = (size // 8, 8) if size % 8 == 0 else (size,)
+        for f32 in (True, False):
+            assert _left(x.reshape(shape), y.reshape(shape), tolerance, kind, a, b, f32, all_usable=True) == \
+                _left(x.reshape(shape), y.reshape(shape), tolerance, kind, a, b, f32)
 
 
 @pytest.mark.parametrize("fault", ["bias", "scale", "mixed"])

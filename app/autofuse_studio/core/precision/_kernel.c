@@ -3255,7 +3255,7 @@ AF_EXPORT void af_sign_model_f32(int on) { model_f32_on = on != 0; }
  * classify_element. */
 __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_left_body(
     const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, const double *params, int kind,
-    double a, double b, af_marks *mk)
+    double a, double b, int usable, af_marks *mk)
 {
     const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
     const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
@@ -3265,7 +3265,8 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_
     for (; i + 4 <= n; i += 4) {
         const __m256d x = load4_double(x_data, x_type, i), y = load4_double(y_data, y_type, i);
         const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
-        const __m256d plain = _mm256_and_pd(
+        /* usable: every element is (model_left's all_usable), so each one's test is the plain one. */
+        const __m256d plain = usable ? _mm256_castsi256_pd(_mm256_set1_epi64x(-1)) : _mm256_and_pd(
             _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
             _mm256_cmp_pd(x, zero, _CMP_NEQ_OQ));
         const __m256d tol = _mm256_add_pd(_mm256_mul_pd(c1, _mm256_max_pd(ax, ay)), c2);
@@ -3277,8 +3278,19 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_
         else
             off = _mm256_cmp_pd(_mm256_and_pd(_mm256_sub_pd(x, _mm256_mul_pd(va, y)), magnitude),
                                 _mm256_mul_pd(tol, vb), _CMP_GT_OQ);
+        off_bits = _mm256_movemask_pd(off);
+        if (usable) { /* no element needs classify_element */
+            if (!off_bits) continue;
+            for (int k = 0; k < 4; k++) {
+                if ((off_bits >> k) & 1) {
+                    left++;
+                    mark_element(mk, i + k);
+                }
+            }
+            continue;
+        }
         plain_bits = _mm256_movemask_pd(plain);
-        off_bits = _mm256_movemask_pd(_mm256_and_pd(off, plain));
+        off_bits &= plain_bits;
         if (plain_bits == 15 && !off_bits) continue;
         for (int k = 0; k < 4; k++) {
             if ((plain_bits >> k) & 1) {
@@ -3299,22 +3311,26 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_
     return left;
 }
 
-/* model_left_body with the usual pairs' types and the model's kind known to the compiler (loads and the model's
- * test unswitched; the same operations, so the same answer). */
+/* model_left_body with the usual pairs' types, the model's kind and whether every element is usable known to
+ * the compiler (loads and the model's test unswitched; the same operations, so the same answer). */
 __attribute__((target("avx2,f16c"))) static int64_t model_left_avx2(const void *x_data, int x_type,
                                                                     const void *y_data, int y_type, int64_t n,
                                                                     const double *params, int kind, double a,
-                                                                    double b, af_marks *mk)
+                                                                    double b, int all_usable, af_marks *mk)
 {
+#define ML_USABLE(X_TYPE, Y_TYPE, KIND) \
+    (all_usable ? model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, KIND, a, b, 1, mk) \
+                : model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, KIND, a, b, 0, mk))
 #define ML_TYPED(X_TYPE, Y_TYPE) \
-    (kind == RS_BIAS    ? model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, RS_BIAS, a, b, mk) \
-     : kind == RS_SCALE ? model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, RS_SCALE, a, b, mk) \
-                        : model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, kind, a, b, mk))
+    (kind == RS_BIAS    ? ML_USABLE(X_TYPE, Y_TYPE, RS_BIAS) \
+     : kind == RS_SCALE ? ML_USABLE(X_TYPE, Y_TYPE, RS_SCALE) \
+                        : model_left_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, kind, a, b, 0, mk))
     if (x_type == AF_FLOAT32 && y_type == AF_FLOAT32) return ML_TYPED(AF_FLOAT32, AF_FLOAT32);
     if (x_type == AF_FLOAT32 && y_type == AF_FLOAT64) return ML_TYPED(AF_FLOAT32, AF_FLOAT64);
     if (x_type == AF_FLOAT64 && y_type == AF_FLOAT64) return ML_TYPED(AF_FLOAT64, AF_FLOAT64);
     return ML_TYPED(x_type, y_type);
 #undef ML_TYPED
+#undef ML_USABLE
 }
 
 /* True when model_left_f32 may run: float16/float32 sides (exact as floats), the fused max exact in float, and
@@ -3339,10 +3355,9 @@ static int model_f32_fits(int x_type, int y_type, const double *params, double a
  * double ones within 2**-52 of the exact); the others (an overflow in float too: Inf or NaN never decides) are
  * tested again in double with model_off's operations, and the elements that are not plain go through
  * classify_element, as model_left_avx2 does. */
-__attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x_data, int x_type,
-                                                                   const void *y_data, int y_type, int64_t n,
-                                                                   const double *params, int kind, double a,
-                                                                   double b, af_marks *mk)
+__attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_left_f32_body(
+    const void *x_data, int x_type, const void *y_data, int y_type, int64_t n, const double *params, int kind,
+    double a, double b, int usable, af_marks *mk)
 {
     const __m256 c1 = _mm256_set1_ps((float)params[RP_C1]), c2 = _mm256_set1_ps((float)params[RP_C2]);
     const __m256 f_max = _mm256_set1_ps((float)params[RP_F_MAX]), top_finite = _mm256_set1_ps(FLT_MAX);
@@ -3354,7 +3369,8 @@ __attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x
     for (; i + 8 <= n; i += 8) {
         const __m256 x = load8_float(x_data, x_type, i), y = load8_float(y_data, y_type, i);
         const __m256 ax = _mm256_and_ps(x, magnitude), ay = _mm256_and_ps(y, magnitude);
-        const __m256 plain = _mm256_and_ps(
+        /* usable: every element is (model_left's all_usable), so each one's test is the plain one. */
+        const __m256 plain = usable ? _mm256_castsi256_ps(_mm256_set1_epi32(-1)) : _mm256_and_ps(
             _mm256_and_ps(_mm256_cmp_ps(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_ps(ay, f_max, _CMP_LE_OQ)),
             _mm256_cmp_ps(x, zero, _CMP_NEQ_OQ));
         const __m256 tol = _mm256_add_ps(_mm256_mul_ps(c1, _mm256_max_ps(ax, ay)), c2);
@@ -3402,18 +3418,32 @@ __attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x
     }
     return left;
 }
+
+/* model_left_f32_body with whether every element is usable known to the compiler. */
+__attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x_data, int x_type,
+                                                                   const void *y_data, int y_type, int64_t n,
+                                                                   const double *params, int kind, double a,
+                                                                   double b, int all_usable, af_marks *mk)
+{
+    return all_usable ? model_left_f32_body(x_data, x_type, y_data, y_type, n, params, kind, a, b, 1, mk)
+                      : model_left_f32_body(x_data, x_type, y_data, y_type, n, params, kind, a, b, 0, mk);
+}
 #endif
 
-/* A value model's whole pass: how many elements it leaves (RS_BIAS_LEFT, RS_SCALE_LEFT), marked in mk. */
+/* A value model's whole pass: how many elements it leaves (RS_BIAS_LEFT, RS_SCALE_LEFT), marked in mk.
+ * all_usable: the caller knows every element usable (both sides finite, none an overflow, a nonfinite_introduced
+ * or an underflow: the survey's counts), so no element needs classify_element's tests, only the model's. */
 static int64_t model_left(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
-                          const double *params, int kind, double a, double b, af_marks *mk)
+                          const double *params, int kind, double a, double b, int all_usable, af_marks *mk)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK];
     int64_t left = 0;
 #if AF_X86_DISPATCH
     if (use_avx2 && model_f32_fits(x_type, y_type, params, a, b))
-        return model_left_f32(x_data, x_type, y_data, y_type, n, params, kind, a, b, mk);
-    if (use_avx2) return model_left_avx2(x_data, x_type, y_data, y_type, n, params, kind, a, b, mk);
+        return model_left_f32(x_data, x_type, y_data, y_type, n, params, kind, a, b, all_usable, mk);
+    if (use_avx2) return model_left_avx2(x_data, x_type, y_data, y_type, n, params, kind, a, b, all_usable, mk);
+#else
+    (void)all_usable;
 #endif
     for (int64_t offset = 0; offset < n; offset += CHUNK) {
         const int64_t m = n - offset < CHUNK ? n - offset : CHUNK;
@@ -3426,16 +3456,17 @@ static int64_t model_left(const void *x_data, int x_type, const void *y_data, in
 
 /* model_left on its own, for the tests (0 on the stride params: none is read): how many elements the model
  * (kind RS_BIAS or RS_SCALE, a and b as model_off takes them) leaves, their marks in marks (laid out as
- * af_sign_survey's); -1 when the pair or shape is not one the sweeps read. */
+ * af_sign_survey's); -1 when the pair or shape is not one the sweeps read. all_usable: as model_left's (the
+ * caller vouches for it). */
 AF_EXPORT int64_t af_sign_model_left(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                                      int ndim, const int64_t *dims, const double *params, int kind, double a,
-                                     double b, int64_t *marks)
+                                     double b, int all_usable, int64_t *marks)
 {
     af_marks mk;
     if (!f16_ready || !is_float_code(x_type) || !is_float_code(y_type) || n <= 0 || ndim < 1
         || ndim > SV_MAX_AXES || (kind != RS_BIAS && kind != RS_SCALE) || !marks_init(&mk, ndim, dims, n, marks))
         return -1;
-    return model_left(x_data, x_type, y_data, y_type, n, params, kind, a, b, &mk);
+    return model_left(x_data, x_type, y_data, y_type, n, params, kind, a, b, all_usable, &mk);
 }
 
 /*
@@ -3676,13 +3707,15 @@ static int all_plain_pairs(const double *xs, const double *ys, int64_t m, double
  */
 static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                           const double *params, int stage, double *out_doubles, int64_t *out_counts,
-                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample);
+                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample,
+                          int all_usable);
 
 /* A residual stage on marks set up by marks_init (params[RP_STRIDE] checked by the caller); sample:
- * the model sample of params[RP_STRIDE] classified (classify_sample), or NULL. */
+ * the model sample of params[RP_STRIDE] classified (classify_sample), or NULL; all_usable: as model_left's. */
 static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                           const double *params, int stage, double *out_doubles, int64_t *out_counts,
-                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample)
+                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample,
+                          int all_usable)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK];
     double *first = NULL, *second = NULL;
@@ -3790,7 +3823,7 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
-            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_BIAS, offset, slack, &mk);
+            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_BIAS, offset, slack, all_usable, &mk);
         }
 #undef RS_BIAS_LEFT
         out_doubles[RD_FIRST] = offset;
@@ -3840,7 +3873,7 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
-            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_SCALE, factor, scale_tol, &mk);
+            left = model_left(x_data, x_type, y_data, y_type, n, params, RS_SCALE, factor, scale_tol, all_usable, &mk);
         }
 #undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
@@ -4043,7 +4076,7 @@ static void classify_run(const void *x_data, int x_type, const void *y_data, int
     int status;
     r->status = SC_DONE;
     if (mode == SC_ONLY_REL) {
-        status = residual_stage(x_data, x_type, y_data, y_type, n, params, RS_REL, d, c, mk, NULL, NULL, NULL);
+        status = residual_stage(x_data, x_type, y_data, y_type, n, params, RS_REL, d, c, mk, NULL, NULL, NULL, 0);
         r->status = status == AF_OK ? SC_REL : SC_FALLBACK;
         r->rel = c[RC_REST] ? d[RD_FIRST] : 0.0;
         return;
@@ -4081,8 +4114,12 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
     double d[RD_DOUBLES], gather_params[CP_COUNT];
     int64_t c[RC_COUNTS];
     af_element *sample = classify_sample(x_data, x_type, y_data, y_type, n, (int64_t)params[RP_STRIDE], params);
+    /* Every element usable (the survey's exact counts): the models' whole passes test only the model. */
+    const int all_usable = !r->counts[SV_NOT_BOTH] && !r->counts[SV_NONFINITE] && !r->counts[SV_OVERFLOW]
+                           && !r->counts[SV_UNDERFLOW];
     marks_init(mk, mk->ndim, mk->dims, n, mk->marks); /* cleared, counters too */
-    if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_BIAS, d, c, mk, NULL, NULL, sample) != AF_OK) {
+    if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_BIAS, d, c, mk, NULL, NULL, sample, all_usable)
+        != AF_OK) {
         r->status = SC_FALLBACK;
         goto done;
     }
@@ -4093,8 +4130,8 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
             goto done;
         }
         marks_init(mk, mk->ndim, mk->dims, n, mk->marks); /* cleared, counters too */
-        if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_SCALE, d, c, mk, NULL, NULL, sample)
-            != AF_OK) {
+        if (residual_stage(x_data, x_type, y_data, y_type, n, params, RS_SCALE, d, c, mk, NULL, NULL, sample,
+                           all_usable) != AF_OK) {
             r->status = SC_FALLBACK;
             goto done;
         }
@@ -4111,7 +4148,7 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
     memcpy(gather_params, params, sizeof gather_params);
     gather_params[RP_STRIDE] = params[CP_CORR_STRIDE];
     residual_stage(x_data, x_type, y_data, y_type, n, gather_params, RS_GATHER, d, c, mk, x_out, y_out,
-                   params[CP_CORR_STRIDE] == params[RP_STRIDE] ? sample : NULL);
+                   params[CP_CORR_STRIDE] == params[RP_STRIDE] ? sample : NULL, 0);
     r->used = c[RC_USABLE];
     if (params[CP_CENTRE] != 0 && r->used >= 2) { /* centred as signature._correlation centres it */
         centre(x_out, r->used);
