@@ -3169,42 +3169,94 @@ static void strided_doubles(const void *data, int type, int64_t start, int64_t s
     }
 }
 
-/* Visit the model sample's elements (flat positions 0, stride, 2 stride, ...) as e: from `sample` when the
- * caller classified them already (classify_sample), else from the data. */
-#define RS_PICKED(BODY) \
-    do { \
-        if (sample != NULL) \
-            for (int64_t p_ = 0; p_ < picked; p_++) { \
-                const af_element e = sample[p_]; \
-                BODY \
-            } \
-        else \
-            for (int64_t p_ = 0; p_ < picked; p_++) { \
-                const af_element e = classify_element(double_at(x_data, x_type, p_ * stride), \
-                                                      double_at(y_data, y_type, p_ * stride), params); \
-                BODY \
-            } \
-    } while (0)
+/* The model sample (flat positions 0, stride, 2 stride, ...) classified once for the stages: its usable
+ * elements' x, y and tol in columns, in C order (what every stage reads of them), and how many of the others are
+ * rest (each stage counts them off its model). */
+typedef struct {
+    int64_t picked, used, rest_other;
+    double *x, *y, *tol; /* room for picked each, used of them filled */
+} af_sample;
 
-/* The model sample of a stride (its ceil(n / stride) elements) classified once, for several stages; NULL
- * when out of memory (the stages then read the data). */
-static af_element *classify_sample(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
-                                   int64_t stride, const double *params)
+/* classify_sampled of xs[k], ys[k] for k in [from, m) into the sample's columns from `used`; returns the new used
+ * count (rest_other: the others that are rest). */
+static int64_t sample_elements(const double *xs, const double *ys, int64_t from, int64_t m, const double *params,
+                               af_sample *sample, int64_t used, int64_t *rest_other)
+{
+    for (int64_t k = from; k < m; k++) {
+        const af_element e = classify_sampled(xs[k], ys[k], params);
+        /* Written always, kept when usable: no branch on the data for the usual all-usable sample. */
+        sample->x[used] = e.x;
+        sample->y[used] = e.y;
+        sample->tol[used] = e.tol;
+        used += e.usable;
+        *rest_other += e.rest && !e.usable;
+    }
+    return used;
+}
+
+#if AF_X86_DISPATCH
+/* sample_elements four at a time: four plain ones (classify_sampled's test in lanes) are usable with tol's same
+ * operations (no FMA); a step holding another goes through sample_elements. */
+__attribute__((target("avx2,f16c"))) static int64_t sample_elements_avx2(const double *xs, const double *ys,
+                                                                         int64_t m, const double *params,
+                                                                         af_sample *sample, int64_t used,
+                                                                         int64_t *rest_other)
+{
+    const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
+    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
+    int64_t k = 0;
+    for (; k + 4 <= m; k += 4) {
+        const __m256d x = _mm256_loadu_pd(xs + k), y = _mm256_loadu_pd(ys + k);
+        const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
+        const __m256d plain = _mm256_and_pd(
+            _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
+            _mm256_cmp_pd(x, zero, _CMP_NEQ_OQ));
+        if (_mm256_movemask_pd(plain) != 15) {
+            used = sample_elements(xs, ys, k, k + 4, params, sample, used, rest_other);
+            continue;
+        }
+        _mm256_storeu_pd(sample->x + used, x);
+        _mm256_storeu_pd(sample->y + used, y);
+        _mm256_storeu_pd(sample->tol + used, _mm256_add_pd(_mm256_mul_pd(c1, _mm256_max_pd(ax, ay)), c2));
+        used += 4;
+    }
+    return sample_elements(xs, ys, k, m, params, sample, used, rest_other);
+}
+#endif
+
+/* The model sample of a stride (its ceil(n / stride) elements) classified (classify_sampled); 0 when out of
+ * memory. */
+static int classify_sample(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
+                           int64_t stride, const double *params, af_sample *sample)
 {
     const int64_t picked = (n + stride - 1) / stride;
     double xs[CHUNK], ys[CHUNK];
-    af_element *sample = (af_element *)malloc((size_t)picked * sizeof *sample);
-    if (sample == NULL) return NULL;
+    int64_t used = 0, rest_other = 0;
+    double *block = (double *)malloc((size_t)(3 * picked) * sizeof *block);
+    if (block == NULL) return 0;
+    sample->x = block;
+    sample->y = block + picked;
+    sample->tol = block + 2 * picked;
     for (int64_t p = 0; p < picked; p += CHUNK) {
         const int64_t m = picked - p < CHUNK ? picked - p : CHUNK;
         strided_doubles(x_data, x_type, p * stride, stride, m, xs);
         strided_doubles(y_data, y_type, p * stride, stride, m, ys);
-        for (int64_t k = 0; k < m; k++) sample[p + k] = classify_sampled(xs[k], ys[k], params);
+#if AF_X86_DISPATCH
+        if (use_avx2) {
+            used = sample_elements_avx2(xs, ys, m, params, sample, used, &rest_other);
+            continue;
+        }
+#endif
+        used = sample_elements(xs, ys, 0, m, params, sample, used, &rest_other);
     }
-    return sample;
+    sample->picked = picked;
+    sample->used = used;
+    sample->rest_other = rest_other;
+    return 1;
 }
 
-/* Visit every element of the pair as an af_element named e with flat index i (chunks of doubles). */
 #define RS_EACH(BODY) \
     do { \
         for (int64_t offset_ = 0; offset_ < n; offset_ += CHUNK) { \
@@ -3707,20 +3759,24 @@ static int all_plain_pairs(const double *xs, const double *ys, int64_t m, double
  */
 static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                           const double *params, int stage, double *out_doubles, int64_t *out_counts,
-                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample,
+                          const af_marks *marks, double *x_out, double *y_out, const af_sample *sample,
                           int all_usable);
 
 /* A residual stage on marks set up by marks_init (params[RP_STRIDE] checked by the caller); sample:
- * the model sample of params[RP_STRIDE] classified (classify_sample), or NULL; all_usable: as model_left's. */
+ * the model sample of params[RP_STRIDE] classified (classify_sample), which BIAS and SCALE need (NULL: they fall
+ * back), or NULL for a GATHER of another stride; all_usable: as model_left's. */
 static int residual_stage(const void *x_data, int x_type, const void *y_data, int y_type, int64_t n,
                           const double *params, int stage, double *out_doubles, int64_t *out_counts,
-                          const af_marks *marks, double *x_out, double *y_out, const af_element *sample,
+                          const af_marks *marks, double *x_out, double *y_out, const af_sample *sample,
                           int all_usable)
 {
     double x_buffer[CHUNK], y_buffer[CHUNK];
     double *first = NULL, *second = NULL;
     double *scratch = NULL; /* a median's scratch */
     int64_t used = 0, left = 0, rest = 0, stride, picked, room;
+    const double *sx = sample != NULL ? sample->x : NULL, *sy = sample != NULL ? sample->y : NULL;
+    const double *stol = sample != NULL ? sample->tol : NULL;
+    const int64_t sampled = sample != NULL ? sample->used : 0;
     int nan = 0, status = AF_OK;
     af_marks mk = *marks;
     stride = (int64_t)params[RP_STRIDE];
@@ -3752,13 +3808,9 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         return AF_OK;
     }
     if (stage == RS_GATHER) {
-        RS_PICKED({
-            if (e.usable) {
-                x_out[used] = e.x;
-                y_out[used++] = e.y;
-            }
-        });
-        out_counts[RC_USABLE] = used;
+        memcpy(x_out, sx, (size_t)sampled * sizeof *x_out);
+        memcpy(y_out, sy, (size_t)sampled * sizeof *y_out);
+        out_counts[RC_USABLE] = sampled;
         return AF_OK;
     }
     if (stage == RS_REL) {
@@ -3781,6 +3833,7 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         out_counts[RC_REST] = rest;
         return nan ? AF_FALLBACK : AF_OK;
     }
+    if (sample == NULL) return AF_FALLBACK; /* the stages below read the model sample */
     first = (double *)malloc((size_t)room * sizeof *first);
     second = (double *)malloc((size_t)room * sizeof *second);
     scratch = (double *)malloc((size_t)room * sizeof *scratch);
@@ -3792,15 +3845,17 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
     }
     if (stage == RS_BIAS) {
         double offset, tol_max = -INFINITY, slack;
-        int64_t near = 0, off_picked = 0, rest_other = 0;
-        RS_PICKED({
-            if (e.usable) {
-                first[used] = e.x - e.y;
-                second[used++] = e.tol;
-                tol_max = e.tol > tol_max ? e.tol : tol_max;
-            }
-            rest_other += e.rest && !e.usable;
-        });
+        int64_t near = 0, off_picked = 0;
+        const int64_t rest_other = sample->rest_other;
+        double tol_lanes[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        used = sampled;
+        for (int64_t j = 0; j < used; j++) {
+            first[j] = sx[j] - sy[j];
+            second[j] = stol[j];
+            /* In four lanes: one chain of maxima waits on each one before (the usable tols are finite). */
+            tol_lanes[j & 3] = stol[j] > tol_lanes[j & 3] ? stol[j] : tol_lanes[j & 3];
+        }
+        for (int k = 0; k < 4; k++) tol_max = tol_lanes[k] > tol_max ? tol_lanes[k] : tol_max;
         out_counts[RC_USABLE] = used;
         if (used == 0) goto done;
         if (model_reject_on && bias_rejected(first, used, tol_max, rest_other, picked, params)) {
@@ -3818,14 +3873,13 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         /* All near (a clean bias): first is unchanged, so is its median. */
         if (near && near != used) offset = median_of(first, near, scratch, &nan);
         slack = params[RP_ULPS] * params[RP_EPS] * fabs(offset);
-#define RS_BIAS_LEFT (((fabs((e.x - e.y) - offset) > e.tol + slack) && e.usable) || (e.rest && !e.usable))
-        RS_PICKED({ off_picked += RS_BIAS_LEFT; });
+        off_picked = rest_other; /* the sample's rest elements that are not usable: off every model */
+        for (int64_t j = 0; j < used; j++) off_picked += fabs((sx[j] - sy[j]) - offset) > stol[j] + slack;
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
             left = model_left(x_data, x_type, y_data, y_type, n, params, RS_BIAS, offset, slack, all_usable, &mk);
         }
-#undef RS_BIAS_LEFT
         out_doubles[RD_FIRST] = offset;
         /* Only a model that fits (left on at most half of the elements) looks at its size test. */
         if (2 * left <= n) out_doubles[RD_SECOND] = above_median(second, used, fabs(offset), scratch, &nan);
@@ -3833,29 +3887,26 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         double factor, cut, scale_tol;
         const double y_least = scale_y_least(params);
         int64_t big = 0, strong = 0, usable = 0, off_picked = 0;
-        int64_t quotients = 0, anywhere = 0, usable_all = 0, rest_other = 0; /* for scale_rejected */
-        RS_PICKED({
-            if (e.usable) {
-                double ay = fabs(e.y);
-                if (ay > 0) first[big++] = ay;
-            }
-        });
+        int64_t quotients = 0, anywhere = 0; /* for scale_rejected */
+        const int64_t usable_all = sampled, rest_other = sample->rest_other;
+        for (int64_t j = 0; j < sampled; j++) {
+            const double ay = fabs(sy[j]);
+            first[big] = ay; /* branch-free: first has room for picked */
+            big += ay > 0;
+        }
         out_counts[RC_USABLE] = big;
         if (big == 0) goto done;
         cut = median_of(first, big, scratch, &nan);
         if (nan) goto done;
-        RS_PICKED({
-            /* One statement each: RS_PICKED's argument takes no top-level comma. */
-            const double q = e.x / e.y;
-            const int listed = e.usable && fabs(e.y) >= y_least;
+        for (int64_t j = 0; j < sampled; j++) {
+            const double q = sx[j] / sy[j], ay = fabs(sy[j]);
+            const int listed = ay >= y_least;
             first[strong] = q; /* branch-free, as near above (first has room for picked) */
-            strong += e.usable && fabs(e.y) > 0 && fabs(e.y) >= cut;
+            strong += ay > 0 && ay >= cut;
             second[quotients] = q; /* the usable ones' quotients for scale_rejected (second: room for picked) */
             quotients += listed;
-            anywhere += e.usable && !listed;
-            usable_all += e.usable;
-            rest_other += e.rest && !e.usable;
-        });
+            anywhere += !listed;
+        }
         if (model_reject_on && strong > 0) {
             double lo, hi;
             cover_range(first, strong, &lo, &hi);
@@ -3868,24 +3919,21 @@ static int residual_stage(const void *x_data, int x_type, const void *y_data, in
         factor = median_of(first, strong, scratch, &nan);
         if (nan) goto done;
         scale_tol = fabs(factor) > 1.0 ? fabs(factor) : 1.0;
-#define RS_SCALE_LEFT (((fabs(e.x - factor * e.y) > e.tol * scale_tol) && e.usable) || (e.rest && !e.usable))
-        RS_PICKED({ off_picked += RS_SCALE_LEFT; });
+        off_picked = rest_other;
+        for (int64_t j = 0; j < sampled; j++) off_picked += fabs(sx[j] - factor * sy[j]) > stol[j] * scale_tol;
         if ((double)off_picked > params[RP_REJECT] * (double)picked) {
             left = n;
         } else {
             left = model_left(x_data, x_type, y_data, y_type, n, params, RS_SCALE, factor, scale_tol, all_usable, &mk);
         }
-#undef RS_SCALE_LEFT
         out_doubles[RD_FIRST] = factor;
         if (2 * left <= n) { /* as for the bias; |factor - 1| > min(1, low_eps) */
             int above;
             /* tol / max(|y|, 1e-300) of the usable ones, only now: a model that does not fit never needs them. */
-            RS_PICKED({
-                if (e.usable) {
-                    double ay = fabs(e.y);
-                    second[usable++] = e.tol / (ay > 1e-300 || ay != ay ? ay : 1e-300);
-                }
-            });
+            for (int64_t j = 0; j < sampled; j++) {
+                const double ay = fabs(sy[j]);
+                second[usable++] = stol[j] / (ay > 1e-300 || ay != ay ? ay : 1e-300);
+            }
             above = above_median(second, usable, fabs(factor - 1), scratch, &nan);
             out_doubles[RD_SECOND] = fabs(factor - 1) > 1.0 || above;
         }
@@ -3900,7 +3948,6 @@ done:
     return nan ? AF_FALLBACK : status;
 }
 #undef RS_EACH
-#undef RS_PICKED
 
 /*
  * signature.classify's native path in one call (sign_classify below): af_sign_survey's sweep, the permutation
@@ -4113,7 +4160,11 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
 {
     double d[RD_DOUBLES], gather_params[CP_COUNT];
     int64_t c[RC_COUNTS];
-    af_element *sample = classify_sample(x_data, x_type, y_data, y_type, n, (int64_t)params[RP_STRIDE], params);
+    af_sample classified;
+    af_sample *sample = classify_sample(x_data, x_type, y_data, y_type, n, (int64_t)params[RP_STRIDE], params,
+                                        &classified)
+                            ? &classified
+                            : NULL; /* out of memory: the stages fall back */
     /* Every element usable (the survey's exact counts): the models' whole passes test only the model. */
     const int all_usable = !r->counts[SV_NOT_BOTH] && !r->counts[SV_NONFINITE] && !r->counts[SV_OVERFLOW]
                            && !r->counts[SV_UNDERFLOW];
@@ -4156,7 +4207,7 @@ static void classify_models(const void *x_data, int x_type, const void *y_data, 
     }
     r->status = SC_GATHERED;
 done:
-    free(sample);
+    if (sample != NULL) free(sample->x); /* the block of the three columns */
 }
 
 /* A region as Python sees it: None, or (code, axis, first index, count, (listed indices)). */
