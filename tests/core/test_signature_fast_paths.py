@@ -236,6 +236,19 @@ def test_on_grid_is_the_grid_membership_of_each_coordinate() -> None:
         assert signature_module._on_grid(flat, shape) == expected, shape
 
 
+def test_grid_with_is_union1d_per_axis() -> None:
+    """_grid_with (a mask per axis) against np.union1d of the grid's and the added indices, repeats included."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        shape = tuple(int(length) for length in rng.integers(1, 700, int(rng.integers(1, 5))))
+        grid = signature_module._grid(shape)
+        added = tuple(rng.integers(0, length, int(rng.integers(0, 50))) for length in shape)
+        expected = [np.union1d(axis_grid, index) for axis_grid, index in zip(grid, added, strict=True)]
+        got = signature_module._grid_with(grid, added, shape)
+        assert [axis.tolist() for axis in got] == [axis.tolist() for axis in expected]
+        assert all(axis.dtype == np.int64 for axis in got)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
 def test_candidates_off_the_grid_skip_only_a_rounding_answer(dtype: str, passes: None,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
