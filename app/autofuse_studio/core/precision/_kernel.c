@@ -1619,7 +1619,8 @@ __attribute__((target("avx2,f16c"))) static int survey_chunk_avx2(const void *x_
 }
 
 /* Eight float16 or float32 elements from flat index i as floats (exact). */
-__attribute__((target("avx2,f16c"))) static inline __m256 load8_float(const void *data, int type, int64_t i)
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256 load8_float(const void *data, int type,
+                                                                                    int64_t i)
 {
     if (type == AF_FLOAT32) return _mm256_loadu_ps((const float *)data + i);
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)data + i)));
@@ -3471,14 +3472,20 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_
     return left;
 }
 
-/* model_left_f32_body with whether every element is usable known to the compiler. */
+/* model_left_f32_body with the usual pairs' types and whether every element is usable known to the compiler
+ * (the loads unswitched). */
 __attribute__((target("avx2,f16c"))) static int64_t model_left_f32(const void *x_data, int x_type,
                                                                    const void *y_data, int y_type, int64_t n,
                                                                    const double *params, int kind, double a,
                                                                    double b, int all_usable, af_marks *mk)
 {
-    return all_usable ? model_left_f32_body(x_data, x_type, y_data, y_type, n, params, kind, a, b, 1, mk)
-                      : model_left_f32_body(x_data, x_type, y_data, y_type, n, params, kind, a, b, 0, mk);
+#define MF_TYPED(X_TYPE, Y_TYPE) \
+    (all_usable ? model_left_f32_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, kind, a, b, 1, mk) \
+                : model_left_f32_body(x_data, X_TYPE, y_data, Y_TYPE, n, params, kind, a, b, 0, mk))
+    if (x_type == AF_FLOAT16 && y_type == AF_FLOAT16) return MF_TYPED(AF_FLOAT16, AF_FLOAT16);
+    if (x_type == AF_FLOAT16 && y_type == AF_FLOAT32) return MF_TYPED(AF_FLOAT16, AF_FLOAT32);
+    return MF_TYPED(x_type, y_type);
+#undef MF_TYPED
 }
 #endif
 
