@@ -1293,6 +1293,9 @@ def _build(findings: list[Finding], confidence: float) -> Signature:
     return Signature("mixed", round(confidence, 4), {"parts": parts}, sentence)
 
 
+_AS_IS = frozenset({int, str})  # _plain returns these unchanged
+
+
 def _plain(value: Any) -> Any:
     """JSON-friendly: numpy numbers become Python ones, NaN/Inf stay floats only when finite (else None)."""
     kind = type(value)
@@ -1301,10 +1304,11 @@ def _plain(value: Any) -> Any:
         return value if math.isfinite(value) else None
     if kind is int or kind is str:
         return value
+    # Containers: their ints and strings as they are (a C0 permutation lists its blocks as pairs of ints).
     if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
+        return {str(key): item if type(item) in _AS_IS else _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [item if type(item) in _AS_IS else _plain(item) for item in value]
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
@@ -1327,14 +1331,8 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         return (f"underflow: {_num(params['share'], '.2%')} of the values flushed to zero below the fused dtype's "
                 f"smallest normal, the rest rounding-level")
     if code == "layout_permutation":
-        transform = params.get("transform")
-        how = {"reverse": f"axis {params.get('axis')} reversed",
-               "swap_axes": f"axes {params.get('axes')} swapped",
-               "shift": f"shifted by {params.get('shift')} along axis {params.get('axis')}",
-               "c0_blocks": f"blocks of C0={params.get('c0')} exchanged along axis {params.get('axis')}: "
-                            f"{params.get('moved')} of {params.get('count')} moved, fused ← origin "
-                            f"{_pairs(params.get('blocks'))}"}.get(str(transform), "an unknown order")
-        return f"layout permutation: the same values in other places ({how}): an index or layout bug"
+        return (f"layout permutation: the same values in other places ({_transform_words(params)}): "
+                "an index or layout bug")
     if code == "tail_block":
         return (f"tail block: axis {params['axis']} from index {params['first_index']} (last tile of "
                 f"{params['tile']}) wrong, rest rounding-level")
@@ -1355,6 +1353,21 @@ def _sentence(code: str, params: dict[str, Any]) -> str:
         return f"uncorrelated: correlation {_num(params['correlation'], '.3f')} (garbage or uninitialised memory)"
     return (f"unclassified: {_num(params['differing_share'], '.2%')} of the values differ beyond rounding "
             f"(median relative error {_num(params['median_rel_err'], '.3g')})")
+
+
+def _transform_words(params: dict[str, Any]) -> str:
+    """How a layout_permutation moved its values, as its sentence says it (only the named transform is worded)."""
+    transform = params.get("transform")
+    if transform == "reverse":
+        return f"axis {params.get('axis')} reversed"
+    if transform == "swap_axes":
+        return f"axes {params.get('axes')} swapped"
+    if transform == "shift":
+        return f"shifted by {params.get('shift')} along axis {params.get('axis')}"
+    if transform == "c0_blocks":
+        return (f"blocks of C0={params.get('c0')} exchanged along axis {params.get('axis')}: {params.get('moved')} of "
+                f"{params.get('count')} moved, fused ← origin {_pairs(params.get('blocks'))}")
+    return "an unknown order"
 
 
 def _num(value: float | None, spec: str) -> str:
