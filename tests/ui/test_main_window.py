@@ -95,9 +95,12 @@ def test_language_switch_translates_live(qtbot: QtBot) -> None:
         assert window.workbench.model.headerData(1, Qt.Orientation.Horizontal) == "融合算子名"
         assert window.case_panel.analyse_button.text() == "分析"
         assert window.settings.language() == "zh_CN"
+        help_actions = (window.help_actions.shortcuts_action, window.help_actions.documentation_action)
+        assert all(any("\u4e00" <= char <= "\u9fff" for char in action.text()) for action in help_actions)
     finally:
         window.set_language("en")
     qtbot.waitUntil(lambda: window.file_menu.title() == "&File", timeout=2000)
+    assert window.help_actions.documentation_action.text() == "&Documentation"
 
 
 def test_layout_and_thresholds_persist(qtbot: QtBot) -> None:

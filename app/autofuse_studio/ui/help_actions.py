@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QUrl
+from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
@@ -48,19 +48,14 @@ class HelpActions(QObject):
         if before is not None:
             menu.insertSeparator(before)
         self.dialog: ShortcutsDialog | None = None
-        window.installEventFilter(self)  # a language switch reaches the window, not this QObject
+        # Retranslated by its window on a language switch (MainWindow.retranslate): an event filter on the window
+        # took the GIL for each of its events (every repaint's UpdateRequest), beside the analysis's threads.
         self.retranslate()
 
     def retranslate(self) -> None:
         """Texts in the current language."""
         self.shortcuts_action.setText(self.tr("&Keyboard shortcuts…"))
         self.documentation_action.setText(self.tr("&Documentation"))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Re-translate when the window hears of a language switch; never swallows the event."""
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        return super().eventFilter(watched, event)
 
     def _on_shortcuts_triggered(self) -> None:
         self.dialog = ShortcutsDialog(self._window)

@@ -322,6 +322,7 @@ class MainWindow(Retranslating, FileMenuMixin):
         for item, text in texts.items():
             item.setText(text)
         self.language_actions[""].setText(self.tr("System language"))
+        self.help_actions.retranslate()
         self._reword_summary()
 
 
