@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,42 @@ def test_cancel_reaches_the_run_from_another_thread_and_from_a_callers_token() -
     started.wait(5)
     token.cancel()
     assert isinstance(list(other.events())[-1].error, Cancelled)  # type: ignore[union-attr]
+
+
+def _read_raising(handle: RunHandle) -> None:
+    """Read a run as the GUI's analysis does: a Failed event's error raised from inside the loop."""
+    for event in handle.events():
+        if isinstance(event, Failed):
+            raise event.error
+
+
+def _read_interrupted(handle: RunHandle) -> None:
+    """Stop reading a run at its first event, as Ctrl-C would."""
+    for _event in handle.events():
+        raise KeyboardInterrupt
+
+
+def test_a_reader_that_raises_a_failed_runs_error_leaves_the_callers_token_alone() -> None:
+    def broken(_emit: object, _cancel: object) -> RunOutcome:
+        raise InputError("The af-open dump folder /x does not exist.")
+
+    token = CancelToken()
+    with pytest.raises(InputError):
+        _read_raising(RunHandle(broken, cancel=token))
+    assert not token.cancelled  # the next run given the same token (NEVER_CANCELLED, say) still runs
+    outcome = RunOutcome(result=None)  # type: ignore[arg-type]
+    assert RunHandle(lambda _emit, _cancel: outcome, cancel=token).wait() is outcome
+
+    def waits(emit: Callable[[Event], None], cancel: CancelToken) -> RunOutcome:
+        emit(Started())
+        while True:
+            cancel.check()
+            threading.Event().wait(0.01)
+
+    running = RunHandle(waits, cancel=token)  # type: ignore[arg-type]
+    with pytest.raises(KeyboardInterrupt):  # a reader stopped mid-run (Ctrl-C) still cancels it
+        _read_interrupted(running)
+    assert token.cancelled
 
 
 def test_the_local_runner_streams_what_the_gui_and_a_host_need() -> None:

@@ -47,19 +47,25 @@ class RunHandle:
         return self._token.cancelled
 
     def events(self) -> Iterator[Event]:
-        """Every event in order, the last one Finished or Failed; Ctrl-C here cancels the run and waits for it."""
+        """Every event in order, the last one Finished or Failed; Ctrl-C here cancels the run and waits for it.
+
+        A reader that stops at the last event (raising a Failed run's error) cancels nothing: the token may be the
+        caller's, and a cancelled one would stop every later run given it (NEVER_CANCELLED among them)."""
+        ended = False
         try:
             while True:
                 try:
                     event = self._queue.get(timeout=POLL_S)
                 except queue.Empty:
                     continue
+                ended = isinstance(event, (Finished, Failed))
                 yield event
-                if isinstance(event, (Finished, Failed)):
+                if ended:
                     self._thread.join()
                     return
         except BaseException:
-            self.cancel()
+            if not ended:
+                self.cancel()
             self._thread.join()
             raise
 
