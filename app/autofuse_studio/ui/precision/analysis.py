@@ -17,9 +17,10 @@ from autofuse_studio.core.precision.plan import producer_index
 from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.precision.verdict import ProducerIndex
 from autofuse_studio.core.progress import CancelToken, Progress
-from autofuse_studio.core.run.events import CaseLoaded, Failed, Finished, Indexed, Progressed, RowsDone
+from autofuse_studio.core.run.events import CaseLoaded, Failed, Finished, Indexed, Progressed, RowsDone, Started
 from autofuse_studio.core.run.runners import start
 from autofuse_studio.core.run.spec import RunSpec
+from autofuse_studio.ui.loading_interval import LoadingInterval
 from autofuse_studio.ui.precision.result_facts import ResultFacts, result_facts
 from autofuse_studio.ui.precision.row_batches import RowBatches, RowInbox
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
@@ -48,19 +49,25 @@ def analyse(spec: RunSpec, notify: Callable[[str, Any], None], *, progress: Prog
     """
     outcome = None
     links: FusionIndex | None = None
-    for event in start(spec, live=True, cancel=cancel).events():
-        if isinstance(event, Progressed):
-            progress(event.done, event.total, event.message)
-        elif isinstance(event, RowsDone):
-            notify("rows", event.rows)
-        elif isinstance(event, Indexed):
-            notify(INDEXED, event.sides)
-        elif isinstance(event, CaseLoaded):
-            links = case_lookups(event.case)
-        elif isinstance(event, Failed):
-            raise event.error
-        elif isinstance(event, Finished):
-            outcome = event.outcome
+    loading = LoadingInterval()  # the run's threads load the case with fewer GIL switches among themselves
+    try:
+        for event in start(spec, live=True, cancel=cancel).events():
+            if not isinstance(event, (Started, Progressed)):
+                loading.end()  # loaded (or rows from a remote run): the table fills, the window's interval again
+            if isinstance(event, Progressed):
+                progress(event.done, event.total, event.message)
+            elif isinstance(event, RowsDone):
+                notify("rows", event.rows)
+            elif isinstance(event, Indexed):
+                notify(INDEXED, event.sides)
+            elif isinstance(event, CaseLoaded):
+                links = case_lookups(event.case)
+            elif isinstance(event, Failed):
+                raise event.error
+            elif isinstance(event, Finished):
+                outcome = event.outcome
+    finally:
+        loading.end()
     assert outcome is not None
     if outcome.case is None:  # mode 2: two tensor files, one row
         return Analysis(outcome.result, {})
