@@ -27,8 +27,9 @@ def prefer_gui_thread() -> None:
     each take waited for the worker, and switching the perf tab to a picture built in the background
     froze the window for the whole build (~200 ms, then ~30 ms at 0.5 ms). At 0.5 ms, a table repaint
     next to the analysis worker's last steps still took 100-170 ms on a big model; at 0.1 ms no block
-    was left, and the runs were no slower (3 + 3 alternated runs). Only threads that wait for the GIL
-    pay for switching, so an idle GUI costs the workers nothing.
+    was left, and the runs were no slower (3 + 3 alternated runs). An idle GUI costs the workers nothing, but
+    several busy workers switch among themselves at this interval too: while a run loads its case (three of
+    them at once) ui.loading_interval holds 1 ms.
     """
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
     # A graph decoded in one C call holds the GIL for up to 0.7 s (230 MB): decode it in short steps.
