@@ -23,6 +23,20 @@ def samples_dir(*parts: str) -> Path:
     return path
 
 
+@pytest.fixture
+def app_switch_interval() -> Iterator[None]:
+    """The GIL switch interval the app sets (run_app): workers yield to the GUI thread as they do there; the
+    interval before is given back."""
+    import sys
+
+    from autofuse_studio.ui.app import GUI_SWITCH_INTERVAL  # here: the core tests do not import Qt
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
+    yield
+    sys.setswitchinterval(before)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Point QSettings (and anything using XDG paths) at a fresh temp folder for every test."""

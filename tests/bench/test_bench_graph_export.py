@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPointF
 from pytestqt.qtbot import QtBot
 
-from autofuse_studio.ui.app import GUI_SWITCH_INTERVAL
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
 from tests.ui.gui_block import GuiBlockMeter
@@ -20,15 +17,6 @@ from tests.ui.gui_block import GuiBlockMeter
 pytestmark = pytest.mark.bench
 
 N_OPS = int(os.environ.get("GRAPH_BENCH_OPS", "20000"))
-
-
-@pytest.fixture
-def app_switch_interval() -> Iterator[None]:
-    """The GIL switch interval the app sets (run_app)."""
-    default = sys.getswitchinterval()
-    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
-    yield
-    sys.setswitchinterval(default)
 
 
 @pytest.mark.usefixtures("app_switch_interval")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,6 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.graphview.picture import Picture
 from autofuse_studio.core.render.display import Rect
-from autofuse_studio.ui.app import GUI_SWITCH_INTERVAL
 from autofuse_studio.ui.graph.export import write_picture, write_png
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
@@ -27,15 +25,6 @@ MAX_GRAB_BLOCK_MS = 250  # the current view: one grab on the GUI thread (generou
 # into bytes (50-120 ms); neither is held now: 8-20 ms alone, up to 74 ms beside three busy processes.
 MAX_WORKER_BLOCK_MS = 250
 WAIT_MS = 60_000
-
-
-@pytest.fixture
-def app_switch_interval() -> Iterator[None]:
-    """The GIL switch interval the app sets (run_app): workers yield to the GUI thread as they do there."""
-    default = sys.getswitchinterval()
-    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
-    yield
-    sys.setswitchinterval(default)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,7 @@ from autofuse_studio.ui.precision import analysis
 from tests.ui.test_analysis_lookups import demo_spec
 
 
-@pytest.fixture
-def gui_interval() -> Iterator[None]:
-    """The window's interval, and CPython's back afterwards."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
-    yield
-    sys.setswitchinterval(before)
-
-
-def test_held_while_any_run_loads_then_given_back(gui_interval: None) -> None:
+def test_held_while_any_run_loads_then_given_back(app_switch_interval: None) -> None:
     first = LoadingInterval()
     assert sys.getswitchinterval() == pytest.approx(LOADING_SWITCH_INTERVAL, rel=0.02)
     second = LoadingInterval()  # a newer run starts while the cancelled one still loads
@@ -51,7 +41,7 @@ def test_never_shorter_than_it_was() -> None:
         sys.setswitchinterval(before)
 
 
-def test_a_run_loads_at_the_loading_interval_and_fills_the_table_at_the_windows(gui_interval: None) -> None:
+def test_a_run_loads_at_the_loading_interval_and_fills_the_table_at_the_windows(app_switch_interval: None) -> None:
     while_progress: list[float] = []
     while_rows: list[float] = []
 
@@ -66,7 +56,7 @@ def test_a_run_loads_at_the_loading_interval_and_fills_the_table_at_the_windows(
     assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL, rel=0.02)
 
 
-def test_a_failed_run_gives_the_interval_back(gui_interval: None, tmp_path: Path) -> None:
+def test_a_failed_run_gives_the_interval_back(app_switch_interval: None, tmp_path: Path) -> None:
     missing = RunSpec(tmp_path / "a.json", tmp_path / "b.json", tmp_path / "a", tmp_path / "b", jobs=1)
     with pytest.raises(Exception):  # noqa: B017 (whatever the run's error, the interval comes back)
         analysis.analyse(missing, lambda *_: None, progress=lambda *_: None, cancel=NEVER_CANCELLED)
