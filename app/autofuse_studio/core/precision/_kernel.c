@@ -3174,8 +3174,8 @@ static void strided_doubles(const void *data, int type, int64_t start, int64_t s
  * elements' x, y and tol in columns, in C order (what every stage reads of them), and how many of the others are
  * rest (each stage counts them off its model). */
 typedef struct {
-    int64_t picked, used, rest_other;
-    double *x, *y, *tol; /* room for picked each, used of them filled */
+    int64_t used, rest_other;
+    double *x, *y, *tol; /* room for the picked positions each, used of them filled */
 } af_sample;
 
 /* classify_sampled of xs[k], ys[k] for k in [from, m) into the sample's columns from `used`; returns the new used
@@ -3196,6 +3196,15 @@ static int64_t sample_elements(const double *xs, const double *ys, int64_t from,
 }
 
 #if AF_X86_DISPATCH
+/* classify_sampled's plain test in four lanes (x finite, |y| within the fused max, x not zero; NaN: not plain). */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256d plain_lanes(__m256d x, __m256d ax,
+                                                                                     __m256d ay, __m256d f_max)
+{
+    return _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(ax, _mm256_set1_pd(DBL_MAX), _CMP_LE_OQ),
+                                       _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
+                         _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+}
+
 /* sample_elements four at a time: four plain ones (classify_sampled's test in lanes) are usable with tol's same
  * operations (no FMA); a step holding another goes through sample_elements. */
 __attribute__((target("avx2,f16c"))) static int64_t sample_elements_avx2(const double *xs, const double *ys,
@@ -3204,17 +3213,13 @@ __attribute__((target("avx2,f16c"))) static int64_t sample_elements_avx2(const d
                                                                          int64_t *rest_other)
 {
     const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
-    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
-    const __m256d zero = _mm256_setzero_pd();
+    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]);
     const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
     int64_t k = 0;
     for (; k + 4 <= m; k += 4) {
         const __m256d x = _mm256_loadu_pd(xs + k), y = _mm256_loadu_pd(ys + k);
         const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
-        const __m256d plain = _mm256_and_pd(
-            _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
-            _mm256_cmp_pd(x, zero, _CMP_NEQ_OQ));
-        if (_mm256_movemask_pd(plain) != 15) {
+        if (_mm256_movemask_pd(plain_lanes(x, ax, ay, f_max)) != 15) {
             used = sample_elements(xs, ys, k, k + 4, params, sample, used, rest_other);
             continue;
         }
@@ -3252,7 +3257,6 @@ static int classify_sample(const void *x_data, int x_type, const void *y_data, i
 #endif
         used = sample_elements(xs, ys, 0, m, params, sample, used, &rest_other);
     }
-    sample->picked = picked;
     sample->used = used;
     sample->rest_other = rest_other;
     return 1;
@@ -3311,17 +3315,15 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline int64_t model_
     double a, double b, int usable, af_marks *mk)
 {
     const __m256d c1 = _mm256_set1_pd(params[RP_C1]), c2 = _mm256_set1_pd(params[RP_C2]);
-    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]), top_finite = _mm256_set1_pd(DBL_MAX);
-    const __m256d zero = _mm256_setzero_pd(), va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
+    const __m256d f_max = _mm256_set1_pd(params[RP_F_MAX]);
+    const __m256d va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
     const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_C(0x7fffffffffffffff)));
     int64_t left = 0, i = 0;
     for (; i + 4 <= n; i += 4) {
         const __m256d x = load4_double(x_data, x_type, i), y = load4_double(y_data, y_type, i);
         const __m256d ax = _mm256_and_pd(x, magnitude), ay = _mm256_and_pd(y, magnitude);
         /* usable: every element is (model_left's all_usable), so each one's test is the plain one. */
-        const __m256d plain = usable ? _mm256_castsi256_pd(_mm256_set1_epi64x(-1)) : _mm256_and_pd(
-            _mm256_and_pd(_mm256_cmp_pd(ax, top_finite, _CMP_LE_OQ), _mm256_cmp_pd(ay, f_max, _CMP_LE_OQ)),
-            _mm256_cmp_pd(x, zero, _CMP_NEQ_OQ));
+        const __m256d plain = usable ? _mm256_castsi256_pd(_mm256_set1_epi64x(-1)) : plain_lanes(x, ax, ay, f_max);
         const __m256d tol = _mm256_add_pd(_mm256_mul_pd(c1, _mm256_max_pd(ax, ay)), c2);
         __m256d off;
         int plain_bits, off_bits;
