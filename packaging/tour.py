@@ -137,6 +137,23 @@ class Tour:
         from autofuse_studio.ui.app import demo_case_dir
 
         self.case(window, "demo", [str(demo_case_dir())])
+        self.sign_on_demand(window)
+
+    def sign_on_demand(self, window: object) -> None:
+        """The shown case's first OK row compared by value: the offer to sign it, then its signature."""
+        bench = window.workbench  # type: ignore[attr-defined]
+        window.tabs.setCurrentIndex(window.tab_status.page(bench))  # type: ignore[attr-defined]
+        row = next((row for row in bench.result.rows if row.verdict == "OK" and row.metrics is not None
+                    and row.metrics.max_abs_err), None)
+        if row is None:
+            return
+        panel = bench.tensor_panel
+        bench.view.select_row(row)
+        wait_for(panel.viewReady)
+        self.shoot(window, "demo-sign-offer", "demo: an OK row, its signature offered")
+        panel.signature_line.button.click()
+        wait_for(panel.signature_line.signatureChanged)
+        self.shoot(window, "demo-sign-on-demand", "demo: the OK row signed on demand")
 
     def multi_rank(self, window: object) -> None:
         """A 4-rank case with a culprit on rank 2 and a missing rank (so the warnings panel shows)."""

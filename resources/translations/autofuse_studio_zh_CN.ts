@@ -1247,22 +1247,22 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
 <context>
     <name>HelpActions</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="56"/>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="57"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="57"/>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="58"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="72"/>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="67"/>
         <source>Documentation</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="73"/>
+        <location filename="../../app/autofuse_studio/ui/help_actions.py" line="68"/>
         <source>No documentation was found next to this copy of the program; the README and the docs folder of the source distribution describe every view.</source>
         <translation>在本程序旁没有找到文档；源码发行包中的 README 和 docs 文件夹介绍了每个视图。</translation>
     </message>
@@ -1691,37 +1691,37 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
         <translation>跟随系统语言</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="351"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="352"/>
         <source>Looking at %n item(s)…</source>
         <translation>
             <numerusform>正在查看 %n 项…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="375"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="435"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="376"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="436"/>
         <source>Nothing opened: %1</source>
         <translation>未打开任何内容：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="399"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="400"/>
         <source>Opened %1 in the Graph tab.</source>
         <translation>已在“图”页打开 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="403"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="445"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="404"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="446"/>
         <source>Opened %1; the case is not complete yet (see the case panel).</source>
         <translation>已打开 %1；用例尚不完整（见用例面板）。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="405"/>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="447"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="406"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="448"/>
         <source>Opened the case %1: analysing…</source>
         <translation>已打开用例 %1：正在分析…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="426"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="427"/>
         <source>Opened the ATT logs %1: scanning…</source>
         <translation>已打开 ATT 日志 %1：正在扫描…</translation>
     </message>
@@ -1732,27 +1732,27 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
         </translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="510"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="511"/>
         <source>Parsing graphs and indexing dump folders…</source>
         <translation>正在解析图并索引 dump 目录…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="515"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="516"/>
         <source>Indexed %1 files</source>
         <translation>已索引 %1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="520"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="521"/>
         <source>Indexed %1 files · compared %2 of %3 pairs</source>
         <translation>已索引 %1 个文件 · 已比较 %2/%3 对</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="585"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="586"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="596"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="597"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -1789,12 +1789,12 @@ File &gt; Open (Ctrl+O), or drop a GE graph (JSON, pbtxt) or a case folder on th
         <translation type="vanished">导出表格图片</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="653"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="654"/>
         <source>A workbench for CANN Autofuse: fusion precision and ATT tiling analysis.</source>
         <translation>CANN 自动融合调试工作台：融合精度与 ATT 切分分析。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/main_window.py" line="656"/>
+        <location filename="../../app/autofuse_studio/ui/main_window.py" line="657"/>
         <source>About %1</source>
         <translation>关于 %1</translation>
     </message>
@@ -2429,27 +2429,27 @@ Choose an operator in black on the left.</source>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="145"/>
         <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="166"/>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="444"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="449"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="278"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="283"/>
         <source>%1 rows; first divergence: %2</source>
         <translation>共 %1 行；首个劣化点：%2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="351"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="356"/>
         <source>… and %1 more selected rows (a picture holds at most %2; export the table for all)</source>
         <translation>…… 另有 %1 个选中行未画出（一张图最多 %2 行；需要全部内容请导出表格）</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="439"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="444"/>
         <source>No result: open a case and analyse it to see tensors here.</source>
         <translation>没有结果：打开一个用例并分析后，这里显示张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="443"/>
+        <location filename="../../app/autofuse_studio/ui/precision/workbench.py" line="448"/>
         <source>This result has no rows: there are no tensors to show.</source>
         <translation>此结果没有行：没有可显示的张量。</translation>
     </message>
@@ -3136,6 +3136,74 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
     </message>
 </context>
 <context>
+    <name>SignatureLine</name>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="34"/>
+        <source>No signature: no element differs beyond rounding.</source>
+        <translation>无误差特征：没有元素的差异超出舍入误差。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="36"/>
+        <source>No signature: the pair has more than %1 elements.</source>
+        <translation>无误差特征：这对张量超过 %1 个元素。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="39"/>
+        <source>No signature: the two files could not be read again.</source>
+        <translation>无误差特征：无法再次读取这两个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="41"/>
+        <source>No signature: the two tensors no longer match in size.</source>
+        <translation>无误差特征：两个张量的大小已不一致。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="43"/>
+        <source>No signature: the row has no file pair.</source>
+        <translation>无误差特征：该行没有文件对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="44"/>
+        <source>No signature.</source>
+        <translation>无误差特征。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="80"/>
+        <source>Name its error</source>
+        <translation>识别误差特征</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="82"/>
+        <source>Work out this pair&apos;s signature (the kind of error its tensors hold) from its two files. A run signs the rows that fail their thresholds; this one is signed here only.</source>
+        <translation>根据两个文件计算这对张量的误差特征（其误差的类型）。运行只为未通过阈值的行计算误差特征；此处的结果只显示在本面板中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="92"/>
+        <source>Signature: %1</source>
+        <translation>误差特征：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="99"/>
+        <source>This row has no signature: a run signs the rows that fail their thresholds.</source>
+        <translation>该行没有误差特征：运行只为未通过阈值的行计算误差特征。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="119"/>
+        <source>Working out the signature…</source>
+        <translation>正在计算误差特征…</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="132"/>
+        <source>Signature (worked out on demand): %1</source>
+        <translation>误差特征（按需计算）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="158"/>
+        <source>The signature could not be worked out.</source>
+        <translation>无法计算误差特征。</translation>
+    </message>
+</context>
+<context>
     <name>SignatureText</name>
     <message>
         <location filename="../../app/autofuse_studio/ui/precision/signature_text.py" line="16"/>
@@ -3819,165 +3887,165 @@ means: fused %9, origin %10</source>
 <context>
     <name>TensorPanel</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="219"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="225"/>
         <source>Both tensors are all zeros: their cosine is 0 by its formula, a·b / (|a|·|b| + ε), and the row is OK because the two are identical.</source>
         <translation>两个张量全为 0：按公式 a·b / (|a|·|b| + ε) 其余弦为 0；两者完全相同，因此该行为 OK。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="222"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="393"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="413"/>
         <source>No tensor pair selected.</source>
         <translation>未选择张量对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="223"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="229"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="224"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="230"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="225"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="231"/>
         <source>Save the plots or the whole panel as PNG or SVG</source>
         <translation>将图或整个面板保存为 PNG 或 SVG</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="226"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="232"/>
         <source>Shown plots (PNG, SVG)…</source>
         <translation>当前显示的图（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="227"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="233"/>
         <source>Whole panel (PNG, SVG)…</source>
         <translation>整个面板（PNG、SVG）…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
         <source>Histograms</source>
         <translation>直方图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
         <source>Worst elements</source>
         <translation>最差元素</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="228"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="234"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="235"/>
         <source>Scatter</source>
         <translation>散点图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="229"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="235"/>
         <source>Trend</source>
         <translation>趋势</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="247"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="253"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="248"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="254"/>
         <source>step %1</source>
         <translation>步骤 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="255"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="249"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="255"/>
         <source>input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="251"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="257"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="332"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="352"/>
         <source>%1:%2 has no file pair to show.</source>
         <translation>%1:%2 没有可显示的文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="339"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="359"/>
         <source>Statistics rows have no tensors to plot.</source>
         <translation>统计值行没有可绘制的张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="348"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="368"/>
         <source>Copying the tensors from %1…</source>
         <translation>正在从 %1 复制张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="385"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="405"/>
         <source>Select a row to see its tensors here.</source>
         <translation>选择一行以在此查看其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="411"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="412"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="432"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="433"/>
         <source>Reading the tensors…</source>
         <translation>正在读取张量…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="429"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="450"/>
         <source>Stopped: select the row again to show its tensors.</source>
         <translation>已停止：再次选择该行以显示其张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="451"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="472"/>
         <source>Choose the Histograms or Heatmaps tab to export its plots.</source>
         <translation>请先切换到“直方图”或“热力图”标签页再导出图。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="483"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="504"/>
         <source>Export plots</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="486"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="507"/>
         <source>Export tensor panel</source>
         <translation>导出张量面板</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="509"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="530"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="515"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="536"/>
         <source>Could not write the picture: %1</source>
         <translation>无法写入图片：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="531"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="552"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="560"/>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="637"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="581"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="658"/>
         <source>Nothing to show: the tensors could not be read.</source>
         <translation>无可显示内容：无法读取这对张量。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="584"/>
+        <location filename="../../app/autofuse_studio/ui/precision/tensor_panel.py" line="605"/>
         <source>Sampling the pair…</source>
         <translation>正在对张量对采样…</translation>
     </message>

@@ -32,6 +32,11 @@ def test_failing_rows_and_only_they_are_signed(signed: Any) -> None:
     with_signature = [row for row in signed.rows if row.signature is not None]
     assert with_signature, "the coverage case has failing rows compared by value"
     assert all(row.verdict in SIGNED_VERDICTS for row in with_signature)
+    # Every failing row compared by value from two files is signed, the propagated ones too.
+    failing = [row for row in signed.rows if row.verdict in ("CULPRIT", "PROPAGATED") and row.metrics is not None
+               and row.fused_file and row.origin_file]
+    assert {row.verdict for row in failing} == {"CULPRIT", "PROPAGATED"}
+    assert all(row.signature is not None for row in failing)
     for row in with_signature:
         document = row.to_dict()["signature"]
         assert set(document) == {"code", "confidence", "params", "sentence"}

@@ -255,7 +255,7 @@ def _run_cluster(request: RunSpec, options: ClusterOptions, progress: Progress, 
             if deliver is not None and outcomes:
                 deliver([(number, plan.rows[number], result) for number, result in outcomes.items()])
             outcomes.update(submitter.wait(plan.rows, progress, cancel, deliver))
-    return ClusterRun(assemble_result(request, case, pairs, plan, notices, outcomes), stats)
+    return ClusterRun(assemble_result(request, case, pairs, plan, notices, outcomes, cancel), stats)
 
 
 def _plan_and_submit(case: LoadedCase, pairs: list[DumpPair], compare_input: bool, sides: list[MergedSide],

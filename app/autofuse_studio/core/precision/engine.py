@@ -31,6 +31,7 @@ from autofuse_studio.core.precision.row_notices import row_notices
 from autofuse_studio.core.precision.rows import (
     OUTPUT,
     VERDICT_CULPRIT,
+    VERDICT_PROPAGATED,
     PrecisionResult,
     PrecisionRow,
 )
@@ -163,7 +164,7 @@ def _run_mode1(request: RunSpec, progress: Progress, cancel: CancelToken, case: 
             producer_index(loaded.af_open)
 
         outcomes = scheduler.compare(planned, progress, deliver, meanwhile=meanwhile)
-    result = assemble_result(request, case, pairs, plan, notices, outcomes)
+    result = assemble_result(request, case, pairs, plan, notices, outcomes, cancel)
     # What only this run used (plans, pairs, outcomes: 100k+ objects at 20k rows) goes in chunks: freed
     # with the frame, it was one 40-80 ms cascade holding the GIL while the window filled its table.
     empty_in_chunks(plan.rows, pairs, outcomes, *(() if early is None else (early[0], early[1].rows)))
@@ -171,8 +172,10 @@ def _run_mode1(request: RunSpec, progress: Progress, cancel: CancelToken, case: 
 
 
 def assemble_result(request: RunSpec, case: LoadedCase, pairs: list[DumpPair], plan: Plan,
-                    notices: list[Notice], outcomes: dict[int, PairResult]) -> PrecisionResult:
-    """The rows of a plan filled with their outcomes (by position), verdicts and the first divergence assigned."""
+                    notices: list[Notice], outcomes: dict[int, PairResult],
+                    cancel: CancelToken = NEVER_CANCELLED) -> PrecisionResult:
+    """The rows of a plan filled with their outcomes (by position), verdicts, the first divergence and the failing
+    rows' signatures assigned."""
     rows = [_row_from(item, outcomes.get(number)) for number, item in enumerate(plan.rows)]
     if plan.from_headers:
         notices = [notice for notice in notices if notice.kind != "fusion_mapping"]
@@ -184,7 +187,7 @@ def assemble_result(request: RunSpec, case: LoadedCase, pairs: list[DumpPair], p
     if looped is not None:
         notices.append(looped)
     first = assign_verdicts(rows, request.thresholds, producers)
-    sign_failing(plan.rows)
+    sign_failing(plan.rows, request.workers, cancel)
     return PrecisionResult(
         rows=rows, thresholds=request.thresholds, first_divergence=first, notices=notices,
         output_mappings=sum(len(fused.outputs) for fused in case.mapping.fused_ops),
@@ -195,37 +198,64 @@ def assemble_result(request: RunSpec, case: LoadedCase, pairs: list[DumpPair], p
     )
 
 
-# Only culprits are signed in a run: a small pair's signature costs several times its metrics (numpy passes
-# against the native kernel), and a big model can have thousands of propagated rows. Mode 2 signs a failing
-# pair (its one row is a culprit).
-SIGNED_VERDICTS = (VERDICT_CULPRIT,)
+# Every row that fails its thresholds is signed: CULPRIT and PROPAGATED (a propagated row's signature tells
+# whether it only carries its input's error along or adds a kind of its own). Mode 2 signs a failing pair.
+SIGNED_VERDICTS = (VERDICT_CULPRIT, VERDICT_PROPAGATED)
 
 
-def sign_failing(planned: list[PlannedRow]) -> None:
-    """Give CULPRIT rows compared by their values a signature (after the verdicts: no metric or verdict
-    changes). Rows above signature.MAX_ELEMENTS, or whose files cannot be read again, get none."""
-    for item in planned:
-        row = item.row
-        if row.verdict in SIGNED_VERDICTS and row.metrics is not None and item.fused is not None \
-                and item.origin is not None:
-            row.signature = pair_signature(item.fused, item.origin)
+def sign_failing(planned: list[PlannedRow], workers: int = 1, cancel: CancelToken = NEVER_CANCELLED) -> None:
+    """Give failing rows (SIGNED_VERDICTS) compared by their values a signature, after the verdicts (no metric or
+    verdict changes), on `workers` threads. Rows above signature.MAX_ELEMENTS, or whose files cannot be read
+    again, get none."""
+    todo = [item for item in planned if item.row.verdict in SIGNED_VERDICTS and item.row.metrics is not None
+            and item.fused is not None and item.origin is not None]
+
+    def sign(item: PlannedRow) -> None:
+        cancel.check()
+        assert item.fused is not None and item.origin is not None
+        item.row.signature = pair_signature(item.fused, item.origin)
+
+    if workers <= 1 or len(todo) <= 1:
+        for item in todo:
+            sign(item)
+        return
+    # The kernel and numpy's big passes let go of the GIL: a model with thousands of propagated rows signs
+    # them on every core, as it compared them.
+    with ThreadPoolExecutor(max_workers=min(workers, len(todo)), thread_name_prefix="sign") as pool:
+        for done in [pool.submit(sign, item) for item in todo]:
+            done.result()
 
 
 def pair_signature(fused_side: PairSide, origin_side: PairSide) -> Signature | None:
     """Open a compared pair again (as compare_pair did) and name its signature; None when it cannot."""
+    return signed_pair(fused_side, origin_side)[0]
+
+
+# Why signed_pair gave no signature (the second item of its answer; "" when it gave one).
+NO_FILES, TOO_BIG, UNREADABLE, NOT_COMPARABLE, NO_DIFFERENCE = (
+    "no_files", "too_big", "unreadable", "not_comparable", "no_difference")
+
+
+def signed_pair(fused_side: PairSide, origin_side: PairSide) -> tuple[Signature | None, str]:
+    """A compared pair's signature, opened again as compare_pair did, with why there is none: NO_FILES,
+    TOO_BIG (above signature.MAX_ELEMENTS), UNREADABLE, NOT_COMPARABLE or NO_DIFFERENCE (nothing differs
+    beyond rounding)."""
     if fused_side.path is None or origin_side.path is None:
-        return None
+        return None, NO_FILES
     try:
         fused, fused_side = open_side(fused_side)
         if fused.size > MAX_ELEMENTS:
-            return None
+            return None, TOO_BIG
         origin, origin_side = open_side(origin_side)
         prepared = prepare_pair(fused_side, origin_side, fused, origin)
-        if isinstance(prepared, PairResult):
-            return None
-        return signature(prepared.fused, prepared.origin, prepared.fused_dtype, prepared.origin_dtype)
+        if isinstance(prepared, PairResult) or prepared.fused.size != prepared.origin.size:
+            return None, NOT_COMPARABLE
+        if prepared.origin.size > MAX_ELEMENTS:
+            return None, TOO_BIG
+        found = signature(prepared.fused, prepared.origin, prepared.fused_dtype, prepared.origin_dtype)
     except (AppError, OSError, ValueError, MemoryError):
-        return None
+        return None, UNREADABLE
+    return found, "" if found is not None else NO_DIFFERENCE
 
 
 def input_notices(case: LoadedCase) -> list[Notice]:

@@ -1,10 +1,11 @@
 """Signatures of a finished result's rows after its verdicts changed (new thresholds in the GUI), Qt-free.
 
-A run signs its CULPRIT rows compared by value (engine.sign_failing). When the thresholds change, the rows'
-signatures are made to match what a fresh run with those thresholds would give: rows that no longer fail drop
-theirs, rows that now fail get one. settle_signatures() does the cheap part at once (dropping, and restoring
-signatures worked out before, kept in a cache per result); sign_pairs() is the costly part (reading the pairs
-again), meant for a worker thread.
+A run signs its failing rows (CULPRIT and PROPAGATED) compared by value (engine.sign_failing). When the
+thresholds change, the rows' signatures are made to match what a fresh run with those thresholds would give:
+rows that no longer fail drop theirs, rows that now fail get one. settle_signatures() does the cheap part at once
+(dropping, and restoring signatures worked out before, kept in a cache per result); sign_pairs() is the costly
+part (reading the pairs again), meant for a worker thread. sign_row() signs any row compared by value, whatever
+its verdict (the GUI's tensor panel, on demand).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import LayoutInfo
-from autofuse_studio.core.precision.engine import SIGNED_VERDICTS, pair_signature
+from autofuse_studio.core.precision.engine import SIGNED_VERDICTS, pair_signature, signed_pair
 from autofuse_studio.core.precision.pair import PairSide
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.signature import Signature
@@ -26,8 +27,22 @@ SignatureCache = dict[int, tuple[PrecisionRow, Signature | None]]
 
 def signable(row: PrecisionRow) -> bool:
     """True when a run would sign the row: its verdict fails and it was compared by value from two files."""
-    return row.verdict in SIGNED_VERDICTS and row.metrics is not None and bool(row.fused_file) \
-        and bool(row.origin_file)
+    return row.verdict in SIGNED_VERDICTS and signable_on_demand(row)
+
+
+def signable_on_demand(row: PrecisionRow) -> bool:
+    """True when the row can be signed whatever its verdict (the GUI, on demand): it was compared by value from
+    two files."""
+    return row.metrics is not None and bool(row.fused_file) and bool(row.origin_file)
+
+
+def sign_row(row: PrecisionRow, *, progress: Progress | None = None, cancel: CancelToken = NEVER_CANCELLED
+             ) -> tuple[Signature | None, str]:
+    """The row's signature from its two files, and why there is none (engine.signed_pair's reasons): the GUI's
+    on-demand signature of any row compared by value, a TaskRunner task body (one pair: not stopped midway)."""
+    del progress
+    cancel.check()
+    return signed_pair(*row_sides(row))
 
 
 def row_sides(row: PrecisionRow) -> tuple[PairSide, PairSide]:

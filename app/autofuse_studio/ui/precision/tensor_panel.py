@@ -35,12 +35,14 @@ from autofuse_studio.core.errors import AppError, InputError
 from autofuse_studio.core.precision.heatmap import Heatmap, HeatmapAxes, default_axes
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.scatter_points import ScatterPoints, scatter_points
+from autofuse_studio.core.precision.signature import Signature
 from autofuse_studio.core.precision.stats import StatsLimits, StatsThresholds
 from autofuse_studio.core.precision.stats_pair import stats_ref
 from autofuse_studio.core.precision.tensor_stats import SideStats
 from autofuse_studio.core.precision.tensor_view import TensorPair, TensorView, ViewOptions, compute_heatmap, view_files
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.precision.scatter_plot import ScatterPlot
+from autofuse_studio.ui.precision.signature_line import SignatureLine
 from autofuse_studio.ui.precision.stats_view import StatsComparisonView
 from autofuse_studio.ui.precision.tensor_export import PendingPicture, widget_png, widget_svg
 from autofuse_studio.ui.precision.tensor_heatmaps import TensorHeatmaps
@@ -156,6 +158,9 @@ class TensorPanel(Retranslating, QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.busy_widgets = DelayedBusy(self.progress, [self.cancel_button], parent=self)
         self.banner = ErrorBanner()
+        # The shown row's signature as a sentence, or a button that works it out for a row a run did not sign.
+        self.signature_line = SignatureLine(self.runner)
+        self.signature_line.signatureChanged.connect(self._show_signature)
         self.histograms = TensorHistograms()
         self.heatmaps = TensorHeatmaps()
         self.heatmaps.axesChanged.connect(self._on_heatmaps_axes_changed)
@@ -206,6 +211,7 @@ class TensorPanel(Retranslating, QWidget):
         header.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addLayout(header)
+        layout.addWidget(self.signature_line)
         layout.addWidget(self.banner)
         layout.addWidget(self.zero_note)
         layout.addWidget(self.pages, 1)
@@ -267,8 +273,7 @@ class TensorPanel(Retranslating, QWidget):
         statistics, or why there is nothing to show."""
         title = self.row_title(row)
         self._show_trend(row)
-        self.heatmaps.set_signature(row.signature)  # its place outlined (signature_overlay)
-        self.histograms.set_signature(row.signature)  # a permutation's sorted values (sorted_values)
+        self._show_signature(row.signature)
         if self.is_statistics_row(row):
             self.show_statistics(row, title)
         elif row.fused_file is None or row.origin_file is None:
@@ -276,6 +281,21 @@ class TensorPanel(Retranslating, QWidget):
         else:
             self.show_pair(row.fused_file, row.origin_file, fused_layout or row.fused_layout,
                            origin_layout or row.origin_layout, title)
+            self.signature_line.show_row(row)  # after show_pair, which forgets the pair shown before
+
+    def row_signature_changed(self, row: PrecisionRow) -> None:
+        """The shown `row` gained or lost its signature (a threshold edit): its line and outline follow."""
+        self._show_signature(row.signature)
+        if self.signature_line.row is row:
+            self.signature_line.show_row(row)
+
+    def forget_signatures(self) -> None:
+        """Another result is shown: the signatures worked out on demand belonged to the old one's rows."""
+        self.signature_line.forget()
+
+    def _show_signature(self, signature: Signature | None) -> None:
+        self.heatmaps.set_signature(signature)  # its place outlined (signature_overlay)
+        self.histograms.set_signature(signature)  # a permutation's sorted values (sorted_values)
 
     def follow_results_of(self, source: Any) -> None:
         """Take the trend's rows from `source.result` (the session: every rank and step of the shown result)."""
@@ -398,6 +418,7 @@ class TensorPanel(Retranslating, QWidget):
             self._handle.cancel()
             self._end_task()
         self._cancel_scatter()
+        self.signature_line.clear()
         self.pair, self.view, self._view_rest = None, None, None
         self.banner.hide()
         self.zero_note.hide()

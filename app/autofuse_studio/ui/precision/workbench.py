@@ -173,7 +173,7 @@ class PrecisionWorkbench(QWidget):
         self.analysis = None
         self.producers = {}
         self._statuses = set()
-        self.resigner.forget()
+        self._forget_signatures()
         self.model.clear()
         self.notices.clear()
         self.legend.set_counts({})
@@ -208,7 +208,7 @@ class PrecisionWorkbench(QWidget):
             facts = result_facts(result)
         selected = self.view.selected_rows()
         self.analysis = None
-        self.resigner.forget()
+        self._forget_signatures()
         self.result = result
         self.producers = producers
         # First: the tensor panel forgets the old result's row before the table shows the new rows.
@@ -243,6 +243,12 @@ class PrecisionWorkbench(QWidget):
             self._show_verdicts(change.thresholds, change.summary)
             self.resigner.settle(self.result, local_files=self.remote_host is None)
 
+    def _forget_signatures(self) -> None:
+        """Another result (or none): no signing for the old one goes on, nothing signed for its rows is kept."""
+        self.resigner.forget()
+        if self.has_tensor_panel:
+            self.tensor_panel.forget_signatures()  # type: ignore[attr-defined]
+
     def _on_signatures_changed(self, rows: list[PrecisionRow]) -> None:
         """Rows gained or lost a signature: their cells, the Signature column and chooser, the tensor outline."""
         if self.result is None:
@@ -253,8 +259,7 @@ class PrecisionWorkbench(QWidget):
         self.proxy.set_filter(self.filter_bar.row_filter())
         shown = self.session.focus.row
         if shown is not None and any(row is shown for row in rows) and self.has_tensor_panel:
-            self.tensor_panel.heatmaps.set_signature(shown.signature)  # type: ignore[attr-defined]
-            self.tensor_panel.histograms.set_signature(shown.signature)  # type: ignore[attr-defined]
+            self.tensor_panel.row_signature_changed(shown)  # type: ignore[attr-defined]
 
     def _show_verdicts(self, thresholds: Thresholds, summary: VerdictSummary) -> None:
         """Recolour the table, legend and overview with verdicts the session assigned."""
