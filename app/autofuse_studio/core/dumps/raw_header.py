@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
 import os
 import struct
@@ -20,6 +21,7 @@ from typing import Any
 from autofuse_studio.core.dumps.dump_dtypes import dtype_name, dump_dtype, proto_code_of_ge
 from autofuse_studio.core.dumps.dump_formats import format_name
 from autofuse_studio.core.errors import NpyLoadError
+from autofuse_studio.core.native_switch import load_extension, native_disabled
 
 NANO_MAGIC = b"ZZZZ"  # 0x5A5A5A5A little-endian
 # A real header is a few KB (hundreds of tensors, an FFTS+ slice description). Far more is a broken or
@@ -27,6 +29,8 @@ NANO_MAGIC = b"ZZZZ"  # 0x5A5A5A5A little-endian
 MAX_HEADER_BYTES = 64 << 20
 MAX_DIMS = 32
 KINDS = ("input", "output")
+_RAWSCAN = load_extension("autofuse_studio.core.dumps._rawscan", "raw headers are located by protobuf alone",
+                          logging.getLogger(__name__))
 
 
 class RawDumpError(NpyLoadError):
@@ -122,8 +126,22 @@ def locate_tensor(path: str | Path, contents: bytes | memoryview, kind: str, ind
     """One tensor of a big raw dump read whole into `contents`, built alone (the batched comparison's fast path).
 
     Equal to parse_raw_header(...).tensor(kind, index); every size is still checked against the file. Nano
-    dumps and files whose header cannot be read go the general way (same tensor, same errors).
+    dumps and files whose header cannot be read go the general way (same tensor, same errors). The C scanner
+    (_rawscan.c) answers first when built; whatever it is not sure of goes through protobuf.
     """
+    scanner = None if native_disabled() else _RAWSCAN
+    if scanner is not None:
+        found = scanner.locate(contents, kind == "output", index)
+        if found is False:
+            return None
+        if found is not None:  # else the scanner was not sure: protobuf's answer, below, is the reference
+            data_type, format_code, shape, original, sub_format, offset, size, origin_op, origin_index = found
+            return _check(RawTensor(kind, index, data_type, format_name(format_code), shape, original or None,
+                                    sub_format, offset, size, origin_op, origin_index))
+    return _locate_by_protobuf(path, contents, kind, index)
+
+
+def _locate_by_protobuf(path: str | Path, contents: bytes | memoryview, kind: str, index: int) -> RawTensor | None:
     size = len(contents)
     if size < 12:
         return parse_raw_header(path, contents).tensor(kind, index)
