@@ -3138,67 +3138,72 @@ and runs it with your privileges (on the chosen host). Do you trust this folder?
 <context>
     <name>SignatureLine</name>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="34"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="41"/>
         <source>No signature: no element differs beyond rounding.</source>
         <translation>无误差特征：没有元素的差异超出舍入误差。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="36"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="43"/>
         <source>No signature: the pair has more than %1 elements.</source>
         <translation>无误差特征：这对张量超过 %1 个元素。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="39"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="46"/>
         <source>No signature: the two files could not be read again.</source>
         <translation>无误差特征：无法再次读取这两个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="41"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="48"/>
         <source>No signature: the two tensors no longer match in size.</source>
         <translation>无误差特征：两个张量的大小已不一致。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="43"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="50"/>
         <source>No signature: the row has no file pair.</source>
         <translation>无误差特征：该行没有文件对。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="44"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="51"/>
         <source>No signature.</source>
         <translation>无误差特征。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="80"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="87"/>
         <source>Name its error</source>
         <translation>识别误差特征</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="82"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="91"/>
         <source>Work out this pair&apos;s signature (the kind of error its tensors hold) from its two files. A run signs the rows that fail their thresholds; this one is signed here only.</source>
         <translation>根据两个文件计算这对张量的误差特征（其误差的类型）。运行只为未通过阈值的行计算误差特征；此处的结果只显示在本面板中。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="92"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="101"/>
         <source>Signature: %1</source>
         <translation>误差特征：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="99"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="108"/>
+        <source>The run could not work out this failing row&apos;s signature.</source>
+        <translation>运行未能计算出这一未通过行的误差特征。</translation>
+    </message>
+    <message>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="110"/>
         <source>This row has no signature: a run signs the rows that fail their thresholds.</source>
         <translation>该行没有误差特征：运行只为未通过阈值的行计算误差特征。</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="119"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="130"/>
         <source>Working out the signature…</source>
         <translation>正在计算误差特征…</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="132"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="143"/>
         <source>Signature (worked out on demand): %1</source>
         <translation>误差特征（按需计算）：%1</translation>
     </message>
     <message>
-        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="158"/>
+        <location filename="../../app/autofuse_studio/ui/precision/signature_line.py" line="169"/>
         <source>The signature could not be worked out.</source>
         <translation>无法计算误差特征。</translation>
     </message>

@@ -235,3 +235,45 @@ def test_truncated_and_pickled_read_whole(tmp_path: Path) -> None:
     with pytest.raises(NpyLoadError, match="holds Python objects"):
         open_npy(evil, read_below=READ_WHOLE)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize(("dtype", "order", "shape"), [("float16", "C", (3, 5)), ("<V2", "C", (4,)),
+                                                       ("float32", "F", (2, 3, 4)), ("int8", "C", ())])
+def test_a_header_read_before_gives_the_same_tensor(dtype: str, order: str, shape: tuple[int, ...]) -> None:
+    import io
+
+    from autofuse_studio.core.dumps.npy import _KNOWN_HEADERS, tensor_from_contents
+
+    def npy(values: np.ndarray) -> bytes:
+        buffer = io.BytesIO()
+        np.lib.format.write_array(buffer, values, allow_pickle=False)
+        return buffer.getvalue()
+
+    rng = np.random.default_rng(4)
+    first, second = (np.asarray(rng.integers(0, 100, shape), order=order).astype(dtype, order=order)
+                     for _ in range(2))
+    tensor_from_contents(npy(first), Path("first.npy"))
+    assert any(header.startswith(b"\x93NUMPY") for header in _KNOWN_HEADERS)
+    contents = npy(second)
+    again = tensor_from_contents(contents, Path("second.npy"))
+    reference = open_npy_bytes(contents)
+    assert again.shape == reference.shape and again.logical_dtype == reference.logical_dtype
+    assert np.array_equal(again.materialize(), reference.materialize(), equal_nan=True)
+    # The same header over too few or too many bytes is still refused, with read_header's sentence.
+    if np.prod(shape) > 0:
+        with pytest.raises(NpyLoadError, match=r"second\.npy"):
+            tensor_from_contents(contents[:-1], Path("second.npy"))
+    with pytest.raises(NpyLoadError, match=r"second\.npy"):
+        tensor_from_contents(contents + b"\0", Path("second.npy"))
+
+
+def open_npy_bytes(contents: bytes) -> object:
+    """The tensor read through the checked route alone (a header not seen before: the cache emptied)."""
+    from autofuse_studio.core.dumps import npy
+
+    saved = dict(npy._KNOWN_HEADERS)
+    npy._KNOWN_HEADERS.clear()
+    try:
+        return npy.tensor_from_contents(contents, Path("reference.npy"))
+    finally:
+        npy._KNOWN_HEADERS.update(saved)

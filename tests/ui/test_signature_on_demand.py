@@ -158,3 +158,13 @@ def test_a_threshold_edit_fills_the_shown_line(qtbot: QtBot, tmp_path: Path) -> 
     assert panel.signature_line.button.isHidden() and panel.heatmaps.outline_rects
     bench.apply_thresholds(Thresholds())  # passes again: back to the offer
     assert panel.signature_line.button.isVisible() and not panel.heatmaps.outline_rects
+
+
+def test_a_failing_row_the_run_left_unsigned(qtbot: QtBot, panel: TensorPanel, tmp_path: Path) -> None:
+    fused, origin = _tail_pair(tmp_path)
+    row = replace(compare_two(fused, origin, TIGHT)[1].rows[0], signature=None)  # as when its files were unreadable
+    _show(qtbot, panel, row)
+    line = panel.signature_line
+    assert line.label.text() == "The run could not work out this failing row's signature."
+    _sign(qtbot, panel)
+    assert line.label.text().startswith("Signature (worked out on demand): tail block")

@@ -29,6 +29,8 @@ def _escape(match: re.Match[str]) -> str:
 
 def escape_controls(text: str, keep: str = "") -> str:
     """`text` with control and bidi characters shown as `\\x1b` / `\\u202e` escapes, except those in `keep`."""
+    if text.isascii() and text.isprintable():  # no control character at all (names, numbers): no regex pass
+        return text
     pattern = _pattern(keep)
     if pattern.search(text) is None:
         return text

@@ -68,12 +68,19 @@ def row_cells(row: PrecisionRow) -> list[str]:
 
 def format_table(rows: Sequence[PrecisionRow]) -> str:
     """Header, dashes joined by '-+-', then one line per row with cells joined by ' | '."""
-    cells = [row_cells(row) for row in rows]
-    widths = [max([display_width(header)] + [display_width(line[i]) for line in cells])
-              for i, header in enumerate(HEADERS)]
+    columns = list(zip(*(row_cells(row) for row in rows), strict=True)) or [()] * len(HEADERS)
+    # Column by column: a column of ASCII text (every number, most names) is measured and padded by str
+    # methods in C; 20k rows took 0.9 s cell by cell.
+    padded, widths = [], []
+    for header, column in zip(HEADERS, columns, strict=True):
+        plain = "".join(column).isascii()
+        width = max(display_width(header), max(map(len, column), default=0) if plain else
+                    max((display_width(text) for text in column), default=0))
+        widths.append(width)
+        padded.append([text.ljust(width) for text in column] if plain else [_pad(text, width) for text in column])
     lines = [" | ".join(_pad(text, widths[i]) for i, text in enumerate(HEADERS))]
     lines.append("-+-".join("-" * width for width in widths))
-    lines.extend(" | ".join(_pad(text, widths[i]) for i, text in enumerate(line)) for line in cells)
+    lines.extend(map(" | ".join, zip(*padded, strict=True)))
     return "\n".join(lines)
 
 

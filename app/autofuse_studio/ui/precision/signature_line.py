@@ -14,7 +14,14 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from autofuse_studio.core.precision.engine import NO_DIFFERENCE, NO_FILES, NOT_COMPARABLE, TOO_BIG, UNREADABLE
+from autofuse_studio.core.precision.engine import (
+    NO_DIFFERENCE,
+    NO_FILES,
+    NOT_COMPARABLE,
+    SIGNED_VERDICTS,
+    TOO_BIG,
+    UNREADABLE,
+)
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.precision.signature import MAX_ELEMENTS, Signature
 from autofuse_studio.core.precision.signature_rows import sign_row, signable_on_demand
@@ -97,6 +104,8 @@ class SignatureLine(Retranslating, QWidget):
             return
         elif (known := self._answer(row)) is not None:
             self._show_answer(known)
+        elif row.verdict in SIGNED_VERDICTS:  # a failing row the run could not sign (too big, files unreadable)
+            self._say(lambda: self.tr("The run could not work out this failing row's signature."), True)
         else:
             self._say(lambda: self.tr("This row has no signature: a run signs the rows that fail their "
                                       "thresholds."), True)
