@@ -1,4 +1,5 @@
-"""Fixtures shared by the UI tests: a TaskRunner, the ATT panels' AttJobs, the demo case in a GraphWorkbench."""
+"""Fixtures shared by the UI tests: a TaskRunner, the ATT panels' AttJobs, the demo case in a GraphWorkbench, a
+small TensorPanel."""
 
 from __future__ import annotations
 
@@ -8,13 +9,26 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from autofuse_studio.core.precision.tensor_view import ViewOptions
 from autofuse_studio.ui.att.jobs import AttJobs, TaskStrip
 from autofuse_studio.ui.errors import ErrorBanner
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from autofuse_studio.ui.main_window import MainWindow
+from autofuse_studio.ui.precision.tensor_panel import TensorPanel
 from autofuse_studio.ui.tasks import TaskRunner
 from tests.core.test_graphview_build import demo_case
 from tests.synth import demo_spec, generate_case
+
+
+@pytest.fixture
+def tensor_panel(qtbot: QtBot) -> Iterator[TensorPanel]:
+    """A shown TensorPanel with small view options (top 10, 64 cells, 4096-element blocks), shut down after."""
+    widget = TensorPanel(options=ViewOptions(top_k=10, max_cells=64, block_elements=4096))
+    qtbot.addWidget(widget)
+    widget.resize(1000, 700)
+    widget.show()
+    yield widget
+    widget.shutdown()
 
 
 @pytest.fixture

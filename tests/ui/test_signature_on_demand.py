@@ -4,7 +4,6 @@ a run's signature shows as its sentence with no button; a late answer never land
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,40 +13,23 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.engine import compare_two
 from autofuse_studio.core.precision.rows import VERDICT_OK, PrecisionRow
-from autofuse_studio.core.precision.tensor_view import ViewOptions
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.ui.precision.signature_line import reason_text
 from autofuse_studio.ui.precision.tensor_panel import TensorPanel
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from tests.ui.signature_helpers import tail_pair
 
 TIMEOUT_MS = 20000
 TIGHT = Thresholds(default=Limits(cosine=0.99999))
 
 
 @pytest.fixture
-def panel(qtbot: QtBot) -> Iterator[TensorPanel]:
-    widget = TensorPanel(options=ViewOptions(top_k=10, max_cells=64, block_elements=4096))
-    qtbot.addWidget(widget)
-    widget.resize(1000, 700)
-    widget.show()
-    yield widget
-    widget.shutdown()
-
-
-def _tail_pair(folder: Path, seed: int = 31) -> tuple[Path, Path]:
-    """A pair whose last tile of 16 along axis 1 is a little off: cosine about 0.9988, passing 0.99."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    origin = rng.standard_normal((8, 64)).astype(np.float32)
-    fused = origin.copy()
-    fused[:, 48:] += (rng.standard_normal((8, 16)) * 0.1).astype(np.float32)
-    np.save(folder / "a.npy", fused)
-    np.save(folder / "b.npy", origin)
-    return folder / "a.npy", folder / "b.npy"
+def panel(tensor_panel: TensorPanel) -> TensorPanel:
+    return tensor_panel
 
 
 def _passing_row(folder: Path) -> PrecisionRow:
-    fused, origin = _tail_pair(folder)
+    fused, origin = tail_pair(folder)
     row = compare_two(fused, origin, Thresholds())[1].rows[0]
     assert row.verdict == VERDICT_OK and row.signature is None
     return row
@@ -99,7 +81,7 @@ def test_the_answer_is_remembered_per_row(qtbot: QtBot, panel: TensorPanel, tmp_
 
 
 def test_a_run_signature_shows_its_sentence(qtbot: QtBot, panel: TensorPanel, tmp_path: Path) -> None:
-    fused, origin = _tail_pair(tmp_path)
+    fused, origin = tail_pair(tmp_path)
     row = compare_two(fused, origin, TIGHT)[1].rows[0]
     assert row.signature is not None
     _show(qtbot, panel, row)
@@ -138,7 +120,7 @@ def test_why_there_is_no_signature(qtbot: QtBot, panel: TensorPanel, tmp_path: P
 
 
 def test_a_threshold_edit_fills_the_shown_line(qtbot: QtBot, tmp_path: Path) -> None:
-    fused, origin = _tail_pair(tmp_path)
+    fused, origin = tail_pair(tmp_path)
     result = compare_two(fused, origin, Thresholds())[1]
     bench = PrecisionWorkbench()
     qtbot.addWidget(bench)
@@ -161,7 +143,7 @@ def test_a_threshold_edit_fills_the_shown_line(qtbot: QtBot, tmp_path: Path) -> 
 
 
 def test_a_failing_row_the_run_left_unsigned(qtbot: QtBot, panel: TensorPanel, tmp_path: Path) -> None:
-    fused, origin = _tail_pair(tmp_path)
+    fused, origin = tail_pair(tmp_path)
     row = replace(compare_two(fused, origin, TIGHT)[1].rows[0], signature=None)  # as when its files were unreadable
     _show(qtbot, panel, row)
     line = panel.signature_line

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.precision.engine import compare_two
@@ -14,24 +13,14 @@ from autofuse_studio.core.precision.rows import VERDICT_CULPRIT
 from autofuse_studio.core.precision.thresholds import Limits, Thresholds
 from autofuse_studio.ui.precision.columns import COLUMN_KEYS
 from autofuse_studio.ui.precision.workbench import PrecisionWorkbench
+from tests.ui.signature_helpers import tail_pair
 
 SIGNATURE = COLUMN_KEYS.index("signature")
 TIGHT = Thresholds(default=Limits(cosine=0.99999))
 
 
-def _pair(folder: Path) -> tuple[Path, Path]:
-    """A pair whose last tile of 16 along axis 1 is a little off: cosine about 0.9988, passing 0.99."""
-    rng = np.random.default_rng(31)
-    origin = rng.standard_normal((8, 64)).astype(np.float32)
-    fused = origin.copy()
-    fused[:, 48:] += (rng.standard_normal((8, 16)) * 0.1).astype(np.float32)
-    np.save(folder / "a.npy", fused)
-    np.save(folder / "b.npy", origin)
-    return folder / "a.npy", folder / "b.npy"
-
-
 def test_tightening_the_cosine_signs_the_new_culprit(qtbot: QtBot, tmp_path: Path) -> None:
-    fused, origin = _pair(tmp_path)
+    fused, origin = tail_pair(tmp_path)
     _, result = compare_two(fused, origin, Thresholds())
     row = result.rows[0]
     assert row.verdict != VERDICT_CULPRIT and row.signature is None
@@ -63,7 +52,7 @@ def test_tightening_the_cosine_signs_the_new_culprit(qtbot: QtBot, tmp_path: Pat
 
 
 def test_a_new_result_cancels_the_signing(qtbot: QtBot, tmp_path: Path) -> None:
-    fused, origin = _pair(tmp_path)
+    fused, origin = tail_pair(tmp_path)
     _, result = compare_two(fused, origin, Thresholds())
     bench = PrecisionWorkbench()
     qtbot.addWidget(bench)

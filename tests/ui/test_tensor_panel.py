@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.precision import tensor_view
 from autofuse_studio.core.precision.heatmap import HeatmapAxes
 from autofuse_studio.core.precision.rows import OUTPUT, PrecisionRow
-from autofuse_studio.core.precision.tensor_view import TensorView, ViewOptions
+from autofuse_studio.core.precision.tensor_view import TensorView
 from autofuse_studio.core.progress import CancelToken, Progress
 from autofuse_studio.ui.precision.tensor_models import StatsTableModel, TopKTableModel
 from autofuse_studio.ui.precision.tensor_panel import TensorPanel
@@ -43,13 +42,8 @@ def pair_paths(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def panel(qtbot: QtBot) -> Iterator[TensorPanel]:
-    widget = TensorPanel(options=ViewOptions(top_k=10, max_cells=64, block_elements=4096))
-    qtbot.addWidget(widget)
-    widget.resize(1000, 700)
-    widget.show()
-    yield widget
-    widget.shutdown()
+def panel(tensor_panel: TensorPanel) -> TensorPanel:
+    return tensor_panel
 
 
 def _show(qtbot: QtBot, panel: TensorPanel, paths: tuple[Path, Path]) -> TensorView:
