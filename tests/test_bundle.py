@@ -5,13 +5,24 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import struct
 import subprocess
+import sys
 from pathlib import Path
 
+import msgspec
+import numpy as np
 import pytest
 
 from autofuse_studio import __version__
+from autofuse_studio.cli import COMPARE_WORKER_FLAG
+from autofuse_studio.core.cluster.wire import TaskFailed, decode_compare
+from autofuse_studio.core.precision.compare_process import ENV as HELPER_ENV
+from autofuse_studio.core.precision.packed_sides import pack
+from autofuse_studio.core.precision.pair import PairSide
 from tests.stub_sdk import needs_build, write_tf_source
+from tests.synth import generate_case
+from tests.synth.spec import full_coverage_spec
 
 from .conftest import REPO_ROOT
 
@@ -99,6 +110,37 @@ def test_bundle_runs_verify_tiling_end_to_end(sdk: Path, tmp_path: Path) -> None
     done = run_bundle("att", "verify-tiling", str(source), "--aiv-num", "3", "-o", str(tmp_path / "out"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((tmp_path / "out" / "result.json").read_text())["fields"]["block_dim"] == 4
+
+
+def test_bundle_compares_through_its_helper_process_as_the_venv_does(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The helper process is the bundle's executable again (--compare-worker): forced on for a small case, its
+    # rows must read as a run without it.
+    root = tmp_path / "case"
+    manifest = generate_case(root, full_coverage_spec())
+    argv = ["nwa", "--af-open-graph", str(root / manifest.graphs["af_open"]),
+            "--af-close-graph", str(root / manifest.graphs["af_close"]),
+            "--af-open-data", str(root / manifest.data["af_open"]),
+            "--af-close-data", str(root / manifest.data["af_close"]), "--jobs", "2"]
+    monkeypatch.setenv(HELPER_ENV, "1")
+    through = run_bundle(*argv, "--output", str(tmp_path / "through.json"))
+    assert through.returncode == 0, through.stderr
+    without = subprocess.run([sys.executable, "-m", "autofuse_studio", *argv, "--output",
+                              str(tmp_path / "without.json")], capture_output=True, text=True, timeout=300,
+                             check=False, env={**os.environ, HELPER_ENV: "0"})
+    assert without.returncode == 0, without.stderr
+    assert through.stdout.replace("through.json", "") == without.stdout.replace("without.json", "")
+    # The helper itself answers a frame (a fallback would have hidden a helper that cannot start).
+    npy = tmp_path / "same.npy"
+    np.save(npy, np.arange(12, dtype=np.float32))
+    side = PairSide(npy, None, "same")
+    request = msgspec.msgpack.encode([pack((side, side))])
+    done = subprocess.run([str(EXECUTABLE), COMPARE_WORKER_FLAG], input=struct.pack("<I", len(request)) + request,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    (size,) = struct.unpack("<I", done.stdout[:4])
+    results = decode_compare(done.stdout[4:4 + size], 1)
+    assert not isinstance(results, TaskFailed) and results[0].status == "OK"
 
 
 def test_bundle_ships_the_icon_and_desktop_files() -> None:

@@ -13,7 +13,7 @@ import pytest
 from autofuse_studio.core.dumps.layout import LayoutInfo
 from autofuse_studio.core.errors import Cancelled, GraphParseError
 from autofuse_studio.core.ge.load import load_model
-from autofuse_studio.core.precision import plan
+from autofuse_studio.core.precision import compare_process, plan
 from autofuse_studio.core.precision import scheduler as scheduler_module
 from autofuse_studio.core.precision.engine import LoadedCase, load_case, run_mode1
 from autofuse_studio.core.precision.pair import PairResult, PairSide
@@ -106,6 +106,7 @@ def test_scheduler_reuses_identical_pairs_and_recompares_changed_ones(
         return PairResult("OK", message=f"{fused.label}/{origin.label}/{origin.graph_dtype}")
 
     monkeypatch.setattr(scheduler_module, "compare_pair", fake_compare)
+    monkeypatch.setenv(compare_process.ENV, "0")  # compared in this process, where the fake is
     plain = LayoutInfo("ND", "ND", (2, 3))
     sides = {name: (PairSide(tmp_path / f"{name}.npy", plain, f"{name}-f", "DT_FLOAT16"),
                     PairSide(tmp_path / f"{name}o.npy", plain, f"{name}-o", "DT_FLOAT16")) for name in "abc"}
@@ -149,3 +150,23 @@ def test_producer_index_is_worked_out_once_per_model_and_equal_to_a_fresh_one(
     del first, index
     gc.collect()
     assert watched() is None  # the cache does not keep a dropped model alive
+
+
+def test_only_tiny_pairs_go_to_the_helper_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compared: list[str] = []
+
+    def fake_compare(fused: PairSide, origin: PairSide, executor: object = None) -> PairResult:
+        compared.append(fused.label)
+        return PairResult("OK")
+
+    monkeypatch.setattr(scheduler_module, "compare_pair", fake_compare)
+    monkeypatch.setenv(compare_process.ENV, "1")
+    plain = LayoutInfo("ND", "ND", (2, 3))
+    tiny = _planned(PairSide(tmp_path / "t.npy", plain, "t-f"), PairSide(tmp_path / "to.npy", plain, "t-o"), "t")
+    big = _planned(PairSide(tmp_path / "b.npy", plain, "b-f"), PairSide(tmp_path / "bo.npy", plain, "b-o"), "b")
+    big.size_bytes = compare_process.TINY_PAIR_BYTES + 1
+    with PairScheduler(2, NEVER_CANCELLED) as scheduler:
+        outcomes = scheduler.compare([tiny, big], no_progress)
+    # The big pair is compared on the threads (the fake); the tiny one by the helper, which reads the missing file.
+    assert compared == ["b-f"]
+    assert outcomes[0].status == "NPY_LOAD_ERROR" and str(tmp_path / "t.npy") in outcomes[0].message

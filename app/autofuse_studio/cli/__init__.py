@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "hosts": "Remote build host profiles for verify-tiling --host (list, add, set, remove)",
     "desktop": "Linux menu entry, icon and *.afcase file type for this user (install, uninstall)",
 }
+COMPARE_WORKER_FLAG = "--compare-worker"  # compare_process.WORKER_FLAG, without importing numpy here
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -42,6 +43,10 @@ def _gui_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args == [COMPARE_WORKER_FLAG]:  # a run's helper process, in a frozen bundle (core.precision.compare_process)
+        from autofuse_studio.core.precision.compare_process import serve
+
+        return serve()
     if args and args[0] in SUBCOMMANDS:
         from autofuse_studio.cli.console import escaped_console
         from autofuse_studio.core.gc_pause import long_lived_freezing

@@ -34,6 +34,10 @@ class CancelToken:
         """True once cancel() was called."""
         return self._event.is_set()
 
+    def wait(self, timeout: float) -> bool:
+        """Block until cancel() is called or `timeout` seconds pass; True when cancelled."""
+        return self._event.wait(timeout)
+
     def check(self) -> None:
         """Raise Cancelled when cancel() was called."""
         if self._event.is_set():

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from autofuse_studio.core.cluster.options import ClusterOptions, ClusterStats
 from autofuse_studio.core.cluster.safe_client import TaskError, refusals
-from autofuse_studio.core.cluster.tasks import Pair, compare_batch, pack
+from autofuse_studio.core.cluster.tasks import compare_batch
 from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_compare
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
 from autofuse_studio.core.dumps.tensors import dump_folder
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.phase import Phase
+from autofuse_studio.core.precision.packed_sides import Pair, pack
 from autofuse_studio.core.precision.pair import PairResult, compare_pair
 from autofuse_studio.core.precision.plan import PlannedRow
 from autofuse_studio.core.precision.scheduler import LARGE_PAIR_BYTES, Delivery

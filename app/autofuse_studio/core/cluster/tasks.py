@@ -9,40 +9,20 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
 from autofuse_studio.core.cluster.scan import current_worker
 from autofuse_studio.core.cluster.wire import encode_compare, encode_failure
-from autofuse_studio.core.dumps.layout import LayoutInfo
+from autofuse_studio.core.precision.packed_sides import PackedPair, PackedSide, unpack_side
 from autofuse_studio.core.precision.pair import PairResult, PairSide
 from autofuse_studio.core.precision.pair_batch import compare_pairs
 
 # Tests only: seconds each task sleeps before comparing, so a worker can be killed while tasks are running.
 DELAY_ENV = "AUTOFUSE_STUDIO_TEST_TASK_DELAY"
 
-Pair = tuple[PairSide, PairSide]
-# A side as plain values (path text, layout fields, label, graph dtype): a third of a pickled PairSide and
-# much cheaper to pickle (no Path or dataclass objects), through the client, the scheduler and the worker.
-PackedSide = tuple[str, tuple[str | None, str | None, tuple[int, ...] | None] | None, str, str | None]
-PackedPair = tuple[PackedSide, PackedSide]
-
-
-def pack(pair: Pair) -> PackedPair:
-    """A pair of sides (both with a file) as plain values for the task."""
-    return _pack(pair[0]), _pack(pair[1])
-
-
-def _pack(side: PairSide) -> PackedSide:
-    layout = side.layout
-    shape = None if layout is None else (layout.layout, layout.origin_format, layout.origin_shape)
-    return str(side.path), shape, side.label, side.graph_dtype
-
 
 def _unpack(side: PackedSide, path_map: PathMap, worker: WorkerId) -> PairSide:
-    path, layout, label, dtype = side
-    return PairSide(Path(path_map.to_local(path, worker)), None if layout is None else LayoutInfo(*layout), label,
-                    dtype)
+    return unpack_side(side, None if side[0] is None else path_map.to_local(side[0], worker))
 
 
 def _client_message(result: PairResult, path_map: PathMap, worker: WorkerId) -> PairResult:

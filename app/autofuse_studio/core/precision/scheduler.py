@@ -7,6 +7,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from types import TracebackType
 from typing import Any, TypeVar
 
+from autofuse_studio.core.precision.compare_process import TINY_PAIR_BYTES, CompareHelper, helper_wanted
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.pair_batch import compare_pairs
 from autofuse_studio.core.precision.plan import PlannedRow
@@ -35,6 +36,13 @@ def _compare_keys(keys: list[PairKey], cancel: CancelToken) -> Outcomes:
     return compare_pairs(keys, cancel, compare_pair)
 
 
+def _keys_and_tiny(small: list[tuple[PlannedRow, PairKey]]) -> tuple[list[PairKey], list[PairKey]]:
+    """The distinct keys of `small`, and those of them whose pairs are tiny (TINY_PAIR_BYTES)."""
+    keys = list(dict.fromkeys(key for _, key in small))
+    tiny = list(dict.fromkeys(key for item, key in small if item.size_bytes <= TINY_PAIR_BYTES))
+    return keys, tiny
+
+
 class PairScheduler:
     """A pool of `jobs` comparing threads; small pairs go in batches, large ones with block threads.
 
@@ -49,6 +57,7 @@ class PairScheduler:
         self._cancel = cancel
         self._pool = ThreadPoolExecutor(max_workers=self._jobs, thread_name_prefix="pair")
         self._early: dict[PairKey, Future[Outcomes]] = {}
+        self._helper: CompareHelper | None = None  # started for a big model's tiny pairs (compare_process)
 
     def __enter__(self) -> PairScheduler:
         return self
@@ -56,6 +65,8 @@ class PairScheduler:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         # On an error nothing pending is needed any more; started batches stop at their next check.
+        if self._helper is not None:
+            self._helper.close(abort=kind is not None)
         self._pool.shutdown(wait=True, cancel_futures=kind is not None)
 
     def submit(self, function: Callable[..., _T], *args: Any) -> Future[_T]:
@@ -67,20 +78,31 @@ class PairScheduler:
         # the load balanced.
         return max(1, min(16, count // (8 * self._jobs)))
 
-    def _submit_batches(self, keys: list[PairKey]) -> dict[PairKey, Future[Outcomes]]:
-        size = self._batch_size(len(keys))
+    def _submit_batches(self, keys: list[PairKey],
+                        tiny: list[PairKey] | None = None) -> dict[PairKey, Future[Outcomes]]:
+        """Futures of `keys`' outcomes; `tiny` of them (GIL-bound glue) may go to the helper process."""
         futures: dict[PairKey, Future[Outcomes]] = {}
+        if tiny and (self._helper is not None or helper_wanted(len(tiny), self._jobs)):
+            if self._helper is None:
+                self._helper = CompareHelper(self._fall_back, self._cancel, max(1, self._jobs - 1))
+            futures.update(self._helper.submit(tiny))
+            keys = [key for key in keys if key not in futures]
+        size = self._batch_size(len(keys))
         for start in range(0, len(keys), size):
             chunk = keys[start:start + size]
             future = self._pool.submit(_compare_keys, chunk, self._cancel)
             futures.update((key, future) for key in chunk)
         return futures
 
+    def _fall_back(self, keys: list[PairKey]) -> Future[Outcomes]:
+        """The helper's frames it could not answer, compared on the pool."""
+        return self._pool.submit(_compare_keys, keys, self._cancel)
+
     def start_early(self, provisional: list[PlannedRow]) -> None:
         """Start comparing the small pairs of a provisional plan."""
-        keys = list(dict.fromkeys(key for item in provisional
-                                  if (key := _key(item)) is not None and item.size_bytes <= LARGE_PAIR_BYTES))
-        self._early.update(self._submit_batches(keys))
+        small = [(item, key) for item in provisional
+                 if (key := _key(item)) is not None and item.size_bytes <= LARGE_PAIR_BYTES]
+        self._early.update(self._submit_batches(*_keys_and_tiny(small)))
 
     def compare(self, planned: list[PlannedRow], progress: Progress, deliver: Delivery | None = None,
                 meanwhile: Callable[[], object] | None = None) -> dict[int, PairResult]:
@@ -92,7 +114,8 @@ class PairScheduler:
         small = [entry for entry in todo if entry[1].size_bytes <= LARGE_PAIR_BYTES]
         large = [entry for entry in todo if entry[1].size_bytes > LARGE_PAIR_BYTES]
         futures = dict(self._early)
-        futures.update(self._submit_batches(list(dict.fromkeys(key for _, _, key in small if key not in futures))))
+        futures.update(self._submit_batches(*_keys_and_tiny([(item, key) for _, item, key in small
+                                                              if key not in futures])))
         self._drop_unused_early({key for _, _, key in small})
         if meanwhile is not None:
             meanwhile()
