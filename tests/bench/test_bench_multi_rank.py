@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.run.spec import RunSpec
-from tests.bench.naive import best_of_two, known_pairs
+from tests.bench.naive import best_of_runs, known_pairs
 from tests.robustness.conftest import run_python_peak
 from tests.synth import CaseManifest, generate_case
 from tests.synth.spec import multi_rank_spec
@@ -48,7 +48,7 @@ def test_eight_ranks_in_parallel(tmp_path: Path) -> None:
     request = _request(tmp_path, manifest)
     pairs = known_pairs(request)
     total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
-    naive_time, our_time, result = best_of_two(pairs, request)
+    naive_time, our_time, result = best_of_runs(pairs, request)
     ratio = our_time / naive_time
     peak_two = _peak_mib(tmp_path, manifest, ["0", "5"])
     peak_all = _peak_mib(tmp_path, manifest, [str(rank) for rank in range(RANKS)])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autofuse_studio.core.run.spec import RunSpec
-from tests.bench.naive import best_of_two, known_pairs
+from tests.bench.naive import best_of_runs, known_pairs
 from tests.synth import bench_spec, generate_case
 
 pytestmark = pytest.mark.bench
@@ -26,7 +26,7 @@ def test_mode1_300_fused_ops(tmp_path: Path) -> None:
     total_bytes = sum(path.stat().st_size for pair in pairs for path in pair)
     dump_bytes = sum(path.stat().st_size for side in ("af_open", "af_close")
                      for path in (tmp_path / manifest.data[side]).rglob("*.npy"))
-    naive_time, our_time, result = best_of_two(pairs, request)
+    naive_time, our_time, result = best_of_runs(pairs, request)
     ratio = our_time / naive_time
     print(f"\nmode 1: {len(pairs)} pairs ({total_bytes / 2**20:.0f} MB) in {dump_bytes / 2**20:.0f} MB of dump NPYs; "
           f"naive float64 loop {naive_time:.2f} s, ours (parse + index + compare, 2 jobs) {our_time:.2f} s; "
