@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from autofuse_studio.core.gc_pause import freezing_allowed, gc_paused, keep_long_lived, long_lived_freezing
+from autofuse_studio.core.gc_pause import (
+    freezing_allowed,
+    gc_paused,
+    keep_long_lived,
+    long_lived_freezing,
+    long_lived_result,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +97,23 @@ def test_a_loaded_graph_is_frozen_only_where_the_application_allows() -> None:
     with long_lived_freezing():
         load_model(graph)
         assert gc.get_freeze_count() > before
+
+
+def test_a_long_lived_result_is_built_with_gc_off_and_frozen_after() -> None:
+    seen: list[bool] = []
+
+    @long_lived_result
+    def build(count: int) -> list[list[int]]:
+        """Docstring kept by the wrapper."""
+        seen.append(gc.isenabled())
+        return [[index] for index in range(count)]
+
+    with long_lived_freezing():
+        before = gc.get_freeze_count()
+        built = build(2000)
+        assert gc.get_freeze_count() >= before + len(built)  # the result left the young generation
+    assert seen == [False] and gc.isenabled()
+    assert build.__doc__ == "Docstring kept by the wrapper."
+    with pytest.raises(ZeroDivisionError):
+        long_lived_result(lambda: 1 // 0)()
+    assert gc.isenabled()

@@ -197,3 +197,20 @@ def test_main_window_graph_tab_first_view(qtbot: QtBot, demo_root: Path, tmp_pat
     assert first is not None
     assert_readable(graph.open_pane, first.fused_op, spy)
     assert_readable(graph.close_pane, sorted(graph.index.originals_of(first.fused_op))[0], spy)
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 5000])
+def test_hairball_pixels_are_deduplicated_as_rows_are(count: int) -> None:
+    """The packed-key dedup of a hairball's pixel segments gives np.unique(axis=0)'s rows, in its order."""
+    rng = np.random.default_rng(count)
+    rows = np.round(rng.uniform(-20, 2600, (count, 4)))
+    if count > 2:
+        rows[count // 2:] = rows[: count - count // 2]  # every row twice
+        rows[rows == 0] = -0.0
+    found = item_module._unique_rows(rows)
+    assert found.shape == np.unique(rows, axis=0).shape and np.array_equal(found, np.unique(rows, axis=0))
+
+
+def test_hairball_pixels_beyond_16_bits_take_the_row_sort() -> None:
+    rows = np.array([[70000.0, 1, 2, 3], [-70000.0, 1, 2, 3], [70000.0, 1, 2, 3]])
+    assert np.array_equal(item_module._unique_rows(rows), np.unique(rows, axis=0))

@@ -320,8 +320,27 @@ def _pixel_unique(painter: QPainter, start: NDArray[np.float64],
     transform = painter.worldTransform()
     scale = np.array([transform.m11(), transform.m22()])
     shift = np.array([transform.dx(), transform.dy()])
-    pixels = np.unique(np.round(np.column_stack(((start * scale + shift), (end * scale + shift)))), axis=0)
+    rounded = np.round(np.column_stack(((start * scale + shift), (end * scale + shift))))
+    pixels = _unique_rows(rounded)
     return (pixels[:, :2] - shift) / scale, (pixels[:, 2:] - shift) / scale
+
+
+_PIXEL_OFFSET = 1 << 15  # device pixels of a clipped segment lie within a viewport: 16 bits each, with a sign
+
+
+def _unique_rows(rounded: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The distinct rows of (n, 4) whole pixel coordinates, sorted as np.unique(axis=0) sorts them.
+
+    Packed into one uint64 key per row when every coordinate fits in 16 bits: np.unique(axis=0) sorts rows as
+    opaque records, 19 ms a paint for the 100k-op model's edges against a few ms for the keys.
+    """
+    if not rounded.size or np.abs(rounded).max() >= _PIXEL_OFFSET - 1:
+        return np.unique(rounded, axis=0)
+    fields = (rounded + _PIXEL_OFFSET).astype(np.uint64)
+    keys = np.unique((fields[:, 0] << 48) | (fields[:, 1] << 32) | (fields[:, 2] << 16) | fields[:, 3])
+    mask = np.uint64(0xFFFF)
+    unpacked = np.column_stack(((keys >> 48) & mask, (keys >> 32) & mask, (keys >> 16) & mask, keys & mask))
+    return unpacked.astype(np.float64) - _PIXEL_OFFSET
 
 
 def _pixel_font(pixels: int) -> QFont:

@@ -10,7 +10,7 @@ import contextlib
 import weakref
 from dataclasses import dataclass
 
-from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived
+from autofuse_studio.core.gc_pause import gc_paused, keep_long_lived, long_lived_result
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.graphview.around import around_graph
 from autofuse_studio.core.graphview.build import ViewOptions, build_display_graph
@@ -75,6 +75,7 @@ def _overview(layout: Layout, edges: EdgeIndex, style: NodeStyle) -> Overview | 
     return graph_overview(layout, edges, style.palette(), (EDGE.red(), EDGE.green(), EDGE.blue(), 255))
 
 
+@long_lived_result
 def restyle(graph: DisplayGraph, layout: Layout, edges: EdgeIndex, spec: StyleSpec, *, progress: Progress,
             cancel: CancelToken) -> tuple[NodeStyle, Overview | None]:
     """style_nodes() and the overview for a big graph on a worker thread (the pane's restyle task)."""
@@ -101,6 +102,7 @@ def consumers_ready(model: Model) -> bool:
     return model in _WARM
 
 
+@long_lived_result
 def prepare(model: Model, options: ViewOptions, filter_spec: FilterSpec | None, full: DisplayGraph | None = None,
             style_spec: StyleSpec | None = None, *, progress: Progress, cancel: CancelToken) -> Prepared:
     """Build (unless `full` is the graph of these options), filter, lay out and colour a graph (on a worker).

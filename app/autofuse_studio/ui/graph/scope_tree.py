@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from autofuse_studio.core.gc_pause import long_lived_result
 from autofuse_studio.core.ge.model import Model
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
@@ -35,6 +36,7 @@ class ScopeIndex:
         return len(self.counts)
 
 
+@long_lived_result
 def scope_index(model: Model, *, progress: Progress = no_progress,
                 cancel: CancelToken = NEVER_CANCELLED) -> ScopeIndex:
     """Count the ops under every '/'-scope of the model's op names (a worker's task: ~0.3 s at 100k ops)."""
