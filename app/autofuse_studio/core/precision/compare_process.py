@@ -91,10 +91,8 @@ class _Channel:
         for thread in self.threads:
             thread.start()
 
-    def end(self, kill: bool) -> None:
-        """Wait for the process to exit (after its input ended); kill it at once with `kill`, or when it hangs."""
-        if kill and self.process.poll() is None:
-            self.process.kill()
+    def end(self) -> None:
+        """Wait for the process to exit (after its input ended); kill it when it hangs, and close its pipes."""
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -162,7 +160,7 @@ class CompareHelper:
                 channel.process.kill()
             for thread in channel.threads:
                 thread.join(timeout=30)
-            channel.end(kill=False)
+            channel.end()
         self._closed.set()
         self._watcher.join()
 
