@@ -12,9 +12,11 @@ import dataclasses
 import io
 import json
 import math
+import os
 import random
 import shutil
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -275,6 +277,41 @@ def test_the_fast_csv_path_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(precision_files, "_csv_writer_lines", refused)
     assert write_precision(result, tmp_path / "r.csv").read_bytes() == expected
+
+
+def test_a_late_unspellable_value_rewrites_the_csv_through_csv_writer(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value the column-wise writer cannot spell, in a block read after earlier lines were written: the file is
+    csv.writer's, whole, with no line of the first attempt left."""
+    from autofuse_studio.core.reports.precision_csv import BLOCK_ROWS
+
+    rows = [*synthetic_result(BLOCK_ROWS + 700, seed=6).rows, *EDGE_ROWS["numpy floats"]]
+    result = PrecisionResult(rows, Thresholds())
+    fallbacks: list[int] = []
+    writer_lines = precision_files._csv_writer_lines
+
+    def counted(*args: Any) -> str:
+        fallbacks.append(1)
+        return writer_lines(*args)
+
+    monkeypatch.setattr(precision_files, "_csv_writer_lines", counted)
+    assert write_precision(result, tmp_path / "r.csv").read_bytes() == reference_csv(result)
+    assert fallbacks == [1]
+
+
+def test_a_csv_into_a_pipe_is_checked_before_its_first_line(tmp_path: Path) -> None:
+    """A pipe cannot be rewound: every column is checked before the first line goes into it."""
+    rows = [*synthetic_result(300, seed=7).rows, *EDGE_ROWS["numpy floats"]]
+    for result in (synthetic_result(300, seed=7), PrecisionResult(rows, Thresholds())):
+        fifo = tmp_path / "pipe.csv"
+        os.mkfifo(fifo)
+        received: list[bytes] = []
+        reader = threading.Thread(target=lambda into=received, pipe=fifo: into.append(pipe.read_bytes()))
+        reader.start()
+        write_precision(result, fifo)
+        reader.join(timeout=60)
+        assert received == [reference_csv(result)]
+        fifo.unlink()
 
 
 def test_column_letters_past_z() -> None:

@@ -4,16 +4,18 @@ csv.writer spends ~1 µs per cell and repr() ~1 µs per float: 4M cells of 100k 
 column is checked in bulk (texts: one join and a few scans, then converted once per distinct value when one needs
 it), and row_join writes the lines straight into UTF-8 (numbers spelled as str()/repr() do; in C when built).
 Cells csv.writer would quote go through csv.writer itself; a value of a type the bulk paths do not know makes
-write_csv fall back to csv.writer.
+write_csv fall back to csv.writer. csv_chunk_makers reads the columns a block of rows at a time, so other threads
+join and write the first lines (the C joiner with the GIL released) while the next block is read.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
@@ -39,6 +41,7 @@ _QUOTE_MARKS = (",", '"', "\r", "\n")
 _INNER_MARKS = "".join(_QUOTE_MARKS)
 _LEADS = "".join(FORMULA_LEADS)
 CHUNK_ROWS = 4096  # lines joined and encoded per step (~10 ms with the GIL held)
+BLOCK_ROWS = 4 * CHUNK_ROWS  # rows whose columns csv_chunk_makers reads at a time (the first lines written early)
 
 
 class Unlike(Exception):
@@ -141,18 +144,41 @@ def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
     return found
 
 
+def csv_header(columns: Sequence[str]) -> bytes:
+    """The header line (column keys need no quoting), UTF-8."""
+    return (",".join(columns) + "\n").encode("utf-8")
+
+
 def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
                stats: Sequence[dict[str, Any] | None] | None) -> Iterator[bytes]:
     """write_csv's UTF-8 (after the BOM) in chunks of lines; `stats` holds each row's stats_cells() (None for
     tensor rows). The columns are read and checked now (Unlike is raised here, before any line is written); the
     lines are joined a chunk at a time as the caller takes them, so each is written, and freed, as it is made
     (41 MB held at once cost fresh memory for every chunk)."""
-    header = (",".join(columns) + "\n").encode("utf-8")
+    header = csv_header(columns)
     if not rows:
         return iter([header])
+    return _joined_chunks(header, _row_cells(rows, columns, stats), len(rows))
+
+
+def csv_chunk_makers(rows: Sequence[PrecisionRow], columns: Sequence[str],
+                     stats_of: Callable[[Sequence[PrecisionRow]], Sequence[dict[str, Any] | None]] | None,
+                     ) -> Iterator[Callable[[], bytes]]:
+    """csv_chunks' lines after the header as functions that join a chunk each (the C joiner with the GIL
+    released), in order. The columns are read and checked BLOCK_ROWS rows at a time as the functions are taken
+    (Unlike is raised then, perhaps after earlier chunks were written); `stats_of` gives a block's stats_cells()."""
+    for block_start in range(0, len(rows), BLOCK_ROWS):
+        block = rows[block_start:block_start + BLOCK_ROWS]
+        cells = _row_cells(block, columns, None if stats_of is None else stats_of(block))
+        for start in range(0, len(block), CHUNK_ROWS):
+            yield functools.partial(join_rows, cells, start, min(start + CHUNK_ROWS, len(block)), released=True)
+
+
+def _row_cells(rows: Sequence[PrecisionRow], columns: Sequence[str],
+               stats: Sequence[dict[str, Any] | None] | None) -> list[tuple[Any, str, str, str]]:
+    """join_rows' columns of `rows` (raises Unlike for a column or value the bulk paths do not spell)."""
     values = column_values(rows, columns, stats)
-    cells = [(column_cells(values[key], non_finite_empty=key in METRIC_KEYS), "", "", "") for key in columns]
-    return _joined_chunks(header, cells, len(rows))
+    return [(column_cells(values[key], non_finite_empty=key in METRIC_KEYS), "", "", "") for key in columns]
 
 
 def _joined_chunks(header: bytes, cells: list[tuple[Any, str, str, str]], count: int) -> Iterator[bytes]:

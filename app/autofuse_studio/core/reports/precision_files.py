@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,7 +26,14 @@ from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
 from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
-from autofuse_studio.core.reports.precision_csv import Unlike, column_values, csv_chunks
+from autofuse_studio.core.reports.pipelined_write import pipelined_writes
+from autofuse_studio.core.reports.precision_csv import (
+    Unlike,
+    column_values,
+    csv_chunk_makers,
+    csv_chunks,
+    csv_header,
+)
 from autofuse_studio.core.reports.precision_json import write_result_json
 from autofuse_studio.core.reports.signature_lines import signature_records
 from autofuse_studio.core.reports.table_facts import TableFacts, table_facts
@@ -105,11 +113,15 @@ def _stats_cells(stats: StatsComparison, limits: StatsLimits) -> dict[str, Any]:
 
 
 def stats_column(result: PrecisionResult) -> list[dict[str, Any] | None]:
-    """Each row's stats_cells(), None for tensor rows (the limits looked up once per dtype)."""
-    thresholds = result.thresholds.stats
+    """Each row's stats_cells(), None for tensor rows."""
+    return rows_stats_cells(result.rows, result.thresholds.stats)
+
+
+def rows_stats_cells(rows: Sequence[PrecisionRow], thresholds: StatsThresholds) -> list[dict[str, Any] | None]:
+    """stats_cells() of each of `rows` under `thresholds`, None for tensor rows (limits looked up once per dtype)."""
     limits: dict[str, StatsLimits] = {}
     cells: list[dict[str, Any] | None] = []
-    for stats in [row.stats for row in result.rows]:
+    for stats in [row.stats for row in rows]:
         if stats is None:
             cells.append(None)
             continue
@@ -148,18 +160,32 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
     Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR ...) starts with a `'`.
     """
     columns = table_columns(result)
-    stats = stats_column(result) if any(name in STATS_COLUMNS for name in columns) else None
-    with gc_paused():  # millions of cell strings, none in a cycle
-        try:
-            chunks: Iterable[bytes] = csv_chunks(result.rows, columns, stats)  # joined as they are written
-        except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
-            # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
-            text = _csv_writer_lines(result, columns)
-            chunks = [text[start:start + _TEXT_CHUNK].encode("utf-8") for start in range(0, len(text), _TEXT_CHUNK)]
-        with atomic_open(path, "wb") as handle:
-            handle.write(codecs.BOM_UTF8)
-            for chunk in chunks:  # each chunk written, and freed, as it is joined
-                handle.write(chunk)
+    with_stats = any(name in STATS_COLUMNS for name in columns)
+    with gc_paused(), atomic_open(path, "wb") as handle:  # gc: millions of cell strings, none in a cycle
+        handle.write(codecs.BOM_UTF8)
+        if result.rows and handle.seekable():
+            try:  # a block's columns are read while threads join and write the lines before them
+                handle.write(csv_header(columns))
+                with pipelined_writes(handle) as writer:
+                    stats_of = functools.partial(rows_stats_cells, thresholds=result.thresholds.stats)
+                    for make in csv_chunk_makers(result.rows, columns, stats_of if with_stats else None):
+                        writer.put(make)
+                return
+            except Unlike:  # a value the column-wise writer does not spell, found late: csv.writer writes it all
+                handle.seek(len(codecs.BOM_UTF8))
+                handle.truncate()
+        for chunk in _sequential_csv_chunks(result, columns, with_stats):
+            handle.write(chunk)  # each chunk written, and freed, as it is joined
+
+
+def _sequential_csv_chunks(result: PrecisionResult, columns: tuple[str, ...], with_stats: bool) -> Iterable[bytes]:
+    """write_csv's lines on this thread (for a pipe: every column is checked before the first line is written)."""
+    try:
+        return csv_chunks(result.rows, columns, stats_column(result) if with_stats else None)
+    except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
+        # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
+        text = _csv_writer_lines(result, columns)
+        return [text[start:start + _TEXT_CHUNK].encode("utf-8") for start in range(0, len(text), _TEXT_CHUNK)]
 
 
 def _csv_writer_lines(result: PrecisionResult, columns: tuple[str, ...]) -> str:
