@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS, LazyTensor, decode_bf16
-from autofuse_studio.core.dumps.stats_csv import TensorStats, read_stats_csv
+from autofuse_studio.core.dumps.stats_csv import TensorStats, json_number, read_stats_csv
 from autofuse_studio.core.precision.stats import (
     DEFAULT_ABS_FLOOR,
     DEFAULT_MAX_REL,
+    ItemComparison,
     StatsComparison,
     StatsLimits,
     StatsThresholds,
@@ -327,6 +328,16 @@ def test_as_dict_is_strict_json() -> None:
     assert len(data["violations"]) == 3
     assert data["fused_shape"] == [10, 10] and data["count_mismatch"] is False
     assert "fails" not in comparison.as_dict()
+
+
+@pytest.mark.parametrize("values", [
+    (1.5, 2.5, -1.0, 0.4), (3, 0, 3, 1.0), (math.inf, 4.0, math.inf, math.inf), (-math.inf, math.inf, math.nan, 0.0),
+    (1e308, 1e308, 0.0, 0.0), (10**400, 1, 10**400, 1.0), (np.float64(0.5), np.float64(math.nan), 0.5, math.inf),
+    (None, 1.0, 0.0, 0.0)])
+def test_item_as_dict_spells_each_number_as_json_number(values: tuple[Any, ...]) -> None:
+    """The finite fast path and the per-value path agree: overflowing sums, huge ints, None, numpy floats."""
+    item = ItemComparison("max", *values)
+    assert item.as_dict() == dict(zip(("fused", "origin", "diff", "rel_diff"), map(json_number, values), strict=True))
 
 
 @pytest.mark.parametrize(("written", "canonical"), [

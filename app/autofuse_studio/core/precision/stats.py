@@ -230,13 +230,17 @@ class ItemComparison:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form (non-finite numbers as 'nan', 'inf', '-inf')."""
-        # Finite floats inline, the rest through json_number: result files spell 100k of these (issue 29).
+        # Finite numbers as they are, the rest through json_number: result files spell 100k of these (issue 29),
+        # and a sum is NaN or ±Inf when one of its terms is (an overflowing sum only takes the slower path).
         fused, origin, diff, rel_diff = self.fused, self.origin, self.diff, self.rel_diff
-        return {"fused": fused if fused.__class__ is float and fused - fused == 0 else json_number(fused),
-                "origin": origin if origin.__class__ is float and origin - origin == 0 else json_number(origin),
-                "diff": diff if diff.__class__ is float and diff - diff == 0 else json_number(diff),
-                "rel_diff": rel_diff if rel_diff.__class__ is float and rel_diff - rel_diff == 0
-                else json_number(rel_diff)}
+        try:
+            total = fused + origin + diff + rel_diff
+        except (TypeError, OverflowError):  # None, or an int beyond a float's range
+            total = math.nan
+        if total - total == 0:
+            return {"fused": fused, "origin": origin, "diff": diff, "rel_diff": rel_diff}
+        return {"fused": json_number(fused), "origin": json_number(origin), "diff": json_number(diff),
+                "rel_diff": json_number(rel_diff)}
 
 
 def _item(name: str, fused: float, origin: float) -> ItemComparison:
