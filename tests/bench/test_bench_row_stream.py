@@ -47,3 +47,4 @@ def test_streamed_batches_cost_the_gui_thread_little(qtbot: QtBot) -> None:
         print(f"  {label:<14} {statistics.median(values):6.2f}   {min(values):.2f}-{max(values):.2f}")
     print(f"  ratio ours / baseline: {statistics.median(costs['ours']) / statistics.median(costs[BASELINE]):.2f}")
     assert bench.proxy.rowCount() == BATCH * BATCHES
+    bench.shutdown()  # as the window does before it closes: no background work outlives the widget

@@ -58,3 +58,4 @@ def test_bench_table_100k(qtbot: QtBot) -> None:
         row.metric("cosine") or 0.0 for row in rows))
     print(f"  sort-by-cosine / baseline ratio: {times['sort_cosine'] / baseline:.1f}x")
     assert proxy.rowCount() == ROWS
+    bench.shutdown()  # as the window does before it closes: no background work outlives the widget

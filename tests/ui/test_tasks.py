@@ -183,3 +183,35 @@ def test_shutdown_cancels_running_work_and_waits(qtbot: QtBot) -> None:
     with pytest.raises(RuntimeError, match="after shutdown"):
         runner.submit(double, 1)
     runner.shutdown()  # idempotent
+
+
+class _RecordingSignal:
+    """Stands in for the runner's relay signal: records what a worker would emit."""
+
+    def __init__(self) -> None:
+        self.emitted: list[TaskEvent] = []
+
+    def emit(self, event: TaskEvent) -> None:
+        self.emitted.append(event)
+
+
+def test_no_worker_emits_after_shutdown_without_waiting(qtbot: QtBot) -> None:
+    """shutdown(wait=False) as the window closes: a task still running never emits into a runner being destroyed
+    (that race aborted a process with "pure virtual method called")."""
+    runner = TaskRunner()
+    started, release = threading.Event(), threading.Event()
+
+    def deaf_worker(*, progress: Progress, cancel: CancelToken) -> int:
+        started.set()
+        release.wait(TIMEOUT_MS / 1000)  # does not look at its cancel token
+        progress(1, 2, "late")
+        return 7
+
+    runner.submit(deaf_worker)
+    assert started.wait(TIMEOUT_MS / 1000)
+    runner.shutdown(wait=False)
+    recording = _RecordingSignal()
+    runner._relay = recording  # type: ignore[assignment]
+    release.set()
+    runner._pool.shutdown(wait=True)  # the worker has returned and posted what it would
+    assert recording.emitted == []

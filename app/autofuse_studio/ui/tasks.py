@@ -110,6 +110,9 @@ class TaskRunner(QObject):
         self._futures: dict[int, Future[None]] = {}
         self._handles: dict[int, TaskHandle] = {}
         self._closed = False
+        # Held while a worker posts and while shutdown() closes: once shutdown() returned no worker is inside an emit
+        # (an emit racing the C++ object's destruction aborts the process: "pure virtual method called").
+        self._posting = threading.Lock()
         # Explicitly queued so `event` is emitted on this thread even for plain-callable receivers.
         self._relay.connect(self._on_relay_event, Qt.ConnectionType.QueuedConnection)
 
@@ -157,9 +160,10 @@ class TaskRunner(QObject):
 
     def shutdown(self, wait: bool = True) -> None:
         """Cancel everything and stop the pool; with wait, block until running tasks returned."""
-        if self._closed:
-            return
-        self._closed = True
+        with self._posting:
+            if self._closed:
+                return
+            self._closed = True
         for token in self._tokens.values():
             token.cancel()
         self._pool.shutdown(wait=wait, cancel_futures=True)
@@ -187,7 +191,10 @@ class TaskRunner(QObject):
 
     def _post(self, event: TaskEvent) -> None:
         try:
-            self._relay.emit(event)
+            with self._posting:  # the queued emit only posts an event: never held for long
+                if self._closed:
+                    return  # shut down: nobody is listening, and the C++ object may be on its way out
+                self._relay.emit(event)
         except RuntimeError:
             # The runner's C++ object is gone (app quitting): nobody is listening any more.
             log.debug("dropped %s event of task %d after the runner was deleted", event.kind, event.task_id)
