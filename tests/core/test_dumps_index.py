@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from autofuse_studio.core.dumps import index as index_module
+from autofuse_studio.core.dumps import walk as walk_module
 from autofuse_studio.core.dumps.index import DumpIndex, Lookup
 from autofuse_studio.core.dumps.npy import open_npy
 from autofuse_studio.core.errors import Cancelled, InputError
@@ -176,18 +177,27 @@ def test_missing_folder_and_file_instead_of_folder(tmp_path: Path) -> None:
         DumpIndex.build(tmp_path / "file")
 
 
-def test_unreadable_folder_becomes_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("native", [True, False], ids=["native listing", "os.scandir"])
+def test_unreadable_folder_becomes_a_warning(native: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     good = _npy(tmp_path / "good", "op")
     _npy(tmp_path / "locked", "hidden_op")
-    real_scandir = os.scandir
+    real_scandir, real_entries = os.scandir, walk_module.folder_entries
 
     def scandir(path: str | os.PathLike[str]) -> object:
         if Path(path).name == "locked":
             raise PermissionError(13, "Permission denied", str(path))
         return real_scandir(path)
 
+    def folder_entries(folder: str, size_hint: int = 0) -> object:
+        if not native:
+            return None  # the walk lists with os.scandir
+        if Path(folder).name == "locked":
+            raise PermissionError(13, "Permission denied", folder)
+        return real_entries(folder, size_hint)
+
     # Root may read anything, so the permission failure is simulated.
     monkeypatch.setattr(index_module.os, "scandir", scandir)
+    monkeypatch.setattr(walk_module, "folder_entries", folder_entries)
     index = DumpIndex.build(tmp_path)
     assert index.lookup("op", "output", 0).path == good
     assert not index.has_op("hidden_op")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autofuse_studio.core.dumps.native_listing import folder_entries
 from autofuse_studio.core.errors import InputError
 from autofuse_studio.core.notices import Notice, examples, plural, shorten
 from autofuse_studio.core.progress import CancelToken, Progress
@@ -47,16 +49,22 @@ def walk_contained(root: Path, progress: Progress, cancel: CancelToken,
         cancel.check()
         folder = stack.pop()
         try:
-            stat = folder.stat()
-            if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop or a linked twin
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in seen:  # a symlink loop or a linked twin
                 continue
-            seen.add((stat.st_dev, stat.st_ino))
-            with os.scandir(folder) as scan:
-                entries = list(scan)
+            seen.add((info.st_dev, info.st_ino))
+            # In one native call where it can (os.scandir hands the GIL back and forth around every entry).
+            listed = folder_entries(str(folder), info.st_size)
+            if listed is None:
+                with os.scandir(folder) as scan:
+                    entries = list(scan)
         except OSError as exc:
             report.unreadable.append((str(folder), exc.strerror or str(exc)))
             continue
-        files, subfolders = _split_entries(entries, real_root, report)
+        if listed is None:
+            files, subfolders = _split_entries(entries, real_root, report)
+        else:
+            files, subfolders = _split_listed(str(folder), *listed, real_root, report)
         stack.extend(sorted(subfolders, reverse=True))
         done += 1
         progress(done, done + len(stack), f"Indexing {folder}")
@@ -79,6 +87,40 @@ def _split_entries(entries: list[os.DirEntry[str]], real_root: str,
         except OSError:
             continue  # vanished or unreadable entry: nothing to index
     return files, subfolders
+
+
+def _split_listed(folder: str, names: list[str], kinds: str, real_root: str,
+                  report: WalkReport) -> tuple[list[str], list[Path]]:
+    """_split_entries over folder_entries' names and kinds: the same files and subfolders, with stat asked only for
+    links and entries of unknown kind (a folder of plain files, a dump folder, needs nothing per entry)."""
+    if kinds.count("f") == len(names):
+        return names, []
+    files: list[str] = []
+    subfolders: list[Path] = []
+    for name, kind in zip(names, kinds, strict=True):
+        if kind == "f":
+            files.append(name)
+        elif kind == "d":
+            subfolders.append(Path(os.path.join(folder, name)))
+        elif kind in "l?":  # as DirEntry.is_symlink(), is_dir() and is_file() answer them
+            _split_by_stat(os.path.join(folder, name), name, real_root, report, files, subfolders)
+    return files, subfolders
+
+
+def _split_by_stat(path: str, name: str, real_root: str, report: WalkReport, files: list[str],
+                   subfolders: list[Path]) -> None:
+    """A link or an entry of unknown kind: a link out of the root is reported, else it counts as what it leads to."""
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode) and not _inside(os.path.realpath(path), real_root):
+            report.outside_links.append(path)
+            return
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # vanished, unreadable or a broken link: nothing to index
+    if stat.S_ISDIR(mode):
+        subfolders.append(Path(path))
+    elif stat.S_ISREG(mode):
+        files.append(name)
 
 
 def walk_notices(root: Path, report: WalkReport) -> list[Notice]:

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #if !defined(_WIN32)
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -4395,6 +4396,67 @@ release:
     while (held > 0) PyBuffer_Release(&views[--held]);
     if (result == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
     return result;
+}
+
+/* ---- A folder's entries in one call (core/dumps/native_listing.py) ----
+ *
+ * os.scandir releases and takes the GIL again around every readdir(): listing a dump folder of 70k files beside a
+ * graph's parse made the threads hand the GIL back and forth tens of thousands of times, and the GUI thread, asleep
+ * whenever it was free, waited behind them. Here one ctypes call (the GIL released once) reads the whole folder.
+ */
+#if AF_POSIX_IO
+static char af_entry_kind(unsigned char type)
+{
+    switch (type) {
+    case DT_REG: return 'f';
+    case DT_DIR: return 'd';
+    case DT_LNK: return 'l';
+    case DT_UNKNOWN: return '?';
+    default: return 'o'; /* a FIFO, socket or device: never a dump file */
+    }
+}
+#endif
+
+/* Every entry of the folder `path` but "." and "..", in readdir order: the names, each followed by a NUL, into
+ * `names`, and one kind byte per entry into `kinds` ('f' regular file, 'd' folder, 'l' symbolic link, 'o' other,
+ * '?' unknown: the caller asks stat). Returns the bytes the names take and sets *count to the entries; when either
+ * is beyond its capacity nothing more was written: call again with that much. -errno when the folder cannot be
+ * opened or read, -1 where there is no readdir (Windows). */
+AF_EXPORT int64_t af_list_folder(const char *path, char *names, int64_t names_capacity, char *kinds,
+                                 int64_t kinds_capacity, int64_t *count)
+{
+    *count = 0;
+#if AF_POSIX_IO
+    DIR *folder = opendir(path);
+    if (folder == NULL) return -(int64_t)(errno ? errno : EIO);
+    int64_t used = 0, entries = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *entry = readdir(folder);
+        if (entry == NULL) {
+            int failure = errno;
+            closedir(folder);
+            *count = entries;
+            return failure ? -(int64_t)failure : used;
+        }
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        int64_t length = (int64_t)strlen(name) + 1;
+        if (used + length <= names_capacity && entries < kinds_capacity) {
+            memcpy(names + used, name, (size_t)length);
+            kinds[entries] = af_entry_kind(entry->d_type);
+        }
+        used += length;
+        entries += 1;
+    }
+#else
+    (void)path;
+    (void)names;
+    (void)names_capacity;
+    (void)kinds;
+    (void)kinds_capacity;
+    return -1; /* no readdir here: the caller lists with os.scandir */
+#endif
 }
 
 static PyMethodDef af_methods[] = {
