@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from autofuse_studio.core.precision.rows import PrecisionResult
 from autofuse_studio.core.reports.atomic import atomic_write_bytes
 from autofuse_studio.core.reports.precision_files import write_precision
 from autofuse_studio.core.reports.row_join import NATIVE_DISABLE_ENV
@@ -97,6 +98,31 @@ def _deflate_seconds(path: Path, packer: tuple[str, Callable[[], Any]]) -> tuple
 def test_bench_result_files(tmp_path: Path) -> None:
     result = synthetic_result(ROWS)
     print(f"\n--output of {ROWS:,} rows (min–max of {RUNS} runs; target ≤ {TARGET_S} s each; CPU: all threads)")
+    _text_formats(result, tmp_path)
+    _xlsx(result, tmp_path)
+
+
+def test_bench_result_files_of_a_statistics_run(tmp_path: Path) -> None:
+    """The same with every compared row from statistics (a statistics-mode dump, all an LLM-scale job can afford):
+    each row carries a nested statistics object (JSON) or ten stat_* cells (CSV, xlsx). The xlsx is timed without
+    the openpyxl writer (minutes at this size); its contents are checked on CHECKED_ROWS rows."""
+    result = synthetic_result(ROWS, statistics=True)
+    print(f"\n--output of {ROWS:,} rows of a statistics-mode run (min–max of {RUNS} runs; target ≤ {TARGET_S} s)")
+    _text_formats(result, tmp_path)
+    now: list[float] = []
+    now_cpu: list[float] = []
+    for _ in range(RUNS):
+        now += _seconds(lambda: write_precision(result, tmp_path / "new.xlsx"), 1, now_cpu)
+    sample = synthetic_result(CHECKED_ROWS, statistics=True)
+    reference_xlsx(sample, tmp_path / "old-sample.xlsx")
+    assert xlsx_contents(write_precision(sample, tmp_path / "new-sample.xlsx")) == xlsx_contents(
+        tmp_path / "old-sample.xlsx")
+    print(f"  {'.xlsx':<6} {'(not timed)':>16} {_span(now):>16} {'':>7} {_span(now_cpu):>16} "
+          f"{(tmp_path / 'new.xlsx').stat().st_size / 1e6:7.0f} MB")
+
+
+def _text_formats(result: PrecisionResult, tmp_path: Path) -> None:
+    """JSON and CSV: the writers before issue 29, now, now without C, and a plain write of the bytes, alternated."""
     print(f"  {'format':<6} {'before issue 29':>16} {'now':>16} {'ratio':>7} {'now CPU':>16} {'size':>9} "
           f"{'now without C':>16} {'its CPU':>16} {'plain write':>16}")
     for suffix, reference in ((".json", reference_json), (".csv", reference_csv)):
@@ -117,7 +143,11 @@ def test_bench_result_files(tmp_path: Path) -> None:
               f"{_span(plain):>16}")
         if suffix == ".json":
             assert min(now) < 0.5 * min(before), "msgspec should write JSON at least twice as fast as json.dumps"
-    # openpyxl takes tens of seconds: once. The contents must be what it wrote (xlsx_contents).
+
+
+def _xlsx(result: PrecisionResult, tmp_path: Path) -> None:
+    """xlsx: openpyxl once (tens of seconds; the contents must be what it wrote: xlsx_contents), now and now
+    without C RUNS times, and the floor of deflating the sheet alone."""
     new_xlsx = tmp_path / "new.xlsx"
     before = _seconds(lambda: reference_xlsx(result, tmp_path / "old.xlsx"), 1)
     now, fallback, now_cpu, fallback_cpu = [], [], [], []

@@ -206,6 +206,14 @@ def test_synthetic_results_write_the_same_bytes(count: int, seed: int, hostile: 
     _assert_same_files(result, tmp_path)
 
 
+@pytest.mark.parametrize(("count", "seed", "hostile"), [(500, 21, False), (3000, 22, True)])
+def test_statistics_runs_write_the_same_bytes(count: int, seed: int, hostile: bool, tmp_path: Path) -> None:
+    """Every compared row from statistics, as a statistics-mode run gives them (the result-file bench's shape)."""
+    result = synthetic_result(count, seed, hostile, statistics=True)
+    assert sum(row.stats is not None for row in result.rows) > count * 0.8
+    _assert_same_files(result, tmp_path)
+
+
 def _row(metrics: Metrics | None = None, **fields: Any) -> PrecisionRow:
     return PrecisionRow("output", "op", 0, "origin", 0, "OK", metrics=metrics, **fields)
 

@@ -63,8 +63,9 @@ def _stats_row(rng: random.Random, number: int) -> tuple[TensorStats, TensorStat
     return fused, origin
 
 
-def synthetic_rows(count: int, seed: int = 0, hostile: bool = False) -> list[PrecisionRow]:
-    """`count` rows of every kind (with `hostile`, names from HOSTILE_NAMES too)."""
+def synthetic_rows(count: int, seed: int = 0, hostile: bool = False, statistics: bool = False) -> list[PrecisionRow]:
+    """`count` rows of every kind (with `hostile`, names from HOSTILE_NAMES too; with `statistics`, every compared
+    row from statistics, as a statistics-mode run gives them)."""
     rng = random.Random(seed)
     rows = []
     for number in range(count):
@@ -93,7 +94,7 @@ def synthetic_rows(count: int, seed: int = 0, hostile: bool = False) -> list[Pre
             table_position=number,
         )
         if not bad:
-            if number % 20 == 7:
+            if statistics or number % 20 == 7:
                 row.stats = compare_stats(*_stats_row(rng, number))
             else:
                 row.metrics = _metrics(rng, number)
@@ -107,9 +108,9 @@ def synthetic_rows(count: int, seed: int = 0, hostile: bool = False) -> list[Pre
     return rows
 
 
-def synthetic_result(count: int, seed: int = 0, hostile: bool = False) -> PrecisionResult:
+def synthetic_result(count: int, seed: int = 0, hostile: bool = False, statistics: bool = False) -> PrecisionResult:
     """A PrecisionResult over synthetic_rows with per-dtype thresholds, notices and first divergences."""
-    rows = synthetic_rows(count, seed, hostile)
+    rows = synthetic_rows(count, seed, hostile, statistics)
     thresholds = Thresholds(Limits(0.99, 1e-3, None), {"float16": Limits(0.98, 1e-2, 0.5)})
     culprits = [row for row in rows if row.verdict == VERDICT_CULPRIT]
     ranks = sorted({row.rank for row in rows if row.rank is not None})
