@@ -28,6 +28,16 @@ BLOCK_S = 0.1
 GRAPH_SETTLE_MS = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
 
 
+def _schedstat() -> tuple[int, int] | None:
+    """This thread's nanoseconds on a CPU and waiting in the run queue so far (Linux), else None."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as stat:
+            ran, queued, _slices = stat.read().split()
+        return int(ran), int(queued)
+    except (OSError, ValueError):
+        return None
+
+
 def main() -> None:
     """Run the case given as a JSON list of four paths in argv[1]; print the measurements as JSON."""
     app = make_application()
@@ -42,11 +52,18 @@ def main() -> None:
     state: dict[str, Any] = {"phase": "analyse", "last": time.perf_counter(), "blocks": [], "gc": [], "times": {}}
     start = time.perf_counter()
 
+    scheduled = [_schedstat()]
+
     def beat() -> None:
-        now = time.perf_counter()
+        now, times = time.perf_counter(), _schedstat()
         gap, state["last"] = now - state["last"], now
         if gap > BLOCK_S:
-            state["blocks"].append([state["phase"], round((now - start) * 1000), round(gap * 1000)])
+            # Of the gap: ms the GUI thread ran, ms it waited in the run queue for a core (the rest it slept:
+            # the GIL, a lock, I/O); None where the kernel does not say.
+            ran, queued = ((round((times[0] - scheduled[0][0]) / 1e6), round((times[1] - scheduled[0][1]) / 1e6))
+                           if times and scheduled[0] else (None, None))
+            state["blocks"].append([state["phase"], round((now - start) * 1000), round(gap * 1000), ran, queued])
+        scheduled[0] = times
 
     collection = [0.0]
 

@@ -8,7 +8,8 @@ fresh `autofuse-studio nwa` process (interpreter start included); the GUI runs i
 (tests/bench/gui_big_model_run.py) from the drop to the finished result, then shows the Graph tab. Both
 are run three times, alternated, and the best time of each is compared (2-core machines here are noisy:
 the same CLI run took 7.0 and 9.2 s in one test). Blocks are gaps of a 10 ms heartbeat
-on the GUI thread, reported per phase (analysing, showing the result, showing the Graph tab).
+on the GUI thread, reported per phase (analysing, showing the result, showing the Graph tab), each with how much of
+it the GUI thread ran and waited in the run queue for a core (Linux schedstat; the rest it slept: the GIL, a lock, I/O).
 """
 
 from __future__ import annotations
@@ -79,12 +80,13 @@ def test_gui_big_model_against_the_cli(cell: Cell, cases: dict[bool, tuple[Path,
           f"CLI {[round(t, 2) for t in cli_times]}")
     for number, run in enumerate(gui_runs):
         blocks = cast(list[list[Any]], run["blocks"])
-        worst = {phase: max((gap for p, _at, gap in blocks if p == phase), default=0)
+        worst = {phase: max((gap for p, _at, gap, *_ in blocks if p == phase), default=0)
                  for phase in ("analyse", "show result", "graph tab")}
         print(f"  run {number + 1}: result at {float(run['arrived']) * 1000:.0f} ms, "  # type: ignore[arg-type]
               f"shown at {float(run['seconds']) * 1000:.0f} ms; "  # type: ignore[arg-type]
               f"GUI-thread blocks over 100 ms {len(blocks)}, longest per phase "
-              f"{worst} ms; blocks [phase, at ms, ms] {blocks}; collections over 30 ms {run['gc']}")
+              f"{worst} ms; blocks [phase, at ms, ms, of it running, of it queued for a core] {blocks}; "
+              f"collections over 30 ms {run['gc']}")
         if "gil" in run:  # GIL_WATCHDOG=1 (see gil_watchdog.py)
             gil = cast(dict[str, Any], run["gil"])
             print(f"    1 ms sleeper's wake-ups by lateness {dict(zip(gil['edges_ms'], gil['histogram'], strict=True))}; gaps over "
