@@ -1092,6 +1092,96 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* item_values(groups, width, names, into, numbers, start, stop) -> flags: for each group i in [start, stop) (a
+ * tuple of `width` objects: a row's ItemComparisons) and each object k of it, into[j][i * width + k] =
+ * getattr(object, names[j]), and for j >= 1 numbers[(j - 1) * len(groups) * width + i * width + k] = that value
+ * as a double (a writable float64 buffer). One pass over the objects where attribute_columns over the flattened
+ * items, then numpy's conversion of each list, took three. The flags: 1 when a value of names[1:] is not exactly
+ * an int or a float (its double is NaN), 2 when an int is among them, 4 when an int is beyond 2**53 (its double
+ * would round). */
+static PyObject *item_values(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *groups, *names, *into;
+    Py_ssize_t width, start, stop;
+    Py_buffer numbers;
+    if (!PyArg_ParseTuple(args, "O!nO!O!w*nn:item_values", &PyList_Type, &groups, &width, &PyTuple_Type, &names,
+                          &PyList_Type, &into, &numbers, &start, &stop)) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t parts = PyTuple_GET_SIZE(names), total = PyList_GET_SIZE(groups) * width;
+    long flags = 0;
+    if (width < 1 || start < 0 || stop > PyList_GET_SIZE(groups) || PyList_GET_SIZE(into) != parts || parts < 1 ||
+        numbers.len < (Py_ssize_t)sizeof(double) * (parts - 1) * total) {
+        PyErr_SetString(PyExc_ValueError, "item_values: sizes do not agree");
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < parts; j++) {
+        PyObject *column = PyList_GET_ITEM(into, j);
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, j)) || !PyList_Check(column) || PyList_GET_SIZE(column) != total) {
+            PyErr_SetString(PyExc_ValueError, "item_values: one str name and one full-length list per part");
+            goto done;
+        }
+    }
+    double *out = numbers.buf;
+    for (Py_ssize_t i = start; i < stop; i++) {
+        if (i >= PyList_GET_SIZE(groups)) {
+            PyErr_SetString(PyExc_IndexError, "item_values: groups shorter than stop");
+            goto done;
+        }
+        PyObject *group = Py_NewRef(PyList_GET_ITEM(groups, i)); /* held: a property may drop it from the list */
+        if (!PyTuple_Check(group) || PyTuple_GET_SIZE(group) != width) {
+            Py_DECREF(group);
+            PyErr_SetString(PyExc_ValueError, "item_values: every group is a tuple of `width` objects");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < width; k++) {
+            PyObject *object = PyTuple_GET_ITEM(group, k);
+            Py_ssize_t at = i * width + k;
+            for (Py_ssize_t j = 0; j < parts; j++) {
+                PyObject *value = PyObject_GetAttr(object, PyTuple_GET_ITEM(names, j));
+                if (value == NULL) {
+                    Py_DECREF(group);
+                    goto done;
+                }
+                if (j > 0) {
+                    double number = NAN;
+                    if (PyFloat_CheckExact(value)) {
+                        number = PyFloat_AS_DOUBLE(value);
+                    } else if (PyLong_CheckExact(value)) {
+                        int overflow = 0;
+                        long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
+                        flags |= 2;
+                        if (overflow || whole > (1LL << 53) || whole < -(1LL << 53)) {
+                            flags |= 4;
+                        } else {
+                            number = (double)whole;
+                        }
+                    } else {
+                        flags |= 1;
+                    }
+                    out[(j - 1) * total + at] = number;
+                }
+                PyObject *column = j < PyList_GET_SIZE(into) ? PyList_GET_ITEM(into, j) : NULL;
+                if (column == NULL || !PyList_Check(column) || at >= PyList_GET_SIZE(column)) {
+                    Py_DECREF(value);
+                    Py_DECREF(group);
+                    PyErr_SetString(PyExc_ValueError, "item_values: `into` changed meanwhile");
+                    goto done;
+                }
+                PyObject *previous = PyList_GET_ITEM(column, at);
+                PyList_SET_ITEM(column, at, value);
+                Py_XDECREF(previous);
+            }
+        }
+        Py_DECREF(group);
+    }
+    result = PyLong_FromLong(flags);
+done:
+    PyBuffer_Release(&numbers);
+    return result;
+}
+
 /* Whether code point `letter` is one of `set`'s (a short str: a linear look-up). */
 static int among(Py_UCS4 letter, PyObject *set) {
     Py_ssize_t size = PyUnicode_GET_LENGTH(set);
@@ -1402,6 +1492,9 @@ static PyObject *nested_plain_py(PyObject *self, PyObject *value) {
 }
 
 static PyMethodDef methods[] = {
+    {"item_values", item_values, METH_VARARGS,
+     "item_values(groups, width, names, into, numbers, start, stop) -> flags: every group's objects' attributes "
+     "into the caller's lists, those after the first as doubles too."},
     {"attribute_columns", attribute_columns, METH_VARARGS,
      "attribute_columns(objects, names, items, start, stop, into) -> None: each name's attribute (item) of objects "
      "start..stop-1 (None of None) into the caller's lists."},

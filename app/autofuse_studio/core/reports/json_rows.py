@@ -27,6 +27,7 @@ from autofuse_studio.core.reports.json_spelling import (
     Unlike,
     fixed,
 )
+from autofuse_studio.core.reports.json_stats import NotColumnar, statistics_columns
 from autofuse_studio.core.reports.row_join import (
     Column,
     Numbers,
@@ -36,6 +37,7 @@ from autofuse_studio.core.reports.row_join import (
     native_joiner,
     nested_unplain,
 )
+from autofuse_studio.core.reports.stats_table import mostly_statistics, stats_table
 
 CHUNK_ROWS = 4096  # rows joined per C call (~10 ms, most of it with the GIL released)
 BLOCK_ROWS = 4 * CHUNK_ROWS  # rows whose columns are made at a time (the first bytes reach the file early)
@@ -116,14 +118,32 @@ def _nested_column(key: str, values: Sequence[Any]) -> Column:
     prefix = _prefix(key)
     cells: list[Any] = [None] * len(values)
     present = [number for number, value in enumerate(values) if value is not None]
-    for start in range(0, len(present), NESTED_CHUNK):
-        numbers = present[start:start + NESTED_CHUNK]
-        objects = [values[number].as_dict() for number in numbers]
+    for number, cell in zip(present, _object_cells(prefix, [values[number] for number in present]), strict=True):
+        cells[number] = cell
+    return (cells, "", "", prefix + "null")
+
+
+def _object_cells(prefix: str, values: Sequence[Any]) -> list[tuple[str]]:
+    """Each object's as_dict() as a whole cell after `prefix`, NESTED_CHUNK objects per msgspec call."""
+    cells: list[tuple[str]] = []
+    for start in range(0, len(values), NESTED_CHUNK):
+        objects = [value.as_dict() for value in values[start:start + NESTED_CHUNK]]
         for at in nested_unplain(objects):  # fixed() only where it changes something (it copies every dict)
             objects[at] = fixed(objects[at])
-        for number, cell in zip(numbers, _nested_cells(prefix, objects), strict=True):
-            cells[number] = cell
-    return (cells, "", "", prefix + "null")
+        cells += _nested_cells(prefix, objects)
+    return cells
+
+
+def _statistics_columns(values: list[Any]) -> list[Column]:
+    """The statistics objects as columns of their fields where stats_table reads the block, else nested."""
+    prefix = _prefix("statistics")
+    table = stats_table(values) if mostly_statistics(values) else None  # ~40 columns a block
+    if table is not None:
+        try:
+            return statistics_columns(values, table, prefix, functools.partial(_object_cells, prefix))
+        except NotColumnar:
+            pass  # a value only the nested spelling writes as json.dumps did
+    return [_nested_column("statistics", values)]
 
 
 def _nested_cells(prefix: str, objects: list[dict[str, Any]]) -> list[tuple[str]]:
@@ -149,17 +169,17 @@ def _columns(rows: Sequence[PrecisionRow]) -> list[Column]:
     plain_keys = [*HEAD_KEYS, *(key for key in TAIL_KEYS if key not in SHAPE_KEYS)]
     read = [*plain_keys, *SHAPE_KEYS, "stats", "signature", "metrics"]  # one pass over the rows
     *plain, fused_shapes, origin_shapes, stats, signatures, metrics = attribute_columns(rows, read)
-    found: dict[str, Column] = {}
+    found: dict[str, list[Column]] = {}
     for key, values in zip(plain_keys, plain, strict=True):
-        found[key] = _scalar_column(key, values)
+        found[key] = [_scalar_column(key, values)]
     # None for rows without metrics: every metric null.
     for key, values in zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True):
-        found[key] = _scalar_column(key, values)
+        found[key] = [_scalar_column(key, values)]
     for key, values in zip(SHAPE_KEYS, (fused_shapes, origin_shapes), strict=True):
-        found[key] = _spelled_once(key, values, _shape)
-    for key, values in zip(NESTED_KEYS, (stats, signatures), strict=True):
-        found[key] = _nested_column(key, values)
-    return [found[key] for key in ROW_KEYS]
+        found[key] = [_spelled_once(key, values, _shape)]
+    found["statistics"] = _statistics_columns(stats)
+    found["signature"] = [_nested_column("signature", signatures)]
+    return [column for key in ROW_KEYS for column in found[key]]
 
 
 def joined_rows(rows: Sequence[PrecisionRow]) -> list[bytes] | None:

@@ -15,7 +15,7 @@ import functools
 import io
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
@@ -115,11 +115,12 @@ def _spelled_shapes(shapes: Sequence[tuple[int, ...] | None]) -> list[str | None
 
 
 def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
-                  stats: Sequence[dict[str, Any] | None] | None) -> dict[str, Sequence[Any]]:
+                  stats: Mapping[str, Sequence[Any]] | None) -> dict[str, Sequence[Any]]:
     """Each column's values as table_records() holds them (metrics raw: non-finite floats stay; None for a row
     without metrics), by key.
 
-    `stats` holds each row's stats_cells() (None for tensor rows). Raises Unlike for a column it does not know.
+    `stats` holds the rows' stats_cells() by column (None in tensor rows' cells). Raises Unlike for a column it
+    does not know.
     """
     stat_keys = [key for key in columns if key.startswith("stat_")]
     signature_keys = [key for key in columns if key in SIGNATURE_PARTS]
@@ -134,7 +135,7 @@ def column_values(rows: Sequence[PrecisionRow], columns: Sequence[str],
     found: dict[str, Sequence[Any]] = dict(zip(METRIC_KEYS, attribute_columns(read.pop("metrics"), METRIC_KEYS),
                                                strict=True))
     if stats is not None and stat_keys:  # tensor rows (None) have None in every statistics column
-        found.update(zip(stat_keys, attribute_columns(stats, stat_keys, items=True), strict=True))
+        found.update((key, stats[key]) for key in stat_keys)
     if signature_keys:
         parts = [SIGNATURE_PARTS[key] for key in signature_keys]
         found.update(zip(signature_keys, attribute_columns(read.pop("signature"), parts), strict=True))
@@ -150,9 +151,9 @@ def csv_header(columns: Sequence[str]) -> bytes:
 
 
 def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
-               stats: Sequence[dict[str, Any] | None] | None) -> Iterator[bytes]:
-    """write_csv's UTF-8 (after the BOM) in chunks of lines; `stats` holds each row's stats_cells() (None for
-    tensor rows). The columns are read and checked now (Unlike is raised here, before any line is written); the
+               stats: Mapping[str, Sequence[Any]] | None) -> Iterator[bytes]:
+    """write_csv's UTF-8 (after the BOM) in chunks of lines; `stats` holds the rows' stats_cells() by column.
+    The columns are read and checked now (Unlike is raised here, before any line is written); the
     lines are joined a chunk at a time as the caller takes them, so each is written, and freed, as it is made
     (41 MB held at once cost fresh memory for every chunk)."""
     header = csv_header(columns)
@@ -162,11 +163,12 @@ def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
 
 
 def csv_chunk_makers(rows: Sequence[PrecisionRow], columns: Sequence[str],
-                     stats_of: Callable[[Sequence[PrecisionRow]], Sequence[dict[str, Any] | None]] | None,
+                     stats_of: Callable[[Sequence[PrecisionRow]], Mapping[str, Sequence[Any]]] | None,
                      ) -> Iterator[Callable[[], bytes]]:
     """csv_chunks' lines after the header as functions that join a chunk each (the C joiner with the GIL
     released), in order. The columns are read and checked BLOCK_ROWS rows at a time as the functions are taken
-    (Unlike is raised then, perhaps after earlier chunks were written); `stats_of` gives a block's stats_cells()."""
+    (Unlike is raised then, perhaps after earlier chunks were written); `stats_of` gives a block's stats_cells()
+    by column."""
     for block_start in range(0, len(rows), BLOCK_ROWS):
         block = rows[block_start:block_start + BLOCK_ROWS]
         cells = _row_cells(block, columns, None if stats_of is None else stats_of(block))
@@ -175,7 +177,7 @@ def csv_chunk_makers(rows: Sequence[PrecisionRow], columns: Sequence[str],
 
 
 def _row_cells(rows: Sequence[PrecisionRow], columns: Sequence[str],
-               stats: Sequence[dict[str, Any] | None] | None) -> list[tuple[Any, str, str, str]]:
+               stats: Mapping[str, Sequence[Any]] | None) -> list[tuple[Any, str, str, str]]:
     """join_rows' columns of `rows` (raises Unlike for a column or value the bulk paths do not spell)."""
     values = column_values(rows, columns, stats)
     return [(column_cells(values[key], non_finite_empty=key in METRIC_KEYS), "", "", "") for key in columns]

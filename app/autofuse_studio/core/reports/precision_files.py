@@ -23,7 +23,7 @@ from autofuse_studio.core.precision.columns import (
 from autofuse_studio.core.precision.overview import Overview, build_overview
 from autofuse_studio.core.precision.palette import VERDICT_COLOURS
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
-from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison, StatsLimits, StatsThresholds
+from autofuse_studio.core.precision.stats import StatsThresholds
 from autofuse_studio.core.reports.atomic import atomic_open
 from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
 from autofuse_studio.core.reports.pipelined_write import pipelined_writes
@@ -36,6 +36,8 @@ from autofuse_studio.core.reports.precision_csv import (
 )
 from autofuse_studio.core.reports.precision_json import write_result_json
 from autofuse_studio.core.reports.signature_lines import signature_records
+from autofuse_studio.core.reports.stats_cells import stats_cell_columns
+from autofuse_studio.core.reports.stats_cells import stats_cells as stats_cells  # the API's records read it here
 from autofuse_studio.core.reports.table_facts import TableFacts, table_facts
 from autofuse_studio.core.reports.xlsx_cells import csv_cell, integer_cell
 from autofuse_studio.core.reports.xlsx_stream import (
@@ -78,59 +80,14 @@ def signature_cells(row: PrecisionRow) -> dict[str, Any]:
             "signature_sentence": None if found is None else found.sentence}
 
 
-def stats_cells(row: PrecisionRow, thresholds: StatsThresholds) -> dict[str, Any]:
-    """The STATS_COLUMNS values of a row: None for tensor rows and for what one side's statistics lack.
-
-    The worst statistic is judged under the limits of the row's dtype, as its verdict is; it is empty when no
-    statistic differs at all. Values stay floats (inf and nan included: they are what the dump said).
-    """
-    if row.stats is None:
-        return dict(_NO_STATS)
-    return _stats_cells(row.stats, thresholds.limits_for(row.stats.dtype))
+def stats_columns(result: PrecisionResult) -> dict[str, list[Any]]:
+    """The STATS_COLUMNS of every row, by key (None in tensor rows' cells)."""
+    return rows_stats_columns(result.rows, result.thresholds.stats)
 
 
-_NO_STATS: dict[str, Any] = dict.fromkeys(STATS_COLUMNS)
-_SHOWN_ITEMS = (("max", "stat_max_fused", "stat_max_origin"), ("min", "stat_min_fused", "stat_min_origin"),
-                ("avg", "stat_avg_fused", "stat_avg_origin"))
-
-
-def _stats_cells(stats: StatsComparison, limits: StatsLimits) -> dict[str, Any]:
-    """stats_cells of a row's statistics under its dtype's `limits`."""
-    cells = dict(_NO_STATS)
-    named: dict[str, ItemComparison] = {}
-    for compared in stats.items:  # the first of a name, as StatsComparison.item finds it
-        named.setdefault(compared.name, compared)
-    worst_name = stats.worst_item(limits)
-    worst = named.get(worst_name) if worst_name is not None else None
-    if worst is not None:
-        cells.update(stat_worst=worst.name, stat_fused=worst.fused, stat_origin=worst.origin,
-                     stat_rel_diff=worst.rel_diff)
-    for name, fused_key, origin_key in _SHOWN_ITEMS:
-        item = named.get(name)
-        if item is not None:
-            cells[fused_key], cells[origin_key] = item.fused, item.origin
-    return cells
-
-
-def stats_column(result: PrecisionResult) -> list[dict[str, Any] | None]:
-    """Each row's stats_cells(), None for tensor rows."""
-    return rows_stats_cells(result.rows, result.thresholds.stats)
-
-
-def rows_stats_cells(rows: Sequence[PrecisionRow], thresholds: StatsThresholds) -> list[dict[str, Any] | None]:
-    """stats_cells() of each of `rows` under `thresholds`, None for tensor rows (limits looked up once per dtype)."""
-    limits: dict[str, StatsLimits] = {}
-    cells: list[dict[str, Any] | None] = []
-    for stats in [row.stats for row in rows]:
-        if stats is None:
-            cells.append(None)
-            continue
-        dtype = stats.dtype
-        found = limits.get(dtype)
-        if found is None:
-            found = limits[dtype] = thresholds.limits_for(dtype)
-        cells.append(_stats_cells(stats, found))
-    return cells
+def rows_stats_columns(rows: Sequence[PrecisionRow], thresholds: StatsThresholds) -> dict[str, list[Any]]:
+    """The STATS_COLUMNS of `rows` under `thresholds`, by key (stats_cells' values, column by column)."""
+    return stats_cell_columns([row.stats for row in rows], thresholds)
 
 
 def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = None) -> list[list[Any]]:
@@ -167,7 +124,7 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
             try:  # a block's columns are read while threads join and write the lines before them
                 handle.write(csv_header(columns))
                 with pipelined_writes(handle) as writer:
-                    stats_of = functools.partial(rows_stats_cells, thresholds=result.thresholds.stats)
+                    stats_of = functools.partial(rows_stats_columns, thresholds=result.thresholds.stats)
                     for make in csv_chunk_makers(result.rows, columns, stats_of if with_stats else None):
                         writer.put(make)
                 return
@@ -181,7 +138,7 @@ def write_csv(result: PrecisionResult, path: Path) -> None:
 def _sequential_csv_chunks(result: PrecisionResult, columns: tuple[str, ...], with_stats: bool) -> Iterable[bytes]:
     """write_csv's lines on this thread (for a pipe: every column is checked before the first line is written)."""
     try:
-        return csv_chunks(result.rows, columns, stats_column(result) if with_stats else None)
+        return csv_chunks(result.rows, columns, stats_columns(result) if with_stats else None)
     except Unlike:  # a value of a type the column-wise writer does not spell: csv.writer does, as it always did
         # Encoded a chunk at a time: 40 MB at once would hold the GIL for ~40 ms.
         text = _csv_writer_lines(result, columns)
@@ -288,7 +245,7 @@ def _column_values(result: PrecisionResult, columns: tuple[str, ...]) -> dict[st
     """Each column's values in `columns` order (none for no rows): in bulk, else through table_records()."""
     if not result.rows:
         return {}
-    stats = stats_column(result) if any(name in STATS_COLUMNS for name in columns) else None
+    stats = stats_columns(result) if any(name in STATS_COLUMNS for name in columns) else None
     try:
         found = column_values(result.rows, columns, stats)
         return {key: found[key] for key in columns}
