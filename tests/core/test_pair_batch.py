@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,12 +20,15 @@ from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS
 from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
 from autofuse_studio.core.precision.pair_batch import PairKey, compare_pairs
 from autofuse_studio.core.progress import CancelToken
+from tests.core.test_stats_rows import random_csv
 from tests.synth.layouts import nc1hwc0_shape, nz_shape, to_nc1hwc0, to_nz, to_v2
 
 NATIVE_BUILT = native.kernel_library() is not None
 needs_kernel = pytest.mark.skipif(not NATIVE_BUILT, reason="native kernel not built: compare_pairs is compare_pair")
 
 PLAIN = LayoutInfo("ND", "ND", None)
+DEFAULT_STATS_HEADER = ("Input/Output,Index,Data Size,Data Type,Format,Shape,Max Value,Min Value,Avg Value,Count,"
+                        "Nan Count,Negative Inf Count,Positive Inf Count")
 DTYPES = ["float16", "float32", "float64", "bf16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
           "uint64", "bool", ">f4", ">i2"]
 
@@ -192,7 +196,10 @@ def case(tmp_path_factory: pytest.TempPathFactory) -> _Case:
 
 
 def _comparable(result: PairResult) -> tuple[PairResult, tuple[object, ...] | None]:
-    """The result without its metrics, and the metrics with every float as its hex: bitwise, NaN equal to NaN."""
+    """The result without its metrics, and the metrics with every float as its hex: bitwise, NaN equal to NaN
+    (statistics results: as their repr, where NaN is NaN too)."""
+    if result.stats is not None:
+        return dataclasses.replace(result, stats=None), (repr(result.stats),)
     if result.metrics is None:
         return result, None
     values = dataclasses.astuple(result.metrics)
@@ -360,3 +367,49 @@ def test_a_cancelled_token_stops_before_comparing(case: _Case, monkeypatch: pyte
     token.cancel()
     with pytest.raises(Cancelled):
         compare_pairs(case.keys[:3], token)
+
+
+def _stats_pairs(root: Path, seed: int) -> tuple[list[PairKey], set[PairKey]]:
+    """Pairs of statistics tensors (`{csv}/output.0.npy`): plain and hostile CSVs, a missing tensor, files that
+    cannot be read, a CSV against an NPY; and the pairs compare_pairs must leave to compare_pair."""
+    rng = np.random.default_rng(seed)
+    files = _Files(root)
+    csvs = []
+    for number in range(12):
+        path = files.path(".csv")
+        if number < 6:  # every tensor a pair names, plain lines
+            lines = [f"{kind},{index},8,DT_FLOAT16,ND,2x2,{rng.uniform(-9, 9)},{rng.uniform(-9, 9)},"
+                     f"{rng.choice(['nan', '0.5', 'inf'])},4,0,{rng.integers(0, 2)},0"
+                     for kind in ("Input", "Output") for index in range(3)]
+            path.write_text("\n".join([DEFAULT_STATS_HEADER, *lines]) + "\n", encoding="utf-8")
+        elif number < 9:  # random lines, hostile ones among them
+            path.write_bytes(random_csv(random.Random(seed * 100 + number), 6, plain=0.9 if number % 3 else 0.5))
+        elif number == 9:
+            path.write_bytes(b"")  # empty: read by compare_pair
+        elif number == 10:
+            path.mkdir()  # a directory
+        csvs.append(path)  # number 11: missing
+    tensors = [f"{kind}.{index}.npy" for kind in ("input", "output") for index in range(3)]
+    keys: list[PairKey] = []
+    unreadable: set[PairKey] = set()
+    for _ in range(60):
+        fused, origin = (csvs[int(rng.integers(len(csvs)))] for _ in range(2))
+        key = (_side(fused / str(rng.choice(tensors))), _side(origin / str(rng.choice(tensors))))
+        keys.append(key)
+        if not all(path.is_file() and path.stat().st_size for path in (fused, origin)):
+            unreadable.add(key)  # missing, empty or a folder: compare_pair says so
+    mixed = (_side(csvs[0] / "output.0.npy"), _side(files.save(np.ones(4, np.float16))))
+    keys.append(mixed)
+    unreadable.add(mixed)
+    return keys, unreadable
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_statistics_pairs_are_compared_from_the_bytes_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           seed: int) -> None:
+    _kernel(monkeypatch, True)
+    keys, unreadable = _stats_pairs(tmp_path, seed)
+    fallen_back = set(_check(keys, 7))
+    assert fallen_back == unreadable  # both CSVs read: compared here, from their bytes
+    assert any(compare_pair(*key).stats is not None for key in keys)

@@ -18,14 +18,17 @@ import os
 import re
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
+from autofuse_studio.core.dumps.stats_rows import RowReader
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.printable import EXCERPT_CHARS, excerpt
 
 MAX_FILE_BYTES = 64 << 20
+_GROWTH_READ = 1 << 20  # bytes asked for at a time once the size fstat gave is read (the file grew meanwhile)
 # Real fields are a few dozen characters; a dtype name is the longest text a writer puts in a cell.
 MAX_FIELD_CHARS = 4096
 # An op has at most a few hundred tensors; the cap bounds memory for a file of millions of tiny rows.
@@ -186,8 +189,10 @@ def _read_bounded(path: Path) -> bytes:
         if info.st_size > MAX_FILE_BYTES:
             raise StatsLoadError(_too_large(path, info.st_size), path)
         chunks, total = [], 0
+        wanted = info.st_size + 1  # one read for the file fstat saw (os.read allocates what it is asked for)
         while total <= MAX_FILE_BYTES:  # the file may grow while it is read
-            chunk = os.read(fd, MAX_FILE_BYTES + 1 - total)
+            chunk = os.read(fd, min(wanted, MAX_FILE_BYTES + 1 - total))
+            wanted = _GROWTH_READ
             if not chunk:
                 break
             chunks.append(chunk)
@@ -264,6 +269,27 @@ def _parse_header(line: bytes, number: int, path: Path) -> _Header:
                              "this is not a statistics CSV.", path, number)
     named = max(position for position, name in enumerate(names) if name.strip()) + 1
     return _Header(positions, len(names), named)
+
+
+_STATS_FIELDS = tuple(found.name for found in dataclass_fields(TensorStats))
+_STATS_DEFAULTS = tuple(None if found.default is MISSING else found.default for found in dataclass_fields(TensorStats))
+# Parsed header lines: the files of one dump repeat a few headers (a dump's 100k files: one parse, not 100k).
+_HEADERS: dict[bytes, tuple[_Header, RowReader | None]] = {}
+_CACHED_HEADERS = 256
+
+
+def _header_of(line: bytes, number: int, path: Path) -> tuple[_Header, RowReader | None]:
+    """_parse_header's answer for a header line, and the RowReader of its plain data lines (None: none can be)."""
+    found = _HEADERS.get(line)
+    if found is None:
+        header = _parse_header(line, number, path)  # a bad header raises, naming this file and line: not kept
+        reader = RowReader(header.positions, header.width, header.named, MAX_FIELD_CHARS, TensorStats,
+                           _STATS_FIELDS, _STATS_DEFAULTS)
+        found = (header, reader if reader.usable else None)
+        if len(_HEADERS) >= _CACHED_HEADERS:
+            _HEADERS.clear()
+        _HEADERS[line] = found
+    return found
 
 
 def _quote(line: bytes) -> str:
@@ -454,12 +480,19 @@ class _Reading:
 def read_stats_csv(path: str | Path) -> StatsDump:
     """Read a CANN statistics CSV; StatsLoadError (a sentence naming the file) when it is not one."""
     path = path if isinstance(path, Path) else Path(path)
-    data = _read_bounded(path)
+    return stats_from_contents(path, _read_bounded(path))
+
+
+def stats_from_contents(path: Path, data: bytes) -> StatsDump:
+    """A statistics CSV's contents (read from `path`, at most MAX_FILE_BYTES) as read_stats_csv reads the file."""
+    if len(data) > MAX_FILE_BYTES:
+        raise StatsLoadError(_too_large(path, len(data)), path)
     if not data:
         raise StatsLoadError(f"{path} is empty (0 bytes), not a statistics CSV.", path)
     lines = _lines(data[len(_BOM):] if data.startswith(_BOM) else data)
     reading = _Reading(path, {}, [])
     header: _Header | None = None
+    plain: RowReader | None = None
     for number, line in lines:
         if not line.strip():
             continue
@@ -467,10 +500,12 @@ def read_stats_csv(path: str | Path) -> StatsDump:
             if header is None and not looks_like_stats_csv(line):
                 raise StatsLoadError(_not_stats_message(path, line), path, number)
             # A repeated header starts an appended chunk; its columns are read anew in case they differ.
-            header = _parse_header(line, number, path)
+            header, plain = _header_of(line, number, path)
             reading.add_columns(header)
             continue
-        reading.keep(_row(line, number, header, path))
+        found = plain.row(line, number) if plain is not None else None
+        # Not a plain line: the general path reads it (and says what is wrong with it).
+        reading.keep(found if found is not None else _row(line, number, header, path))
     if header is None:
         raise StatsLoadError(f"{path} holds only blank lines, not a statistics CSV.", path)
     return reading.result()

@@ -28,6 +28,7 @@ from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.precision import native, pair
 from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS, block_partial, metrics_from
 from autofuse_studio.core.precision.pair import PairResult, PairSide, PreparedPair, compare_pair, prepare_pair
+from autofuse_studio.core.precision.stats_pair import compare_stats_pair
 from autofuse_studio.core.progress import NEVER_CANCELLED, CancelToken
 
 PairKey = tuple[PairSide, PairSide]
@@ -39,6 +40,7 @@ BUFFER_BYTES = 8 << 20
 # Pairs per round: the cancel token is checked between rounds.
 ROUND_PAIRS = 32
 _READ_OK = 0
+_STATS_SUFFIX = ".csv"
 
 
 @functools.cache
@@ -70,14 +72,16 @@ _BUFFER = _Buffer()
 
 
 def _file_of(path: Path | None, ref: RawRef | None) -> Path | str | None:
-    """The file to read for a side: the NPY itself, or the raw dump a raw tensor's name points into.
-
-    Statistics CSVs are left to compare_pair (their pairs are compared by statistics, not here).
-    """
+    """The file to read for a side: the NPY itself, the raw dump a raw tensor's name points into, or the
+    statistics CSV a statistics tensor's name points into."""
     if ref is None:
         return path
-    # Statistics CSVs and the thread files of FFTS+ ops (merged from several files) go to compare_pair.
-    return None if ref.path.endswith(".csv") or is_ffts_file(ref.path) else ref.path
+    # The thread files of FFTS+ ops (merged from several files) go to compare_pair.
+    return None if is_ffts_file(ref.path) else ref.path
+
+
+def _is_stats(ref: RawRef | None) -> bool:
+    return ref is not None and ref.path.endswith(_STATS_SUFFIX)
 
 
 def _encoded(path: Path | str | None) -> bytes:
@@ -143,11 +147,19 @@ def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], 
             results[key] = fallback(*key)
             continue
         fused_side, origin_side = key
+        fused_ref, origin_ref = refs[2 * number], refs[2 * number + 1]
+        if _is_stats(fused_ref) or _is_stats(origin_ref):
+            # Compared by their statistics (both CSVs here: from the bytes just read; else compare_pair).
+            results[key] = compare_stats_pair(fused_side, origin_side, (
+                bytes(contents[fused_span[0]:fused_span[0] + fused_span[1]]),
+                bytes(contents[origin_span[0]:origin_span[0] + origin_span[1]]))) \
+                if _is_stats(fused_ref) and _is_stats(origin_ref) else fallback(*key)
+            continue
         try:
             fused, fused_side = _side_tensor(contents[fused_span[0]:fused_span[0] + fused_span[1]], fused_side,
-                                             refs[2 * number])
+                                             fused_ref)
             origin, origin_side = _side_tensor(contents[origin_span[0]:origin_span[0] + origin_span[1]], origin_side,
-                                               refs[2 * number + 1])
+                                               origin_ref)
         except NpyLoadError:
             results[key] = fallback(*key)  # compare_pair words the error (and which side it is on)
             continue

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lru import LockedLru
-from autofuse_studio.core.dumps.stats_csv import StatsDump, TensorStats, read_stats_csv
+from autofuse_studio.core.dumps.stats_csv import StatsDump, TensorStats, read_stats_csv, stats_from_contents
 from autofuse_studio.core.dumps.tensors import RawRef, raw_ref
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.pair import (
@@ -66,9 +66,24 @@ class _SideProblem(Exception):
         self.message = message
 
 
-def _csv_statistics(ref: RawRef, side: PairSide) -> TensorStats:
+# Statistics CSVs parsed from contents the batch reader read (pair_batch): kept by path and contents, so a hit
+# is the same bytes, with no stat call to tell a changed file.
+_CONTENTS: LockedLru[tuple[str, bytes], StatsDump] = LockedLru(_CACHED_FILES)
+
+
+def _parsed(path: Path, contents: bytes) -> StatsDump:
+    """The CSV parsed from `contents`, from the cache when the same file had the same bytes."""
+    key = (os.fspath(path), contents)
+    found = _CONTENTS.get(key)
+    if found is None:
+        found = stats_from_contents(path, contents)
+        _CONTENTS.put(key, found)
+    return found
+
+
+def _csv_statistics(ref: RawRef, side: PairSide, contents: bytes | None = None) -> TensorStats:
     try:
-        dump = _read_csv(ref.file)
+        dump = _read_csv(ref.file) if contents is None else _parsed(ref.file, contents)
     except NpyLoadError as error:
         raise _SideProblem(NPY_LOAD_ERROR, f"Statistics load failed - {side.label}: {error}") from None
     stats = dump.tensor(ref.kind, ref.index)
@@ -94,15 +109,17 @@ def _tensor_statistics(side: PairSide) -> TensorStats:
     return tensor_statistics(tensor, kind, index, data_format=(layout.origin_format or "ND") if layout else "ND")
 
 
-def _statistics(side: PairSide) -> TensorStats:
+def _statistics(side: PairSide, contents: bytes | None) -> TensorStats:
     ref = stats_ref(side.path)
-    return _csv_statistics(ref, side) if ref is not None else _tensor_statistics(side)
+    return _csv_statistics(ref, side, contents) if ref is not None else _tensor_statistics(side)
 
 
-def compare_stats_pair(fused_side: PairSide, origin_side: PairSide) -> PairResult:
-    """Compare two sides by their statistics (at least one of them a statistics CSV's tensor)."""
+def compare_stats_pair(fused_side: PairSide, origin_side: PairSide,
+                       contents: tuple[bytes | None, bytes | None] = (None, None)) -> PairResult:
+    """Compare two sides by their statistics (at least one of them a statistics CSV's tensor); `contents`: the
+    CSVs' bytes where the caller read them already (pair_batch reads a round's files in one call)."""
     try:
-        fused, origin = _statistics(fused_side), _statistics(origin_side)
+        fused, origin = _statistics(fused_side, contents[0]), _statistics(origin_side, contents[1])
     except _SideProblem as problem:
         return PairResult(problem.status, message=problem.message)
     comparison = compare_stats(fused, origin)
