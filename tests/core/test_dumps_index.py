@@ -268,3 +268,19 @@ def test_sample_data_indexes_and_loads() -> None:
     square = close_index.lookup("Square_2", "output", 0).path
     assert square is not None
     np.testing.assert_array_equal(open_npy(square).materialize(), np.load(square))
+
+
+@pytest.mark.parametrize("name", [
+    "Add.add_1.17.2.1700000000000000.csv", "AscBackend.autofuse_845_Mul_Add.3032.44.1736172181524363.csv",
+    "Add.add_1.17.2.1700000000000000", "Add.add_1.17.2.17.csv", "Add.a.b.17.2.1700000000000000.csv",
+    "Add.add_1.x.2.1700000000000000.csv", "Add.add_1.17.2.1700000000000000.CSV", "Add..17.2.1700000000000000.csv",
+    "Add.add_1.17.2.1700000000000000.csv.csv", "Add.add%2F1.17.2.1700000000000000.csv",
+    "Add.add_1.12345678901.2.1700000000000000.csv", "Add.add_1.17.2.123456789012345678901.csv",
+])
+def test_the_usual_names_fast_paths_read_what_the_general_path_reads(name: str) -> None:
+    """scan_tree's regexes for the usual raw dump and statistics CSV names agree with _dump_fields."""
+    for pattern, kind in ((index_module._COMMON_STATS_NAME, index_module.STATS),
+                          (index_module._COMMON_RAW_NAME, index_module.RAW)):
+        match = pattern.fullmatch(name)
+        if match is not None:
+            assert index_module._dump_fields(name) == (match.group(1), kind, 0, int(match.group(2)))

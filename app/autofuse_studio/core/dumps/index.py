@@ -51,6 +51,8 @@ _T = TypeVar("_T")
 _COMMON_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]+\.[0-9]+\.([0-9]+)\.(input|output)\.([0-9]+)\.npy")
 # The usual raw dump name, {type}.{name}.{task}.{stream}.{timestamp}, likewise (parse_dump_name does the rest).
 _COMMON_RAW_NAME = re.compile(r"[^.]+\.([^.]+)\.[0-9]{1,10}\.[0-9]{1,10}\.([0-9]{11,20})")
+# Its statistics CSV (a `dump_data: stats` run: one per op dump), likewise.
+_COMMON_STATS_NAME = re.compile(_COMMON_RAW_NAME.pattern + r"\.csv")
 
 
 class _FirstRank:
@@ -194,6 +196,8 @@ def scan_tree(root: Path, progress: Progress = no_progress, cancel: CancelToken 
                 entries.append(((op_name, kind, int(index), int(timestamp)), name))
             elif not mapping and (raw := _COMMON_RAW_NAME.fullmatch(name)) is not None:
                 entries.append(((raw.group(1), RAW, 0, int(raw.group(2))), name))
+            elif not mapping and (stats_name := _COMMON_STATS_NAME.fullmatch(name)) is not None:
+                entries.append(((stats_name.group(1), STATS, 0, int(stats_name.group(2))), name))
             elif name != MAPPING_FILE:
                 _classify(folder, name, _resolve_name(name, mapping) if mapping else name, scan, entries, ffts)
         entries += _ffts_entries(ffts)
