@@ -10,6 +10,7 @@ reader switched off: the two StatsDumps (values, problems, notes, counts) must b
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,7 @@ def test_plain_lines_read_as_the_general_path_reads_them(seed: int, tmp_path: Pa
         fast = _spelled(read_stats_csv(path))
     except StatsLoadError as error:
         fast = f"error: {error}"
-    monkeypatch.setattr(stats_rows.RowReader, "row", lambda self, line, number: None)
+    monkeypatch.setattr(stats_rows.RowReader, "match", lambda self, line, number: None)
     try:
         general = _spelled(read_stats_csv(path))
     except StatsLoadError as error:
@@ -146,3 +147,33 @@ def test_headers_are_parsed_once_and_bad_ones_every_time(tmp_path: Path, monkeyp
         with pytest.raises(StatsLoadError, match=f"bad{number}.csv line 1: the header names the column"):
             read_stats_csv(path)
     assert len(parsed) == 3
+
+
+def test_plain_rows_are_the_tensor_stats_init_makes() -> None:
+    """_plain_stats skips TensorStats.__init__: it must make the very same objects (no __post_init__ to skip)."""
+    assert not hasattr(stats_csv.TensorStats, "__post_init__")
+    values = dict(zip(stats_csv._STATS_FIELDS, stats_csv._STATS_DEFAULTS, strict=True))
+    values.update(kind="output", index=3, shape=(2, 2), max=1.5, count=4, line=7)
+    made = stats_csv._plain_stats(values)
+    assert made == stats_csv.TensorStats(**values)
+    assert repr(made) == repr(stats_csv.TensorStats(**values)) and hash(made) == hash(stats_csv.TensorStats(**values))
+    with pytest.raises(AttributeError):
+        made.max = 2.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_stats_file_answers_what_the_whole_dump_holds(seed: int, tmp_path: Path) -> None:
+    """read_stats_file converts a tensor's line when it is asked for: the same TensorStats read_stats_csv made."""
+    rng = random.Random(seed)
+    path = tmp_path / "Add.add_1.17.2.1700000000000000.csv"
+    path.write_bytes(random_csv(rng, rng.choice((3, 30)), plain=rng.choice((1.0, 0.9, 0.5))))
+    try:
+        dump = read_stats_csv(path)
+    except StatsLoadError as error:
+        with pytest.raises(StatsLoadError, match="^" + re.escape(str(error)) + "$"):
+            stats_csv.read_stats_file(path)
+        return
+    lazy = stats_csv.read_stats_file(path)
+    keys = [(kind, index) for kind in ("input", "output") for index in (0, 1, 7, 8)]
+    for kind, index in rng.sample(keys, len(keys)) * 2:  # in any order, twice (the second answer kept)
+        assert repr(lazy.tensor(kind, index)) == repr(dump.tensor(kind, index))

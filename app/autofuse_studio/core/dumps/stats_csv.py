@@ -23,11 +23,12 @@ from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
-from autofuse_studio.core.dumps.stats_rows import RowReader
+from autofuse_studio.core.dumps.stats_rows import PlainRow, RowReader
 from autofuse_studio.core.errors import NpyLoadError
 from autofuse_studio.core.printable import EXCERPT_CHARS, excerpt
 
 MAX_FILE_BYTES = 64 << 20
+_LISTED_BYTES = 1 << 20  # files up to this size are split into a list of lines at once
 _GROWTH_READ = 1 << 20  # bytes asked for at a time once the size fstat gave is read (the file grew meanwhile)
 # Real fields are a few dozen characters; a dtype name is the longest text a writer puts in a cell.
 MAX_FIELD_CHARS = 4096
@@ -271,6 +272,15 @@ def _parse_header(line: bytes, number: int, path: Path) -> _Header:
     return _Header(positions, len(names), named)
 
 
+def _plain_stats(values: dict[str, Any]) -> TensorStats:
+    """A TensorStats of a plain line's values (every field by name), made without __init__: its 16 frozen
+    setattr calls were a third of a line's time. TensorStats has no __post_init__ (a test checks that these
+    equal the ones __init__ makes)."""
+    made = object.__new__(TensorStats)
+    made.__dict__.update(values)
+    return made
+
+
 _STATS_FIELDS = tuple(found.name for found in dataclass_fields(TensorStats))
 _STATS_DEFAULTS = tuple(None if found.default is MISSING else found.default for found in dataclass_fields(TensorStats))
 # Parsed header lines: the files of one dump repeat a few headers (a dump's 100k files: one parse, not 100k).
@@ -283,7 +293,7 @@ def _header_of(line: bytes, number: int, path: Path) -> tuple[_Header, RowReader
     found = _HEADERS.get(line)
     if found is None:
         header = _parse_header(line, number, path)  # a bad header raises, naming this file and line: not kept
-        reader = RowReader(header.positions, header.width, header.named, MAX_FIELD_CHARS, TensorStats,
+        reader = RowReader(header.positions, header.width, header.named, MAX_FIELD_CHARS, _plain_stats,
                            _STATS_FIELDS, _STATS_DEFAULTS)
         found = (header, reader if reader.usable else None)
         if len(_HEADERS) >= _CACHED_HEADERS:
@@ -443,14 +453,14 @@ class _Reading:
     """What read_stats_csv has gathered so far."""
 
     path: Path
-    tensors: dict[tuple[str, int], TensorStats]
+    tensors: dict[tuple[str, int], TensorStats | PlainRow]
     columns: list[str]
     duplicates: int = 0
     headers: int = 0
     skipped: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def keep(self, row: TensorStats | str) -> None:
+    def keep(self, row: TensorStats | PlainRow | str) -> None:
         if isinstance(row, str):
             self.skipped += 1
             if len(self.notes) < MAX_NOTES:
@@ -473,8 +483,28 @@ class _Reading:
     def result(self) -> StatsDump:
         ordered = sorted(self.tensors.values(), key=lambda tensor: (tensor.kind != KIND_INPUT, tensor.index))
         columns = tuple(name for name in STAT_ITEMS if name in self.columns)
-        return StatsDump(str(self.path), tuple(ordered), columns, self.duplicates, self.headers, self.skipped,
-                         tuple(self.notes))
+        return StatsDump(str(self.path), tuple(_made(tensor) for tensor in ordered), columns, self.duplicates,
+                         self.headers, self.skipped, tuple(self.notes))
+
+
+def _made(tensor: TensorStats | PlainRow) -> TensorStats:
+    made: TensorStats = tensor.tensor() if isinstance(tensor, PlainRow) else tensor
+    return made
+
+
+class StatsFile:
+    """A statistics CSV's tensors by (kind, index), each plain line's converted when it is first asked for
+    (what a pair needs of a CSV that holds all of an op's inputs and outputs); read_stats_csv's answers."""
+
+    def __init__(self, tensors: dict[tuple[str, int], TensorStats | PlainRow]) -> None:
+        self._tensors = tensors
+
+    def tensor(self, kind: str, index: int) -> TensorStats | None:
+        """The statistics of input/output `index`, or None when the file has no row for it."""
+        found = self._tensors.get((kind, index))
+        if isinstance(found, PlainRow):  # two threads may both convert it: equal objects, either one kept
+            found = self._tensors[(kind, index)] = found.tensor()
+        return found
 
 
 def read_stats_csv(path: str | Path) -> StatsDump:
@@ -485,16 +515,38 @@ def read_stats_csv(path: str | Path) -> StatsDump:
 
 def stats_from_contents(path: Path, data: bytes) -> StatsDump:
     """A statistics CSV's contents (read from `path`, at most MAX_FILE_BYTES) as read_stats_csv reads the file."""
+    return _read_contents(path, data).result()
+
+
+def read_stats_file(path: Path) -> StatsFile:
+    """read_stats_csv's tensors, each converted when it is asked for (StatsLoadError as read_stats_csv)."""
+    return StatsFile(_read_contents(path, _read_bounded(path)).tensors)
+
+
+def stats_file_from_contents(path: Path, data: bytes) -> StatsFile:
+    """stats_from_contents' tensors, each converted when it is asked for."""
+    return StatsFile(_read_contents(path, data).tensors)
+
+
+def _read_contents(path: Path, data: bytes) -> _Reading:
+    """Every line of a statistics CSV's contents read (StatsLoadError when it is not one)."""
     if len(data) > MAX_FILE_BYTES:
         raise StatsLoadError(_too_large(path, len(data)), path)
     if not data:
         raise StatsLoadError(f"{path} is empty (0 bytes), not a statistics CSV.", path)
-    lines = _lines(data[len(_BOM):] if data.startswith(_BOM) else data)
+    text = data[len(_BOM):] if data.startswith(_BOM) else data
+    # bytes.splitlines() breaks at \n, \r\n and \r only, as _lines does; a big file is not listed whole.
+    lines = enumerate(text.splitlines(), 1) if len(text) <= _LISTED_BYTES else _lines(text)
     reading = _Reading(path, {}, [])
     header: _Header | None = None
     plain: RowReader | None = None
     for number, line in lines:
-        if not line.strip():
+        if plain is not None:  # a plain data line first: no header, blank or general line is one
+            found = plain.match(line, number)
+            if found is not None:
+                reading.keep(found)
+                continue
+        if not line or line.isspace():  # what line.strip() leaves empty, without a copy
             continue
         if header is None or looks_like_stats_csv(line):
             if header is None and not looks_like_stats_csv(line):
@@ -503,9 +555,7 @@ def stats_from_contents(path: Path, data: bytes) -> StatsDump:
             header, plain = _header_of(line, number, path)
             reading.add_columns(header)
             continue
-        found = plain.row(line, number) if plain is not None else None
-        # Not a plain line: the general path reads it (and says what is wrong with it).
-        reading.keep(found if found is not None else _row(line, number, header, path))
+        reading.keep(_row(line, number, header, path))  # the general path (it says what is wrong with a line)
     if header is None:
         raise StatsLoadError(f"{path} holds only blank lines, not a statistics CSV.", path)
-    return reading.result()
+    return reading

@@ -46,8 +46,8 @@ _ITEMS = ("count", "max", "min", "avg", "l2norm", "nan_count", "neg_inf_count", 
 
 class RowReader:
     """The plain data lines of one header layout (`positions`: column -> field; `width`, `named`: the header's
-    field count and its fields up to the last named one), made into `make(*values)`: TensorStats, whose fields
-    `fields` names in order (each column's value by its name; kind, index and line by theirs)."""
+    field count and its fields up to the last named one), made into `make({field: value})` (every field of
+    `fields` with its value, `defaults` where the line has none; kind, index and line by those names)."""
 
     def __init__(self, positions: dict[str, int], width: int, named: int, max_line: int,
                  make: Callable[..., Any], fields: tuple[str, ...], defaults: tuple[Any, ...]) -> None:
@@ -71,38 +71,63 @@ class RowReader:
         # Each known column captures one group, in the line's order.
         self._kind_at = roles.index("kind") if "kind" in roles else -1
         self._index_at = roles.index("index") if "index" in roles else -1
-        self._plan = [(number, fields.index(role), converters[role]) for number, role in enumerate(roles)
-                      if role in converters]  # (group, argument, converter) of each value
-        self._items = [fields.index(role) for role in roles if role in _ITEMS]
-        self._shape = fields.index("shape") if "shape" in converters else -1
-        self._line = fields.index("line")
-        self._defaults = list(defaults)
+        self._plan = [(number, role, converters[role]) for number, role in enumerate(roles)
+                      if role in converters]  # (group, field, converter) of each value
+        self._item_groups = [number for number, role in enumerate(roles) if role in _ITEMS]
+        self._shape_group = roles.index("shape") if "shape" in roles else -1
+        self._defaults = dict(zip(fields, defaults, strict=True))
         self._make = make
         # Fields past the last named one: as many as the header has (more go the general way).
         self._pattern = re.compile(b",".join(parts) + rb"(?:," + _ANY + rb"){0,%d}" % (width - named))
         self._max_line = max_line
-        self.usable = bool(self._items) and self._kind_at >= 0 and self._index_at >= 0
+        self.usable = bool(self._item_groups) and self._kind_at >= 0 and self._index_at >= 0
 
-    def row(self, line: bytes, number: int) -> Any:
-        """make(...) of a plain line (`number`: its line number); None for any other line."""
+    def match(self, line: bytes, number: int) -> PlainRow | None:
+        """A plain line (`number`: its line number) as a PlainRow, its values not converted yet; None for any
+        other line (the general path reads it)."""
         if len(line) > self._max_line or not line.isascii() or b'"' in line or b"\x00" in line:
             return None
         match = self._pattern.fullmatch(line)
         if match is None:
             return None
         groups = match.groups()
+        if None in groups and all(groups[at] is None for at in self._item_groups):
+            return None  # no statistic at all (empty, NA, N/A or -): the general path says so
+        if self._shape_group >= 0:
+            shape = groups[self._shape_group]
+            if shape is not None and shape.count(b"x") + shape.count(b"X") >= _MAX_DIMS:
+                return None  # more dims than a shape has: the general path says so
+        return PlainRow(groups[self._kind_at].lower().decode("ascii"), int(groups[self._index_at]), number, groups,
+                        self)
+
+    def make(self, kind: str, index: int, groups: tuple[bytes | None, ...], number: int) -> Any:
+        """make({field: value}) of a matched line's kind, index and groups."""
         values = self._defaults.copy()
-        values[0], values[1] = groups[self._kind_at].lower().decode("ascii"), int(groups[self._index_at])
-        missing = False
-        for at, place, convert in self._plan:
+        values["kind"], values["index"] = kind, index
+        for at, name, convert in self._plan:
             text = groups[at]
-            if text is None:  # empty, NA, N/A or -: None (the default of every such field)
-                missing = True
-            else:
-                values[place] = convert(text)
-        if missing and all(values[place] is None for place in self._items):
-            return None  # no statistic at all: the general path says so
-        if self._shape >= 0 and values[self._shape] is not None and len(values[self._shape]) > _MAX_DIMS:
-            return None
-        values[self._line] = number
-        return self._make(*values)
+            if text is not None:  # else empty, NA, N/A or -: None, the default of every such field
+                values[name] = convert(text)
+        values["line"] = number
+        return self._make(values)
+
+
+class PlainRow:
+    """A plain line's tensor (kind, index, line) before its values are converted: a statistics CSV holds all of
+    an op's inputs and outputs, a pair needs one of them."""
+
+    __slots__ = ("_groups", "_reader", "index", "kind", "line")
+    usable = True  # a plain line is a usable row (the reader leaves the others to the general path)
+
+    def __init__(self, kind: str, index: int, line: int, groups: tuple[bytes | None, ...], reader: RowReader) -> None:
+        self.kind, self.index, self.line = kind, index, line
+        self._groups, self._reader = groups, reader
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """(kind, index), as TensorStats.key."""
+        return self.kind, self.index
+
+    def tensor(self) -> Any:
+        """The row's TensorStats, converted now."""
+        return self._reader.make(self.kind, self.index, self._groups, self.line)

@@ -152,7 +152,7 @@ def _compare_round(keys: Sequence[PairKey], results: dict[PairKey, PairResult], 
             # Compared by their statistics (both CSVs here: from the bytes just read; else compare_pair).
             results[key] = compare_stats_pair(fused_side, origin_side, (
                 bytes(contents[fused_span[0]:fused_span[0] + fused_span[1]]),
-                bytes(contents[origin_span[0]:origin_span[0] + origin_span[1]]))) \
+                bytes(contents[origin_span[0]:origin_span[0] + origin_span[1]])), (fused_ref, origin_ref)) \
                 if _is_stats(fused_ref) and _is_stats(origin_ref) else fallback(*key)
             continue
         try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autofuse_studio.core.dumps.layout import is_private_format, to_origin_layout
 from autofuse_studio.core.dumps.lru import LockedLru
-from autofuse_studio.core.dumps.stats_csv import StatsDump, TensorStats, read_stats_csv, stats_from_contents
+from autofuse_studio.core.dumps.stats_csv import StatsFile, TensorStats, read_stats_file, stats_file_from_contents
 from autofuse_studio.core.dumps.tensors import RawRef, raw_ref
 from autofuse_studio.core.errors import FormatConversionError, FormatUnsupported, NpyLoadError
 from autofuse_studio.core.precision.pair import (
@@ -40,19 +40,19 @@ def stats_ref(path: str | Path | None) -> RawRef | None:
 
 
 # The last parsed statistics CSVs: a fused op's inputs and outputs are read from one file, row by row.
-_CSVS: LockedLru[tuple[str, int, int], StatsDump] = LockedLru(_CACHED_FILES)
+_CSVS: LockedLru[tuple[str, int, int], StatsFile] = LockedLru(_CACHED_FILES)
 
 
-def _read_csv(path: Path) -> StatsDump:
+def _read_csv(path: Path) -> StatsFile:
     """The parsed CSV, from the cache while the file's size and mtime are unchanged."""
     try:
         info = os.stat(path)
     except OSError:
-        return read_stats_csv(path)  # says what is wrong with it
+        return read_stats_file(path)  # says what is wrong with it
     key = (os.fspath(path), info.st_size, info.st_mtime_ns)
     found = _CSVS.get(key)
     if found is None:
-        found = read_stats_csv(path)
+        found = read_stats_file(path)
         _CSVS.put(key, found)
     return found
 
@@ -68,22 +68,22 @@ class _SideProblem(Exception):
 
 # Statistics CSVs parsed from contents the batch reader read (pair_batch): kept by path and contents, so a hit
 # is the same bytes, with no stat call to tell a changed file.
-_CONTENTS: LockedLru[tuple[str, bytes], StatsDump] = LockedLru(_CACHED_FILES)
+_CONTENTS: LockedLru[tuple[str, bytes], StatsFile] = LockedLru(_CACHED_FILES)
 
 
-def _parsed(path: Path, contents: bytes) -> StatsDump:
-    """The CSV parsed from `contents`, from the cache when the same file had the same bytes."""
-    key = (os.fspath(path), contents)
+def _parsed(ref: RawRef, contents: bytes) -> StatsFile:
+    """The CSV `ref` points into parsed from `contents`, from the cache when the same file had the same bytes."""
+    key = (ref.path, contents)  # the name as the index wrote it: no Path made for a hit
     found = _CONTENTS.get(key)
     if found is None:
-        found = stats_from_contents(path, contents)
+        found = stats_file_from_contents(ref.file, contents)
         _CONTENTS.put(key, found)
     return found
 
 
 def _csv_statistics(ref: RawRef, side: PairSide, contents: bytes | None = None) -> TensorStats:
     try:
-        dump = _read_csv(ref.file) if contents is None else _parsed(ref.file, contents)
+        dump = _read_csv(ref.file) if contents is None else _parsed(ref, contents)
     except NpyLoadError as error:
         raise _SideProblem(NPY_LOAD_ERROR, f"Statistics load failed - {side.label}: {error}") from None
     stats = dump.tensor(ref.kind, ref.index)
@@ -109,17 +109,20 @@ def _tensor_statistics(side: PairSide) -> TensorStats:
     return tensor_statistics(tensor, kind, index, data_format=(layout.origin_format or "ND") if layout else "ND")
 
 
-def _statistics(side: PairSide, contents: bytes | None) -> TensorStats:
-    ref = stats_ref(side.path)
+def _statistics(side: PairSide, contents: bytes | None, ref: RawRef | None) -> TensorStats:
+    ref = ref if ref is not None else stats_ref(side.path)
     return _csv_statistics(ref, side, contents) if ref is not None else _tensor_statistics(side)
 
 
 def compare_stats_pair(fused_side: PairSide, origin_side: PairSide,
-                       contents: tuple[bytes | None, bytes | None] = (None, None)) -> PairResult:
+                       contents: tuple[bytes | None, bytes | None] = (None, None),
+                       refs: tuple[RawRef | None, RawRef | None] = (None, None)) -> PairResult:
     """Compare two sides by their statistics (at least one of them a statistics CSV's tensor); `contents`: the
-    CSVs' bytes where the caller read them already (pair_batch reads a round's files in one call)."""
+    CSVs' bytes where the caller read them already (pair_batch reads a round's files in one call), `refs` the
+    sides' stats_ref() where it has them."""
     try:
-        fused, origin = _statistics(fused_side, contents[0]), _statistics(origin_side, contents[1])
+        fused = _statistics(fused_side, contents[0], refs[0])
+        origin = _statistics(origin_side, contents[1], refs[1])
     except _SideProblem as problem:
         return PairResult(problem.status, message=problem.message)
     comparison = compare_stats(fused, origin)
