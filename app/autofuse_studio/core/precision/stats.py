@@ -312,7 +312,7 @@ class StatsComparison:
         """The statistic that diverged most relative to its limit (a broken NaN/Inf count first); None if none did."""
         if self.count_mismatch:
             return "count"
-        limits = limits or StatsLimits()
+        limits = limits or _DEFAULT_LIMITS  # made once: the console table asks for 100k rows' worst item
         best, worst = 0.0, None
         for item in self.items:
             severity = item.severity(limits)
@@ -382,6 +382,8 @@ class StatsThresholds:
 
     def limits_for(self, dtype: str) -> StatsLimits:
         """The limits for a row whose origin-side dtype is `dtype` (DT_BF16 and bfloat16 are the same)."""
+        if not self.per_dtype:  # the usual case: no canonical_dtype() per row
+            return self.default
         exact = self.per_dtype.get(dtype)
         if exact is not None:
             return exact
