@@ -56,7 +56,7 @@ def _field(rng: random.Random, column: str | None, plain: float) -> str:
 def _header(rng: random.Random) -> list[str | None]:
     """A header's columns in order (None: an unknown one), kind first (what makes it a statistics CSV) and index
     always there."""
-    chosen: list[str | None] = [name for name in COLUMNS if name == "index" or rng.random() < 0.7]
+    chosen: list[str | None] = [name for name in COLUMNS if name == "index" or (name != "kind" and rng.random() < 0.7)]
     if rng.random() < 0.3:
         chosen.append(None)
     if rng.random() < 0.5:

@@ -13,6 +13,7 @@ interpreted beyond parsing a number: `=HYPERLINK(...)` is just text that is not 
 from __future__ import annotations
 
 import csv
+import functools
 import math
 import os
 import re
@@ -240,8 +241,9 @@ class _Header:
     width: int  # fields in the header, trailing empty names included
     named: int  # fields up to the last non-empty name
 
-    @property
+    @functools.cached_property
     def items(self) -> tuple[str, ...]:
+        """The statistic items the header names, in STAT_ITEMS order (worked out once: headers are cached)."""
         return tuple(name for name in STAT_ITEMS if name in self.positions)
 
 
@@ -288,11 +290,11 @@ _HEADERS: dict[bytes, tuple[_Header, RowReader | None]] = {}
 _CACHED_HEADERS = 256
 
 
-def _header_of(line: bytes, number: int, path: Path) -> tuple[_Header, RowReader | None]:
+def _header_of(line: bytes, number: int, path: Path | str) -> tuple[_Header, RowReader | None]:
     """_parse_header's answer for a header line, and the RowReader of its plain data lines (None: none can be)."""
     found = _HEADERS.get(line)
     if found is None:
-        header = _parse_header(line, number, path)  # a bad header raises, naming this file and line: not kept
+        header = _parse_header(line, number, _as_path(path))  # a bad one raises, naming its file: not kept
         reader = RowReader(header.positions, header.width, header.named, MAX_FIELD_CHARS, _plain_stats,
                            _STATS_FIELDS, _STATS_DEFAULTS)
         found = (header, reader if reader.usable else None)
@@ -300,6 +302,10 @@ def _header_of(line: bytes, number: int, path: Path) -> tuple[_Header, RowReader
             _HEADERS.clear()
         _HEADERS[line] = found
     return found
+
+
+def _as_path(named: Path | str) -> Path:
+    return named if isinstance(named, Path) else Path(named)
 
 
 def _quote(line: bytes) -> str:
@@ -452,7 +458,7 @@ def _field_problem(fields: list[str], header: _Header) -> str | None:
 class _Reading:
     """What read_stats_csv has gathered so far."""
 
-    path: Path
+    path: Path | str  # a str made a Path only where a sentence names the file
     tensors: dict[tuple[str, int], TensorStats | PlainRow]
     columns: list[str]
     duplicates: int = 0
@@ -468,8 +474,9 @@ class _Reading:
             return
         previous = self.tensors.get(row.key)
         if previous is None and len(self.tensors) >= MAX_TENSORS:
-            raise StatsLoadError(f"{self.path} line {row.line}: the file holds more than {MAX_TENSORS} tensors, "
-                                 "far more than an op has; it is not read.", self.path, row.line)
+            path = _as_path(self.path)
+            raise StatsLoadError(f"{path} line {row.line}: the file holds more than {MAX_TENSORS} tensors, "
+                                 "far more than an op has; it is not read.", path, row.line)
         if previous is not None:
             self.duplicates += 1
             if previous.usable and not row.usable:
@@ -478,12 +485,16 @@ class _Reading:
 
     def add_columns(self, header: _Header) -> None:
         self.headers += 1
-        self.columns.extend(name for name in header.items if name not in self.columns)
+        if not self.columns:  # the first header (usually the only one)
+            self.columns.extend(header.items)
+        else:
+            self.columns.extend(name for name in header.items if name not in self.columns)
 
     def result(self) -> StatsDump:
         ordered = sorted(self.tensors.values(), key=lambda tensor: (tensor.kind != KIND_INPUT, tensor.index))
         columns = tuple(name for name in STAT_ITEMS if name in self.columns)
-        return StatsDump(str(self.path), tuple(_made(tensor) for tensor in ordered), columns, self.duplicates,
+        return StatsDump(str(_as_path(self.path)), tuple(_made(tensor) for tensor in ordered), columns,
+                         self.duplicates,
                          self.headers, self.skipped, tuple(self.notes))
 
 
@@ -523,21 +534,23 @@ def read_stats_file(path: Path) -> StatsFile:
     return StatsFile(_read_contents(path, _read_bounded(path)).tensors)
 
 
-def stats_file_from_contents(path: Path, data: bytes) -> StatsFile:
-    """stats_from_contents' tensors, each converted when it is asked for."""
+def stats_file_from_contents(path: Path | str, data: bytes) -> StatsFile:
+    """stats_from_contents' tensors, each converted when it is asked for (`path` as str: made a Path only where
+    a sentence names the file)."""
     return StatsFile(_read_contents(path, data).tensors)
 
 
-def _read_contents(path: Path, data: bytes) -> _Reading:
-    """Every line of a statistics CSV's contents read (StatsLoadError when it is not one)."""
+def _read_contents(named: Path | str, data: bytes) -> _Reading:
+    """Every line of a statistics CSV's contents read (StatsLoadError when it is not one). `named`: the file, a
+    str made a Path only where a sentence names it (a batch of 20k plain files names none)."""
     if len(data) > MAX_FILE_BYTES:
-        raise StatsLoadError(_too_large(path, len(data)), path)
+        raise StatsLoadError(_too_large(_as_path(named), len(data)), _as_path(named))
     if not data:
-        raise StatsLoadError(f"{path} is empty (0 bytes), not a statistics CSV.", path)
+        raise StatsLoadError(f"{_as_path(named)} is empty (0 bytes), not a statistics CSV.", _as_path(named))
     text = data[len(_BOM):] if data.startswith(_BOM) else data
     # bytes.splitlines() breaks at \n, \r\n and \r only, as _lines does; a big file is not listed whole.
     lines = enumerate(text.splitlines(), 1) if len(text) <= _LISTED_BYTES else _lines(text)
-    reading = _Reading(path, {}, [])
+    reading = _Reading(named, {}, [])
     header: _Header | None = None
     plain: RowReader | None = None
     for number, line in lines:
@@ -550,12 +563,13 @@ def _read_contents(path: Path, data: bytes) -> _Reading:
             continue
         if header is None or looks_like_stats_csv(line):
             if header is None and not looks_like_stats_csv(line):
-                raise StatsLoadError(_not_stats_message(path, line), path, number)
+                raise StatsLoadError(_not_stats_message(_as_path(named), line), _as_path(named), number)
             # A repeated header starts an appended chunk; its columns are read anew in case they differ.
-            header, plain = _header_of(line, number, path)
+            header, plain = _header_of(line, number, named)
             reading.add_columns(header)
             continue
-        reading.keep(_row(line, number, header, path))  # the general path (it says what is wrong with a line)
+        # The general path (it says what is wrong with a line).
+        reading.keep(_row(line, number, header, _as_path(named)))
     if header is None:
-        raise StatsLoadError(f"{path} holds only blank lines, not a statistics CSV.", path)
+        raise StatsLoadError(f"{_as_path(named)} holds only blank lines, not a statistics CSV.", _as_path(named))
     return reading

@@ -76,7 +76,7 @@ def _parsed(ref: RawRef, contents: bytes) -> StatsFile:
     key = (ref.path, contents)  # the name as the index wrote it: no Path made for a hit
     found = _CONTENTS.get(key)
     if found is None:
-        found = stats_file_from_contents(ref.file, contents)
+        found = stats_file_from_contents(ref.path, contents)  # a Path only where a sentence needs one
         _CONTENTS.put(key, found)
     return found
 
