@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import replace
@@ -23,6 +24,7 @@ from autofuse_studio.core.precision.stats import (
     StatsThresholds,
     canonical_dtype,
     compare_stats,
+    item_comparison,
     tensor_statistics,
 )
 
@@ -444,3 +446,17 @@ def test_csv_round_trip_keeps_the_statistics(tmp_path: Path) -> None:
     (read,) = read_stats_csv(_write_csv(tmp_path / "a.csv", [computed])).tensors
     assert compare_stats(read, computed).fails(StatsLimits(max_rel=0.0, abs_floor=0.0)) is False
     assert read.nan_count == computed.nan_count and read.avg == computed.avg
+
+
+@pytest.mark.parametrize("values", [("max", 1.5, 2.0, -0.5, 0.25), ("count", 4, 4, 0, 0.0),
+                                    ("avg", math.nan, 1.0, math.nan, math.inf), ("min", -0.0, 0.0, -0.0, 0.0)])
+def test_item_comparison_makes_what_init_makes(values: tuple[Any, ...]) -> None:
+    """item_comparison skips ItemComparison.__init__: the same object (no __post_init__ to skip), still frozen."""
+    assert not hasattr(ItemComparison, "__post_init__")
+    made, expected = item_comparison(*values), ItemComparison(*values)
+    assert repr(made) == repr(expected) and made.as_dict() == expected.as_dict()
+    assert (made == expected) is (expected == expected)  # NaN fields compare unequal either way
+    if not any(isinstance(value, float) and math.isnan(value) for value in values):
+        assert hash(made) == hash(expected)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.fused = 0.0  # type: ignore[misc]

@@ -21,7 +21,7 @@ from autofuse_studio.core.dumps.walk import WalkReport
 from autofuse_studio.core.notices import Notice, wire_params
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.pair import PairResult
-from autofuse_studio.core.precision.stats import ItemComparison, StatsComparison
+from autofuse_studio.core.precision.stats import StatsComparison, item_comparison
 from autofuse_studio.core.precision.stream_schema import KNOWN_STATUSES, detail
 
 _TEXT_LIMIT = 2000  # characters of a worker's error text kept in a message
@@ -205,7 +205,7 @@ def _metrics(record: MetricsRecord) -> Metrics:
 
 
 def _stats(record: StatsRecord) -> StatsComparison:
-    items = tuple(ItemComparison(item.name, item.fused, item.origin, item.diff, item.rel_diff)
+    items = tuple(item_comparison(item.name, item.fused, item.origin, item.diff, item.rel_diff)
                   for item in record.items)
     return StatsComparison(record.kind, record.index, record.fused_dtype, record.origin_dtype, record.fused_shape,
                            record.origin_shape, items, record.one_sided, record.shape_mismatch,
