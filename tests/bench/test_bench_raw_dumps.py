@@ -9,7 +9,6 @@ raw dumps within 1.1x of the NPY run. Shapes: many small tensors (per-file costs
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,9 +17,7 @@ import pytest
 from autofuse_studio.core.dumps.index import DumpIndex
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.run.spec import RunSpec
-from tests.synth import bench_spec, generate_case
-from tests.synth.case import load_manifest
-from tests.synth.raw_twin import twin_case
+from tests.bench.twin_cases import best_alternated, twin_bench_case
 
 pytestmark = pytest.mark.bench
 
@@ -34,30 +31,15 @@ MODE1_TARGET = 1.1
 INDEX_NOISE_SECONDS = 0.02
 
 
-def _best(runs: dict[str, Callable[[], object]], rounds: int = 3) -> dict[str, float]:
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_raw_dumps_cost_what_npys_cost(tmp_path: Path, shape: str) -> None:
     n_fused, elements = SHAPES[shape]
-    root = tmp_path / "case"
-    generate_case(root, bench_spec(n_fused=n_fused, elements=elements))
-    manifest = load_manifest(root)
-    raw = twin_case(root, tmp_path / "raw", "raw")
-    graphs = [root / manifest["graphs"][side] for side in ("af_open", "af_close")]
-    npy = [root / manifest["data"][side] for side in ("af_open", "af_close")]
-    raw_folders = [raw["af_open"], raw["af_close"]]
+    case = twin_bench_case(tmp_path, n_fused, elements, "raw")
+    graphs, npy, raw_folders = case.graphs, case.npy, case.twin
     files = {"npy": sum(DumpIndex.build(folder).files_indexed for folder in npy),
              "raw": sum(DumpIndex.build(folder).counts["raw"] for folder in raw_folders)}
-    index = _best({"npy": lambda: [DumpIndex.build(folder) for folder in npy],
-                   "raw": lambda: [DumpIndex.build(folder) for folder in raw_folders]}, ROUNDS[shape])
+    index = best_alternated({"npy": lambda: [DumpIndex.build(folder) for folder in npy],
+                             "raw": lambda: [DumpIndex.build(folder) for folder in raw_folders]}, ROUNDS[shape])
     results = {}
 
     def mode1(kind: str, folders: list[Path]) -> Callable[[], object]:
@@ -65,7 +47,7 @@ def test_raw_dumps_cost_what_npys_cost(tmp_path: Path, shape: str) -> None:
             results[kind] = run_mode1(RunSpec(*graphs, *folders, jobs=2))
         return run
 
-    whole = _best({"npy": mode1("npy", npy), "raw": mode1("raw", raw_folders)}, ROUNDS[shape])
+    whole = best_alternated({"npy": mode1("npy", npy), "raw": mode1("raw", raw_folders)}, ROUNDS[shape])
     index_ratio, mode1_ratio = index["raw"] / index["npy"], whole["raw"] / whole["npy"]
     print(f"\nraw vs NPY, {shape} ({n_fused} fused ops x {elements} elements; {files['raw']:,} raw files, "
           f"{files['npy']:,} NPYs): index {index['raw']:.3f} s vs {index['npy']:.3f} s = {index_ratio:.2f}x "

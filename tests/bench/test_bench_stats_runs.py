@@ -10,7 +10,6 @@ GUARD, a regression bound. Best of ROUNDS runs each, alternated.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,9 +17,7 @@ import pytest
 
 from autofuse_studio.core.precision.engine import run_mode1
 from autofuse_studio.core.run.spec import RunSpec
-from tests.synth import bench_spec, generate_case
-from tests.synth.case import load_manifest
-from tests.synth.raw_twin import twin_case
+from tests.bench.twin_cases import best_alternated, twin_bench_case
 
 pytestmark = pytest.mark.bench
 
@@ -30,26 +27,11 @@ GOAL = 1.0
 GUARD = 2.0
 
 
-def _best(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(ROUNDS):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_statistics_runs_cost_what_npy_runs_cost(tmp_path: Path, shape: str) -> None:
     n_fused, elements = SHAPES[shape]
-    root = tmp_path / "case"
-    generate_case(root, bench_spec(n_fused=n_fused, elements=elements))
-    manifest = load_manifest(root)
-    stats = twin_case(root, tmp_path / "stats", "stats")
-    graphs = [root / manifest["graphs"][side] for side in ("af_open", "af_close")]
-    npy = [root / manifest["data"][side] for side in ("af_open", "af_close")]
-    stats_folders = [stats["af_open"], stats["af_close"]]
+    case = twin_bench_case(tmp_path, n_fused, elements, "stats")
+    graphs, npy, stats_folders = case.graphs, case.npy, case.twin
     csvs = sum(1 for folder in stats_folders for _ in folder.rglob("*.csv"))
     npys = sum(1 for folder in npy for _ in folder.rglob("*.npy"))
     results = {}
@@ -59,7 +41,7 @@ def test_statistics_runs_cost_what_npy_runs_cost(tmp_path: Path, shape: str) -> 
             results[kind] = run_mode1(RunSpec(*graphs, *folders, jobs=2))
         return run
 
-    whole = _best({"npy": mode1("npy", npy), "stats": mode1("stats", stats_folders)})
+    whole = best_alternated({"npy": mode1("npy", npy), "stats": mode1("stats", stats_folders)}, ROUNDS)
     ratio = whole["stats"] / whole["npy"]
     print(f"\nstatistics vs NPY, {shape} ({n_fused} fused ops x {elements} elements; {csvs:,} CSVs, {npys:,} NPYs): "
           f"mode 1 {whole['stats']:.2f} s vs {whole['npy']:.2f} s = {ratio:.2f}x (goal {GOAL}x, guard {GUARD}x)")
