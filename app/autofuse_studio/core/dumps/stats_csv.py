@@ -295,8 +295,8 @@ def _header_of(line: bytes, number: int, path: Path | str) -> tuple[_Header, Row
     found = _HEADERS.get(line)
     if found is None:
         header = _parse_header(line, number, _as_path(path))  # a bad one raises, naming its file: not kept
-        reader = RowReader(header.positions, header.width, header.named, MAX_FIELD_CHARS, _plain_stats,
-                           _STATS_FIELDS, _STATS_DEFAULTS)
+        reader = RowReader(header.positions, header.width, header.named, (MAX_FIELD_CHARS, MAX_DIMS, STAT_ITEMS),
+                           _plain_stats, _STATS_FIELDS, _STATS_DEFAULTS)
         found = (header, reader if reader.usable else None)
         if len(_HEADERS) >= _CACHED_HEADERS:
             _HEADERS.clear()

@@ -24,7 +24,6 @@ _TEXT = rb"([!-+\--~]*+)"  # printable ASCII but the comma, no space: str.strip(
 _ANY = rb"[^,]*+"
 _KIND = rb"((?i:input|output))"
 _INDEX = rb"([0-9]{1,19})"
-_MAX_DIMS = 64
 
 
 def _dims(text: bytes) -> tuple[int, ...]:
@@ -41,16 +40,18 @@ _GRAMMARS: dict[str, tuple[bytes, Callable[[bytes], Any]]] = {
     "l2norm": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float),
 }
 _WHOLE = (rb"(?:" + _INTEGER + rb"|" + _MISSING + rb")", int)  # data_size, count, the non-finite counts
-_ITEMS = ("count", "max", "min", "avg", "l2norm", "nan_count", "neg_inf_count", "pos_inf_count")
 
 
 class RowReader:
     """The plain data lines of one header layout (`positions`: column -> field; `width`, `named`: the header's
-    field count and its fields up to the last named one), made into `make({field: value})` (every field of
-    `fields` with its value, `defaults` where the line has none; kind, index and line by those names)."""
+    field count and its fields up to the last named one; `limits`: see below), made into `make({field: value})`
+    (every field of `fields` with its value, `defaults` where the line has none; kind, index and line by name)."""
 
-    def __init__(self, positions: dict[str, int], width: int, named: int, max_line: int,
+    def __init__(self, positions: dict[str, int], width: int, named: int, limits: tuple[int, int, tuple[str, ...]],
                  make: Callable[..., Any], fields: tuple[str, ...], defaults: tuple[Any, ...]) -> None:
+        # limits: stats_csv's longest plain line and most dims, and the statistic items (a line without any is not
+        # plain): its constants, passed in (stats_csv imports this module).
+        max_line, self._max_dims, items = limits
         at = {position: column for column, position in positions.items()}
         parts: list[bytes] = []
         roles: list[str] = []
@@ -73,7 +74,7 @@ class RowReader:
         self._index_at = roles.index("index") if "index" in roles else -1
         self._plan = [(number, role, converters[role]) for number, role in enumerate(roles)
                       if role in converters]  # (group, field, converter) of each value
-        self._item_groups = [number for number, role in enumerate(roles) if role in _ITEMS]
+        self._item_groups = [number for number, role in enumerate(roles) if role in items]
         self._shape_group = roles.index("shape") if "shape" in roles else -1
         self._defaults = dict(zip(fields, defaults, strict=True))
         self._make = make
@@ -95,7 +96,7 @@ class RowReader:
             return None  # no statistic at all (empty, NA, N/A or -): the general path says so
         if self._shape_group >= 0:
             shape = groups[self._shape_group]
-            if shape is not None and shape.count(b"x") + shape.count(b"X") >= _MAX_DIMS:
+            if shape is not None and shape.count(b"x") + shape.count(b"X") >= self._max_dims:
                 return None  # more dims than a shape has: the general path says so
         return PlainRow(groups[self._kind_at].lower().decode("ascii"), int(groups[self._index_at]), number, groups,
                         self)
