@@ -24,6 +24,7 @@ from autofuse_studio.core.reports.json_spelling import (
     METRIC_KEYS,
     ROW_KEYS,
     TAIL_KEYS,
+    Spellings,
     Unlike,
     fixed,
 )
@@ -90,20 +91,8 @@ def _scalar_column(key: str, values: Sequence[Any]) -> Column:
 def _spelled_once(key: str, values: Sequence[Any], spell: Callable[[Any], str]) -> Column:
     """A column of few distinct values (shapes), each spelled once as a whole cell; None as null."""
     prefix = _prefix(key)
-    spelled = _Spellings(lambda value: None if value is None else (prefix + spell(value),))
+    spelled = Spellings(lambda value: None if value is None else (prefix + spell(value),))
     return (list(map(spelled.__getitem__, values)), "", "", prefix + "null")
-
-
-class _Spellings(dict[Any, Any]):
-    """Each value's cell, spelled when it is first asked for (one hash per value, a set and a dict took two)."""
-
-    def __init__(self, spell: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self._spell = spell
-
-    def __missing__(self, value: Any) -> Any:
-        cell = self[value] = self._spell(value)
-        return cell
 
 
 def _shape(shape: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -22,6 +23,18 @@ TAIL_KEYS = ("verdict", "fused_dtype", "origin_dtype", "fused_shape", "origin_sh
              "fused_file", "origin_file")
 NESTED_KEYS = ("statistics", "signature")
 ROW_KEYS = HEAD_KEYS + METRIC_KEYS + TAIL_KEYS + NESTED_KEYS
+
+
+class Spellings(dict[Any, Any]):
+    """Each value's cell, spelled when it is first asked for (one hash per value, a set and a dict took two)."""
+
+    def __init__(self, spell: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._spell = spell
+
+    def __missing__(self, value: Any) -> Any:
+        cell = self[value] = self._spell(value)
+        return cell
 
 
 class Unlike(Exception):

@@ -19,6 +19,7 @@ import numpy as np
 
 from autofuse_studio.core.dumps.stats_csv import json_number
 from autofuse_studio.core.precision.stats import StatsComparison, StatsLimits
+from autofuse_studio.core.reports.json_spelling import Spellings
 from autofuse_studio.core.reports.row_join import Column, Numbers, column_survey
 from autofuse_studio.core.reports.stats_table import FIELDS, ITEM_PARTS, StatsTable, worst_items
 
@@ -118,24 +119,12 @@ def _index_column(table: StatsTable, values: list[Any]) -> Column:
 
 def _spelled_column(table: StatsTable, values: list[Any], before: str, spell: Callable[[Any], str]) -> Column:
     """A field of few distinct values (shapes, one-sided lists), each spelled once as a whole cell."""
-    spelled = _Spellings(lambda value: (before + spell(value),))
+    spelled = Spellings(lambda value: (before + spell(value),))
     try:
         cells = list(map(spelled.__getitem__, values))
     except TypeError as exc:  # unhashable: not a tuple
         raise NotColumnar from exc
     return (table.spread(cells), "", "", "")
-
-
-class _Spellings(dict[Any, tuple[str]]):
-    """Each value's whole cell, spelled when it is first asked for."""
-
-    def __init__(self, spell: Callable[[Any], tuple[str]]) -> None:
-        super().__init__()
-        self._spell = spell
-
-    def __missing__(self, value: Any) -> tuple[str]:
-        cell = self[value] = self._spell(value)
-        return cell
 
 
 def _nested_list(values: list[Any]) -> str:
