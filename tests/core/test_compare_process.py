@@ -7,6 +7,8 @@ import io
 import struct
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -108,6 +110,71 @@ def test_a_second_helper_that_cannot_start_leaves_the_work_to_the_first(case: _C
     assert fallback.pairs == 0  # the one helper that started answered every frame
 
 
+def _held_helper(monkeypatch: pytest.MonkeyPatch, flag: Path) -> None:
+    """Helpers that start serving only once `flag` exists (until then their pipes fill and frames stay queued)."""
+    real = compare_process.worker_argv()
+    wait = "import os, sys, time\nwhile not os.path.exists(sys.argv[2]): time.sleep(0.01)\n"
+    monkeypatch.setattr(compare_process, "worker_argv", lambda: [real[0], "-c", wait + real[2], real[3], str(flag)])
+
+
+def test_frames_still_queued_are_compared_here_the_last_first(case: _Case, tmp_path: Path,  # noqa: F811
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    flag = tmp_path / "serve"
+    _held_helper(monkeypatch, flag)
+    monkeypatch.setattr(compare_process, "FRAME_PAIRS", 1)
+    keys = case.keys * 4  # ~1200 one-pair frames: more than a pipe holds, so most stay queued
+    fallback = _Fallback()
+    helper = CompareHelper(fallback, NEVER_CANCELLED)
+    try:
+        futures = helper.submit(keys)
+        frames = list(dict.fromkeys(futures.values()))
+        compared: list[list[PairKey]] = []
+
+        def here(chunk: list[PairKey]) -> dict[PairKey, PairResult]:
+            compared.append(chunk)
+            return {key: compare_pair(*key) for key in chunk}
+
+        taken = helper.compare_queued(here)
+        assert taken == len(compared) > len(frames) // 2
+        assert compared[0] == [keys[-1]]  # the last frame first: the helper keeps the ones it is about to take
+        assert not helper._queued
+        flag.touch()  # the helper now answers the frames in its pipe
+        results = {key: future.result(timeout=120)[key] for key, future in futures.items()}
+    finally:
+        flag.touch()
+        helper.close()
+    _assert_compare_pair_results(case.keys, results)
+    assert fallback.pairs == 0
+
+
+def test_one_thread_at_a_time_takes_queued_frames_and_errors_reach_their_futures(
+        case: _Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    flag = tmp_path / "serve"
+    _held_helper(monkeypatch, flag)
+    monkeypatch.setattr(compare_process, "FRAME_PAIRS", 1)
+    helper = CompareHelper(_Fallback(), NEVER_CANCELLED)
+    inside, release = threading.Event(), threading.Event()
+
+    def failing(chunk: list[PairKey]) -> dict[PairKey, PairResult]:
+        inside.set()
+        release.wait(60)
+        raise OSError("disk gone")
+
+    try:
+        futures = helper.submit(case.keys * 4)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            first = pool.submit(helper.compare_queued, failing)
+            assert inside.wait(60)
+            assert helper.compare_queued(failing) == 0  # the first thread is at it: a second one leaves at once
+            release.set()
+            assert first.result(timeout=60) > 0
+        failed = [future for future in set(futures.values()) if future.done() and future.exception() is not None]
+        assert failed and all(isinstance(future.exception(), OSError) for future in failed)
+    finally:
+        flag.touch()
+        helper.close()
+
+
 def test_cancel_kills_a_busy_helper_and_fails_its_frames(case: _Case,  # noqa: F811
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare_process, "worker_argv",
@@ -190,11 +257,17 @@ def test_a_run_through_the_helper_equals_a_run_without(tmp_path: Path, monkeypat
                    af_open_data=str(root / manifest.data["af_open"]),
                    af_close_data=str(root / manifest.data["af_close"]), compare_input=True, jobs=2)
     started: list[int] = []
+    asked: list[int] = []
 
     class Counted(CompareHelper):
         def __init__(self, *args: object) -> None:
             started.append(1)
             super().__init__(*args)  # type: ignore[arg-type]
+
+        def compare_queued(self, compare: Callable[[list[PairKey]], dict[PairKey, PairResult]]) -> int:
+            # The run's own thread takes what is still queued once its graphs are read and its plan drawn.
+            asked.append(1)
+            return super().compare_queued(compare)
 
     monkeypatch.setattr(scheduler, "CompareHelper", Counted)
     monkeypatch.setenv(compare_process.ENV, "0")
@@ -202,6 +275,6 @@ def test_a_run_through_the_helper_equals_a_run_without(tmp_path: Path, monkeypat
     assert not started
     monkeypatch.setenv(compare_process.ENV, "1")
     through = run_mode1(spec)
-    assert started
+    assert started and asked
     assert repr(through.rows) == repr(without.rows)
     assert through.first_divergence == without.first_divergence

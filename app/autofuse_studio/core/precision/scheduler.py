@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from types import TracebackType
@@ -117,6 +118,8 @@ class PairScheduler:
         futures.update(self._submit_batches(*_keys_and_tiny([(item, key) for _, item, key in small
                                                               if key not in futures])))
         self._drop_unused_early({key for _, _, key in small})
+        if self._helper is not None:  # this process's own work is done: its core takes the helpers' last frames
+            self._pool.submit(self._helper.compare_queued, functools.partial(_compare_keys, cancel=self._cancel))
         if meanwhile is not None:
             meanwhile()
         waiting: dict[Future[Outcomes], list[tuple[int, PlannedRow, PairKey]]] = {}
