@@ -13,6 +13,7 @@ system-deps:
 
 $(STAMP): pyproject.toml setup.py app/autofuse_studio/core/precision/_kernel.c app/autofuse_studio/core/att/_linescan.c \
 		app/autofuse_studio/core/dumps/_mapguard.c app/autofuse_studio/core/dumps/_rawscan.c \
+		app/autofuse_studio/core/dumps/_statsscan.c \
 		app/autofuse_studio/core/reports/_rowjoin.c \
 		app/autofuse_studio/core/precision/_transform.c | system-deps
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -52,6 +52,13 @@ setup(
             # Optional too: without it raw dump headers are located through protobuf alone (raw_header.py).
             optional=True,
         ),
+        Extension(
+            "autofuse_studio.core.dumps._statsscan",
+            ["app/autofuse_studio/core/dumps/_statsscan.c"],
+            extra_compile_args=["-O2", "-std=c99"],
+            # Optional too: without it statistics CSV lines are matched by stats_rows' regex.
+            optional=True,
+        ),
         # POSIX only (a SIGBUS handler): memory-mapped dumps that shrink mid-read become a row status, not a
         # crash. Optional: without it big dumps are mapped unguarded, as before (core/dumps/mapped.py).
         *([Extension(

@@ -507,13 +507,18 @@ class StatsFile:
     """A statistics CSV's tensors by (kind, index), each plain line's converted when it is first asked for
     (what a pair needs of a CSV that holds all of an op's inputs and outputs); read_stats_csv's answers."""
 
-    def __init__(self, tensors: dict[tuple[str, int], TensorStats | PlainRow]) -> None:
+    def __init__(self, tensors: dict[tuple[str, int], Any], reader: RowReader | None = None) -> None:
+        # TensorStats or PlainRow values; with `reader`, its plain_file rows (line, values...) instead.
         self._tensors = tensors
+        self._reader = reader
 
     def tensor(self, kind: str, index: int) -> TensorStats | None:
         """The statistics of input/output `index`, or None when the file has no row for it."""
         found = self._tensors.get((kind, index))
-        if isinstance(found, PlainRow):  # two threads may both convert it: equal objects, either one kept
+        # Two threads may both convert a row: equal objects, either one kept.
+        if found.__class__ is tuple and self._reader is not None:
+            found = self._tensors[(kind, index)] = self._reader.converted(kind, index, found)
+        elif isinstance(found, PlainRow):
             found = self._tensors[(kind, index)] = found.tensor()
         return found
 
@@ -531,13 +536,26 @@ def stats_from_contents(path: Path, data: bytes) -> StatsDump:
 
 def read_stats_file(path: Path) -> StatsFile:
     """read_stats_csv's tensors, each converted when it is asked for (StatsLoadError as read_stats_csv)."""
-    return StatsFile(_read_contents(path, _read_bounded(path)).tensors)
+    return stats_file_from_contents(path, _read_bounded(path))
 
 
 def stats_file_from_contents(path: Path | str, data: bytes) -> StatsFile:
     """stats_from_contents' tensors, each converted when it is asked for (`path` as str: made a Path only where
     a sentence names the file)."""
-    return StatsFile(_read_contents(path, data).tensors)
+    return _plain_file(path, data) or StatsFile(_read_contents(path, data).tensors)
+
+
+def _plain_file(named: Path | str, data: bytes) -> StatsFile | None:
+    """A small file of one header line then plain data lines (what CANN writes), read by the C line reader in
+    one call; None for any other file (the general loop reads it and words what is wrong)."""
+    if not data or len(data) > _LISTED_BYTES:
+        return None
+    lines = (data[len(_BOM):] if data.startswith(_BOM) else data).splitlines()
+    if not lines or not looks_like_stats_csv(lines[0]):
+        return None
+    _, plain = _header_of(lines[0], 1, named)  # a bad header raises here, as in the loop (it comes first there too)
+    rows = None if plain is None else plain.plain_file(lines, 1, MAX_TENSORS)
+    return None if rows is None else StatsFile(rows, plain)
 
 
 def _read_contents(named: Path | str, data: bytes) -> _Reading:

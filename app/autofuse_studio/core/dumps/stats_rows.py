@@ -11,9 +11,16 @@ sentence) stands.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
+
+from autofuse_studio.core.native_switch import load_extension
+
+# The same line grammar in C (_statsscan.c): a whole file's plain lines checked and converted in one call.
+_SCAN = load_extension("autofuse_studio.core.dumps._statsscan", "statistics CSV lines are matched in Python",
+                       logging.getLogger(__name__))
 
 # The same grammars as stats_csv's field checks, on bytes (the line is ASCII: \d is [0-9] there too).
 _FLOAT = rb"([+-]?(?:(?:[0-9]++(?:\.[0-9]*+)?|\.[0-9]++)(?:[eE][+-]?[0-9]++)?|(?i:inf(?:inity)?|nan)))"
@@ -30,16 +37,17 @@ def _dims(text: bytes) -> tuple[int, ...]:
     return tuple(map(int, text.lower().split(b"x")))
 
 
-# Each column's grammar and the converter of its captured bytes (a captured None, a missing value, stays None).
-_GRAMMARS: dict[str, tuple[bytes, Callable[[bytes], Any]]] = {
-    "dtype": (_TEXT, bytes.decode), "format": (_TEXT, bytes.decode),
-    "shape": (rb"(?:" + _SHAPE + rb"|" + _MISSING + rb")", _dims),
-    "max": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float),
-    "min": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float),
-    "avg": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float),
-    "l2norm": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float),
+# Each column's grammar, the converter of its captured bytes (a captured None, a missing value, stays None) and
+# its role in _statsscan.c (t text, s shape, f float, w whole number; k kind, i index and a any other column).
+_GRAMMARS: dict[str, tuple[bytes, Callable[[bytes], Any], bytes]] = {
+    "dtype": (_TEXT, bytes.decode, b"t"), "format": (_TEXT, bytes.decode, b"t"),
+    "shape": (rb"(?:" + _SHAPE + rb"|" + _MISSING + rb")", _dims, b"s"),
+    "max": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float, b"f"),
+    "min": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float, b"f"),
+    "avg": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float, b"f"),
+    "l2norm": (rb"(?:" + _FLOAT + rb"|" + _MISSING + rb")", float, b"f"),
 }
-_WHOLE = (rb"(?:" + _INTEGER + rb"|" + _MISSING + rb")", int)  # data_size, count, the non-finite counts
+_WHOLE = (rb"(?:" + _INTEGER + rb"|" + _MISSING + rb")", int, b"w")  # data_size, count, the non-finite counts
 
 
 class RowReader:
@@ -56,18 +64,23 @@ class RowReader:
         parts: list[bytes] = []
         roles: list[str] = []
         converters: dict[str, Callable[[bytes], Any]] = {}
+        codes: list[bytes] = []  # each field's role in _statsscan.c
         for position in range(named):
             column = at.get(position)
             if column == "kind":
                 parts.append(_KIND)
+                codes.append(b"k")
             elif column == "index":
                 parts.append(_INDEX)
+                codes.append(b"i")
             elif column is None:
                 parts.append(_ANY)
+                codes.append(b"a")
                 continue  # no group
             else:
-                grammar, converters[column] = _GRAMMARS.get(column, _WHOLE)
+                grammar, converters[column], code = _GRAMMARS.get(column, _WHOLE)
                 parts.append(grammar)
+                codes.append(code)
             roles.append(column)
         # Each known column captures one group, in the line's order.
         self._kind_at = roles.index("kind") if "kind" in roles else -1
@@ -82,6 +95,14 @@ class RowReader:
         self._pattern = re.compile(b",".join(parts) + rb"(?:," + _ANY + rb"){0,%d}" % (width - named))
         self._max_line = max_line
         self.usable = bool(self._item_groups) and self._kind_at >= 0 and self._index_at >= 0
+        # plain_rows' arguments after the lines and their start: roles, which fields are statistics, extra fields,
+        # limits (a file of more tensors than max_rows goes the general way, which says so).
+        self._program = (b"".join(codes), bytes(at.get(position) in items for position in range(named)),
+                         width - named, max_line, self._max_dims)
+        self._names = tuple(name for _, name, _ in self._plan)
+        # A missing value is None in C and keeps the field's default here: both are None for every such field.
+        self._updated = all(self._defaults[name] is None for name in self._names
+                            if _GRAMMARS.get(name, _WHOLE)[2] != b"t")
 
     def match(self, line: bytes, number: int) -> PlainRow | None:
         """A plain line (`number`: its line number) as a PlainRow, its values not converted yet; None for any
@@ -110,6 +131,30 @@ class RowReader:
             if text is not None:  # else empty, NA, N/A or -: None, the default of every such field
                 values[name] = convert(text)
         values["line"] = number
+        return self._make(values)
+
+
+    def plain_file(self, lines: list[bytes], start: int,
+                   max_rows: int) -> dict[tuple[str, int], tuple[Any, ...]] | None:
+        """Every line of lines[start:] read at once (line numbers from start + 1), blank ones skipped: each
+        tensor's (line, converted values), a later line of a tensor replacing an earlier one; None when a line is
+        not plain (the caller reads the file the general way), when there are more than max_rows tensors, or
+        without the C module."""
+        if _SCAN is None:
+            return None
+        rows: dict[tuple[str, int], tuple[Any, ...]] | None = _SCAN.plain_rows(lines, start, *self._program, max_rows)
+        return rows
+
+    def converted(self, kind: str, index: int, row: tuple[Any, ...]) -> Any:
+        """make({field: value}) of a plain_file row: (line, values in plan order), None for a missing value."""
+        values = self._defaults.copy()
+        values["kind"], values["index"] = kind, index
+        if self._updated:
+            values.update(zip(self._names, row[1:], strict=True))
+        else:
+            values.update((name, value) for name, value in zip(self._names, row[1:], strict=True)
+                          if value is not None)
+        values["line"] = row[0]
         return self._make(values)
 
 
