@@ -162,6 +162,15 @@ def test_column_kinds_name_the_types_and_non_finite_floats(monkeypatch: pytest.M
     assert _both(lambda: column_kinds(()), monkeypatch) == ((set(), True),) * 2
 
 
+def test_nonfinite_places_are_where_nan_and_inf_floats_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Odd(float):  # a float subclass is not a float cell: the CSV writer leaves such columns to csv.writer
+        pass
+
+    values = [1.5, math.nan, None, "inf", -math.inf, 3, Odd("nan"), math.inf, -0.0, 1e308 * 10]
+    assert _both(lambda: row_join.nonfinite_places(values), monkeypatch) == ([1, 4, 7, 9],) * 2
+    assert _both(lambda: row_join.nonfinite_places(()), monkeypatch) == ([],) * 2
+
+
 def test_attribute_columns_read_across_chunks_subclasses_and_odd_values(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(row_join, "ATTRIBUTE_CHUNK", 3)  # several C calls filling the same lists
 

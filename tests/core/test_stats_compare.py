@@ -25,6 +25,7 @@ from autofuse_studio.core.precision.stats import (
     canonical_dtype,
     compare_stats,
     item_comparison,
+    stats_comparison,
     tensor_statistics,
 )
 
@@ -460,3 +461,23 @@ def test_item_comparison_makes_what_init_makes(values: tuple[Any, ...]) -> None:
         assert hash(made) == hash(expected)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.fused = 0.0  # type: ignore[misc]
+
+
+def test_stats_comparison_makes_what_init_makes() -> None:
+    """stats_comparison skips StatsComparison.__init__: the same object (no __post_init__ to skip), still frozen,
+    and compare_stats gives every field."""
+    assert not hasattr(StatsComparison, "__post_init__")
+    fields = {"kind": "output", "index": 2, "fused_dtype": "DT_FLOAT16", "origin_dtype": "DT_FLOAT",
+              "fused_shape": (2, 3), "origin_shape": None, "items": (item_comparison("max", 1.5, 2.0, -0.5, 0.25),),
+              "one_sided": ("l2norm",), "shape_mismatch": False, "count_mismatch": True, "problem": "x"}
+    made, expected = stats_comparison(**fields), StatsComparison(**fields)
+    assert made == expected and repr(made) == repr(expected) and hash(made) == hash(expected)
+    assert made.as_dict() == expected.as_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.kind = "input"  # type: ignore[misc]
+    fused = TensorStats("output", 0, dtype="DT_FLOAT16", shape=(4,), count=4, max=1.0, avg=0.5, problem="cut off")
+    compared = compare_stats(fused, TensorStats("output", 0, shape=(2, 2), count=4, max=2.0, min=0.0))
+    assert set(vars(compared)) == {field.name for field in dataclasses.fields(StatsComparison)}
+    assert compared == StatsComparison(**vars(compared))
+    assert compared.one_sided == ("min", "avg") and compared.shape_mismatch and not compared.count_mismatch
+    assert compared.problem == "Not compared because of the fused row: cut off"

@@ -21,7 +21,7 @@ from autofuse_studio.core.dumps.walk import WalkReport
 from autofuse_studio.core.notices import Notice, wire_params
 from autofuse_studio.core.precision.metrics import Metrics
 from autofuse_studio.core.precision.pair import PairResult
-from autofuse_studio.core.precision.stats import StatsComparison, item_comparison
+from autofuse_studio.core.precision.stats import StatsComparison, item_comparison, stats_comparison
 from autofuse_studio.core.precision.stream_schema import KNOWN_STATUSES, detail
 
 _TEXT_LIMIT = 2000  # characters of a worker's error text kept in a message
@@ -207,9 +207,11 @@ def _metrics(record: MetricsRecord) -> Metrics:
 def _stats(record: StatsRecord) -> StatsComparison:
     items = tuple(item_comparison(item.name, item.fused, item.origin, item.diff, item.rel_diff)
                   for item in record.items)
-    return StatsComparison(record.kind, record.index, record.fused_dtype, record.origin_dtype, record.fused_shape,
-                           record.origin_shape, items, record.one_sided, record.shape_mismatch,
-                           record.count_mismatch, record.problem)
+    return stats_comparison(kind=record.kind, index=record.index, fused_dtype=record.fused_dtype,
+                            origin_dtype=record.origin_dtype, fused_shape=record.fused_shape,
+                            origin_shape=record.origin_shape, items=items, one_sided=record.one_sided,
+                            shape_mismatch=record.shape_mismatch, count_mismatch=record.count_mismatch,
+                            problem=record.problem)
 
 
 def _pair(record: PairRecord) -> PairResult:

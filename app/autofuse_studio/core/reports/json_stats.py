@@ -176,7 +176,7 @@ def _item_columns(table: StatsTable) -> list[Column]:
             f'{_ITEM_INDENT}"{name}": {{'
         for part in ITEM_PARTS:
             before = (opening if part == "fused" else ",") + f'{_PART_INDENT}"{part}": '
-            values = table.parts[part][number]
+            values = table.part(part, number)
             columns.append((Numbers(table.spread(values)), before, "", ""))
             found = table.numbers[part][:, number]
             odd = np.flatnonzero(~np.isfinite(found))

@@ -20,7 +20,14 @@ from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
-from autofuse_studio.core.reports.row_join import Numbers, attribute_columns, column_survey, join_rows, plain_texts
+from autofuse_studio.core.reports.row_join import (
+    Numbers,
+    attribute_columns,
+    column_survey,
+    join_rows,
+    nonfinite_places,
+    plain_texts,
+)
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, csv_cell
 
 # The row attributes the tabular columns show as they are (table_records reads them through to_dict()).
@@ -87,8 +94,11 @@ def _numbers(values: Sequence[Any], non_finite_empty: bool, finite: bool) -> Seq
     """
     if non_finite_empty or finite:
         return Numbers(values)  # msgspec spells them in join_rows, NaN/Inf as empty cells
-    # value - value is NaN for NaN and ±Inf only: those keep their text ('nan', 'inf', '-inf').
-    return [repr(value) if value.__class__ is float and value - value != 0 else value for value in values]
+    # Those keep their text ('nan', 'inf', '-inf'); the rest of the column is spelled by join_rows.
+    spelled = list(values)
+    for at in nonfinite_places(values):
+        spelled[at] = repr(spelled[at])
+    return spelled
 
 
 def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> Sequence[Any] | Numbers:

@@ -67,6 +67,15 @@ def all_finite(values: Sequence[Any]) -> bool:
     return total - total == 0
 
 
+def nonfinite_places(values: Sequence[Any]) -> list[int]:
+    """Where the floats of `values` that are NaN or ±Inf are (C: one pass; Python without the module)."""
+    native = native_joiner()
+    if native is None or not hasattr(native, "nonfinite_places"):  # an older build of the module
+        return [at for at, value in enumerate(values) if value.__class__ is float and value - value != 0]
+    places: list[int] = native.nonfinite_places(values)
+    return places
+
+
 def column_kinds(values: Sequence[Any]) -> tuple[set[type], bool]:
     """The types of `values` and whether every float among them is finite (C: one pass over the column)."""
     native = native_joiner()

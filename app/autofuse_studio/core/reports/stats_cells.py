@@ -8,6 +8,7 @@ the others through stats_cells: the same values either way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -107,14 +108,14 @@ def _table_columns(table: StatsTable, limits_of: _LimitsByDtype) -> dict[str, li
                                                                                        strict=True)])}
     # Each row's worst item's values: its place among the flat values, a None (appended) for rows without one.
     at = np.where(found, np.arange(len(table.positions)) * len(table.layout) + worst, -1).tolist()
+    gather = itemgetter(*at) if len(at) > 1 else lambda values: [values[place] for place in at]
     for key, part in _WORST_PARTS:
-        values = [*table.flat[part], None]
-        columns[key] = table.spread([values[place] for place in at] if at else [])
+        columns[key] = table.spread(gather([*table.flat[part], None]))
     for name, fused_key, origin_key in _SHOWN_ITEMS:
         if name in table.layout:
-            at = table.layout.index(name)
-            columns[fused_key] = table.spread(table.parts["fused"][at])
-            columns[origin_key] = table.spread(table.parts["origin"][at])
+            number = table.layout.index(name)
+            columns[fused_key] = table.spread(table.part("fused", number))
+            columns[origin_key] = table.spread(table.part("origin", number))
         else:
             columns[fused_key], columns[origin_key] = [None] * table.size, [None] * table.size
     return {key: columns[key] for key in STATS_KEYS}
