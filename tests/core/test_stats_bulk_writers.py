@@ -113,6 +113,8 @@ KNOBS = [  # (count, seed, layouts, odd, none, hostile, wild)
     (1, 1, 1, 0.0, 0.0, False, 0.1), (40, 2, 1, 0.0, 0.0, False, 0.0), (300, 3, 1, 0.05, 0.1, False, 0.1),
     (300, 4, 3, 0.2, 0.3, True, 0.3), (500, 5, 2, 0.5, 0.0, False, 0.6), (200, 6, 1, 0.0, 0.9, True, 0.2),
     (300, 7, 1, 1.0, 0.0, True, 0.1), (200, 8, 4, 0.0, 0.0, False, 1.0),
+    # Few rows with statistics (a tensor run's): the JSON spells them over those rows alone (_sparse_statistics).
+    (400, 9, 2, 0.3, 0.85, True, 0.5), (300, 10, 1, 0.0, 0.97, False, 0.3), (250, 11, 3, 0.1, 0.8, True, 1.0),
 ]
 
 
