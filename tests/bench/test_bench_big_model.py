@@ -8,7 +8,8 @@ alone (ru_maxrss), both runs alternate, and each cell prints the ratios of its p
 Cells (`BIG_MODEL_CELLS=compact,heavy` picks some; `BIG_MODEL_RUNS` pairs per cell, default 2): the
 generated case (20k fused ops, ~103k original ops, ~148k tiny NPYs) with its graphs compact or indented,
 attribute-light or -heavy, one or three outputs per unfused op, without `--output` or with a JSON or xlsx
-result file; and a case of 1 MB tensors (fewer fused ops, graphs padded to big-model size with filler ops).
+result file; a case of 1 MB tensors (fewer fused ops, graphs padded to big-model size with filler ops); and the
+statistics-mode twin of the tiny case (one CSV per op dump, what an LLM-scale job can afford), written once.
 Graph shapes: tests/synth/big_model.py.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -29,6 +31,7 @@ import pytest
 from tests.synth import CaseManifest, CaseSpec, generate_case
 from tests.synth.big_model import GraphShape, write_shape
 from tests.synth.case import load_manifest
+from tests.synth.raw_twin import twin_case
 
 pytestmark = pytest.mark.bench
 
@@ -49,6 +52,7 @@ class Cell:
     shape: GraphShape
     output: str = ""  # "", "json" or "xlsx"
     big_tensors: bool = False
+    statistics: bool = False  # the case's statistics-mode twin (one CSV per op dump) instead of its NPYs
 
 
 CELLS = (
@@ -62,6 +66,7 @@ CELLS = (
     Cell("compact-xlsx", GraphShape("compact"), output="xlsx"),
     Cell("1mb-compact", GraphShape("compact", pad_ops=50_000), big_tensors=True),
     Cell("1mb-compact-json", GraphShape("compact", pad_ops=50_000), output="json", big_tensors=True),
+    Cell("compact-lean-stats", GraphShape("compact", attrs="lean"), statistics=True),
 )
 _PICKED = [name for name in os.environ.get("BIG_MODEL_CELLS", "").split(",") if name]
 
@@ -88,14 +93,29 @@ def measure(argv: list[str], log: Path, app: str = "") -> tuple[float, float]:
     return float(elapsed), int(peak) / 1024
 
 
-def nwa_argv(root: Path, manifest: CaseManifest, out: Path | None) -> list[str]:
-    """`nwa` mode 1 on the case, with --output `out` when given."""
+def nwa_argv(root: Path, manifest: CaseManifest, out: Path | None, data: dict[str, Path] | None = None) -> list[str]:
+    """`nwa` mode 1 on the case (its dumps, or the `data` folders of each side), with --output `out` when given."""
+    folders = data or {side: root / manifest.data[side] for side in ("af_open", "af_close")}
     argv = [sys.executable, "-m", "autofuse_studio", "nwa",
             "--af-open-graph", str(root / manifest.graphs["af_open"]),
             "--af-close-graph", str(root / manifest.graphs["af_close"]),
-            "--af-open-data", str(root / manifest.data["af_open"]),
-            "--af-close-data", str(root / manifest.data["af_close"])]
+            "--af-open-data", str(folders["af_open"]), "--af-close-data", str(folders["af_close"])]
     return argv + (["--output", str(out)] if out else [])
+
+
+def statistics_twin(root: Path) -> dict[str, Path]:
+    """The case's statistics-mode twin beside it (written once, ~1 min for the big model's 150k dumps; kept in
+    BIG_MODEL_DIR like the case: a `complete` file marks a finished one)."""
+    twin = root.parent / f"{root.name}_stats"
+    folders = {side: twin / side for side in ("af_open", "af_close")}
+    if not (twin / "complete").is_file():
+        shutil.rmtree(twin, ignore_errors=True)
+        start = time.perf_counter()
+        folders = twin_case(root, twin, "stats")
+        (twin / "complete").write_text("written by test_bench_big_model\n", encoding="utf-8")
+        print(f"\n[statistics twin] {sum(1 for _ in twin.rglob('*.csv'))} CSVs "
+              f"(written in {time.perf_counter() - start:.0f} s)")
+    return folders
 
 
 def flushed_to_disk() -> None:
@@ -143,14 +163,15 @@ def test_big_model_shape(cell: Cell, cases: dict[bool, tuple[Path, CaseManifest]
     size = write_shape(root, manifest.graphs, cell.shape) / 2**20
     flushed_to_disk()  # the case's 150k files and the graphs just written: their writeback is not timed
     out = tmp_path / f"result.{cell.output}" if cell.output else None
+    data = statistics_twin(root) if cell.statistics else None
     pairs = []
     befores = []
     for _ in range(RUNS):
         base = measure(baseline_argv(root, manifest), tmp_path / "baseline.log")
-        ours = measure(nwa_argv(root, manifest, out), tmp_path / "nwa.log", OURS_APP)
+        ours = measure(nwa_argv(root, manifest, out, data), tmp_path / "nwa.log", OURS_APP)
         pairs.append((base, ours))
         if BEFORE_APP:
-            befores.append(measure(nwa_argv(root, manifest, out), tmp_path / "before.log", BEFORE_APP))
+            befores.append(measure(nwa_argv(root, manifest, out, data), tmp_path / "before.log", BEFORE_APP))
     time_ratios = [o[0] / b[0] for b, o in pairs]
     peak_ratios = [o[1] / b[1] for b, o in pairs]
     print(f"\n  {cell.name:18s} ({size:.0f} MB graphs): json.load {_span(b[0] for b, _ in pairs)} s / "
