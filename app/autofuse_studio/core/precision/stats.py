@@ -204,20 +204,24 @@ class ItemComparison:
 
     def breaks(self, limits: StatsLimits) -> bool:
         """True when this statistic breaks `limits` (the element count is never judged here)."""
-        if self.name in COUNT_ITEMS:
-            return abs(self.diff) > limits.max_nonfinite_diff
-        if self.is_count or self.diff == 0:
+        # Each field read once (the verdicts and the console table judge 100k+ rows of seven statistics).
+        name, diff = self.name, self.diff
+        if name in COUNT_ITEMS:
+            return abs(diff) > limits.max_nonfinite_diff
+        if name not in VALUE_ITEMS or diff == 0:  # the element count, or no difference
             return False
         if not (math.isfinite(self.fused) and math.isfinite(self.origin)):
             return True
-        return abs(self.diff) > limits.abs_floor and self.rel_diff > limits.max_rel
+        return abs(diff) > limits.abs_floor and self.rel_diff > limits.max_rel
 
     def severity(self, limits: StatsLimits) -> float:
         """How far beyond its limit this statistic is (above 1: broken), for ranking the worst one."""
-        if self.diff == 0 or self.name == "count":
+        name, diff = self.name, self.diff
+        if diff == 0 or name == "count":
             return 0.0
-        if self.name in COUNT_ITEMS:
-            return math.inf if self.breaks(limits) else abs(self.diff) / (limits.max_nonfinite_diff + 1)
+        if name in COUNT_ITEMS:
+            size = abs(diff)
+            return math.inf if size > limits.max_nonfinite_diff else size / (limits.max_nonfinite_diff + 1)
         if not (math.isfinite(self.fused) and math.isfinite(self.origin)):
             return math.inf
         by_floor = abs(self.diff) / limits.abs_floor if limits.abs_floor else math.inf
@@ -302,7 +306,10 @@ class StatsComparison:
 
     def item(self, name: str) -> ItemComparison | None:
         """The comparison of one statistic, None when not both sides have it."""
-        return next((item for item in self.items if item.name == name), None)
+        for item in self.items:  # a loop, not next() of a generator (asked for 100k+ rows)
+            if item.name == name:
+                return item
+        return None
 
     @property
     def mismatch(self) -> str | None:
@@ -332,7 +339,10 @@ class StatsComparison:
         """True when a statistic breaks `limits`, False when none does, None when nothing is comparable."""
         if not self.comparable:
             return None
-        return any(item.breaks(limits) for item in self.items)
+        for item in self.items:  # noqa: SIM110 - a loop: any() of a generator cost 0.8 us more a row (100k+ rows)
+            if item.breaks(limits):
+                return True
+        return False
 
     def worst_item(self, limits: StatsLimits | None = None) -> str | None:
         """The statistic that diverged most relative to its limit (a broken NaN/Inf count first); None if none did."""
