@@ -146,7 +146,7 @@ def open_npy(path: str | Path, read_below: int = 0) -> LazyTensor:
     return _tensor(array, is_bf16)
 
 
-def tensor_from_contents(contents: bytes | memoryview, path: Path) -> LazyTensor:
+def tensor_from_contents(contents: bytes | memoryview, path: str | Path) -> LazyTensor:
     """The tensor of a whole NPY file already read into memory, checked as open_npy checks it; NpyLoadError if unusable.
 
     The array is a view of `contents` (read-only when they are): they must outlive it.
@@ -199,7 +199,7 @@ def _tensor(array: np.ndarray, is_bf16: bool) -> LazyTensor:
     return LazyTensor.plain(array)
 
 
-def _read_layout(handle: BinaryIO, size: int, path: Path) -> tuple[_Layout, bool]:
+def _read_layout(handle: BinaryIO, size: int, path: str | Path) -> tuple[_Layout, bool]:
     """The data's dtype, shape, order and offset, and whether it is bf16; NpyLoadError when unusable."""
     header = read_header(handle, size, path)
     expected, present = header.data_bytes, size - header.offset

@@ -54,11 +54,11 @@ class NpyHeader:
         return count * self.dtype.itemsize
 
 
-def _broken(path: Path, reason: str) -> NpyLoadError:
+def _broken(path: str | Path, reason: str) -> NpyLoadError:
     return NpyLoadError.of("npy_header_broken", path=path, reason=reason)
 
 
-def _read_text(handle: BinaryIO, size: int, path: Path) -> tuple[str, int]:
+def _read_text(handle: BinaryIO, size: int, path: str | Path) -> tuple[str, int]:
     """The header text and the offset of the data, after checking the magic, version and declared length."""
     preamble = handle.read(8)
     if preamble[:6] != _MAGIC:
@@ -94,7 +94,7 @@ def _fast(text: str) -> tuple[str, bool, tuple[int, ...]] | None:
     return descr, fortran == "True", tuple(int(dim) for dim in dims.split(",") if dim.strip())
 
 
-def _literal(text: str, path: Path) -> dict[str, object]:
+def _literal(text: str, path: str | Path) -> dict[str, object]:
     """The header dict by literal_eval (never eval): exactly the keys descr, fortran_order and shape."""
     try:
         value = ast.literal_eval(_LONG_SUFFIX.sub("", text))
@@ -122,7 +122,7 @@ def _dim_problem(dim: object) -> str | None:
     return None
 
 
-def _shape(value: object, path: Path) -> tuple[int, ...]:
+def _shape(value: object, path: str | Path) -> tuple[int, ...]:
     """The shape as a tuple of non-negative Python ints (no bools), at most MAX_DIMS long."""
     if not isinstance(value, tuple):
         raise _broken(path, f"the shape is a {type(value).__name__}, not a tuple")
@@ -135,7 +135,7 @@ def _shape(value: object, path: Path) -> tuple[int, ...]:
     return value
 
 
-def _dtype(descr: object, path: Path) -> np.dtype[np.generic]:
+def _dtype(descr: object, path: str | Path) -> np.dtype[np.generic]:
     """np.dtype of a simple descriptor string; lists (structured data) and anything odd are refused."""
     if isinstance(descr, list):
         raise NpyLoadError.of("npy_structured_descr", path=path)
@@ -149,7 +149,7 @@ def _dtype(descr: object, path: Path) -> np.dtype[np.generic]:
         raise _broken(path, f"descr {excerpt(descr, 40)} is not a numpy dtype") from exc
 
 
-def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
+def _check_dtype(dtype: np.dtype[np.generic], path: str | Path) -> bool:
     """Raise for dtypes we refuse; True when the dtype is bf16 stored as 2-byte void ('<V2')."""
     if dtype.hasobject:
         raise NpyLoadError.of("npy_pickled", path=path)
@@ -163,7 +163,7 @@ def _check_dtype(dtype: np.dtype[np.generic], path: Path) -> bool:
     return False
 
 
-def read_header(handle: BinaryIO, size: int, path: Path) -> NpyHeader:
+def read_header(handle: BinaryIO, size: int, path: str | Path) -> NpyHeader:
     """The validated header of the NPY file of `size` bytes open at its start; NpyLoadError when unusable."""
     text, offset = _read_text(handle, size, path)
     fast = _fast(text)

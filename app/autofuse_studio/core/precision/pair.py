@@ -70,7 +70,9 @@ def _split_status(status: str) -> list[str]:
 class PairSide:
     """One side of a comparison: the file (None when not found), its layout, and a label for messages."""
 
-    path: Path | None
+    # The file as the dump index spelled it (a str: a Path cost ~7 us a side to make and hash, 40k sides of a big
+    # model on the planning thread), or a Path a caller made; every reader takes either.
+    path: str | Path | None
     layout: LayoutInfo | None
     label: str
     graph_dtype: str | None = None  # the desc's dtype, e.g. DT_BF16 for a bf16 tensor dumped as float32

@@ -71,7 +71,7 @@ class _Buffer(threading.local):
 _BUFFER = _Buffer()
 
 
-def _file_of(path: Path | None, ref: RawRef | None) -> Path | str | None:
+def _file_of(path: str | Path | None, ref: RawRef | None) -> Path | str | None:
     """The file to read for a side: the NPY itself, the raw dump a raw tensor's name points into, or the
     statistics CSV a statistics tensor's name points into."""
     if ref is None:

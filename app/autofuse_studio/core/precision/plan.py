@@ -80,7 +80,7 @@ def _size(path: str | None, desc: TensorDesc | None) -> int:
         return 0
 
 
-def _described(path: Path | None, desc: TensorDesc | None, label: str) -> PairSide:
+def _described(path: str | Path | None, desc: TensorDesc | None, label: str) -> PairSide:
     """A side whose layout and graph dtype come from `desc`."""
     return PairSide(path, _layout(desc), label, desc.dtype if desc else None)
 
@@ -137,10 +137,8 @@ class _Planner:
                 origin_desc: TensorDesc | None) -> None:
         assert row.origin_op is not None
         item = PlannedRow(row)
-        item.fused = _described(Path(fused) if fused else None, fused_desc,
-                                f"{row.fused_op} {row.kind} {row.fused_index}")
-        item.origin = _described(Path(origin) if origin else None, origin_desc,
-                                 f"{row.origin_op} output {row.origin_index}")
+        item.fused = _described(fused or None, fused_desc, f"{row.fused_op} {row.kind} {row.fused_index}")
+        item.origin = _described(origin or None, origin_desc, f"{row.origin_op} output {row.origin_index}")
         item.size_bytes = _size(fused, fused_desc) + _size(origin, origin_desc)
         row.fused_layout, row.origin_layout = item.fused.layout, item.origin.layout
         row.fused_file, row.origin_file = fused, origin
