@@ -33,7 +33,7 @@ def known_pairs(request: RunSpec) -> list[tuple[Path, Path]]:
     """Every (fused, origin) file pair our own plan compares: the paths the naive loop is handed."""
     case = load_case(request)
     planned = plan_rows(case, pair_dumps(case.open_index, case.close_index), False).rows
-    return [(item.fused.path, item.origin.path) for item in planned
+    return [(Path(item.fused.path), Path(item.origin.path)) for item in planned  # the plan keeps path text
             if item.fused is not None and item.origin is not None
             and item.fused.path is not None and item.origin.path is not None]
 

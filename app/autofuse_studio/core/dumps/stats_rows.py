@@ -133,7 +133,6 @@ class RowReader:
         values["line"] = number
         return self._make(values)
 
-
     def plain_file(self, lines: list[bytes], start: int,
                    max_rows: int) -> dict[tuple[str, int], tuple[Any, ...]] | None:
         """Every line of lines[start:] read at once (line numbers from start + 1), blank ones skipped: each

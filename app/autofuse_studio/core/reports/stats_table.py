@@ -69,7 +69,8 @@ class StatsTable:
 
 def mostly_statistics(stats: list[StatsComparison | None]) -> bool:
     """True when at least a quarter of the rows have statistics: the columns cost a few ms a block whatever the
-    rows, the per-row path ~5-10 us a row with statistics (a tensor run's few such rows are spelled row by row)."""
+    rows, the per-row path ~5-10 us a row with statistics (the CSV and xlsx spell a tensor run's few such rows
+    row by row; the JSON spells them by columns of their own rows: json_rows._sparse_statistics)."""
     # Counted by identity: list.count(None) calls each comparison's dataclass __eq__ (~0.5 us a row).
     present = sum(map(is_not, stats, repeat(None)))
     return (len(stats) - present) * 4 < len(stats) * 3
