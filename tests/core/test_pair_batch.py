@@ -17,7 +17,7 @@ from autofuse_studio.core.dumps.lazy import DEFAULT_BLOCK_ELEMENTS
 from autofuse_studio.core.errors import Cancelled
 from autofuse_studio.core.precision import metrics, native, pair, pair_batch
 from autofuse_studio.core.precision.metrics import EPSILON, PASS_RATIO_LIMITS
-from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair
+from autofuse_studio.core.precision.pair import PairResult, PairSide, compare_pair, pair_side
 from autofuse_studio.core.precision.pair_batch import PairKey, compare_pairs
 from autofuse_studio.core.progress import CancelToken
 from tests.core.test_stats_rows import random_csv
@@ -417,3 +417,17 @@ def test_statistics_pairs_are_compared_from_the_bytes_read(tmp_path: Path, monke
     fallen_back = set(_check(keys, 7))
     assert fallen_back == unreadable  # both CSVs read: compared here, from their bytes
     assert any(compare_pair(*key).stats is not None for key in keys)
+
+
+def test_pair_side_makes_what_init_makes() -> None:
+    """plan's sides skip PairSide.__init__: the same fields, equality and hash, still frozen. PairSide's fields are
+    pinned: one more would need pair_side to set it (its __post_init__ only hashes)."""
+    assert [field.name for field in dataclasses.fields(PairSide)] == ["path", "layout", "label", "graph_dtype",
+                                                                       "_hash"]
+    for values in (("/d/a.npy", LayoutInfo("NC1HWC0", "NCHW", (1, 2, 3, 4)), "op output 0", "DT_BF16"),
+                   (None, None, "missing", None), (Path("/d/b.npy"), LayoutInfo(None, None, None), "x", "DT_FLOAT")):
+        made, expected = pair_side(*values), PairSide(*values)
+        assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+        assert {made: 1}[expected] == 1
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.label = "other"  # type: ignore[misc]

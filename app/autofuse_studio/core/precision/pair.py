@@ -87,6 +87,16 @@ class PairSide:
         return self._hash
 
 
+def pair_side(path: str | Path | None, layout: LayoutInfo | None, label: str, graph_dtype: str | None) -> PairSide:
+    """PairSide(path, layout, label, graph_dtype), made without the frozen __init__ and its __post_init__ (five
+    setattr calls through the frozen check: a third of a side's planning, 40k sides of a big model on the
+    planning thread); a test checks both equal."""
+    made = object.__new__(PairSide)
+    made.__dict__.update(path=path, layout=layout, label=label, graph_dtype=graph_dtype,
+                         _hash=hash((path, layout, label, graph_dtype)))
+    return made
+
+
 _BF16_NAMES = frozenset({"DT_BF16", "DT_BFLOAT16"})
 
 

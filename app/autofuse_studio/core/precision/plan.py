@@ -17,7 +17,7 @@ from autofuse_studio.core.ge.model import Model, TensorDesc
 from autofuse_studio.core.precision.dump_pairs import DumpPair
 from autofuse_studio.core.precision.loaded_case import LoadedCase
 from autofuse_studio.core.precision.occurrences import OccurrenceLog
-from autofuse_studio.core.precision.pair import NO_MAPPING, RANK_NOT_FOUND, SKIPPED_CONST_DATA, PairSide
+from autofuse_studio.core.precision.pair import NO_MAPPING, RANK_NOT_FOUND, SKIPPED_CONST_DATA, PairSide, pair_side
 from autofuse_studio.core.precision.rows import INPUT, OUTPUT, PrecisionRow
 from autofuse_studio.core.precision.verdict import Port
 
@@ -49,7 +49,17 @@ class Plan:
 def _layout(desc: TensorDesc | None) -> LayoutInfo | None:
     if desc is None:
         return None
-    return LayoutInfo(desc.layout, desc.origin_format, desc.origin_shape)
+    key = (desc.layout, desc.origin_format, desc.origin_shape)
+    found = _LAYOUTS.get(key)
+    if found is None:  # a model has few distinct layouts: one object each, not one per planned side
+        if len(_LAYOUTS) >= _KEPT_LAYOUTS:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[key] = LayoutInfo(*key)
+    return found
+
+
+_LAYOUTS: dict[tuple[str | None, str | None, tuple[int, ...] | None], LayoutInfo] = {}
+_KEPT_LAYOUTS = 4096
 
 
 def _origin_desc(model: Model, op_name: str, index: int) -> TensorDesc | None:
@@ -82,7 +92,7 @@ def _size(path: str | None, desc: TensorDesc | None) -> int:
 
 def _described(path: str | Path | None, desc: TensorDesc | None, label: str) -> PairSide:
     """A side whose layout and graph dtype come from `desc`."""
-    return PairSide(path, _layout(desc), label, desc.dtype if desc else None)
+    return pair_side(path, _layout(desc), label, desc.dtype if desc else None)
 
 
 # Where the origin side's desc comes from: (origin op, output index, the fused side's desc) -> desc.
