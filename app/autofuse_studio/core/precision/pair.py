@@ -80,7 +80,7 @@ class PairSide:
 
     def __post_init__(self) -> None:
         """Hash once: the scheduler keys its dicts by pairs of sides, tens of thousands of times a run."""
-        object.__setattr__(self, "_hash", hash((self.path, self.layout, self.label, self.graph_dtype)))
+        object.__setattr__(self, "_hash", _side_hash(self.path, self.layout, self.label, self.graph_dtype))
 
     def __hash__(self) -> int:
         """The hash computed at creation (the fields never change)."""
@@ -93,8 +93,13 @@ def pair_side(path: str | Path | None, layout: LayoutInfo | None, label: str, gr
     planning thread); a test checks both equal."""
     made = object.__new__(PairSide)
     made.__dict__.update(path=path, layout=layout, label=label, graph_dtype=graph_dtype,
-                         _hash=hash((path, layout, label, graph_dtype)))
+                         _hash=_side_hash(path, layout, label, graph_dtype))
     return made
+
+
+def _side_hash(path: str | Path | None, layout: LayoutInfo | None, label: str, graph_dtype: str | None) -> int:
+    """A side's hash, the same however it was made."""
+    return hash((path, layout, label, graph_dtype))
 
 
 _BF16_NAMES = frozenset({"DT_BF16", "DT_BFLOAT16"})
