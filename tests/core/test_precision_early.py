@@ -161,6 +161,9 @@ def test_only_tiny_pairs_go_to_the_helper_process(tmp_path: Path, monkeypatch: p
 
     monkeypatch.setattr(scheduler_module, "compare_pair", fake_compare)
     monkeypatch.setenv(compare_process.ENV, "1")
+    # The routing alone: the run's own thread would otherwise race the helper for the tiny frame once planning is
+    # done (compare_queued, tested in test_compare_process.py).
+    monkeypatch.setattr(compare_process.CompareHelper, "compare_queued", lambda self, compare: 0)
     plain = LayoutInfo("ND", "ND", (2, 3))
     tiny = _planned(PairSide(tmp_path / "t.npy", plain, "t-f"), PairSide(tmp_path / "to.npy", plain, "t-o"), "t")
     big = _planned(PairSide(tmp_path / "b.npy", plain, "b-f"), PairSide(tmp_path / "bo.npy", plain, "b-o"), "b")
