@@ -237,6 +237,24 @@ def test_whole_number_columns_are_written_alike(monkeypatch: pytest.MonkeyPatch)
     assert native == python == b'<c r="C1"><v>0</v></c><c r="C3"><v>-1</v></c>'
 
 
+@pytest.mark.parametrize("non_finite", [(math.nan,), (math.inf, math.nan), (-math.inf,), (math.nan, -math.inf, math.inf)])
+def test_non_finite_floats_outside_the_metrics_keep_their_text(non_finite: tuple[float, ...],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # "nan", "inf", "-inf" as the row-by-row cells spell them: CSV text, xlsx inline strings ("-inf" quoted as a
+    # formula lead), with or without the C joiner, the GIL held or not.
+    values: list[Any] = [*_floats(50), None, 3, *non_finite, 2.5, *non_finite]
+    expected_csv = "".join(("" if value is None else repr(value)) + "\n" for value in values).encode()
+    expected_xlsx = "".join(xlsx_stream.cell("D", value).replace(ROW, str(number)) if value is not None else ""
+                            for number, value in enumerate(values, start=1)).encode()
+    csv_column = (precision_csv.column_cells(values), "", "", "")
+    xlsx_column = xlsx_stream.column_cells(values, "D")
+    for column, templates, expected in ((csv_column, ("", "\n", ","), expected_csv),
+                                        (xlsx_column, ("", "", ""), expected_xlsx)):
+        native, python = _both(lambda c=column, t=templates: join_rows([c], 0, len(values), *t),  # type: ignore[misc]
+                               monkeypatch)
+        assert native == python == _released([column], 0, len(values), *templates) == expected
+
+
 XLSX_RULES = (xlsx_stream._UNSAFE_INSIDE, "".join(xlsx_stream.FORMULA_LEADS), True, xlsx_stream.MAX_CELL_TEXT)
 CSV_RULES = ("".join(precision_csv._QUOTE_MARKS), "".join(precision_csv.FORMULA_LEADS), False, 10**9)
 
@@ -295,3 +313,62 @@ def test_a_lone_surrogate_in_a_name_fails_csv_as_before(tmp_path: Path, joiner: 
     with pytest.raises(UnicodeEncodeError):
         write_precision(result, tmp_path / "r.csv")
     assert not (tmp_path / "r.csv").exists()
+
+
+def _released(columns: list[Any], start: int, stop: int, *templates: str) -> bytes:
+    return join_rows(columns, start, stop, *templates, released=True)
+
+
+def _every_cell_kind(count: int, seed: int) -> list[Any]:
+    """A column of `count` cells of every kind join_rows takes, the ones read without the GIL (ASCII texts, 64-bit
+    ints, ASCII whole cells, None, "", NaN) among those it reads with it (floats, non-ASCII texts, big ints)."""
+    rng = random.Random(seed)
+    texts = [text for text in HOSTILE_TEXTS if ROW not in text]  # a caller that numbers rows keeps ROW out of texts
+    kinds: list[Callable[[], Any]] = [
+        lambda: rng.choice(texts), lambda: "op_" + str(rng.getrandbits(20)), lambda: None,
+        lambda: "", lambda: rng.randint(-(2**63), 2**63 - 1), lambda: rng.choice((2**63, -(2**63) - 1, 2**70)),
+        lambda: rng.choice(_floats(40)), lambda: rng.choice((math.nan, math.inf, -math.inf)),
+        lambda: ("<w" + ROW + ">" + rng.choice(("x", "融合")),), lambda: (rng.choice(("", "plain", "a,b")),),
+        lambda: rng.randint(-5, 5)]
+    return [rng.choice(kinds)() for _ in range(count)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_released_joiner_writes_what_the_others_write(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cells read without the GIL and cells read with it, in any mix: the same bytes as the joiner that holds the
+    # GIL throughout and as Python.
+    rows = 3000
+    columns = [(_every_cell_kind(rows, seed * 10 + number), "<" + ROW + ":", ">", "{" + ROW + "}", "#", "")
+               for number in range(4)]
+    columns.append((Numbers([*_floats(rows - 3), None, "nan", "-inf"]), "t:", ";", "_", "n:", ""))
+    templates = ("r" + ROW + "=", "\n", "|")
+    for start, stop in ((0, rows), (17, 18), (rows, rows), (5, 2500)):
+        released = _released(columns, start, stop, *templates, 1)
+        native, python = _both(lambda s=start, e=stop: join_rows(columns, s, e, *templates, 1),  # type: ignore[misc]
+                               monkeypatch)
+        assert released == native == python
+
+
+def test_a_numbers_column_writes_its_words_as_text_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = [(Numbers([1.5, "nan", None, "-inf", 3, "inf"]), "<t>", "</t>", "_", "<n>", "</n>")]
+    expected = b"<n>1.5</n>,<t>nan</t>,_,<t>-inf</t>,<n>3</n>,<t>inf</t>,"
+    native, python = _both(lambda: join_rows(columns, 0, 6, "", ",", ""), monkeypatch)
+    assert native == python == _released(columns, 0, 6, "", ",", "") == expected
+
+
+@pytest.mark.parametrize("text", ["", "a b", "x,y", 'q"', "back\\", "nan1", "融合"])
+def test_a_numbers_column_refuses_a_text_that_is_not_a_word(text: str, joiner: str) -> None:
+    columns = [(Numbers([1.0, text]), "", "", "")]
+    for released in (False, True):
+        with pytest.raises(ValueError, match="numbers"):
+            join_rows(columns, 0, 2, released=released)
+
+
+def test_the_released_joiner_reports_a_bad_cell_before_a_bad_number() -> None:
+    # The list columns' cells come first, as in the joiner that holds the GIL: the first bad cell's error.
+    columns = [(["a", "b", 1.5j, object()], "", "", ""), (msgspec.json.encode([1, 2]), "", "", "")]
+    for released in (False, True):
+        with pytest.raises(TypeError, match="complex"):
+            join_rows(columns, 0, 4, released=released)
+    with pytest.raises(ValueError, match="fewer numbers"):
+        join_rows([(["a", "b", "c"], "", "", ""), columns[1]], 0, 3, released=True)

@@ -14,7 +14,8 @@
  *     (str,)           -> that text as it is (a cell spelled whole by the caller)
  *   or values is bytes: msgspec's JSON array of the numbers of rows start..stop-1 (msgspec spells floats 25x
  *   faster than repr), each token written as the number cell it is: `null` -> `empty`, an int as it is, a float
- *   respelled as float.__repr__ spells the same digits (msgspec's are the shortest round trip, as repr's).
+ *   respelled as float.__repr__ spells the same digits (msgspec's are the shortest round trip, as repr's), a word
+ *   of ASCII letters, '+' and '-' between quotes ("nan") as a text cell: `before` + the word + `after`.
  *   For each row i in [start, stop): row_open, the columns' cells joined by `separator`, row_close.
  *   In row_open, row_close, before, after, empty and the whole-cell texts, every \x01 becomes the row's number
  *   (first_number + i - start); the plain texts are copied as they are. Text that UTF-8 cannot hold (a lone
@@ -357,6 +358,23 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
     return buffer_add(buffer, out, used);
 }
 
+/* A numbers column's text token (a word of one or more ASCII letters, '+' and '-' between quotes: "nan", "inf", "-inf", written
+ * as a text cell): the text's length (it starts after the quote), or -1 for any other token starting with a quote. */
+#define TOKEN_TEXT_ERROR "join_rows: a numbers column's text is a word of ASCII letters, '+' and '-'"
+
+static Py_ssize_t token_text(const char *token, Py_ssize_t length) {
+    if (length < 3 || token[0] != '"' || token[length - 1] != '"') {
+        return -1;
+    }
+    for (Py_ssize_t at = 1; at < length - 1; at++) {
+        char letter = token[at];
+        if (!((letter >= 'a' && letter <= 'z') || (letter >= 'A' && letter <= 'Z') || letter == '+' || letter == '-')) {
+            return -1;
+        }
+    }
+    return length - 2;
+}
+
 /* The next token of a bytes column (cursor moved past it and its comma), written as its cell. */
 static int add_number_token(Buffer *buffer, const Column *column, const char **cursor, const char *end,
                             const char *number, Py_ssize_t number_length) {
@@ -375,6 +393,14 @@ static int add_number_token(Buffer *buffer, const Column *column, const char **c
     if (length == 0) {
         PyErr_SetString(PyExc_ValueError, "join_rows: an empty number");
         return -1;
+    }
+    if (token[0] == '"') {
+        Py_ssize_t text_length = token_text(token, length);
+        if (text_length < 0) {
+            PyErr_SetString(PyExc_ValueError, TOKEN_TEXT_ERROR);
+            return -1;
+        }
+        return add_wrapped(buffer, &column->before, token + 1, text_length, &column->after, number, number_length);
     }
     if (add_template(buffer, &column->number_before, number, number_length) < 0) {
         return -1;
@@ -541,10 +567,12 @@ done:
 
 /* join_rows_released(columns, start, stop, row_open, row_close, separator, first_number) -> bytes: join_rows' bytes,
  * most of it made with the GIL released (the xlsx sheet: the deflate thread, and Python, run meanwhile on the other
- * core). A first pass with the GIL reads the list columns' cells into Parts (a text's UTF-8, an int's value, a float
- * spelled) and holds the texts read; then, without the GIL, the numbers columns' tokens (in the bytes the columns
- * hold) are read into Parts, respelled where repr differs, and the exact size is added up; the bytes object is
- * made with the GIL, and the rows are written without it, no object touched. */
+ * core). Without the GIL, the list columns' plain cells (None, ASCII texts, 64-bit ints, ASCII whole cells) are read
+ * into Parts, pointing into the texts (the caller keeps the columns unchanged until the call returns: nothing is
+ * held), and the numbers columns' tokens (in the bytes the columns hold) are read, respelled where repr differs;
+ * then, with the GIL, the other cells (floats spelled, non-ASCII texts' UTF-8, big ints) are read and their texts
+ * held, and the bytes object is made of the exact size added up; the rows are written without it, no object
+ * touched. A numbers column's text token ("nan") is a text cell. */
 
 /* A template, how many row-number marks it holds and where the first is (most hold none or one: no search). */
 typedef struct {
@@ -560,7 +588,7 @@ static Marked marked(const char *text, Py_ssize_t length) {
     return found;
 }
 
-enum { PART_EMPTY, PART_TEXT, PART_NUMBER, PART_SPELLED, PART_RESPELLED, PART_INTEGER, PART_WHOLE };
+enum { PART_EMPTY, PART_TEXT, PART_NUMBER, PART_SPELLED, PART_RESPELLED, PART_INTEGER, PART_WHOLE, PART_DEFERRED };
 
 /* One cell: its kind, its column and its text (PART_SPELLED / PART_RESPELLED: an offset into the floats spelled
  * with / respelled without the GIL, which may still move; PART_INTEGER: the value, spelled when written). */
@@ -731,6 +759,61 @@ static int part_of(PyObject *value, const ColumnMarks *marks, Part *part, Buffer
     return 0;
 }
 
+/* part_of without the GIL, for the cells whose reading makes, changes and holds no object: None, "", NaN/Inf, an
+ * ASCII str, an exact int of 64 bits, a 1-tuple of an ASCII str (only type tags, lengths, digits and the text are
+ * read; the caller keeps the columns unchanged meanwhile). Any other cell (a float to spell, a non-ASCII text,
+ * a big int, a wrong type: the error) is left PART_DEFERRED for part_of with the GIL: returns 1 then, else 0. */
+static int part_unlocked(PyObject *value, const ColumnMarks *marks, Part *part, Py_ssize_t *size,
+                         Py_ssize_t *mark_count) {
+    const Marked *before = &marks->number_before, *after = &marks->number_after;
+    if (value == Py_None || (PyUnicode_CheckExact(value) && PyUnicode_GET_LENGTH(value) == 0) ||
+        (PyFloat_CheckExact(value) && !Py_IS_FINITE(PyFloat_AS_DOUBLE(value)))) {
+        part->kind = PART_EMPTY;
+        *size += marks->empty.length - marks->empty.marks;
+        *mark_count += marks->empty.marks;
+        return 0;
+    }
+    if (PyUnicode_CheckExact(value) && PyUnicode_IS_COMPACT_ASCII(value)) {
+        part->kind = PART_TEXT;
+        part->at.text = (const char *)PyUnicode_DATA(value);
+        part->length = PyUnicode_GET_LENGTH(value);
+        before = &marks->before;
+        after = &marks->after;
+    } else if (PyLong_CheckExact(value)) {
+        int overflow = 0;
+        /* An exact int: digits read, no error possible, no object made (PyErr_Occurred would read the GIL
+         * holder's thread state: not called here). */
+        long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) {
+            part->kind = PART_DEFERRED;
+            return 1;
+        }
+        char digits[24];
+        part->kind = PART_INTEGER;
+        part->at.whole = whole;
+        *size += spell_integer(whole, digits);
+    } else if (PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 1 &&
+               PyUnicode_CheckExact(PyTuple_GET_ITEM(value, 0)) && PyUnicode_IS_COMPACT_ASCII(PyTuple_GET_ITEM(value, 0))) {
+        PyObject *text = PyTuple_GET_ITEM(value, 0);
+        part->kind = PART_WHOLE;
+        part->at.text = (const char *)PyUnicode_DATA(text);
+        part->length = PyUnicode_GET_LENGTH(text);
+        Marked whole = marked(part->at.text, part->length);
+        *size += whole.length - whole.marks;
+        *mark_count += whole.marks;
+        return 0;
+    } else {
+        part->kind = PART_DEFERRED;
+        return 1;
+    }
+    if (part->kind != PART_INTEGER) {
+        *size += part->length;
+    }
+    *size += before->length - before->marks + after->length - after->marks;
+    *mark_count += before->marks + after->marks;
+    return 0;
+}
+
 /* Floats respelled without the GIL (PyMem_Raw: no Python object, no GIL needed). */
 typedef struct {
     char *data;
@@ -779,6 +862,19 @@ static int token_part(Column *column, const ColumnMarks *marks, Part *part, RawB
     if (length == 0) {
         *error = "join_rows: an empty number";
         return -1;
+    }
+    if (token[0] == '"') {
+        Py_ssize_t text_length = token_text(token, length);
+        if (text_length < 0) {
+            *error = TOKEN_TEXT_ERROR;
+            return -1;
+        }
+        part->kind = PART_TEXT; /* between the text templates, as a str of a list column */
+        part->at.text = token + 1;
+        part->length = text_length;
+        *size += text_length + marks->before.length - marks->before.marks + marks->after.length - marks->after.marks;
+        *mark_count += marks->before.marks + marks->after.marks;
+        return 0;
     }
     if (is_float && !token_is_repr(token, length)) {
         char out[RESPELLED_MAX];
@@ -858,16 +954,34 @@ static ColumnMarks column_marks(const Column *column) {
     return found;
 }
 
-/* The cells of the list columns of rows start..stop-1 read into `parts` (row by row, `width` a row), with the GIL;
- * each row's bytes without its marks' digits added to row_sizes, its marks to row_marks (both start at the row
- * templates' and separators' own). */
-static int read_list_parts(Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t start,
-                           Py_ssize_t stop, Part *parts, PyObject **held, Buffer *spelled, Py_ssize_t *row_sizes,
-                           Py_ssize_t *row_marks) {
+/* The cells of the list columns of rows start..stop-1 read into `parts` (row by row, `width` a row) without the
+ * GIL (part_unlocked; every part's column set); each row's bytes without its marks' digits added to row_sizes,
+ * its marks to row_marks (both start at the row templates' and separators' own). Returns how many cells were
+ * left PART_DEFERRED. */
+static Py_ssize_t read_list_parts_unlocked(const Column *columns, const ColumnMarks *marks, Py_ssize_t width,
+                                           Py_ssize_t start, Py_ssize_t stop, Part *parts, Py_ssize_t *row_sizes,
+                                           Py_ssize_t *row_marks) {
+    Py_ssize_t deferred = 0;
+    for (Py_ssize_t row = start; row < stop; row++, row_sizes++, row_marks++) {
+        for (Py_ssize_t j = 0; j < width; j++, parts++) {
+            parts->column = (int)j;
+            if (columns[j].end == NULL) {
+                deferred += part_unlocked(PySequence_Fast_ITEMS(columns[j].values)[row], &marks[j], parts, row_sizes,
+                                          row_marks);
+            }
+        }
+    }
+    return deferred;
+}
+
+/* The PART_DEFERRED cells of rows start..stop-1 read with the GIL (part_of: the texts it points into held in
+ * `held`, floats spelled into `spelled`), in row order: the first error is the first bad cell's. */
+static int read_deferred_parts(const Column *columns, const ColumnMarks *marks, Py_ssize_t width, Py_ssize_t start,
+                               Py_ssize_t stop, Part *parts, PyObject **held, Buffer *spelled, Py_ssize_t *row_sizes,
+                               Py_ssize_t *row_marks) {
     for (Py_ssize_t row = start; row < stop; row++, row_sizes++, row_marks++) {
         for (Py_ssize_t j = 0; j < width; j++, parts++, held++) {
-            parts->column = (int)j;
-            if (columns[j].end == NULL &&
+            if (columns[j].end == NULL && parts->kind == PART_DEFERRED &&
                 part_of(PySequence_Fast_GET_ITEM(columns[j].values, row), &marks[j], parts, spelled, held,
                         row_sizes, row_marks) < 0) {
                 return -1;
@@ -938,7 +1052,7 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     Template templates[3];
     PyObject *const templates_args[3] = {row_open_arg, row_close_arg, separator_arg};
     Marked row_templates[3];
-    Py_ssize_t size = 0;
+    Py_ssize_t size = 0, deferred = 0;
     int tokens = 0, failed = 0;
     const char *error = NULL;
     char *data, *end;
@@ -978,13 +1092,20 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
         row_sizes[row] = fixed;
         row_marks[row] = fixed_marks;
     }
-    if (read_list_parts(columns, marks, width, start, stop, parts, held, &spelled, row_sizes, row_marks) < 0) {
+    /* Without the GIL: the list columns' plain cells, then the numbers columns' tokens (only the bytes the columns
+     * hold are touched). The cells that need Python (floats to spell ...) with it, after: their errors come
+     * first, as the cells come before the tokens. */
+    Py_BEGIN_ALLOW_THREADS
+    deferred = read_list_parts_unlocked(columns, marks, width, start, stop, parts, row_sizes, row_marks);
+    if (tokens) {
+        failed = read_token_parts(columns, marks, width, rows, parts, &respelled, row_sizes, row_marks, &error);
+    }
+    Py_END_ALLOW_THREADS
+    if (deferred > 0 &&
+        read_deferred_parts(columns, marks, width, start, stop, parts, held, &spelled, row_sizes, row_marks) < 0) {
         goto done;
     }
-    if (tokens) { /* the numbers columns read without the GIL: only the bytes the columns hold are touched */
-        Py_BEGIN_ALLOW_THREADS
-        failed = read_token_parts(columns, marks, width, rows, parts, &respelled, row_sizes, row_marks, &error);
-        Py_END_ALLOW_THREADS
+    {
         if (failed < 0) {
             if (error != NULL) {
                 PyErr_SetString(PyExc_ValueError, error);

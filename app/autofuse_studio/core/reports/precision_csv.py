@@ -94,11 +94,11 @@ def _numbers(values: Sequence[Any], non_finite_empty: bool, finite: bool) -> Seq
     """
     if non_finite_empty or finite:
         return Numbers(values)  # msgspec spells them in join_rows, NaN/Inf as empty cells
-    # Those keep their text ('nan', 'inf', '-inf'); the rest of the column is spelled by join_rows.
+    # Those keep their text ('nan', 'inf', '-inf': Numbers' text cells); msgspec spells the rest of the column.
     spelled = list(values)
     for at in nonfinite_places(values):
         spelled[at] = repr(spelled[at])
-    return spelled
+    return Numbers(spelled)
 
 
 def column_cells(values: Sequence[Any], non_finite_empty: bool = False) -> Sequence[Any] | Numbers:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -129,9 +130,15 @@ def nested_unplain(objects: Sequence[Any]) -> list[int]:
     return [at for at, found in enumerate(objects) if not plain(found)]
 
 
+# A Numbers column's texts: words msgspec writes as they are and join_rows reads without a JSON parser ("nan").
+NUMBER_TEXT = re.compile(r'"[A-Za-z+-]+"')
+TOKEN_TEXT_ERROR = "join_rows: a numbers column's text is a word of ASCII letters, '+' and '-'"
+
+
 @dataclass(frozen=True)
 class Numbers:
-    """A column of ints and floats (None and NaN/Inf empty) that join_rows has msgspec spell a chunk at a time."""
+    """A column of ints and floats (None and NaN/Inf empty) that join_rows has msgspec spell a chunk at a time; a
+    str among them (a word of ASCII letters, '+' and '-': "nan") is a text cell, between the text templates."""
 
     values: Sequence[Any]
 
@@ -182,13 +189,23 @@ def _cell(value: Any, before: str, after: str, empty: str, number_before: str, n
     raise TypeError(f"join_rows: a cell must be None, str, int, float or (str,), not {kind.__name__}")
 
 
-def _number_tokens(encoded: bytes, rows: int, empty: str, before: str, after: str) -> list[str]:
-    """The cells of a msgspec-encoded array of `rows` numbers: null empty, ints as they are, floats as repr()."""
-    # msgspec's digits are repr()'s (the shortest round trip); only their layout is respelled, in bulk.
-    tokens = respelled(encoded).decode("ascii").split(",") if len(encoded) > 2 else []
+def _number_tokens(encoded: bytes, rows: int, empty: str, before: str, after: str, text_before: str,
+                   text_after: str) -> list[str]:
+    """The cells of a msgspec-encoded array of `rows` numbers: null empty, ints as they are, floats as repr(), the
+    texts ("nan": NUMBER_TEXT words) between the text templates."""
+    # msgspec's digits are repr()'s (the shortest round trip); only their layout is respelled, in bulk (a word
+    # holds no digit and no comma: respelled leaves it as it is).
+    tokens = respelled(encoded).decode("utf-8").split(",") if len(encoded) > 2 else []
     if len(tokens) != rows:
         raise ValueError("join_rows: a numbers column holds another count of numbers than rows")
-    return [empty if token == "null" else before + token + after for token in tokens]
+    cells = [empty if token == "null" else before + token + after for token in tokens]
+    if b'"' in encoded:
+        for at, token in enumerate(tokens):
+            if token.startswith('"'):
+                if not NUMBER_TEXT.fullmatch(token):
+                    raise ValueError(TOKEN_TEXT_ERROR)
+                cells[at] = text_before + token[1:-1] + text_after
+    return cells
 
 
 def _cells(column: Column, start: int, stop: int, first_number: int) -> list[str]:
@@ -196,7 +213,7 @@ def _cells(column: Column, start: int, stop: int, first_number: int) -> list[str
     values, before, after, empty = column[:4]
     number_before, number_after = column[4:] or (before, after)
     if isinstance(values, bytes):
-        return _number_tokens(values, stop - start, empty, number_before, number_after)
+        return _number_tokens(values, stop - start, empty, number_before, number_after, before, after)
     try:  # a column of texts (the common case) in one comprehension
         return [empty if value is None or value == "" else before + value + after for value in values[start:stop]]
     except TypeError:

@@ -37,6 +37,7 @@ from autofuse_studio.core.reports.row_join import (
     column_surveys,
     join_rows,
     native_joiner,
+    nonfinite_places,
     plain_texts,
 )
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, is_formula_like, xml_safe_text
@@ -139,10 +140,23 @@ def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, f
         return (values, start, end, NO_CELL)  # ints: join_rows spells them as str() does, faster than msgspec
     if non_finite_empty or finite:
         return (Numbers(values), start, end, NO_CELL)
-    # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them (value - value is NaN
-    # for those only).
-    return ([(cell(letter, str(value)),) if value.__class__ is float and value - value != 0 else value
-             for value in values], start, end, NO_CELL)
+    # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them: Numbers' text cells (join_rows
+    # spells the column without the GIL), but "-inf", a formula lead's text, is quoted: a whole cell.
+    spelled = list(values)
+    places = nonfinite_places(values)
+    for at in places:
+        spelled[at] = repr(spelled[at])
+    if not any(spelled[at] == "-inf" for at in places):
+        return (Numbers(spelled), *_text_templates(letter), NO_CELL, start, end)
+    whole = {text: (cell(letter, text),) for text in ("nan", "inf", "-inf")}
+    for at in places:
+        spelled[at] = whole[spelled[at]]
+    return (spelled, start, end, NO_CELL)
+
+
+def _text_templates(letter: str) -> tuple[str, str]:
+    """What comes before and after a plain text (no work needed) in column `letter`'s cells."""
+    return f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', "</t></is></c>"
 
 
 def _text_values(values: Sequence[Any], letter: str, plain: bool | None = None) -> Sequence[Any]:
@@ -173,7 +187,7 @@ def column_cells(values: Sequence[Any], letter: str, non_finite_empty: bool = Fa
     all, in bulk when its types allow (`non_finite_empty`: NaN/Inf as empty cells, as the metric columns of
     to_dict() say null; `survey`: text_surveys' answer for `values`, when already made)."""
     kinds, finite, plain = column_survey(values, *_TEXT_RULES) if survey is None else survey
-    text_start, text_end = f'<c r="{letter}{ROW}" t="inlineStr"><is><t>', "</t></is></c>"
+    text_start, text_end = _text_templates(letter)
     if kinds <= _TEXT_TYPES:
         return (_text_values(values, letter, plain), text_start, text_end, NO_CELL)
     if kinds <= _NUMBER_TYPES:
