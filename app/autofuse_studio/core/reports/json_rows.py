@@ -41,7 +41,10 @@ from autofuse_studio.core.reports.row_join import (
 from autofuse_studio.core.reports.stats_table import mostly_statistics, stats_table
 
 CHUNK_ROWS = 4096  # rows joined per C call (~10 ms, most of it with the GIL released)
-BLOCK_ROWS = 4 * CHUNK_ROWS  # rows whose columns are made at a time (the first bytes reach the file early)
+# Rows whose columns are made at a time: one chunk. The pipeline's head (the first block's columns, before any join)
+# and tail (the last block's join and write, after the last columns) are all that does not overlap: 100k rows in
+# blocks of four chunks wrote in 0.47 s, of one in 0.39 (the per-block costs are a few ms).
+BLOCK_ROWS = CHUNK_ROWS
 NESTED_CHUNK = 4096  # statistics or signature objects spelled per msgspec call
 _KEY_INDENT = " " * 6  # a row's keys sit at depth 3 of the indent-2 document
 _ITEM_INDENT = _KEY_INDENT.encode()

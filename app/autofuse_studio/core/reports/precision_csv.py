@@ -48,7 +48,10 @@ _QUOTE_MARKS = (",", '"', "\r", "\n")
 _INNER_MARKS = "".join(_QUOTE_MARKS)
 _LEADS = "".join(FORMULA_LEADS)
 CHUNK_ROWS = 4096  # lines joined and encoded per step (~10 ms with the GIL held)
-BLOCK_ROWS = 4 * CHUNK_ROWS  # rows whose columns csv_chunk_makers reads at a time (the first lines written early)
+# Rows whose columns are made at a time: one chunk. The pipeline's head (the first block's columns, before any join)
+# and tail (the last block's join and write, after the last columns) are all that does not overlap: 100k rows in
+# blocks of four chunks wrote in 0.47 s, of one in 0.39 (the per-block costs are a few ms).
+BLOCK_ROWS = CHUNK_ROWS
 
 
 class Unlike(Exception):

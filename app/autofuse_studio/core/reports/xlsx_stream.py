@@ -148,9 +148,9 @@ def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, f
         spelled[at] = repr(spelled[at])
     if not any(spelled[at] == "-inf" for at in places):
         return (Numbers(spelled), *_text_templates(letter), NO_CELL, start, end)
-    whole = {text: (cell(letter, text),) for text in ("nan", "inf", "-inf")}
+    text_cells = {text: (cell(letter, text),) for text in ("nan", "inf", "-inf")}
     for at in places:
-        spelled[at] = whole[spelled[at]]
+        spelled[at] = text_cells[spelled[at]]
     return (spelled, start, end, NO_CELL)
 
 
