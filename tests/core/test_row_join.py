@@ -204,6 +204,78 @@ def test_attribute_columns_survive_a_property_that_empties_the_list(monkeypatch:
         attribute_columns(objects, ["a"])
 
 
+class _Slotted:
+    __slots__ = ("a", "b")
+
+    def __init__(self, a: Any, b: Any = "unset") -> None:
+        self.a = a
+        if b != "unset":
+            self.b = b
+
+
+def test_slots_are_read_as_getattr_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The C reader takes a __slots__ member straight from its place, only where getattr would read that place.
+    class Shadowed(_Slotted):
+        __slots__ = ()
+
+        @property
+        def b(self) -> str:  # a subclass's property over the base's slot: the property answers
+            return "property"
+
+    class Hooked(_Slotted):
+        __slots__ = ()
+
+        def __getattribute__(self, name: str) -> Any:
+            return "hooked" if name == "a" else object.__getattribute__(self, name)
+
+    shadowed = Shadowed(2)
+    _Slotted.b.__set__(shadowed, "y")  # type: ignore[attr-defined]  # the base's slot holds a value, unseen
+    objects = [_Slotted(1, "x"), shadowed, _Slotted(3, None), Hooked(4, "z"), None, _Slotted(5, 2.5)] * 40
+    native, python = _both(lambda: attribute_columns(objects, ("b", "a")), monkeypatch)
+    assert native == python
+    assert native[0][:6] == ["x", "property", None, "z", None, 2.5]
+    assert native[1][:6] == [1, 2, 3, "hooked", None, 5]
+    with pytest.raises(AttributeError, match="b"):  # an unset slot: getattr's own error
+        attribute_columns([_Slotted(1, "x"), _Slotted(2)], ["b"])
+
+
+def test_a_class_changed_while_its_slots_are_read_is_read_as_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)
+
+    class Base:
+        __slots__ = ("a", "number")
+
+        def __init__(self, a: int) -> None:
+            self.a = self.number = a
+
+        @property
+        def trigger(self) -> int:  # read before `a`: puts a property over the slot `a` at the third object
+            if self.number == 3:
+                Base.a = property(lambda self: "changed")  # type: ignore[assignment,method-assign]
+            return self.number
+
+    objects = [Base(number) for number in range(1, 6)]
+    assert attribute_columns(objects, ["trigger", "a"]) == [[1, 2, 3, 4, 5], [1, 2, "changed", "changed", "changed"]]
+
+
+def test_item_values_read_slotted_items_as_getattr(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autofuse_studio.core.reports.stats_table import _READ, _item_values, _python_item_values
+
+    items_of = [tuple(_Item(f"n{k}", float(row * 7 + k), row, -0.5, math.inf) for k in range(3)) for row in range(50)]
+    names, columns, floats = _item_values(items_of, 3)  # type: ignore[misc]
+    python_names, python_columns, python_floats = _python_item_values(items_of, 150)  # type: ignore[misc]
+    assert (names, columns) == (python_names, python_columns)
+    assert floats.tolist() == python_floats.tolist()
+    assert len(_READ) == 5
+
+
+class _Item:
+    __slots__ = ("name", "fused", "origin", "diff", "rel_diff")
+
+    def __init__(self, name: str, fused: float, origin: int, diff: float, rel_diff: float) -> None:
+        self.name, self.fused, self.origin, self.diff, self.rel_diff = name, fused, origin, diff, rel_diff
+
+
 def test_column_survey_answers_as_column_kinds_and_plain_texts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(row_join.NATIVE_DISABLE_ENV, raising=False)
     for values in (["a", None, 1, 2.5], ["a", math.nan, "=x"], [None, "a,b"], [], [math.inf, 3], ["", " x"]):

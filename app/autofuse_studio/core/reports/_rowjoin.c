@@ -23,6 +23,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h> /* T_OBJECT_EX: a __slots__ member's kind */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -1151,6 +1152,70 @@ done:
     return result;
 }
 
+/* How an attribute of one type's objects is read: straight from its __slots__ member's place when that is what
+ * PyObject_GetAttr would read (the type's own getattr is object's, and the first of the name along its MRO is a
+ * member descriptor of an object slot), else by PyObject_GetAttr. Valid while the type keeps the version tag it had
+ * when planned (any change to the type or a base gives it another). */
+typedef struct {
+    PyTypeObject *type; /* borrowed: compared by identity only, while an object of it is held */
+    unsigned int version;
+    Py_ssize_t offset; /* -1: PyObject_GetAttr */
+} SlotPlan;
+
+static void plan_slot(SlotPlan *plan, PyTypeObject *type, PyObject *name) {
+    plan->type = type;
+    plan->version = 0;
+    plan->offset = -1;
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        plan->type = NULL; /* planned again at the next object: its type has a tag once PyObject_GetAttr looked up */
+        return;
+    }
+    if (type->tp_getattro != PyObject_GenericGetAttr || type->tp_mro == NULL || !PyTuple_Check(type->tp_mro)) {
+        return;
+    }
+    unsigned int version = type->tp_version_tag;
+    PyObject *found = NULL;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(type->tp_mro) && found == NULL; k++) {
+        PyObject *base = PyTuple_GET_ITEM(type->tp_mro, k);
+        PyObject *dict = PyType_Check(base) ? ((PyTypeObject *)base)->tp_dict : NULL;
+        if (dict == NULL || !PyDict_CheckExact(dict)) {
+            return; /* a base whose attributes are not in its dict here: PyObject_GetAttr knows */
+        }
+        found = PyDict_GetItemWithError(dict, name); /* borrowed; the name's hash is cached, no Python code runs */
+        if (found == NULL && PyErr_Occurred()) {
+            PyErr_Clear();
+            return;
+        }
+    }
+    if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)) {
+        return;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+    PyTypeObject *owner = ((PyDescrObject *)found)->d_type;
+    if (member->type != T_OBJECT_EX || member->offset <= 0 || !PyType_IsSubtype(type, owner) ||
+        type->tp_version_tag != version || !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return;
+    }
+    plan->version = version;
+    plan->offset = member->offset;
+}
+
+/* getattr(object, name), new reference (NULL with the error set), by `plan` when it holds for the object's type. */
+static inline PyObject *planned_attribute(SlotPlan *plan, PyObject *object, PyObject *name) {
+    PyTypeObject *type = Py_TYPE(object);
+    if (type != plan->type || (plan->offset >= 0 && (type->tp_version_tag != plan->version ||
+                                                     !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)))) {
+        plan_slot(plan, type, name);
+    }
+    if (plan->offset >= 0) {
+        PyObject *value = *(PyObject **)((char *)object + plan->offset);
+        if (value != NULL) {
+            return Py_NewRef(value);
+        }
+    }
+    return PyObject_GetAttr(object, name); /* unset slot (its AttributeError), or not a slot */
+}
+
 /* attribute_columns(objects, names, items, start, stop, into) -> None: into[j][i] = getattr(objects[i], names[j])
  * for i in [start, stop) (None for a None object: a row without metrics has none of theirs; with items true
  * objects[i][names[j]], for dicts), in one pass over the objects (each object's attributes read while it is in
@@ -1158,6 +1223,8 @@ done:
  * caller at full length: filled in place, chunk after chunk, no chunk lists built, extended and freed (that
  * touched every value twice more). Lists are re-checked on every access: a property's Python code may change
  * them meanwhile. */
+enum { ATTRIBUTE_PLANS = 64 }; /* names read by plan; any after them by PyObject_GetAttr */
+
 static PyObject *attribute_columns(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *objects, *names, *into;
@@ -1182,6 +1249,11 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "attribute_columns: start must not be negative");
         return NULL;
     }
+    SlotPlan plans[ATTRIBUTE_PLANS];
+    for (Py_ssize_t j = 0; j < width && j < ATTRIBUTE_PLANS; j++) {
+        plans[j].type = NULL;
+        plans[j].offset = -1;
+    }
     for (Py_ssize_t i = start; i < stop; i++) {
         if (i >= PyList_GET_SIZE(objects)) {
             PyErr_SetString(PyExc_IndexError, "attribute_columns: objects shorter than stop");
@@ -1190,9 +1262,10 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
         PyObject *object = Py_NewRef(PyList_GET_ITEM(objects, i)); /* held: a property may drop it from the list */
         for (Py_ssize_t j = 0; j < width; j++) {
             PyObject *name = PyTuple_GET_ITEM(names, j);
-            PyObject *value = object == Py_None ? Py_NewRef(Py_None)
-                              : items           ? PyObject_GetItem(object, name)
-                                                : PyObject_GetAttr(object, name);
+            PyObject *value = object == Py_None        ? Py_NewRef(Py_None)
+                              : items                  ? PyObject_GetItem(object, name)
+                              : j < ATTRIBUTE_PLANS    ? planned_attribute(&plans[j], object, name)
+                                                       : PyObject_GetAttr(object, name);
             if (value == NULL) {
                 Py_DECREF(object);
                 return NULL;
@@ -1245,6 +1318,11 @@ static PyObject *item_values(PyObject *self, PyObject *args) {
         }
     }
     double *out = numbers.buf;
+    SlotPlan plans[ATTRIBUTE_PLANS];
+    for (Py_ssize_t j = 0; j < parts && j < ATTRIBUTE_PLANS; j++) {
+        plans[j].type = NULL;
+        plans[j].offset = -1;
+    }
     for (Py_ssize_t i = start; i < stop; i++) {
         if (i >= PyList_GET_SIZE(groups)) {
             PyErr_SetString(PyExc_IndexError, "item_values: groups shorter than stop");
@@ -1260,7 +1338,9 @@ static PyObject *item_values(PyObject *self, PyObject *args) {
             PyObject *object = PyTuple_GET_ITEM(group, k);
             Py_ssize_t at = i * width + k;
             for (Py_ssize_t j = 0; j < parts; j++) {
-                PyObject *value = PyObject_GetAttr(object, PyTuple_GET_ITEM(names, j));
+                PyObject *name = PyTuple_GET_ITEM(names, j);
+                PyObject *value = j < ATTRIBUTE_PLANS ? planned_attribute(&plans[j], object, name)
+                                                      : PyObject_GetAttr(object, name);
                 if (value == NULL) {
                     Py_DECREF(group);
                     goto done;
