@@ -270,7 +270,7 @@ def test_item_values_read_slotted_items_as_getattr(monkeypatch: pytest.MonkeyPat
 
 
 class _Item:
-    __slots__ = ("name", "fused", "origin", "diff", "rel_diff")
+    __slots__ = ("diff", "fused", "name", "origin", "rel_diff")
 
     def __init__(self, name: str, fused: float, origin: int, diff: float, rel_diff: float) -> None:
         self.name, self.fused, self.origin, self.diff, self.rel_diff = name, fused, origin, diff, rel_diff
