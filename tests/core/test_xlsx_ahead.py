@@ -203,3 +203,97 @@ def test_a_deflate_error_is_raised_and_nothing_hangs(monkeypatch: pytest.MonkeyP
     ahead = xlsx_stream._DeflatedAhead([iter([b"<a/>"] * 50)])  # more chunks than the queue holds
     with pytest.raises(OSError, match="deflate failed"):
         ahead.write_into(io.BytesIO())
+
+
+def _streamed(rows: int, block: int) -> Workbook:
+    """_book's workbook with its big sheet's columns put `block` rows at a time (Workbook.deflate_streamed)."""
+    book, sheet = _book(rows)
+    whole, sheet.columns = sheet.columns, []
+    blocks = book.deflate_streamed(sheet, rows)
+    for start in range(0, rows, block):
+        part = [(_rows(column[0], start, start + block), *column[1:]) for column in whole]
+        blocks.put(lambda made=part: made)
+    blocks.close()
+    return book
+
+
+def _rows(values: Any, start: int, stop: int) -> Any:
+    return Numbers(values.values[start:stop]) if isinstance(values, Numbers) else values[start:stop]
+
+
+@pytest.mark.parametrize(("rows", "block"), [(0, 5), (1, 1), (2 * xlsx_stream.ROWS_PER_CHUNK + 3, 777),
+                                             (3 * xlsx_stream.ROWS_PER_CHUNK, 3 * xlsx_stream.ROWS_PER_CHUNK + 1)])
+def test_a_sheet_streamed_in_blocks_is_the_sheet_written_whole(rows: int, block: int) -> None:
+    # Blocks of any size, numbered on from the block before: the same part, head (its size) to tail.
+    in_place, _ = _book(rows)
+    written = []
+    for book in (_streamed(rows, block), in_place):
+        handle = io.BytesIO()
+        book.save(handle)
+        written.append(_members(handle.getvalue()))
+    assert written[0] == written[1]
+
+
+def test_a_streamed_sheet_of_another_size_than_announced_is_refused() -> None:
+    book, sheet = _book(10)
+    whole, sheet.columns = sheet.columns, []
+    blocks = book.deflate_streamed(sheet, 11)
+    blocks.put(lambda: whole)
+    blocks.close()
+    with pytest.raises(ValueError, match="another count of rows"):
+        book.save(io.BytesIO())
+
+
+def test_a_streamed_sheet_spelling_error_stops_taking_blocks_and_is_raised_by_save() -> None:
+    # The spelling thread fails on the first block: the caller's later puts are dropped, not waited on forever.
+    book, sheet = _book(10)
+    whole, sheet.columns = sheet.columns, []
+    blocks = book.deflate_streamed(sheet, 10 * (xlsx_stream.QUEUE_BLOCKS + 3))
+    blocks.put(lambda: [([{"not": "a cell"}] * 10, "", "", "")])
+    for _ in range(xlsx_stream.QUEUE_BLOCKS + 2):
+        blocks.put(lambda: whole)
+    blocks.close()
+    with pytest.raises(TypeError, match="a cell must be"):
+        book.save(io.BytesIO())
+
+
+def test_a_block_maker_error_is_raised_by_save() -> None:
+    book, sheet = _book(10)
+    sheet.columns = []
+    blocks = book.deflate_streamed(sheet, 10)
+
+    def broken() -> list[Any]:
+        raise ValueError("a block could not be made")
+
+    blocks.put(broken)
+    blocks.close()
+    with pytest.raises(ValueError, match="could not be made"):
+        book.save(io.BytesIO())
+
+
+def test_a_precision_xlsx_that_fails_while_streaming_leaves_no_file_and_no_thread(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from autofuse_studio.core.reports import precision_files
+    from tests.synth.result_rows import synthetic_result
+
+    result = synthetic_result(5 * precision_files.XLSX_BLOCK_ROWS)
+    read = precision_files.column_values
+    calls = []
+
+    def failing(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("the third block could not be read")
+        return read(*args)
+
+    monkeypatch.setattr(precision_files, "column_values", failing)
+    target = tmp_path / "result.xlsx"
+    with pytest.raises(RuntimeError, match="third block"):
+        precision_files.write_precision(result, target)
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    for thread in threading.enumerate():
+        if thread.name.startswith("xlsx-"):
+            thread.join(timeout=10)
+            assert not thread.is_alive()  # the spelling and deflate threads ended with the closed blocks

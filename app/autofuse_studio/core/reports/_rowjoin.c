@@ -1024,6 +1024,8 @@ static Py_ssize_t rows_size(const Py_ssize_t *row_sizes, const Py_ssize_t *row_m
     return size;
 }
 
+static Py_ssize_t released_bytes_per_row = 0; /* the last released join's bytes per row (the GIL guards it) */
+
 static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *columns_arg, *row_open_arg, *row_close_arg, *separator_arg;
@@ -1054,6 +1056,7 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
     PyObject *const templates_args[3] = {row_open_arg, row_close_arg, separator_arg};
     Marked row_templates[3];
     Py_ssize_t size = 0, deferred = 0;
+    char *raw = NULL, *raw_end = NULL; /* the rows written without the GIL when no cell needed it */
     int tokens = 0, failed = 0;
     const char *error = NULL;
     char *data, *end;
@@ -1094,27 +1097,68 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
         row_marks[row] = fixed_marks;
     }
     /* Without the GIL: the list columns' plain cells, then the numbers columns' tokens (only the bytes the columns
-     * hold are touched). The cells that need Python (floats to spell ...) with it, after: their errors come
-     * first, as the cells come before the tokens. */
+     * hold are touched), and when no cell needs Python, the rows themselves, into raw memory: one release of the
+     * GIL a join (taking it back waits for the thread holding it to let go, up to the switch interval, each time).
+     * The cells that need Python (floats to spell ...) are read with it, after: their errors come first, as the
+     * cells come before the tokens; the rows are then written into the bytes object, the GIL released again. */
+    /* The bytes object made ahead at the size the last joins' rows suggest: written in place when the rows fit, cut
+     * to their size after (raw memory, then a copy, when they do not). */
+    Py_ssize_t room = rows > 0 && released_bytes_per_row > 0 && released_bytes_per_row < PY_SSIZE_T_MAX / 2 / rows
+                          ? released_bytes_per_row * rows + released_bytes_per_row * rows / 8
+                          : 0;
+    result = room > 0 ? PyBytes_FromStringAndSize(NULL, room) : NULL;
+    if (room > 0 && result == NULL) {
+        PyErr_Clear(); /* no room ahead: raw memory then */
+        room = 0;
+    }
+    char *ahead = result != NULL ? PyBytes_AS_STRING(result) : NULL;
+    int in_place = 0; /* the rows written into the bytes object made ahead */
     Py_BEGIN_ALLOW_THREADS
     deferred = read_list_parts_unlocked(columns, marks, width, start, stop, parts, row_sizes, row_marks);
     if (tokens) {
         failed = read_token_parts(columns, marks, width, rows, parts, &respelled, row_sizes, row_marks, &error);
     }
+    if (deferred == 0 && failed == 0) {
+        size = rows_size(row_sizes, row_marks, rows, first_number);
+        in_place = ahead != NULL && size <= room;
+        char *into = in_place ? ahead : (raw = PyMem_RawMalloc((size_t)(size ? size : 1)));
+        raw_end = into == NULL ? NULL
+                               : put_rows(into, parts, marks, width, start, stop, first_number, &row_templates[0],
+                                          &row_templates[1], &row_templates[2], NULL, respelled.data);
+    }
     Py_END_ALLOW_THREADS
+    if (in_place) {
+        if (raw_end != ahead + size) {
+            Py_CLEAR(result);
+            PyErr_SetString(PyExc_SystemError, "join_rows_released: the rows' size was miscounted");
+        } else if (_PyBytes_Resize(&result, size) == 0) { /* on failure result is NULL, the error set */
+            released_bytes_per_row = rows > 0 ? size / rows + 1 : released_bytes_per_row;
+        }
+        goto done;
+    }
+    Py_CLEAR(result); /* not written into (a bigger size, or cells that need the GIL) */
     if (deferred > 0 &&
         read_deferred_parts(columns, marks, width, start, stop, parts, held, &spelled, row_sizes, row_marks) < 0) {
         goto done;
     }
-    {
-        if (failed < 0) {
-            if (error != NULL) {
-                PyErr_SetString(PyExc_ValueError, error);
-            } else {
-                PyErr_NoMemory();
-            }
-            goto done;
+    if (failed < 0) {
+        if (error != NULL) {
+            PyErr_SetString(PyExc_ValueError, error);
+        } else {
+            PyErr_NoMemory();
         }
+        goto done;
+    }
+    if (deferred == 0) {
+        if (raw == NULL) {
+            PyErr_NoMemory();
+        } else if (raw_end != raw + size) {
+            PyErr_SetString(PyExc_SystemError, "join_rows_released: the rows' size was miscounted");
+        } else {
+            result = PyBytes_FromStringAndSize(raw, size);
+            released_bytes_per_row = rows > 0 ? size / rows + 1 : released_bytes_per_row;
+        }
+        goto done;
     }
     size = rows_size(row_sizes, row_marks, rows, first_number);
     result = PyBytes_FromStringAndSize(NULL, size);
@@ -1131,6 +1175,7 @@ static PyObject *join_rows_released(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_SystemError, "join_rows_released: the rows' size was miscounted");
     }
 done:
+    PyMem_RawFree(raw);
     if (held != NULL) {
         for (Py_ssize_t k = 0; k < cells; k++) {
             Py_XDECREF(held[k]);

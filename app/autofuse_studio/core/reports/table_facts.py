@@ -32,6 +32,9 @@ class TableFacts:
     culprits: list[PrecisionRow]  # the CULPRIT rows, in table order
 
 
+FACT_KEYS = ("status", "verdict", "step", "cosine", "rank")  # the table columns table_facts reads
+
+
 def table_facts(result: PrecisionResult, values: dict[str, Sequence[Any]]) -> TableFacts:
     """The facts of `result` from its table columns `values` (by key, one value per row, as table_records holds
     them); the columns they lack are read from the rows as before."""
