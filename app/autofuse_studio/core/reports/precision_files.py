@@ -239,8 +239,9 @@ def _streamed_precision(book: Workbook, sheet: Sheet, result: PrecisionResult, c
                         ) -> dict[str, Sequence[Any]]:
     """The precision sheet's rows read XLSX_BLOCK_ROWS at a time and each block's cells made here, spelled (the C
     join, the GIL released) and deflated on other threads while the next block is read (the first bytes are
-    deflated as soon as the first block is read, not after every row is; the spelling thread is the busiest); the values of the columns table_facts reads, whole, by key (the other sheets' facts:
-    every column kept whole cost ~0.14 s of 100k rows, most of it touching each value's object twice)."""
+    deflated as soon as the first block is read, not after every row is; the spelling thread is the busiest); the
+    values of the columns table_facts reads, whole, by key (the other sheets' facts: every column kept whole cost
+    ~0.14 s of 100k rows, most of it touching each value's object twice)."""
     with_stats = any(name in STATS_COLUMNS for name in columns)
     found: dict[str, list[Any]] = {key: [] for key in FACT_KEYS if key in columns}
     blocks = book.deflate_streamed(sheet, len(result.rows))
