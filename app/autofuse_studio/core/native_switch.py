@@ -15,8 +15,17 @@ NATIVE_DISABLE_ENV = "AUTOFUSE_STUDIO_NO_NATIVE"
 _DISABLED = ("1", "true", "yes")
 
 
+# os.environ's own store and the variable's key in it: one dict look-up a call. os.environ.get encodes the key and
+# decodes the value each time (~1 us), and a raw dump's tensors ask once each (12k a run of small ones: ~20 ms).
+_STORE: dict[object, object] | None = getattr(os.environ, "_data", None)
+_STORE_KEY: object = getattr(os.environ, "encodekey", lambda key: None)(NATIVE_DISABLE_ENV)
+
+
 def native_disabled() -> bool:
     """True while AUTOFUSE_STUDIO_NO_NATIVE asks for the Python paths (read on each call: tests switch it)."""
+    if _STORE is not None and _STORE_KEY is not None:
+        held = _STORE.get(_STORE_KEY)
+        return held is not None and os.environ.get(NATIVE_DISABLE_ENV, "") in _DISABLED
     return os.environ.get(NATIVE_DISABLE_ENV, "") in _DISABLED
 
 
