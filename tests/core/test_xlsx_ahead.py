@@ -234,10 +234,15 @@ def test_a_sheet_streamed_in_blocks_is_the_sheet_written_whole(rows: int, block:
     assert written[0] == written[1]
 
 
-def test_a_streamed_sheet_of_another_size_than_announced_is_refused() -> None:
+def _streaming(announced: int) -> tuple[Workbook, xlsx_stream.ColumnBlocks, list[Any]]:
+    """_book(10)'s workbook with its big sheet streamed (`announced` rows), and the sheet's 10 rows of columns."""
     book, sheet = _book(10)
     whole, sheet.columns = sheet.columns, []
-    blocks = book.deflate_streamed(sheet, 11)
+    return book, book.deflate_streamed(sheet, announced), whole
+
+
+def test_a_streamed_sheet_of_another_size_than_announced_is_refused() -> None:
+    book, blocks, whole = _streaming(11)
     blocks.put(lambda: whole)
     blocks.close()
     with pytest.raises(ValueError, match="another count of rows"):
@@ -246,9 +251,7 @@ def test_a_streamed_sheet_of_another_size_than_announced_is_refused() -> None:
 
 def test_a_streamed_sheet_spelling_error_stops_taking_blocks_and_is_raised_by_save() -> None:
     # The spelling thread fails on the first block: the caller's later puts are dropped, not waited on forever.
-    book, sheet = _book(10)
-    whole, sheet.columns = sheet.columns, []
-    blocks = book.deflate_streamed(sheet, 10 * (xlsx_stream.QUEUE_BLOCKS + 3))
+    book, blocks, whole = _streaming(10 * (xlsx_stream.QUEUE_BLOCKS + 3))
     blocks.put(lambda: [([{"not": "a cell"}] * 10, "", "", "")])
     for _ in range(xlsx_stream.QUEUE_BLOCKS + 2):
         blocks.put(lambda: whole)
@@ -258,9 +261,7 @@ def test_a_streamed_sheet_spelling_error_stops_taking_blocks_and_is_raised_by_sa
 
 
 def test_a_block_maker_error_is_raised_by_save() -> None:
-    book, sheet = _book(10)
-    sheet.columns = []
-    blocks = book.deflate_streamed(sheet, 10)
+    book, blocks, _ = _streaming(10)
 
     def broken() -> list[Any]:
         raise ValueError("a block could not be made")
