@@ -59,6 +59,7 @@ def test_table_facts_equal_the_row_passes(result: PrecisionResult) -> None:
     expected = build_overview(result.rows)
     assert (facts.overview.ranks, facts.overview.steps) == (expected.ranks, expected.steps)
     assert _cells(facts.overview) == _cells(expected)
+    assert list(facts.overview.cells) == list(expected.cells)  # the cells in the order the rows first reach them
 
 
 def test_table_facts_without_the_columns_read_the_rows() -> None:
