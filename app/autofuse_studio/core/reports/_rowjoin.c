@@ -359,8 +359,9 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
     return buffer_add(buffer, out, used);
 }
 
-/* A numbers column's text token (a word of one or more ASCII letters, '+' and '-' between quotes: "nan", "inf", "-inf", written
- * as a text cell): the text's length (it starts after the quote), or -1 for any other token starting with a quote. */
+/* A numbers column's text token (a word of one or more ASCII letters, '+' and '-' between quotes: "nan", "inf",
+ * "-inf", written as a text cell): the text's length (it starts after the quote), or -1 for any other token starting
+ * with a quote. */
 #define TOKEN_TEXT_ERROR "join_rows: a numbers column's text is a word of ASCII letters, '+' and '-'"
 
 static Py_ssize_t token_text(const char *token, Py_ssize_t length) {
@@ -571,9 +572,10 @@ done:
  * core). Without the GIL, the list columns' plain cells (None, ASCII texts, 64-bit ints, ASCII whole cells) are read
  * into Parts, pointing into the texts (the caller keeps the columns unchanged until the call returns: nothing is
  * held), and the numbers columns' tokens (in the bytes the columns hold) are read, respelled where repr differs;
- * then, with the GIL, the other cells (floats spelled, non-ASCII texts' UTF-8, big ints) are read and their texts
- * held, and the bytes object is made of the exact size added up; the rows are written without it, no object
- * touched. A numbers column's text token ("nan") is a text cell. */
+ * when no cell needs the GIL, the rows are written then too, into a bytes object made ahead at the last joins' size
+ * (or raw memory, copied). Else, with the GIL, the other cells (floats spelled, non-ASCII texts' UTF-8, big ints)
+ * are read and their texts held, the bytes object is made of the exact size added up, and the rows are written
+ * without it, no object touched. A numbers column's text token ("nan") is a text cell. */
 
 /* A template, how many row-number marks it holds and where the first is (most hold none or one: no search). */
 typedef struct {
@@ -794,7 +796,8 @@ static int part_unlocked(PyObject *value, const ColumnMarks *marks, Part *part, 
         part->at.whole = whole;
         *size += spell_integer(whole, digits);
     } else if (PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 1 &&
-               PyUnicode_CheckExact(PyTuple_GET_ITEM(value, 0)) && PyUnicode_IS_COMPACT_ASCII(PyTuple_GET_ITEM(value, 0))) {
+               PyUnicode_CheckExact(PyTuple_GET_ITEM(value, 0)) &&
+               PyUnicode_IS_COMPACT_ASCII(PyTuple_GET_ITEM(value, 0))) {
         PyObject *text = PyTuple_GET_ITEM(value, 0);
         part->kind = PART_WHOLE;
         part->at.text = (const char *)PyUnicode_DATA(text);

@@ -3,8 +3,8 @@ columns the precision sheet already read, instead of more passes over 100k row o
 
 Counts come from collections.Counter (one C loop, first-seen order as PrecisionResult.counts keeps), the overview's
 row and verdict counts from numpy over each row's rank, step and verdict numbered (no tuple a row), its minimum
-cosines from numpy per cell and its
-first divergences from the culprit rows alone (a few percent of the rows), compared as build_overview compares them.
+cosines from numpy per cell and its first divergences from the culprit rows alone (a few percent of the rows),
+compared as build_overview compares them.
 """
 
 from __future__ import annotations

@@ -286,8 +286,7 @@ class Workbook:
         """Start spelling and deflating `sheet` (settings final) on other threads while the caller builds the sheets
         after it; `save` writes the deflated part (its dxf indexes depend on the sheets up to it only). `fill`, when
         given, adds the sheet's columns first, on those threads (the caller leaves the sheet alone until save)."""
-        through = self.sheets[:self.sheets.index(sheet) + 1]
-        dxfs = list(dict.fromkeys(rule.colour.upper() for added in through for rule in added.conditional))
+        dxfs = self._dxfs_through(sheet)
         sections = SECTIONS if _ISAL is not None and native_joiner() is not None else 1
         selected = sheet is self.sheets[0]
 
@@ -303,11 +302,15 @@ class Workbook:
         puts a block of columns at a time into the ColumnBlocks returned while it reads the next block, and closes
         (also on an error); it then builds the sheets after it. The part's head names the size: `rows` it is."""
         sheet.streamed_rows = rows
-        through = self.sheets[:self.sheets.index(sheet) + 1]
-        dxfs = list(dict.fromkeys(rule.colour.upper() for added in through for rule in added.conditional))
         blocks = ColumnBlocks()
-        self._ahead[id(sheet)] = _DeflatedAhead([_streamed_xml(sheet, sheet is self.sheets[0], dxfs, blocks)])
+        self._ahead[id(sheet)] = _DeflatedAhead([_streamed_xml(sheet, sheet is self.sheets[0],
+                                                               self._dxfs_through(sheet), blocks)])
         return blocks
+
+    def _dxfs_through(self, sheet: Sheet) -> list[str]:
+        """The conditional fill colours of the sheets up to `sheet`: its part's dxf indexes depend on these only."""
+        through = self.sheets[:self.sheets.index(sheet) + 1]
+        return list(dict.fromkeys(rule.colour.upper() for added in through for rule in added.conditional))
 
     def sheet(self, name: str, header: Sequence[str] = ()) -> Sheet:
         """A new sheet (the first is the one Excel shows)."""
