@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import io
 import math
+import threading
+import time
 import zipfile
 import zlib
 from types import SimpleNamespace
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 import pytest
 
-from autofuse_studio.core.reports import row_join, xlsx_stream
+from autofuse_studio.core.reports import pipelined_write, row_join, xlsx_stream
 from autofuse_studio.core.reports.row_join import ROW, Numbers, join_rows
 from autofuse_studio.core.reports.xlsx_stream import Workbook, column_cells, column_letter
 from tests.core.test_row_join import HOSTILE_TEXTS, _floats
@@ -205,11 +207,12 @@ def test_a_deflate_error_is_raised_and_nothing_hangs(monkeypatch: pytest.MonkeyP
         ahead.write_into(io.BytesIO())
 
 
-def _streamed(rows: int, block: int) -> Workbook:
-    """_book's workbook with its big sheet's columns put `block` rows at a time (Workbook.deflate_streamed)."""
+def _streamed(rows: int, block: int, into: IO[bytes] | None = None) -> Workbook:
+    """_book's workbook with its big sheet's columns put `block` rows at a time (Workbook.deflate_streamed; `into`:
+    the file its part is written into as it is deflated)."""
     book, sheet = _book(rows)
     whole, sheet.columns = sheet.columns, []
-    blocks = book.deflate_streamed(sheet, rows)
+    blocks = book.deflate_streamed(sheet, rows, into)
     for start in range(0, rows, block):
         part = [(_rows(column[0], start, start + block), *column[1:]) for column in whole]
         blocks.put(lambda made=part: made)
@@ -232,6 +235,69 @@ def test_a_sheet_streamed_in_blocks_is_the_sheet_written_whole(rows: int, block:
         book.save(handle)
         written.append(_members(handle.getvalue()))
     assert written[0] == written[1]
+
+
+def test_a_sheet_streamed_into_the_file_is_its_first_member_on_the_disk_before_save(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its deflated bytes are written (and synced, every STREAMED_SYNC_BYTES) as they come: the final fsync waits for
+    # the last stretch only. The zip holds the same members as the workbook written whole, the streamed one first.
+    synced: list[int] = []
+    monkeypatch.setattr(xlsx_stream, "STREAMED_SYNC_BYTES", 1 << 10)
+    monkeypatch.setattr(pipelined_write, "_datasync", synced.append)
+    rows = 3 * xlsx_stream.ROWS_PER_CHUNK + 5
+    in_place, _ = _book(rows)
+    whole = io.BytesIO()
+    in_place.save(whole)
+    with open(tmp_path / "streamed.xlsx", "wb") as handle:
+        book = _streamed(rows, 1000, handle)
+        deadline = time.monotonic() + 30
+        while not synced and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert synced, "nothing reached the disk before save"
+        book.save(handle)
+    streamed = _members((tmp_path / "streamed.xlsx").read_bytes())
+    assert streamed[0][0] == "xl/worksheets/sheet1.xml"
+    assert sorted(streamed) == sorted(_members(whole.getvalue()))
+
+
+class _FillingUp(io.BytesIO):
+    """A file that takes `room` bytes, then fails as a full disk does."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, data: Any) -> int:
+        if self.tell() + len(data) > self.room:
+            raise OSError(28, "No space left on device")
+        return super().write(data)
+
+
+def test_a_write_error_of_a_streamed_sheet_is_raised_by_save_and_no_thread_is_left() -> None:
+    rows = 4 * xlsx_stream.ROWS_PER_CHUNK
+    book = _streamed(rows, 999, _FillingUp(20_000))
+    with pytest.raises(OSError, match="No space left"):
+        book.save(book._archive.fp)  # type: ignore[union-attr]  # the handle it writes into
+    _no_xlsx_threads()
+
+
+def test_an_abandoned_streamed_sheet_leaves_no_thread_and_an_unwritten_file(tmp_path: Any) -> None:
+    with open(tmp_path / "dropped.xlsx", "wb") as handle:
+        book, sheet = _book(0)
+        blocks = book.deflate_streamed(sheet, 10 * xlsx_stream.ROWS_PER_CHUNK, handle)
+        column = column_cells(["text"] * xlsx_stream.ROWS_PER_CHUNK, "A")
+        for _ in range(3):
+            blocks.put(lambda: [column])
+        blocks.close()  # fewer rows than announced: the caller gave up
+        book.abandon()
+    _no_xlsx_threads()
+
+
+def _no_xlsx_threads() -> None:
+    for thread in threading.enumerate():
+        if thread.name.startswith(("xlsx-", "autofuse-part-")):
+            thread.join(timeout=10)
+            assert not thread.is_alive()
 
 
 def _streaming(announced: int) -> tuple[Workbook, xlsx_stream.ColumnBlocks, list[Any]]:

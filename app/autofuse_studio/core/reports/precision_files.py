@@ -8,7 +8,7 @@ import functools
 import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from autofuse_studio.core.errors import UsageError
 from autofuse_studio.core.gc_pause import gc_paused
@@ -194,8 +194,20 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
     columns = table_columns(result)
     precision = book.sheet("precision", columns)
     _precision_settings(precision, columns, len(result.rows))
+    with atomic_open(path, "wb") as handle:
+        try:
+            _build_and_save(book, precision, result, columns, language, handle)
+        except BaseException:
+            book.abandon()  # its threads end before the file is dropped
+            raise
+
+
+def _build_and_save(book: Workbook, precision: Sheet, result: PrecisionResult, columns: tuple[str, ...],
+                    language: str, handle: IO[bytes]) -> None:
+    """The precision sheet (streamed into `handle` as it is read, when it can be), the summary and ranks sheets, saved
+    into `handle`."""
     if result.rows and _bulk_columns(columns):
-        values = _streamed_precision(book, precision, result, columns)
+        values = _streamed_precision(book, precision, result, columns, handle)
     else:
         values = _column_values(result, columns)
         # Its columns surveyed (without the GIL), spelled and deflated on other threads while the other sheets are
@@ -219,8 +231,7 @@ def _write_xlsx(result: PrecisionResult, path: Path, language: str) -> None:
                       {verdict_column: fill})
     ranks.freeze_header, ranks.widths = True, {9: 48}
     book.deflate_ahead(ranks)
-    with atomic_open(path, "wb") as handle:
-        book.save(handle)
+    book.save(handle)
 
 
 XLSX_BLOCK_ROWS = 2 * ROWS_PER_CHUNK  # rows read at a time into a streamed precision sheet
@@ -235,16 +246,17 @@ def _bulk_columns(columns: tuple[str, ...]) -> bool:
     return True
 
 
-def _streamed_precision(book: Workbook, sheet: Sheet, result: PrecisionResult, columns: tuple[str, ...]
-                        ) -> dict[str, Sequence[Any]]:
+def _streamed_precision(book: Workbook, sheet: Sheet, result: PrecisionResult, columns: tuple[str, ...],
+                        into: IO[bytes]) -> dict[str, Sequence[Any]]:
     """The precision sheet's rows read XLSX_BLOCK_ROWS at a time and each block's cells made here, spelled (the C
     join, the GIL released) and deflated on other threads while the next block is read (the first bytes are
     deflated as soon as the first block is read, not after every row is; the spelling thread is the busiest); the
     values of the columns table_facts reads, whole, by key (the other sheets' facts: every column kept whole cost
-    ~0.14 s of 100k rows, most of it touching each value's object twice)."""
+    ~0.14 s of 100k rows, most of it touching each value's object twice). The sheet is the zip's first member,
+    written into `into` as it is deflated."""
     with_stats = any(name in STATS_COLUMNS for name in columns)
     found: dict[str, list[Any]] = {key: [] for key in FACT_KEYS if key in columns}
-    blocks = book.deflate_streamed(sheet, len(result.rows))
+    blocks = book.deflate_streamed(sheet, len(result.rows), into)
     try:
         for start in range(0, len(result.rows), XLSX_BLOCK_ROWS):
             rows = result.rows[start:start + XLSX_BLOCK_ROWS]
