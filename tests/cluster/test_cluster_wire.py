@@ -98,6 +98,18 @@ def test_anything_else_is_refused_with_the_reason(payload: object, reason: str) 
     assert reason in str(raised.value)
 
 
+def test_a_tasks_pairs_travel_as_bytes_and_come_back_as_they_were() -> None:
+    # Bytes: Dask neither walks nor pickles a nested list per pair (issue 29); decoded strictly on the worker.
+    pairs = [(("/open/a.npy", ("NC1HWC0", "NCHW", (1, 2, 3, 4)), "a:output:0", "DT_FLOAT16"),
+              ("/close/a.npy", None, "a:output:0", None)),
+             ((None, None, "b:input:1", "DT_BF16"), ("/close/b é.npy", (None, None, None), "b:input:1", None))]
+    packed = wire.encode_pairs(pairs)
+    assert isinstance(packed, bytes) and wire.decode_pairs(packed) == pairs
+    for wrong in ([[1, 2]], [pairs[0][0]], [[*pairs[0], pairs[0][0]]]):
+        with pytest.raises(msgspec.ValidationError):
+            wire.decode_pairs(msgspec.msgpack.encode(wrong))
+
+
 def test_scan_replies_of_another_release_give_their_version() -> None:
     newer = msgspec.msgpack.encode(["scan", "9.9.9", [["a side of a newer shape"]], [], "more"])
     assert wire.decode_scan(newer, "0.1.0", 2) == ("9.9.9", [None, None], [])
@@ -110,7 +122,7 @@ def test_scan_replies_of_another_release_give_their_version() -> None:
 def test_tasks_never_raise_they_send_the_error_as_text() -> None:
     """Outside a worker (get_worker() fails) both tasks still return bytes: a TaskFailed record."""
     require_dask()
-    for reply in (scan_sides(["/a", "/b"], PathMap()), compare_batch([], PathMap())):
+    for reply in (scan_sides(["/a", "/b"], PathMap()), compare_batch(b"\x90", PathMap())):
         assert isinstance(reply, bytes)
         failed = wire.decode_scan(reply, "x", 2)
         assert isinstance(failed, wire.TaskFailed) and failed.error.startswith("ValueError: No worker found")

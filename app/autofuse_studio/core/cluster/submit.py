@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from autofuse_studio.core.cluster.options import ClusterOptions, ClusterStats
 from autofuse_studio.core.cluster.safe_client import TaskError, refusals
 from autofuse_studio.core.cluster.tasks import compare_batch
-from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_compare
+from autofuse_studio.core.cluster.wire import TaskFailed, WireError, decode_compare, encode_pairs
 from autofuse_studio.core.cluster.workers import LiveWorker, live_workers, preferred
 from autofuse_studio.core.dumps.tensors import dump_folder
 from autofuse_studio.core.errors import InputError
@@ -151,7 +151,8 @@ class Submitter:
             first = len(self._futures)
             keys = [f"af-compare-r{'-' if batch.rank is None else batch.rank}-s{batch.step or '-'}-{self._token}-"
                     f"{first + number}" for number, batch in enumerate(group)]
-            mapped = self._client.map(compare_batch, [[pack(pair) for pair in batch.pairs] for batch in group],
+            mapped = self._client.map(compare_batch, [encode_pairs([pack(pair) for pair in batch.pairs])
+                                                      for batch in group],
                                       [self._options.path_map] * len(group), key=keys, workers=sorted(workers),
                                       allow_other_workers=False, retries=self._options.retries, pure=False)
             self._futures.update(zip(mapped, group, strict=True))

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from autofuse_studio.core.cluster.pathmap import PathMap, WorkerId
 from autofuse_studio.core.cluster.scan import current_worker
-from autofuse_studio.core.cluster.wire import encode_compare, encode_failure
-from autofuse_studio.core.precision.packed_sides import PackedPair, PackedSide, unpack_side
+from autofuse_studio.core.cluster.wire import decode_pairs, encode_compare, encode_failure
+from autofuse_studio.core.precision.packed_sides import PackedSide, unpack_side
 from autofuse_studio.core.precision.pair import PairResult, PairSide
 from autofuse_studio.core.precision.pair_batch import compare_pairs
 
@@ -35,8 +35,9 @@ def _client_message(result: PairResult, path_map: PathMap, worker: WorkerId) -> 
     return replace(result, message=message) if message != result.message else result
 
 
-def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> bytes:
-    """Worker task: every pair of the batch compared on this worker, in order, as msgpack bytes."""
+def compare_batch(packed: bytes, path_map: PathMap) -> bytes:
+    """Worker task: every pair of the batch (wire.encode_pairs') compared on this worker, in order, as msgpack
+    bytes."""
     from autofuse_studio import __version__
 
     try:
@@ -45,7 +46,8 @@ def compare_batch(pairs: list[PackedPair], path_map: PathMap) -> bytes:
             time.sleep(float(delay))
         worker = current_worker()
         path_map = path_map.for_worker(worker)  # the entries naming this worker, looked up once per batch
-        keys = [(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker)) for fused, origin in pairs]
+        keys = [(_unpack(fused, path_map, worker), _unpack(origin, path_map, worker))
+                for fused, origin in decode_pairs(packed)]
         # The local pool's batched path (a round's files read in one native call, its pairs measured in
         # another), so a worker compares exactly as a local run does.
         outcomes = compare_pairs(keys)
