@@ -45,6 +45,7 @@ from autofuse_studio.core.reports.row_join import (
     plain_texts,
 )
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, is_formula_like, xml_safe_text
+from autofuse_studio.core.reports.xlsx_parallel import Chunk, ParallelDeflated, parallel_deflate
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -316,9 +317,12 @@ class Workbook:
         fsync waits for the last stretch only. The caller calls `abandon` when it gives up before `save`."""
         sheet.streamed_rows = rows
         blocks = ColumnBlocks()
-        chunks = _streamed_xml(sheet, sheet is self.sheets[0], self._dxfs_through(sheet), blocks)
+        # Its chunks joined and deflated on several threads at once where ISA-L can (xlsx_parallel), else joined on
+        # one thread and deflated on another.
+        parallel = parallel_deflate(_ISAL) and native_joiner() is not None
+        chunks = _streamed_xml(sheet, sheet is self.sheets[0], self._dxfs_through(sheet), blocks, joined=not parallel)
         member = self._streamed_member(sheet, into) if into is not None and self._archive is None else None
-        self._ahead[id(sheet)] = _DeflatedAhead([chunks], None if member is None else member.writer.put)
+        self._ahead[id(sheet)] = _DeflatedAhead([chunks], None if member is None else member.writer.put, parallel)
         self._streaming = member
         return blocks
 
@@ -434,7 +438,7 @@ class _DeflatedSection:
     trailer gives the CRC (no second pass over the data, one GIL release per chunk); a section of a part (`last`
     False: flushed to a byte boundary, not final) as raw data, its CRC counted by ISA-L as it is deflated."""
 
-    def __init__(self, chunks: Iterable[str | bytes], last: bool | None = None,
+    def __init__(self, chunks: Iterable[Chunk], last: bool | None = None,
                  sink: Callable[[bytes], None] | None = None) -> None:
         # None: the whole part (gzip); else a section, the part's last or not. A part handed to a `sink` as it is
         # deflated is one last section: raw data, its CRC counted as it goes (no gzip header to cut off after).
@@ -453,13 +457,14 @@ class _DeflatedSection:
         for thread in self._threads:
             thread.start()
 
-    def _spell(self, chunks: Iterable[str | bytes]) -> None:
+    def _spell(self, chunks: Iterable[Chunk]) -> None:
         try:
             with gc_paused():  # millions of cell strings, none in a cycle (the caller's pause may end first)
                 for chunk in chunks:
                     if self._failed:
                         break
-                    self._queue.put(chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "replace"))
+                    data = chunk() if callable(chunk) else chunk
+                    self._queue.put(data if isinstance(data, bytes) else data.encode("utf-8", "replace"))
         except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
             self._failed.append(exc)
         finally:
@@ -514,10 +519,11 @@ class _DeflatedAhead:
     place in the zip by `write_into`. Given a function that makes the sections, it is called on a thread of its own
     first (a sheet's columns built there)."""
 
-    def __init__(self, sections: Sequence[Iterable[str | bytes]] | Callable[[], Sequence[Iterable[str | bytes]]],
-                 sink: Callable[[bytes], None] | None = None) -> None:
+    def __init__(self, sections: Sequence[Iterable[Chunk]] | Callable[[], Sequence[Iterable[Chunk]]],
+                 sink: Callable[[bytes], None] | None = None, parallel: bool = False) -> None:
         self._sink = sink  # given: the deflated bytes are handed to it as they come (one section)
-        self._sections: list[_DeflatedSection] = []
+        self._parallel = parallel  # the part's chunks (functions among them) made and deflated by xlsx_parallel
+        self._sections: list[_DeflatedSection | ParallelDeflated] = []
         self._failed: list[BaseException] = []
         self._maker: Thread | None = None
         if callable(sections):
@@ -526,8 +532,11 @@ class _DeflatedAhead:
         else:
             self._start(sections)
 
-    def _start(self, sections: Sequence[Iterable[str | bytes]]) -> None:
-        if self._sink is not None:
+    def _start(self, sections: Sequence[Iterable[Chunk]]) -> None:
+        if self._parallel:
+            self._sections = [ParallelDeflated(chain.from_iterable(sections), _ISAL, SHEET_LEVEL,  # type: ignore[arg-type]
+                                               self._sink)]  # (parallel: _ISAL is a module)
+        elif self._sink is not None:
             self._sections = [_DeflatedSection(chain.from_iterable(sections), sink=self._sink)]
         elif len(sections) == 1 or _ISAL is None:  # without ISA-L no crc32_combine: one stream, the runs in order
             self._sections = [_DeflatedSection(chain.from_iterable(sections))]
@@ -788,15 +797,19 @@ class ColumnBlocks:
             self._stopped.set()
 
 
-def _streamed_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], blocks: ColumnBlocks) -> Iterator[str | bytes]:
-    """A streamed sheet's part: its start, the column rows block after block as the caller puts them, its tail."""
+def _streamed_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], blocks: ColumnBlocks, joined: bool = True
+                  ) -> Iterator[Chunk]:
+    """A streamed sheet's part: its start, the column rows block after block as the caller puts them, its tail
+    (`joined`: the column rows' chunks joined here; else functions that join them, for the deflating threads)."""
     header_rows = 1 if sheet.header else 0
     yield from _sheet_start(sheet, selected)
     first_number = header_rows + 1
     for columns in blocks.blocks():
         total = _length(columns[0]) if columns else 0
         for start in range(0, total, ROWS_PER_CHUNK):
-            yield _column_rows(columns, start, min(start + ROWS_PER_CHUNK, total), first_number + start)
+            rows = functools.partial(_column_rows, columns, start, min(start + ROWS_PER_CHUNK, total),
+                                     first_number + start)
+            yield rows() if joined else rows
         first_number += total
     if first_number - header_rows - 1 != sheet.streamed_rows:
         raise ValueError("xlsx: a streamed sheet's blocks hold another count of rows than its head names")
