@@ -230,3 +230,32 @@ def test_the_c_item_reader_refuses_what_it_cannot_read() -> None:
         native.item_values([(item, item)], 2, ("name", "nothing"), into[:2], np.zeros((1, 2)), 0, 1)
     with pytest.raises(TypeError):
         native.item_values([(item, item)], 2, names, into, np.zeros((4, 2)).T.copy().T[:, ::1][::-1], 0, 1)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_spread_puts_the_regular_rows_values_at_their_places_in_c_and_in_python(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    pick = random.Random(seed)
+    size = pick.choice([1, 2, 7, 4096])
+    places = sorted(pick.sample(range(size), pick.randint(0, size)))
+    values: list[Any] = [object() for _ in places]
+    expected: list[Any] = [None] * size
+    for place, value in zip(places, values, strict=True):
+        expected[place] = value
+    spread = [stats_table._spreader(places, size)]
+    monkeypatch.setattr(stats_table, "native_joiner", lambda: None)
+    spread.append(stats_table._spreader(places, size))
+    for made in spread:
+        found = values if made is None else made(values)  # None: every row of the block is regular
+        assert len(found) == size and all(got is want for got, want in zip(found, expected, strict=True))
+
+
+def test_spread_values_takes_int64_places_only() -> None:
+    native = row_join.native_joiner()
+    if native is None or not hasattr(native, "spread_values"):
+        pytest.skip("the C row joiner is not built")
+    assert native.spread_values(["a", "b"], np.array([1, -1, 2, 0], dtype=np.int64).tobytes()) == ["b", None, None, "a"]
+    with pytest.raises(ValueError, match="int64"):
+        native.spread_values(["a"], b"\x00" * 7)
+    with pytest.raises(TypeError):
+        native.spread_values(("a",), b"")

@@ -1788,7 +1788,37 @@ static PyObject *nonfinite_places(PyObject *self, PyObject *values_arg) {
     return places;
 }
 
+/* spread_values(values, at) -> list: values[at[i]] for each int64 `at[i]` (native byte order), None where at[i] is
+ * not a place in `values` (a block's regular rows' values at their rows: StatsTable.spread). */
+static PyObject *spread_values(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values;
+    Py_buffer at;
+    if (!PyArg_ParseTuple(args, "O!y*:spread_values", &PyList_Type, &values, &at)) {
+        return NULL;
+    }
+    if (at.len % (Py_ssize_t)sizeof(int64_t) != 0) {
+        PyBuffer_Release(&at);
+        PyErr_SetString(PyExc_ValueError, "spread_values: at must hold int64 places");
+        return NULL;
+    }
+    Py_ssize_t size = at.len / (Py_ssize_t)sizeof(int64_t), count = PyList_GET_SIZE(values);
+    PyObject *spread = PyList_New(size);
+    if (spread != NULL) {
+        const char *places = (const char *)at.buf;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            int64_t place;
+            memcpy(&place, places + i * (Py_ssize_t)sizeof place, sizeof place); /* the buffer may be unaligned */
+            PyObject *value = place >= 0 && place < count ? PyList_GET_ITEM(values, (Py_ssize_t)place) : Py_None;
+            PyList_SET_ITEM(spread, i, Py_NewRef(value));
+        }
+    }
+    PyBuffer_Release(&at);
+    return spread;
+}
 static PyMethodDef methods[] = {
+    {"spread_values", spread_values, METH_VARARGS,
+     "spread_values(values, at) -> list: values[at[i]] for each int64 at[i], None where it is not a place."},
     {"nonfinite_places", nonfinite_places, METH_O,
      "nonfinite_places(values) -> [int]: where the floats that are NaN or +-Inf are."},
     {"item_values", item_values, METH_VARARGS,

@@ -192,6 +192,6 @@ def _non_finite_cells(table: StatsTable, numbers: np.ndarray, rows: np.ndarray, 
     found = numbers[rows]
     kinds = np.where(np.isnan(found), 0, np.where(found > 0, 1, 2)).tolist()
     cells: list[Any] = [None] * table.size
-    for place, kind in zip(np.asarray(table.positions)[rows].tolist(), kinds, strict=True):
+    for place, kind in zip(table.position_array[rows].tolist(), kinds, strict=True):
         cells[place] = spelled[kind]
     return cells

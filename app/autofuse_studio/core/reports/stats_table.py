@@ -10,6 +10,7 @@ the caller's per-row path. None is returned when the values are not plain ints a
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -45,7 +46,7 @@ class StatsTable:
     fields: dict[str, list[Any]]  # FIELDS of the regular rows read so far (read())
     flat: dict[str, list[Any]]  # ITEM_PARTS: every item's values, row after row (len(layout) a row)
     numbers: dict[str, np.ndarray]  # ITEM_PARTS as floats, one row per regular row, one column per item
-    _spreader: Callable[[list[Any]], Any] | None = None  # the regular rows' values (and a None after them) in place
+    _spreader: Callable[[list[Any]], list[Any]] | None = None  # the regular rows' values put in place (_spreader)
 
     def read(self, names: Sequence[str]) -> dict[str, list[Any]]:
         """The fields with these `names` of the regular rows (read on first use, one pass for those not yet read)."""
@@ -64,7 +65,12 @@ class StatsTable:
         listed = values if isinstance(values, list) else list(values)
         if self._spreader is None:
             return listed
-        return list(self._spreader([*listed, None]))
+        return self._spreader(listed)
+
+    @functools.cached_property
+    def position_array(self) -> np.ndarray:
+        """`positions` as an array."""
+        return np.asarray(self.positions, dtype=np.intp)
 
 
 def mostly_statistics(stats: list[StatsComparison | None]) -> bool:
@@ -114,15 +120,20 @@ def _kept(keep: list[bool], *lists: list[Any]) -> list[list[Any]]:
     return [[value for value, kept in zip(values, keep, strict=True) if kept] for values in lists]
 
 
-def _spreader(places: list[int], size: int) -> Callable[[list[Any]], Any] | None:
-    """A getter that puts values of the rows at `places` (a None appended) at their places, None elsewhere
+def _spreader(places: list[int], size: int) -> Callable[[list[Any]], list[Any]] | None:
+    """A function that puts the values of the rows at `places` at their places in a list of `size`, None elsewhere
     (None when every row of the block is there)."""
     if len(places) == size:
         return None
-    at = [len(places)] * size
+    at = [len(places)] * size  # one past the values: None
     for number, place in enumerate(places):
         at[place] = number
-    return itemgetter(*at) if size > 1 else lambda values: (values[at[0]],)
+    native = native_joiner()
+    if native is not None and hasattr(native, "spread_values"):  # ~4x itemgetter's 15 ns a value
+        spread_values, packed = native.spread_values, np.asarray(at, dtype=np.int64).tobytes()
+        return lambda values: spread_values(values, packed)
+    getter = itemgetter(*at) if size > 1 else lambda values: (values[at[0]],)
+    return lambda values: list(getter([*values, None]))
 
 
 def _usual_layout(items_of: list[Any]) -> tuple[str, ...]:
