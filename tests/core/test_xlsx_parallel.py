@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import threading
+import types
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -107,3 +108,28 @@ def test_a_streamed_sheet_is_the_same_deflated_in_parallel_or_in_one_chain(monke
         _streamed(rows, 3000).save(handle)
         written.append(_members(handle.getvalue()))
     assert written[0] == written[1]
+
+
+def test_a_parallel_compress_that_does_not_work_leaves_the_other_path(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A private class of python-isal: a release that changed it must not make a broken file.
+    from autofuse_studio.core.reports.precision_files import write_precision
+    from tests.core.test_result_files_identity import xlsx_contents
+    from tests.synth.result_rows import synthetic_result
+
+    class Changed:
+        def __init__(self, buffersize: int, level: int) -> None:
+            pass
+
+        def compress_and_crc(self, data: bytes) -> bytes:  # another signature
+            return data
+
+    changed = types.ModuleType("isal_zlib")
+    changed.__dict__.update({name: getattr(ISAL, name) for name in dir(ISAL) if not name.startswith("__")})
+    changed._ParallelCompress = Changed  # type: ignore[attr-defined]
+    assert parallel_deflate(ISAL) and not parallel_deflate(changed)
+    result = synthetic_result(3 * xlsx_stream.ROWS_PER_CHUNK, seed=4)
+    write_precision(result, tmp_path / "parallel.xlsx")
+    monkeypatch.setattr(xlsx_stream, "_ISAL", changed)
+    write_precision(result, tmp_path / "chain.xlsx")
+    assert xlsx_contents(tmp_path / "parallel.xlsx") == xlsx_contents(tmp_path / "chain.xlsx")

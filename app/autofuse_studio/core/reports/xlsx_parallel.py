@@ -12,6 +12,8 @@ with an empty final block. Where python-isal lacks _ParallelCompress, the chain 
 
 from __future__ import annotations
 
+import functools
+import zlib
 from collections.abc import Callable, Iterable
 from queue import Queue
 from threading import Thread
@@ -27,8 +29,22 @@ _SKIPPED = object()  # a worker's answer for a chunk it did not deflate (a threa
 
 
 def parallel_deflate(isal: ModuleType | None) -> bool:
-    """True when `isal` (python-isal's isal_zlib, or None) deflates chunks apart (_ParallelCompress)."""
-    return isal is not None and all(hasattr(isal, name) for name in ("_ParallelCompress", "crc32_combine", "compress"))
+    """True when `isal` (python-isal's isal_zlib, or None) deflates chunks apart (_ParallelCompress), as tried once:
+    a private class, so a release that changed it leaves the writers on their other path, never a broken file."""
+    return isal is not None and _works(isal)
+
+
+@functools.cache
+def _works(isal: ModuleType) -> bool:
+    probe = b"<row>probe</row>" * 64
+    try:
+        deflated, crc = isal._ParallelCompress(buffersize=_room(len(probe)), level=1).compress_and_crc(probe, b"")
+        stream = deflated + isal.compress(b"", 1, -15)
+        inflater = zlib.decompressobj(-15)
+        return (inflater.decompress(stream) == probe and inflater.eof and crc == zlib.crc32(probe)
+                and isal.crc32_combine(crc, crc, len(probe)) == zlib.crc32(probe * 2))
+    except Exception:  # noqa: BLE001 - any failure means: not this path
+        return False
 
 
 def _room(size: int) -> int:
