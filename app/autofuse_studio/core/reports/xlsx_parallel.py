@@ -53,25 +53,53 @@ def _room(size: int) -> int:
     return size + max(size // 10, 500)
 
 
-class ParallelDeflated:
-    """A zip part's raw deflate data and CRC from its chunks (bytes, str, or functions that make the bytes, called
-    on the workers), handed to `sink` as they come in order (else kept in `deflated`); `wait` raises the first
-    error of its threads."""
+class DeflatedPart:
+    """A zip part's deflated data as its threads make it: handed to `sink` in order (else kept in `deflated`), its
+    size, CRC and deflated size counted; `wait` joins the threads and raises the first error of any."""
 
-    def __init__(self, chunks: Iterable[Chunk], isal: ModuleType, level: int,
-                 sink: Callable[[bytes], None] | None = None, workers: int = WORKERS) -> None:
-        self._isal, self._level, self._sink = isal, level, sink
+    def __init__(self, sink: Callable[[bytes], None] | None) -> None:
+        self._sink = sink
         self.deflated: list[bytes] = []  # what was deflated (none when the sink took it)
         self.size = self.crc = self.compressed = 0
         self._failed: list[BaseException] = []
+        self._threads: list[Thread] = []
+
+    def _emit(self, data: bytes) -> None:
+        """Deflated bytes, the next in order (none: nothing)."""
+        if data:
+            self.compressed += len(data)
+            if self._sink is not None:
+                self._sink(data)
+            else:
+                self.deflated.append(data)
+
+    def _start(self, threads: list[Thread]) -> None:
+        self._threads = threads
+        for thread in threads:
+            thread.start()
+
+    def wait(self) -> None:
+        """Wait for the threads (the first error of any is raised here)."""
+        for thread in self._threads:
+            thread.join()
+        if self._failed:
+            raise self._failed[0]
+
+
+class ParallelDeflated(DeflatedPart):
+    """A zip part's raw deflate data and CRC from its chunks (bytes, str, or functions that make the bytes, called
+    on the workers), handed to `sink` as they come in order (else kept in `deflated`)."""
+
+    def __init__(self, chunks: Iterable[Chunk], isal: ModuleType, level: int,
+                 sink: Callable[[bytes], None] | None = None, workers: int = WORKERS) -> None:
+        super().__init__(sink)
+        self._isal, self._level = isal, level
         self._inputs: list[Queue[Chunk | None]] = [Queue(QUEUE_CHUNKS) for _ in range(workers)]
         self._outputs: list[Queue[Any]] = [Queue(QUEUE_CHUNKS) for _ in range(workers)]
-        self._threads = [Thread(target=self._feed, args=(chunks,), name="xlsx-feed", daemon=True),
-                         *(Thread(target=self._work, args=(number,), name=f"xlsx-deflate-{number}", daemon=True)
-                           for number in range(workers)),
-                         Thread(target=self._collect, name="xlsx-collect", daemon=True)]
-        for thread in self._threads:
-            thread.start()
+        self._start([Thread(target=self._feed, args=(chunks,), name="xlsx-feed", daemon=True),
+                     *(Thread(target=self._work, args=(number,), name=f"xlsx-deflate-{number}", daemon=True)
+                       for number in range(workers)),
+                     Thread(target=self._collect, name="xlsx-collect", daemon=True)])
 
     def _feed(self, chunks: Iterable[Chunk]) -> None:
         """Chunk n to worker n % WORKERS, in order; then every worker's end."""
@@ -136,17 +164,6 @@ class ParallelDeflated:
         try:
             self.crc = self._isal.crc32_combine(self.crc, crc, size) if self.size else crc
             self.size += size
-            self.compressed += len(deflated)
-            if self._sink is not None:
-                self._sink(deflated)
-            else:
-                self.deflated.append(deflated)
+            self._emit(deflated)
         except BaseException as exc:  # noqa: BLE001 - raised by wait, on the caller's thread
             self._failed.append(exc)
-
-    def wait(self) -> None:
-        """Wait for the threads (the first error of any is raised here)."""
-        for thread in self._threads:
-            thread.join()
-        if self._failed:
-            raise self._failed[0]

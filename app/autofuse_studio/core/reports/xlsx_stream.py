@@ -45,7 +45,7 @@ from autofuse_studio.core.reports.row_join import (
     plain_texts,
 )
 from autofuse_studio.core.reports.xlsx_cells import FORMULA_LEADS, is_formula_like, xml_safe_text
-from autofuse_studio.core.reports.xlsx_parallel import Chunk, ParallelDeflated, parallel_deflate
+from autofuse_studio.core.reports.xlsx_parallel import Chunk, DeflatedPart, ParallelDeflated, parallel_deflate
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -431,7 +431,7 @@ class Workbook:
                 f"</bookViews><sheets>{sheets}</sheets>{defined}</workbook>")
 
 
-class _DeflatedSection:
+class _DeflatedSection(DeflatedPart):
     """A run of a zip part's chunks spelled on one thread (the C join releases the GIL while it writes) and deflated
     on another (ISA-L or zlib, without the GIL), ahead of the part's place in the zip: the caller's Python runs
     meanwhile. The deflate is zipfile's own (raw, level SHEET_LEVEL): a whole part inside a gzip stream, whose
@@ -442,20 +442,15 @@ class _DeflatedSection:
                  sink: Callable[[bytes], None] | None = None) -> None:
         # None: the whole part (gzip); else a section, the part's last or not. A part handed to a `sink` as it is
         # deflated is one last section: raw data, its CRC counted as it goes (no gzip header to cut off after).
+        super().__init__(sink)
         self._last = True if sink is not None and last is None else last
         packer = _ISAL if _ISAL is not None and (self._last is not None or native_joiner() is not None) else zlib
         self._crc32: Callable[[bytes, int], int] | None = None if self._last is None else packer.crc32
         self._compressor = packer.compressobj(SHEET_LEVEL, packer.DEFLATED,
                                               GZIP_WINDOW if self._last is None else RAW_WINDOW)
-        self._sink = sink
-        self.deflated: list[bytes] = []  # what was deflated (none when a sink took it)
-        self.size = self.crc = self.compressed = 0
-        self._failed: list[BaseException] = []
         self._queue: Queue[bytes | None] = Queue(maxsize=2)
-        self._threads = [Thread(target=self._spell, args=(chunks,), name="xlsx-spell", daemon=True),
-                         Thread(target=self._deflate, name="xlsx-deflate", daemon=True)]
-        for thread in self._threads:
-            thread.start()
+        self._start([Thread(target=self._spell, args=(chunks,), name="xlsx-spell", daemon=True),
+                     Thread(target=self._deflate, name="xlsx-deflate", daemon=True)])
 
     def _spell(self, chunks: Iterable[Chunk]) -> None:
         try:
@@ -478,7 +473,7 @@ class _DeflatedSection:
                 self.size += len(data)
                 if self._crc32 is not None:
                     self.crc = self._crc32(data, self.crc)
-                self._deflated(self._compressor.compress(data))
+                self._emit(self._compressor.compress(data))
             except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
                 self._failed.append(exc)
         if not self._failed:
@@ -491,27 +486,13 @@ class _DeflatedSection:
         """The stream ended: a section's raw data flushed (final or to a byte boundary); a gzip stream cut to its
         raw deflate data, the CRC from its trailer (which flush() writes whole)."""
         if self._last is not None:
-            self._deflated(self._compressor.flush(zlib.Z_FINISH if self._last else zlib.Z_SYNC_FLUSH))
+            self._emit(self._compressor.flush(zlib.Z_FINISH if self._last else zlib.Z_SYNC_FLUSH))
             return
         tail = self._compressor.flush()
         self.crc = int.from_bytes(tail[-8:-4], "little")
         self.deflated.append(tail[:-8])
         self.deflated = _without_gzip_header(self.deflated)
 
-    def _deflated(self, data: bytes) -> None:
-        if data:
-            self.compressed += len(data)
-            if self._sink is not None:
-                self._sink(data)
-            else:
-                self.deflated.append(data)
-
-    def wait(self) -> None:
-        """Wait for the threads (the spelling's or the deflate's error is raised here)."""
-        for thread in self._threads:
-            thread.join()
-        if self._failed:
-            raise self._failed[0]
 
 
 class _DeflatedAhead:
