@@ -364,3 +364,16 @@ def test_a_precision_xlsx_that_fails_while_streaming_leaves_no_file_and_no_threa
         if thread.name.startswith("xlsx-"):
             thread.join(timeout=10)
             assert not thread.is_alive()  # the spelling and deflate threads ended with the closed blocks
+
+
+@pytest.mark.parametrize(("start", "stop"), [(0, 9), (1, 3), (4, 9)])
+def test_a_float_column_with_minus_inf_in_two_parts_writes_the_one_columns_cells(start: int, stop: int) -> None:
+    # Its numbers (and "nan", "inf") for msgspec, its quoted "-inf" cells apart: the same cells, in the same places.
+    values = [1.5, -math.inf, None, math.nan, math.inf, -0.0, 1e-300, -math.inf, 7]
+    one = xlsx_stream.column_cells(values, "C")
+    parts = xlsx_stream.column_cell_parts(values, "C")
+    assert len(parts) == 2 and isinstance(parts[0][0], Numbers)
+    row = (f'<row r="{ROW}">', "</row>", "")
+    assert join_rows(parts, start, stop, *row, 5, released=True) == join_rows([one], start, stop, *row, 5)
+    finite = [value for value in values if value is None or math.isfinite(value)]
+    assert xlsx_stream.column_cell_parts(finite, "C") == [xlsx_stream.column_cells(finite, "C")]

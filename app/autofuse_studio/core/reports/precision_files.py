@@ -46,6 +46,7 @@ from autofuse_studio.core.reports.xlsx_stream import (
     ConditionalFill,
     Sheet,
     Workbook,
+    column_cell_parts,
     column_cells,
     column_letter,
     text_surveys,
@@ -263,7 +264,8 @@ def _streamed_precision(book: Workbook, sheet: Sheet, result: PrecisionResult, c
             values = column_values(rows, columns, rows_stats_columns(rows, result.thresholds.stats)
                                    if with_stats else None)
             block = {key: values[key] for key in columns}
-            blocks.put(functools.partial(list, _precision_cells(block)))  # made here: this thread has time to spare
+            # The cells made here (this thread has time to spare), joined and deflated by the workers.
+            blocks.put(functools.partial(list, _precision_cells(block, streamed=True)))
             for key, column in found.items():
                 column += block[key]
     finally:
@@ -276,8 +278,9 @@ def _precision_columns(sheet: Sheet, by_column: dict[str, Sequence[Any]]) -> Non
     sheet.columns.extend(_precision_cells(by_column))
 
 
-def _precision_cells(by_column: dict[str, Sequence[Any]]) -> list[Column]:
-    """The table's cells (or a block's) column by column, from table_records' values by key."""
+def _precision_cells(by_column: dict[str, Sequence[Any]], streamed: bool = False) -> list[Column]:
+    """The table's cells (or a block's) column by column, from table_records' values by key (`streamed`: for a
+    streamed sheet, a column may come as two: column_cell_parts)."""
     with gc_paused():
         listed = {}
         for key, values in by_column.items():
@@ -286,8 +289,10 @@ def _precision_cells(by_column: dict[str, Sequence[Any]]) -> list[Column]:
                 values = list(map(spelled.__getitem__, values))
             listed[key] = values
         surveys = text_surveys(list(listed.values()))  # every column's at once, without the GIL
-        return [column_cells(values, column_letter(number), key in METRIC_KEYS, survey)
-                for number, ((key, values), survey) in enumerate(zip(listed.items(), surveys, strict=True), start=1)]
+        made = column_cell_parts if streamed else lambda *given: [column_cells(*given)]
+        return [column for number, ((key, values), survey) in enumerate(zip(listed.items(), surveys, strict=True),
+                                                                          start=1)
+                for column in made(values, column_letter(number), key in METRIC_KEYS, survey)]
 
 
 def _precision_settings(sheet: Sheet, columns: tuple[str, ...], rows: int) -> None:

@@ -152,16 +152,49 @@ def _number_column(values: Sequence[Any], letter: str, non_finite_empty: bool, f
         return (Numbers(values), start, end, NO_CELL)
     # NaN/Inf outside the metrics: their text ("nan", "inf"), as fill_cell stored them: Numbers' text cells (join_rows
     # spells the column without the GIL), but "-inf", a formula lead's text, is quoted: a whole cell.
-    spelled = list(values)
-    places = nonfinite_places(values)
-    for at in places:
-        spelled[at] = repr(spelled[at])
-    if not any(spelled[at] == "-inf" for at in places):
+    spelled, places, negative = _non_finite_words(values)
+    if not negative:
         return (Numbers(spelled), *_text_templates(letter), NO_CELL, start, end)
     text_cells = {text: (cell(letter, text),) for text in ("nan", "inf", "-inf")}
     for at in places:
         spelled[at] = text_cells[spelled[at]]
     return (spelled, start, end, NO_CELL)
+
+
+def _non_finite_words(values: Sequence[Any]) -> tuple[list[Any], list[int], list[int]]:
+    """The values with each NaN or ±Inf float as its repr() ("nan", "inf", "-inf"), the places of those, and of the
+    "-inf" among them."""
+    spelled = list(values)
+    places = nonfinite_places(values)
+    negative = []
+    for at in places:
+        value = spelled[at]
+        if value != value:
+            spelled[at] = "nan"
+        elif value > 0:
+            spelled[at] = "inf"
+        else:
+            spelled[at] = "-inf"
+            negative.append(at)
+    return spelled, places, negative
+
+
+def column_cell_parts(values: Sequence[Any], letter: str, non_finite_empty: bool = False,
+                      survey: tuple[set[type], bool, bool | None] | None = None) -> list[Column]:
+    """column_cells' column, but a column of floats with "-inf" as two: its numbers (and "nan", "inf" words) for
+    msgspec, then its "-inf" whole cells, each row's cell in one of them (as one column, each float of it was spelled
+    with the GIL: the 100k statistics rows' stat_min_* and stat_fused ... columns hold some in most blocks). For a
+    streamed sheet, whose width is its header's."""
+    kinds, finite, plain = column_survey(values, *_TEXT_RULES) if survey is None else survey
+    if not kinds <= _NUMBER_TYPES or kinds <= _WHOLE_NUMBER_TYPES or non_finite_empty or finite:
+        return [column_cells(values, letter, non_finite_empty, (kinds, finite, plain))]
+    spelled, _, negative = _non_finite_words(values)
+    quoted: list[Any] = [None] * len(spelled)
+    minus = (cell(letter, "-inf"),)
+    for at in negative:
+        spelled[at], quoted[at] = None, minus
+    start, end = f'<c r="{letter}{ROW}"><v>', "</v></c>"
+    return [(Numbers(spelled), *_text_templates(letter), NO_CELL, start, end), (quoted, "", "", NO_CELL)]
 
 
 def _text_templates(letter: str) -> tuple[str, str]:
