@@ -347,18 +347,10 @@ static int respell_float(const char *token, Py_ssize_t length, char *out, const 
         }
         out[used++] = 'e';
         out[used++] = decimal < 0 ? '-' : '+';
-        char reversed[8];
-        int places = 0;
-        do {
-            reversed[places++] = (char)('0' + power % 10);
-            power /= 10;
-        } while (power > 0);
-        if (places < 2) {
-            reversed[places++] = '0';
+        if (power < 10) { /* at least two digits, as %02d */
+            out[used++] = '0';
         }
-        while (places > 0) {
-            out[used++] = reversed[--places];
-        }
+        used += (int)spell_integer(power, out + used);
     }
     return used;
 }
@@ -1816,6 +1808,7 @@ static PyObject *spread_values(PyObject *self, PyObject *args) {
     PyBuffer_Release(&at);
     return spread;
 }
+
 static PyMethodDef methods[] = {
     {"spread_values", spread_values, METH_VARARGS,
      "spread_values(values, at) -> list: values[at[i]] for each int64 at[i], None where it is not a place."},
