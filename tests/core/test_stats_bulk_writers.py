@@ -259,3 +259,31 @@ def test_spread_values_takes_int64_places_only() -> None:
         native.spread_values(["a"], b"\x00" * 7)
     with pytest.raises(TypeError):
         native.spread_values(("a",), b"")
+
+
+@pytest.mark.parametrize(("size", "width", "kept"), [(1, 1, 1.0), (1, 7, 0.0), (3, 7, 0.5), (4096, 7, 0.9),
+                                                     (4096, 1, 1.0), (4096, 7, 0.1)])
+def test_a_gather_puts_the_picked_values_at_the_regular_rows_places_in_c_and_in_python(
+        size: int, width: int, kept: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    pick = random.Random(size * width)
+    places = sorted(pick.sample(range(size), round(size * kept)))
+    flat: list[Any] = [object() for _ in range(len(places) * width)]
+
+    def table() -> stats_table.StatsTable:
+        return stats_table.StatsTable(size=size, positions=places, odd=[], layout=tuple(f"i{n}" for n in range(width)),
+                                      comparisons=[], fields={}, flat={"fused": flat}, numbers={},
+                                      _spreader=stats_table._spreader(places, size))
+
+    at = np.array([pick.choice([-1, *range(len(flat))]) if flat else -1 for _ in places], dtype=np.intp)
+    number = pick.randrange(width)
+    made = []
+    for native in (True, False):
+        if not native:
+            monkeypatch.setattr(stats_table, "native_joiner", lambda: None)
+        found = table()
+        made.append((found.gather(flat, at), found.column("fused", number),
+                     found.spread([flat[k] if k >= 0 else None for k in at.tolist()]), found.spread(found.part("fused", number))))
+    for gathered, column, gathered_expected, column_expected in made:
+        assert len(gathered) == len(column) == size
+        assert all(got is want for got, want in zip(gathered, gathered_expected, strict=True))
+        assert all(got is want for got, want in zip(column, column_expected, strict=True))

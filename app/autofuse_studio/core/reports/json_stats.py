@@ -176,8 +176,7 @@ def _item_columns(table: StatsTable) -> list[Column]:
             f'{_ITEM_INDENT}"{name}": {{'
         for part in ITEM_PARTS:
             before = (opening if part == "fused" else ",") + f'{_PART_INDENT}"{part}": '
-            values = table.part(part, number)
-            columns.append((Numbers(table.spread(values)), before, "", ""))
+            columns.append((Numbers(table.column(part, number)), before, "", ""))
             found = table.numbers[part][:, number]
             odd = np.flatnonzero(~np.isfinite(found))
             if odd.size:

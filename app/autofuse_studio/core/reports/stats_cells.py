@@ -8,7 +8,6 @@ the others through stats_cells: the same values either way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -106,16 +105,15 @@ def _table_columns(table: StatsTable, limits_of: _LimitsByDtype) -> dict[str, li
     found = worst >= 0  # a count mismatch names "count" even when no count item is there: no cells then
     columns = {"stat_worst": table.spread([name if ok else None for name, ok in zip(names, found.tolist(),
                                                                                        strict=True)])}
-    # Each row's worst item's values: its place among the flat values, a None (appended) for rows without one.
-    at = np.where(found, np.arange(len(table.positions)) * len(table.layout) + worst, -1).tolist()
-    gather = itemgetter(*at) if len(at) > 1 else lambda values: [values[place] for place in at]
+    # Each row's worst item's values: its place among the flat values, -1 (None) for rows without one.
+    at = np.where(found, np.arange(len(table.positions)) * len(table.layout) + worst, -1)
     for key, part in _WORST_PARTS:
-        columns[key] = table.spread(gather([*table.flat[part], None]))
+        columns[key] = table.gather(table.flat[part], at)
     for name, fused_key, origin_key in _SHOWN_ITEMS:
         if name in table.layout:
             number = table.layout.index(name)
-            columns[fused_key] = table.spread(table.part("fused", number))
-            columns[origin_key] = table.spread(table.part("origin", number))
+            columns[fused_key] = table.column("fused", number)
+            columns[origin_key] = table.column("origin", number)
         else:
             columns[fused_key], columns[origin_key] = [None] * table.size, [None] * table.size
     return {key: columns[key] for key in STATS_KEYS}
