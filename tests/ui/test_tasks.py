@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from typing import Any
@@ -11,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.errors import Cancelled, InputError
 from autofuse_studio.core.progress import CancelToken, Progress
+from autofuse_studio.ui.background_priority import BACKGROUND_NICE, lower_this_thread
 from autofuse_studio.ui.tasks import TaskEvent, TaskRunner
 
 TIMEOUT_MS = 10000
@@ -215,3 +218,43 @@ def test_no_worker_emits_after_shutdown_without_waiting(qtbot: QtBot) -> None:
     release.set()
     runner._pool.shutdown(wait=True)  # the worker has returned and posted what it would
     assert recording.emitted == []
+
+
+def own_and_started_nice(*, progress: Progress, cancel: CancelToken) -> tuple[int, int]:
+    """This worker's nice and that of a thread it starts (Linux: per thread)."""
+    found: list[int] = []
+    started = threading.Thread(target=lambda: found.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+    started.start()
+    started.join()
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), found[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's")
+def test_workers_and_their_threads_give_way_to_the_gui_thread(qtbot: QtBot, runner: TaskRunner) -> None:
+    gui_nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    with wait_terminal(qtbot, runner) as blocker:
+        task_id = runner.submit(own_and_started_nice)
+    worker, started = blocker.args[0].payload
+    assert blocker.args[0] == TaskEvent(task_id, "done", (worker, started))
+    assert worker == started == max(gui_nice, BACKGROUND_NICE)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == gui_nice  # the GUI thread keeps its own
+
+
+def test_a_worker_keeps_a_lower_priority_it_already_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(os, "getpriority", lambda which, who: BACKGROUND_NICE + 3)
+    monkeypatch.setattr(os, "setpriority", lambda *args: calls.append(args))
+    lower_this_thread()
+    assert calls == []
+
+
+def test_a_refused_priority_leaves_the_worker_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(os, "getpriority", lambda which, who: 0)
+
+    def refuse(*_args: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "setpriority", refuse)
+    lower_this_thread()  # no exception: the worker keeps the GUI thread's priority

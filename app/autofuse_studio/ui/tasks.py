@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from autofuse_studio.core.errors import Cancelled
 from autofuse_studio.core.progress import CancelToken
+from autofuse_studio.ui.background_priority import lower_this_thread
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,9 @@ class TaskRunner(QObject):
         progress_interval: float = PROGRESS_INTERVAL_S,
     ) -> None:
         super().__init__(parent)
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="autofuse-task")
+        # Each worker (and what it starts) gives way to the GUI thread for a core: background_priority.
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="autofuse-task",
+                                        initializer=lower_this_thread)
         self._interval = progress_interval
         self._ids = itertools.count(1)
         self._tokens: dict[int, CancelToken] = {}
