@@ -5,10 +5,10 @@ the first compares) and the window only shows progress. At the window's 0.1 ms i
 themselves every 0.1 ms: the big model's compact-lean graphs loaded in 3.3-3.4 s in the window against 2.3 s in
 the CLI (5 ms). At 1 ms the window's run of that case took 4.13-4.36 s instead of 4.49-4.70 s (5 alternated
 pairs), with no GUI-thread block over 100 ms; at 2 ms blocks of 102-126 ms came back. On a slower machine 1 ms
-still left a 102-221 ms block 300-400 ms into most compact-heavy runs (the GUI thread asleep for the GIL most of
-it): at 0.5 ms, 1 such block in 17 runs, and the runs took as long (3 cells x 3 runs: GUI/CLI 1.06-1.14x). The
-compares after the load keep 0.1 ms: the table fills beside them and each of its repaints takes the GIL hundreds of
-times.
+still left a 102-221 ms block 300-400 ms into many compact-heavy runs (12 of 22; the GUI thread asleep for the GIL
+most of it): at 0.5 ms, none in 15 runs alone and 1 in 9 of the GUI benchmark, and the runs took as long (GUI/CLI
+1.06-1.14x). The compares after the load keep 0.1 ms: the table fills beside them and each of its repaints takes
+the GIL hundreds of times.
 """
 
 from __future__ import annotations
