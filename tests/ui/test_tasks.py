@@ -243,18 +243,20 @@ def test_workers_and_their_threads_give_way_to_the_gui_thread(qtbot: QtBot, runn
 def test_a_worker_keeps_a_lower_priority_it_already_has(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[int, int, int]] = []
     monkeypatch.setattr(sys, "platform", "linux")
-    monkeypatch.setattr(os, "getpriority", lambda which, who: BACKGROUND_NICE + 3)
-    monkeypatch.setattr(os, "setpriority", lambda *args: calls.append(args))
+    monkeypatch.setattr(os, "PRIO_PROCESS", 0, raising=False)  # absent on Windows
+    monkeypatch.setattr(os, "getpriority", lambda which, who: BACKGROUND_NICE + 3, raising=False)
+    monkeypatch.setattr(os, "setpriority", lambda *args: calls.append(args), raising=False)
     lower_this_thread()
     assert calls == []
 
 
 def test_a_refused_priority_leaves_the_worker_running(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "platform", "linux")
-    monkeypatch.setattr(os, "getpriority", lambda which, who: 0)
+    monkeypatch.setattr(os, "PRIO_PROCESS", 0, raising=False)  # absent on Windows
+    monkeypatch.setattr(os, "getpriority", lambda which, who: 0, raising=False)
 
     def refuse(*_args: int) -> None:
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr(os, "setpriority", refuse)
+    monkeypatch.setattr(os, "setpriority", refuse, raising=False)
     lower_this_thread()  # no exception: the worker keeps the GUI thread's priority
