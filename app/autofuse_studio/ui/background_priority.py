@@ -4,8 +4,9 @@ On two cores a run's loading threads (a graph's native bracket scan, a dump fold
 processes) keep both cores busy, and the GUI thread woke into a run queue: 59-116 ms of a 105-220 ms GUI-thread block
 300 ms into a big model's run were spent waiting for a core (Linux schedstat), the rest mostly running. A worker
 thread at nice BACKGROUND_NICE gives the core to the GUI thread as soon as it wakes, and an idle window takes nothing
-from it. Linux only: a thread's nice is its own there (and inherited by the threads and processes it starts); on
-other systems setpriority would lower the whole process, the GUI thread with it.
+from it (not yet shown to remove such a block: docs/performance.md, issue 29's seventeenth session). Linux only: a
+thread's nice is its own there (and inherited by the threads and processes it starts); on other systems setpriority
+would lower the whole process, the GUI thread with it.
 """
 
 from __future__ import annotations

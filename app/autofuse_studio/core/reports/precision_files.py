@@ -7,7 +7,6 @@ import csv
 import functools
 import io
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,7 +60,6 @@ STATS_COLUMNS = STATS_KEYS
 SIGNATURE_COLUMNS = SIGNATURE_KEYS
 SUFFIXES = (".json", ".csv", ".xlsx")
 _TEXT_CHUNK = 1 << 22  # characters encoded at a time by the csv.writer fallback
-_STATS_OF = attrgetter("stats")
 
 
 def _cell(value: Any) -> Any:
@@ -92,7 +90,7 @@ def stats_columns(result: PrecisionResult) -> dict[str, list[Any]]:
 
 def rows_stats_columns(rows: Sequence[PrecisionRow], thresholds: StatsThresholds) -> dict[str, list[Any]]:
     """The STATS_COLUMNS of `rows` under `thresholds`, by key (stats_cells' values, column by column)."""
-    return stats_cell_columns(list(map(_STATS_OF, rows)), thresholds)
+    return stats_cell_columns([row.stats for row in rows], thresholds)
 
 
 def table_records(result: PrecisionResult, columns: tuple[str, ...] | None = None) -> list[list[Any]]:

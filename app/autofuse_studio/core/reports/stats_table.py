@@ -15,8 +15,8 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import is_, is_not, itemgetter
+from itertools import repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 import numpy as np
@@ -107,19 +107,18 @@ def mostly_statistics(stats: list[StatsComparison | None]) -> bool:
 
 def stats_table(stats: Sequence[StatsComparison | None]) -> StatsTable | None:
     """The block's statistics as columns (None when no row has statistics in a layout it can hold)."""
-    places = list(compress(range(len(stats)), map(is_not, stats, repeat(None))))
+    places = [place for place, found in enumerate(stats) if found is not None]
     if not places:
         return None
-    present_rows = len(places)
     present: list[StatsComparison] = [stats[place] for place in places]  # type: ignore[misc]
     items_of = attribute_columns(present, ("items",))[0]
     layout = _usual_layout(items_of)
     if not layout:
         return None
     width = len(layout)
-    sizes = list(map(len, items_of))
-    if sizes.count(width) != len(sizes):
-        present, items_of, places = _kept([size == width for size in sizes], present, items_of, places)
+    sized = [len(items) == width for items in items_of]
+    if not all(sized):
+        present, items_of, places = _kept(sized, present, items_of, places)
     read = _item_values(items_of, width)
     if read is None:
         return None
@@ -131,19 +130,12 @@ def stats_table(stats: Sequence[StatsComparison | None]) -> StatsTable | None:
                    for values in columns]
         floats = floats.reshape(len(ITEM_PARTS), len(named), width)[:, named, :]
     numbers = {part: floats[number].reshape(len(present), width) for number, part in enumerate(ITEM_PARTS)}
+    taken = set(places)
     return StatsTable(
-        size=len(stats), positions=places, odd=_odd(stats, places, present_rows),
+        size=len(stats), positions=places, odd=[place for place, found in enumerate(stats)
+                                                if found is not None and place not in taken],
         layout=layout, comparisons=present, fields={},
         flat=dict(zip(ITEM_PARTS, columns, strict=True)), numbers=numbers, _spreader=_spreader(places, len(stats)))
-
-
-def _odd(stats: Sequence[StatsComparison | None], places: list[int], present_rows: int) -> list[int]:
-    """The places of the rows with statistics that are not at `places` (none when every one of the `present_rows`
-    is there)."""
-    if len(places) == present_rows:
-        return []
-    taken = set(places)
-    return [place for place, found in enumerate(stats) if found is not None and place not in taken]
 
 
 def _kept(keep: list[bool], *lists: list[Any]) -> list[list[Any]]:
@@ -156,13 +148,13 @@ def _spreader(places: list[int], size: int) -> Callable[[list[Any]], list[Any]] 
     (None when every row of the block is there)."""
     if len(places) == size:
         return None
-    numbered = np.full(size, len(places), dtype=np.int64)  # one past the values: None
-    numbered[places] = np.arange(len(places), dtype=np.int64)
+    at = [len(places)] * size  # one past the values: None
+    for number, place in enumerate(places):
+        at[place] = number
     native = native_joiner()
     if native is not None and hasattr(native, "spread_values"):  # ~4x itemgetter's 15 ns a value
-        spread_values, packed = native.spread_values, numbered.tobytes()
+        spread_values, packed = native.spread_values, np.asarray(at, dtype=np.int64).tobytes()
         return lambda values: spread_values(values, packed)
-    at = numbered.tolist()
     getter = itemgetter(*at) if size > 1 else lambda values: (values[at[0]],)
     return lambda values: list(getter([*values, None]))
 
@@ -239,7 +231,7 @@ def _python_item_values(items_of: list[tuple[Any, ...]], total: int
 def limit_arrays(limits: Sequence[StatsLimits]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """max_rel, abs_floor and max_nonfinite_diff of each regular row, as columns for worst_items."""
     only = limits[0] if limits else StatsLimits()
-    if sum(map(is_, limits, repeat(only))) == len(limits):  # one dtype's limits (or equal ones looked up once)
+    if all(found is only for found in limits):  # one dtype's limits (or equal ones looked up once)
         size = len(limits)
         return (np.full(size, float(only.max_rel)), np.full(size, float(only.abs_floor)),
                 np.full(size, float(only.max_nonfinite_diff)))
