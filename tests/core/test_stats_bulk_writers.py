@@ -282,7 +282,7 @@ def test_a_gather_puts_the_picked_values_at_the_regular_rows_places_in_c_and_in_
             monkeypatch.setattr(stats_table, "native_joiner", lambda: None)
         found = table()
         made.append((found.gather(flat, at), found.column("fused", number),
-                     found.spread([flat[k] if k >= 0 else None for k in at.tolist()]), found.spread(found.part("fused", number))))
+                     found.spread([flat[k] if k >= 0 else None for k in at.tolist()]), found.spread(flat[number::width])))
     for gathered, column, gathered_expected, column_expected in made:
         assert len(gathered) == len(column) == size
         assert all(got is want for got, want in zip(gathered, gathered_expected, strict=True))

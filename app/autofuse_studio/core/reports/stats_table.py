@@ -55,11 +55,6 @@ class StatsTable:
             self.fields.update(zip(wanted, attribute_columns(self.comparisons, wanted), strict=True))
         return self.fields
 
-    def part(self, part: str, number: int) -> list[Any]:
-        """The values of item `number` of the layout in ITEM_PARTS `part`, on the regular rows (sliced when asked:
-        the CSV columns show three items of seven)."""
-        return self.flat[part][number::len(self.layout)]
-
     def spread(self, values: Sequence[Any]) -> list[Any]:
         """The regular rows' `values` at their places in the block, None at every other place."""
         listed = values if isinstance(values, list) else list(values)
@@ -87,7 +82,8 @@ class StatsTable:
         return gathered
 
     def column(self, part: str, number: int) -> list[Any]:
-        """spread(part(part, number)): item `number`'s values in ITEM_PARTS `part` at the rows' places."""
+        """Item `number`'s values in ITEM_PARTS `part` (every len(layout)-th of `flat`) at the regular rows' places,
+        None at every other place."""
         return self.gather(self.flat[part], self._row_starts + number)
 
     @functools.cached_property
