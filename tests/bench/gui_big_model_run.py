@@ -4,7 +4,8 @@ Opens the window, drops the case (as open_paths), waits until the result is show
 selection, tensors, graph), then shows the Graph tab. A 10 ms heartbeat timer on the GUI thread records
 every gap over 100 ms (what a user feels as a freeze), with the phase (analyse: until the worker's result
 arrives; show result: until it is shown; graph tab) and the garbage collections over 30 ms, so a regression
-says where it blocks.
+says where it blocks. GUI_SAMPLER=1 also samples the GUI thread's stack every 2 ms and prints, for each block, its most
+frequent stacks (the sampler takes the GIL too: it makes blocks likelier, so use it to see them, not to count them).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 from typing import Any
 
 # Run as a script: this folder is on sys.path.
@@ -25,6 +27,38 @@ from autofuse_studio.core.gc_pause import long_lived_freezing
 from autofuse_studio.ui.app import make_application, prefer_gui_thread
 
 BLOCK_S = 0.1
+SAMPLE_S = 0.002  # GUI_SAMPLER=1: how often the GUI thread's stack is sampled
+
+
+class GuiSampler:
+    """GUI_SAMPLER=1: a thread that records the GUI thread's innermost frames every SAMPLE_S (when it gets the
+    GIL), so a block over 100 ms can say what the GUI thread was doing during it."""
+
+    def __init__(self) -> None:
+        self._gui = threading.get_ident()
+        self.samples: list[tuple[float, str]] = []
+        self._stop = threading.Event()
+        threading.Thread(target=self._run, name="gui-sampler", daemon=True).start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(SAMPLE_S):
+            frame = sys._current_frames().get(self._gui)
+            if frame is not None:
+                stack = " < ".join(f"{os.path.basename(entry.filename)}:{entry.lineno}:{entry.name}"
+                                   for entry in reversed(traceback.extract_stack(frame, limit=8)))
+                self.samples.append((time.perf_counter(), stack))
+
+    def during(self, since: float, until: float) -> list[tuple[int, str]]:
+        """The stacks sampled between two perf_counter times, most frequent first, with their counts."""
+        counts: dict[str, int] = {}
+        for at, stack in self.samples:
+            if since <= at <= until:
+                counts[stack] = counts.get(stack, 0) + 1
+        return sorted(((count, stack) for stack, count in counts.items()), reverse=True)[:6]
+
+    def stop(self) -> None:
+        """Stop sampling."""
+        self._stop.set()
 GRAPH_SETTLE_MS = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
 
 
@@ -49,7 +83,9 @@ def main() -> None:
     window.resize(1600, 1000)
     window.show()
     app.processEvents()
-    state: dict[str, Any] = {"phase": "analyse", "last": time.perf_counter(), "blocks": [], "gc": [], "times": {}}
+    state: dict[str, Any] = {"phase": "analyse", "last": time.perf_counter(), "blocks": [], "gc": [], "times": {},
+                             "block_stacks": []}
+    sampler = GuiSampler() if os.environ.get("GUI_SAMPLER") else None
     start = time.perf_counter()
 
     scheduled = [_schedstat()]
@@ -63,6 +99,8 @@ def main() -> None:
             ran, queued = ((round((times[0] - scheduled[0][0]) / 1e6), round((times[1] - scheduled[0][1]) / 1e6))
                            if times and scheduled[0] else (None, None))
             state["blocks"].append([state["phase"], round((now - start) * 1000), round(gap * 1000), ran, queued])
+            if sampler is not None:
+                state["block_stacks"].append(sampler.during(now - gap, now))
         scheduled[0] = times
 
     collection = [0.0]
@@ -101,7 +139,8 @@ def main() -> None:
         print(json.dumps({"seconds": state["times"]["analyse"], "arrived": state["times"]["arrived"], "blocks": state["blocks"], "gc": state["gc"],
                           "rows": len(result.rows) if result is not None else 0,
                           "first": first.fused_op if first is not None else None,
-                          **({"gil": watchdog.summary()} if watchdog is not None else {})}), flush=True)
+                          **({"gil": watchdog.summary()} if watchdog is not None else {}),
+                          **({"block_stacks": state["block_stacks"]} if sampler is not None else {})}), flush=True)
         app.quit()
 
     window.analysis.finished.connect(arrived)

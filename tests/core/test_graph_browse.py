@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import autofuse_studio.core.ge.model as model_module
 from autofuse_studio.core.case import CaseFiles, detect_roles
 from autofuse_studio.core.graphview.browse import load_graphs
 from autofuse_studio.core.graphview.start import start_op
@@ -31,3 +34,18 @@ def test_load_graphs_maps_the_fusion_from_the_graphs() -> None:
     alone = load_graphs(None, af_close)
     assert alone.af_open is None and alone.mapping is None
     assert start_op(None, alone.af_close, None, None) == (alone.af_close.ops_in_order()[0].name, False)
+
+
+def test_load_graphs_sorts_the_ops_so_the_tab_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Graph tab opens a graph alone on its first op by order: sorted by the loader (a worker), the tab's own
+    look-up (on the GUI thread) sorts nothing."""
+    af_open, af_close = next((DEMO / "af_open").glob("*.json")), next((DEMO / "af_close").glob("*.json"))
+    graphs = load_graphs(af_open, af_close)
+
+    def no_sort(*_args: object, **_kwargs: object) -> list[object]:
+        raise AssertionError("the ops were sorted again after loading")
+
+    monkeypatch.setattr(model_module, "sorted", no_sort, raising=False)  # found before the builtin
+    for model in (graphs.af_open, graphs.af_close):
+        assert model is not None and model.ops_in_order()
+    assert start_op(None, graphs.af_close, None, None) is not None
