@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from autofuse_studio.core.graphview.edge_index import EdgeIndex
 from autofuse_studio.core.graphview.graph import CLUSTER_FUSION, NODE_FUSION, DisplayGraph
 from autofuse_studio.core.graphview.layout import Layout
-from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview
+from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, Overview, Thumbnail
 from autofuse_studio.core.graphview.style import NodeStyle
 from autofuse_studio.ui.graph.far import paint_far
 from autofuse_studio.ui.graph.paths import polygons_path, segments_path
@@ -69,6 +69,10 @@ class GraphItem(QGraphicsItem):
         self.style = style
         self._set_overview(overview)
         self.update()
+
+    def thumbnail(self) -> Thumbnail | None:
+        """The minimap's picture made with the overview (a big graph's, in the style shown), else None."""
+        return self._overview[0].thumbnail if self._overview is not None else None
 
     def _set_overview(self, overview: Overview | None) -> None:
         if overview is None:

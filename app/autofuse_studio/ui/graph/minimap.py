@@ -6,11 +6,10 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from autofuse_studio.core.graphview.raster import raster_boxes
+from autofuse_studio.core.graphview.raster import THUMBNAIL_BOX, thumbnail
 from autofuse_studio.ui.graph.view import GraphView
 
-MAX_WIDTH, MAX_HEIGHT = 120, 80  # the thumbnail takes the graph's shape inside this box (it covers nodes)
-BACKGROUND = (250, 250, 250, 230)
+MAX_WIDTH, MAX_HEIGHT = THUMBNAIL_BOX  # the thumbnail takes the graph's shape inside this box (it covers nodes)
 
 
 class Minimap(QWidget):
@@ -63,19 +62,23 @@ class Minimap(QWidget):
             self._image = None
             self._on_view_changed()
             return
-        width, height = item.layout.size
-        self._scale = min((MAX_WIDTH - 2) / max(width, 1.0), (MAX_HEIGHT - 2) / max(height, 1.0))
-        lay, scale = item.layout, self._scale
-        size = (max(int(width * scale), 1), max(int(height * scale), 1))
-        codes, colours = item.style.palette()
-        # Numpy, not one drawRect per node: a 100k-node thumbnail took a second of the GUI thread.
-        pixels = raster_boxes((lay.x - lay.width / 2) * scale, (lay.y - lay.height / 2) * scale,
-                              (lay.x + lay.width / 2) * scale, (lay.y + lay.height / 2) * scale, codes, colours,
-                              size, BACKGROUND)
-        image = QImage(pixels.data, size[0], size[1], size[0] * 4, QImage.Format.Format_RGBA8888_Premultiplied).copy()
+        found = item.thumbnail()  # a big graph's, made on the pane's worker with its overview
+        if found is None:
+            # Numpy, not one drawRect per node: a 100k-node thumbnail took a second of the GUI thread.
+            lay = item.layout
+            found = thumbnail(lay.x - lay.width / 2, lay.y - lay.height / 2, lay.x + lay.width / 2,
+                              lay.y + lay.height / 2, *item.style.palette(), lay.size)
+        self._scale = found.scale
+        height, width = found.pixels.shape[:2]
+        image = QImage(found.pixels.data, width, height, width * 4,
+                       QImage.Format.Format_RGBA8888_Premultiplied).copy()
         self._image = image
         self.setFixedSize(max(image.width() + 2, 24), max(image.height() + 2, 16))
         self._on_view_changed()
+
+    def picture(self) -> QImage | None:
+        """The thumbnail shown (None without a graph)."""
+        return self._image
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Thumbnail plus the visible-area frame."""
