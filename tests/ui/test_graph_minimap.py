@@ -7,17 +7,18 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 import autofuse_studio.ui.graph.minimap as minimap_module
-from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, THUMBNAIL_BOX, overview, thumbnail
+from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, THUMBNAIL_BOX, Thumbnail, overview, thumbnail
+from autofuse_studio.ui.graph.item import GraphItem
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
 from tests.ui.test_graph_view import TIMEOUT
 
 
-def _expected(item: object) -> object:
+def _expected(item: GraphItem) -> Thumbnail:
     """The thumbnail of the item's boxes in its colours, drawn here."""
-    lay = item.layout  # type: ignore[attr-defined]
+    lay = item.layout
     return thumbnail(lay.x - lay.width / 2, lay.y - lay.height / 2, lay.x + lay.width / 2, lay.y + lay.height / 2,
-                     *item.style.palette(), lay.size)  # type: ignore[attr-defined]
+                     *item.style.palette(), lay.size)
 
 
 def _shown(qtbot: QtBot, nodes: int) -> GraphWorkbench:
@@ -39,8 +40,8 @@ def test_a_big_graphs_thumbnail_comes_from_the_worker(qtbot: QtBot, monkeypatch:
     item = pane.view.item
     assert item is not None
     found, expected = item.thumbnail(), _expected(item)
-    assert found is not None and found.scale == expected.scale  # type: ignore[attr-defined]
-    assert np.array_equal(found.pixels, expected.pixels)  # type: ignore[attr-defined]
+    assert found is not None and found.scale == expected.scale
+    assert np.array_equal(found.pixels, expected.pixels)
     picture = pane.minimap.picture()
     assert picture is not None and (picture.height(), picture.width()) == found.pixels.shape[:2]
     assert picture.width() <= THUMBNAIL_BOX[0] and picture.height() <= THUMBNAIL_BOX[1]
@@ -52,7 +53,7 @@ def test_a_small_graphs_thumbnail_is_drawn_here(qtbot: QtBot) -> None:
     assert item is not None and item.thumbnail() is None  # no overview for a small graph
     picture, expected = pane.minimap.picture(), _expected(item)
     assert picture is not None
-    assert (picture.height(), picture.width()) == expected.pixels.shape[:2]  # type: ignore[attr-defined]
+    assert (picture.height(), picture.width()) == expected.pixels.shape[:2]
 
 
 def test_the_overviews_thumbnail_is_the_boxes_alone() -> None:
