@@ -17,7 +17,7 @@ from autofuse_studio.ui.graph.export import write_picture, write_png
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
 from tests.ui.gui_block import GuiBlockMeter
-from tests.ui.test_graph_view import show_all
+from tests.ui.test_graph_view import show_all, showing_alone
 
 MAX_GRAB_BLOCK_MS = 250  # the current view: one grab on the GUI thread (generous for a loaded CI machine)
 # Whole-graph exports run on a worker that shares the GIL with the GUI thread. Its longest holds were the
@@ -70,12 +70,7 @@ def test_menu_exports_match_the_direct_ones(demo_bench: GraphWorkbench, qtbot: Q
 
 @pytest.mark.usefixtures("app_switch_interval", "settled_heap")
 def test_exports_of_a_big_graph_keep_the_gui_responsive(qtbot: QtBot, tmp_path: Path) -> None:
-    widget = GraphWorkbench()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 800)
-    widget.show()
-    with qtbot.waitSignal(widget.open_pane.layoutReady, timeout=WAIT_MS):
-        widget.set_case(random_model(5000), None, None)
+    widget = showing_alone(qtbot, random_model(5000), timeout=WAIT_MS)
     widget.open_pane.view.fit()
     assert max(export(widget, qtbot, tmp_path / name, False) for name in ("view.png", "view.svg")) < MAX_GRAB_BLOCK_MS
     assert max(export(widget, qtbot, tmp_path / name, True) for name in ("whole.svg", "whole.png")) < MAX_WORKER_BLOCK_MS

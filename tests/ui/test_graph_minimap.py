@@ -11,7 +11,7 @@ from autofuse_studio.core.graphview.raster import OVERVIEW_NODES, THUMBNAIL_BOX,
 from autofuse_studio.ui.graph.item import GraphItem
 from autofuse_studio.ui.graph.workbench import GraphWorkbench
 from tests.core.test_graphview_layout import random_model
-from tests.ui.test_graph_view import TIMEOUT
+from tests.ui.test_graph_view import showing_alone
 
 
 def _expected(item: GraphItem) -> Thumbnail:
@@ -22,13 +22,7 @@ def _expected(item: GraphItem) -> Thumbnail:
 
 
 def _shown(qtbot: QtBot, nodes: int) -> GraphWorkbench:
-    widget = GraphWorkbench()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 700)
-    widget.show()
-    with qtbot.waitSignal(widget.close_pane.layoutReady, timeout=TIMEOUT):
-        widget.set_case(None, random_model(nodes), None)
-    return widget
+    return showing_alone(qtbot, random_model(nodes), fused_side=False)
 
 
 def test_a_big_graphs_thumbnail_comes_from_the_worker(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.ge.load import load_model
+from autofuse_studio.core.ge.model import Model
 from autofuse_studio.ui.graph.export import write_first_divergence_pictures
 from autofuse_studio.ui.graph.pane import GraphPane
 from autofuse_studio.ui.graph.toolbar import FILTER_NONE
@@ -41,6 +42,19 @@ def bench(qtbot: QtBot) -> Iterator[GraphWorkbench]:
     widget.set_precision(result)
     yield widget
     widget.shutdown()
+
+
+def showing_alone(qtbot: QtBot, model: Model, fused_side: bool = True, size: tuple[int, int] = (1400, 800),
+                  timeout: int = TIMEOUT) -> GraphWorkbench:
+    """A shown workbench with `model` opened alone in the af-open (fused_side) or af-close pane, laid out."""
+    widget = GraphWorkbench()
+    qtbot.addWidget(widget)
+    widget.resize(*size)
+    widget.show()
+    pane = widget.open_pane if fused_side else widget.close_pane
+    with qtbot.waitSignal(pane.layoutReady, timeout=timeout):
+        widget.set_case(model if fused_side else None, None if fused_side else model, None)
+    return widget
 
 
 def show_all(bench: GraphWorkbench, qtbot: QtBot) -> None:
