@@ -15,7 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 from operator import is_not, itemgetter
 from typing import Any
 
@@ -103,17 +103,19 @@ def mostly_statistics(stats: list[StatsComparison | None]) -> bool:
 
 def stats_table(stats: Sequence[StatsComparison | None]) -> StatsTable | None:
     """The block's statistics as columns (None when no row has statistics in a layout it can hold)."""
-    places = [place for place, found in enumerate(stats) if found is not None]
+    # Found by C-level iteration (compress, map): a comprehension over a block's rows cost ~4x as much.
+    places = list(compress(range(len(stats)), map(is_not, stats, repeat(None))))
     if not places:
         return None
-    present: list[StatsComparison] = [stats[place] for place in places]  # type: ignore[misc]
+    with_statistics = len(places)
+    present: list[StatsComparison] = list(compress(stats, map(is_not, stats, repeat(None))))  # type: ignore[arg-type]
     items_of = attribute_columns(present, ("items",))[0]
     layout = _usual_layout(items_of)
     if not layout:
         return None
     width = len(layout)
-    sized = [len(items) == width for items in items_of]
-    if not all(sized):
+    if list(map(len, items_of)).count(width) != len(items_of):
+        sized = [len(items) == width for items in items_of]
         present, items_of, places = _kept(sized, present, items_of, places)
     read = _item_values(items_of, width)
     if read is None:
@@ -126,12 +128,16 @@ def stats_table(stats: Sequence[StatsComparison | None]) -> StatsTable | None:
                    for values in columns]
         floats = floats.reshape(len(ITEM_PARTS), len(named), width)[:, named, :]
     numbers = {part: floats[number].reshape(len(present), width) for number, part in enumerate(ITEM_PARTS)}
-    taken = set(places)
     return StatsTable(
-        size=len(stats), positions=places, odd=[place for place, found in enumerate(stats)
-                                                if found is not None and place not in taken],
+        size=len(stats), positions=places, odd=_odd_places(stats, places) if len(places) < with_statistics else [],
         layout=layout, comparisons=present, fields={},
         flat=dict(zip(ITEM_PARTS, columns, strict=True)), numbers=numbers, _spreader=_spreader(places, len(stats)))
+
+
+def _odd_places(stats: Sequence[StatsComparison | None], places: list[int]) -> list[int]:
+    """The places of the rows with statistics that are not at `places` (another layout)."""
+    taken = set(places)
+    return [place for place, found in enumerate(stats) if found is not None and place not in taken]
 
 
 def _kept(keep: list[bool], *lists: list[Any]) -> list[list[Any]]:
@@ -144,13 +150,13 @@ def _spreader(places: list[int], size: int) -> Callable[[list[Any]], list[Any]] 
     (None when every row of the block is there)."""
     if len(places) == size:
         return None
-    at = [len(places)] * size  # one past the values: None
-    for number, place in enumerate(places):
-        at[place] = number
+    found = np.full(size, len(places), dtype=np.int64)  # one past the values: None
+    found[np.asarray(places, dtype=np.intp)] = np.arange(len(places), dtype=np.int64)
     native = native_joiner()
     if native is not None and hasattr(native, "spread_values"):  # ~4x itemgetter's 15 ns a value
-        spread_values, packed = native.spread_values, np.asarray(at, dtype=np.int64).tobytes()
+        spread_values, packed = native.spread_values, found.tobytes()
         return lambda values: spread_values(values, packed)
+    at: list[int] = found.tolist()
     getter = itemgetter(*at) if size > 1 else lambda values: (values[at[0]],)
     return lambda values: list(getter([*values, None]))
 
@@ -248,8 +254,8 @@ def worst_items(table: StatsTable, limits: Sequence[StatsLimits]) -> tuple[list[
     mismatch = np.fromiter(map(bool, flags), dtype=bool, count=len(flags))  # as worst_item's `if` reads them
     if mismatch.any():  # worst_item names "count" whenever the counts differ
         worst = np.where(mismatch, table.layout.index("count") if "count" in table.layout else -1, worst)
-    names: list[str | None] = [None, *table.layout]  # -1 picks None
-    found = [names[at + 1] for at in worst.tolist()]
+    names = np.array([None, *table.layout], dtype=object)  # -1 picks None
+    found: list[str | None] = names[worst + 1].tolist()
     if mismatch.any():
         found = ["count" if differs else name for name, differs in zip(found, mismatch.tolist(), strict=True)]
     return found, worst
