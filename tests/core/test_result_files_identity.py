@@ -214,6 +214,20 @@ def test_statistics_runs_write_the_same_bytes(count: int, seed: int, hostile: bo
     _assert_same_files(result, tmp_path)
 
 
+def test_a_few_statistics_rows_with_non_finite_items_write_the_same_bytes(tmp_path: Path) -> None:
+    """A tensor run with a few statistics rows (the JSON spells them by columns of their own rows) whose items
+    hold NaN, Inf and -Inf."""
+    tensors = synthetic_result(600, 5, False)
+    statistics = synthetic_result(300, 6, False, statistics=True)
+    odd = [row for row in statistics.rows if row.stats is not None and any(
+        not math.isfinite(value) for item in row.stats.items for value in (item.fused, item.origin, item.diff,
+                                                                           item.rel_diff))][:30]
+    assert {text for row in odd for item in row.stats.items  # type: ignore[union-attr]
+            for text in map(str, (item.fused, item.origin, item.diff, item.rel_diff))} >= {"nan", "inf", "-inf"}
+    result = dataclasses.replace(tensors, rows=[row for row in tensors.rows if row.stats is None][:500] + odd)
+    _assert_same_files(result, tmp_path)
+
+
 def _row(metrics: Metrics | None = None, **fields: Any) -> PrecisionRow:
     return PrecisionRow("output", "op", 0, "origin", 0, "OK", metrics=metrics, **fields)
 
