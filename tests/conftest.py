@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from autofuse_studio.core.gc_pause import OwnerThreadCollection
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the app does: we parallelise ourselves
@@ -59,6 +62,48 @@ def _the_apps_gc_policy() -> Iterator[None]:
 
     with long_lived_freezing():
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collections_on_the_main_thread() -> Iterator[OwnerThreadCollection]:
+    """Cyclic garbage is collected on the main thread only, as the GUI does (ui.gui_gc): automatic collection off.
+
+    A collection frees garbage on the thread that triggered it: a task-runner thread freeing a widget an earlier
+    test left in a cycle ran its C++ destructor there, which deadlocked with the GUI thread (a suite run hung).
+    """
+    collection = OwnerThreadCollection()
+    collection.start()
+    yield collection
+    collection.stop()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test(
+    request: pytest.FixtureRequest, _collections_on_the_main_thread: OwnerThreadCollection
+) -> Iterator[None]:
+    """What is due is collected on the main thread after each test, a Qt test's closed widgets deleted by Qt first.
+
+    Not on a timer during a Qt test as the app does: a test's parentless widgets (its own, or a fixture's) stay
+    alive, in reference cycles, until pytest-qt closes and deleteLater()s them after the test; a collection
+    before that destroyed a live TensorPanel through its wrapper, which crashed in Qt (automatic collection did
+    the same when it happened to run there, but its young collections rarely found such a widget still young).
+    """
+    yield
+    if {"qtbot", "qapp"} & set(request.fixturenames):
+        from PySide6.QtCore import QCoreApplication, QEvent  # here: the core tests do not import Qt
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    _collections_on_the_main_thread.collect_due()
+
+
+@pytest.fixture
+def automatic_gc() -> Iterator[None]:
+    """Automatic collection on for the test, as a script importing autofuse_studio has it; the suite's state after."""
+    enabled = gc.isenabled()
+    gc.enable()
+    yield
+    if not enabled:
+        gc.disable()
 
 
 @pytest.fixture

@@ -31,12 +31,10 @@ class _Node:
 
 
 @pytest.fixture(autouse=True)
-def _as_a_library() -> Iterator[None]:
+def _as_a_library(automatic_gc: None) -> Iterator[None]:
     """A script importing autofuse_studio: no opt-in, the GC enabled as Python starts it."""
-    gc.enable()
     with long_lived_freezing(False):
         yield
-    gc.enable()
 
 
 def _old_cyclic_garbage() -> weakref.ref[_Node]:
@@ -123,8 +121,8 @@ def test_the_cli_entry_opts_in_for_its_subcommand_only(monkeypatch: pytest.Monke
 def test_the_gui_entry_opts_in_for_the_session(monkeypatch: pytest.MonkeyPatch) -> None:
     from autofuse_studio.ui import app
 
-    seen: list[bool] = []
-    monkeypatch.setattr(app, "_run_app", lambda *args: seen.append(freezing_allowed()) or 0)
+    seen: list[tuple[bool, bool]] = []
+    monkeypatch.setattr(app, "_run_app", lambda *args: seen.append((freezing_allowed(), gc.isenabled())) or 0)
     assert app.run_app() == 0
-    assert seen == [True]
-    assert not freezing_allowed()
+    assert seen == [(True, False)]  # and its cyclic garbage is collected by the GUI thread's timer (ui.gui_gc)
+    assert not freezing_allowed() and gc.isenabled()

@@ -25,6 +25,7 @@ from PySide6.QtCore import QTimer
 
 from autofuse_studio.core.gc_pause import long_lived_freezing
 from autofuse_studio.ui.app import make_application, prefer_gui_thread
+from autofuse_studio.ui.gui_gc import GuiThreadCollector
 
 BLOCK_S = 0.1
 SAMPLE_S = 0.002  # GUI_SAMPLER=1: how often the GUI thread's stack is sampled
@@ -76,6 +77,7 @@ def main() -> None:
     """Run the case given as a JSON list of four paths in argv[1]; print the measurements as JSON."""
     app = make_application()
     prefer_gui_thread()
+    GuiThreadCollector(app).install()  # as run_app: cyclic garbage collected on the GUI thread only
     from autofuse_studio.ui.main_window import MainWindow
 
     paths = json.loads(sys.argv[1])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
+import weakref
 
 import pytest
 
 from autofuse_studio.core.gc_pause import (
+    OwnerThreadCollection,
     freezing_allowed,
     gc_paused,
     keep_long_lived,
@@ -18,10 +19,8 @@ from autofuse_studio.core.gc_pause import (
 
 
 @pytest.fixture(autouse=True)
-def _gc_enabled() -> Iterator[None]:
-    gc.enable()
-    yield
-    gc.enable()
+def _gc_enabled(automatic_gc: None) -> None:
+    """These tests start with automatic collection on."""
 
 
 def test_overlapping_pauses_in_two_threads_keep_gc_off_until_the_last_ends() -> None:
@@ -116,4 +115,82 @@ def test_a_long_lived_result_is_built_with_gc_off_and_frozen_after() -> None:
     assert build.__doc__ == "Docstring kept by the wrapper."
     with pytest.raises(ZeroDivisionError):
         long_lived_result(lambda: 1 // 0)()
+    assert gc.isenabled()
+
+
+def _dropped_cycle(finalized_on: list[int]) -> None:
+    """Cyclic garbage whose collection records the thread that freed it."""
+    node: dict[str, object] = {}
+    node["me"] = node
+    holder = threading.Event()  # weakref-able stand-in for a wrapped Qt object in the cycle
+    node["holder"] = holder
+    holder.node = node  # type: ignore[attr-defined]
+    weakref.finalize(holder, lambda: finalized_on.append(threading.get_ident()))
+
+
+def _allocate_in_a_thread(containers: int) -> list[list[int]]:
+    """Containers enough for many automatic young collections, made (and kept) by another thread."""
+    kept: list[list[int]] = []
+    worker = threading.Thread(target=lambda: kept.extend([index] for index in range(containers)))
+    worker.start()
+    worker.join()
+    return kept
+
+
+def test_owner_thread_collection_keeps_other_threads_from_collecting() -> None:
+    collection = OwnerThreadCollection()
+    collection.start()
+    try:
+        assert not gc.isenabled()
+        finalized_on: list[int] = []
+        _dropped_cycle(finalized_on)
+        kept = _allocate_in_a_thread(50 * gc.get_threshold()[0])
+        assert finalized_on == []  # with automatic collection on, the thread's collections freed it
+        assert collection.collect_due() >= 0
+        assert finalized_on == [threading.get_ident()]
+        assert collection.collect_due() == -1 and kept  # nothing due right after
+    finally:
+        collection.stop()
+    assert gc.isenabled()
+
+
+def test_owner_thread_collection_waits_for_pauses_and_a_zero_threshold() -> None:
+    collection = OwnerThreadCollection()
+    collection.start()
+    threshold = gc.get_threshold()
+    try:
+        kept = _allocate_in_a_thread(10 * threshold[0])
+        with gc_paused():
+            assert collection.collect_due() == -1
+        gc.set_threshold(0)
+        assert collection.collect_due() == -1
+        gc.set_threshold(*threshold)
+        assert collection.collect_due() >= 0 and kept
+    finally:
+        gc.set_threshold(*threshold)
+        collection.stop()
+
+
+def test_owner_thread_collection_spaces_full_collections() -> None:
+    collection = OwnerThreadCollection(full_share=1e-12)  # a full collection may take this share of the time
+    collection.start()
+    try:
+        collected = []
+        for _ in range(2):
+            for _ in range(gc.get_threshold()[2] + 1):
+                gc.collect(1)  # each collection of the younger two counts towards the next full one
+            collected.append(collection.collect_due())
+        assert collected[0] == 2 and collected[1] != 2
+    finally:
+        collection.stop()
+
+
+def test_a_pause_running_when_owner_collection_starts_or_stops_ends_in_its_state() -> None:
+    collection = OwnerThreadCollection()
+    with gc_paused():
+        collection.start()
+    assert not gc.isenabled()
+    with gc_paused():
+        collection.stop()
+        assert not gc.isenabled()
     assert gc.isenabled()

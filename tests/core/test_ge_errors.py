@@ -79,7 +79,7 @@ def test_utf8_bom_json_loads(tmp_path: Path) -> None:
     assert len(model.root.ops) == 3
 
 
-def test_gc_is_enabled_again_after_success_and_failure(tmp_path: Path) -> None:
+def test_gc_is_enabled_again_after_success_and_failure(tmp_path: Path, automatic_gc: None) -> None:
     import gc
 
     assert gc.isenabled()

@@ -82,7 +82,7 @@ def test_cancel_while_comparing_early_stops_the_run(coverage_case: tuple[Path, d
 
 
 def test_broken_af_close_graph_is_reported_after_early_comparing(coverage_case: tuple[Path, dict[str, Any]],
-                                                                 tmp_path: Path) -> None:
+                                                                 tmp_path: Path, automatic_gc: None) -> None:
     root, manifest = coverage_case
     broken = tmp_path / "af_close.json"
     broken.write_text('{"graph": [{"name": "g", "op": [', encoding="utf-8")

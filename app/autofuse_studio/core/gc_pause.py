@@ -6,6 +6,7 @@ import contextlib
 import functools
 import gc
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import ParamSpec, TypeVar
 
@@ -93,3 +94,77 @@ def long_lived_result(function: Callable[_P, _T]) -> Callable[_P, _T]:
             return result
 
     return run
+
+
+def collections_paused() -> bool:
+    """Whether a gc_paused() block runs in some thread now (a collection would rescan what it builds)."""
+    return _depth > 0
+
+
+class OwnerThreadCollection:
+    """Cyclic collections run only where collect_due() is called (the GUI thread): automatic collection off.
+
+    A collection frees garbage on whichever thread happened to trigger it. In the GUI, cyclic garbage can hold
+    the Python wrapper of a Qt object: freed by a worker's collection, the C++ destructor ran on the worker and
+    waited for the GIL inside Qt while the GUI thread, holding the GIL, waited for a Qt lock the destructor held
+    (a deadlock seen in a suite run). With automatic collection off, only the owner's timer collects, with
+    CPython's own generation thresholds; a full collection is spaced so that it takes at most `full_share` of
+    the time (CPython's "long-lived pending" heuristic is not reachable from Python).
+    """
+
+    def __init__(self, full_share: float = 0.02) -> None:
+        self._full_share = full_share
+        self._started = False
+        self._was_enabled = False
+        self._last_full_end = -float("inf")
+        self._last_full_seconds = 0.0
+
+    def start(self) -> None:
+        """Switch automatic collection off (a running pause, too, keeps it off at its end)."""
+        global _resume
+        with _LOCK:
+            if self._started:
+                return
+            self._started = True
+            self._was_enabled = _resume if _depth else gc.isenabled()
+            _resume = False
+            gc.disable()
+
+    def stop(self) -> None:
+        """Give back the automatic collection as start() found it (after the running pause, if one runs)."""
+        global _resume
+        with _LOCK:
+            if not self._started:
+                return
+            self._started = False
+            if _depth:
+                _resume = self._was_enabled
+            elif self._was_enabled:
+                gc.enable()
+
+    def collect_due(self) -> int:
+        """Collect the oldest generation whose count is over its threshold, on this thread; -1 when none is due.
+
+        Nothing is collected while a gc_paused() block runs (it builds objects that live long), nor when the
+        thresholds switch collection off (a first threshold of 0).
+        """
+        thresholds = gc.get_threshold()
+        if collections_paused() or not thresholds[0]:
+            return -1
+        counts = gc.get_count()
+        for generation in (2, 1, 0):
+            if counts[generation] <= thresholds[generation]:
+                continue
+            if generation == 2 and not self._full_allowed():
+                continue
+            started = time.perf_counter()
+            gc.collect(generation)
+            if generation == 2:
+                self._last_full_end = time.perf_counter()
+                self._last_full_seconds = self._last_full_end - started
+            return generation
+        return -1
+
+    def _full_allowed(self) -> bool:
+        since = time.perf_counter() - self._last_full_end
+        return since * self._full_share >= self._last_full_seconds * (1 - self._full_share)

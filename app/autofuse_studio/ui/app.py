@@ -14,6 +14,7 @@ from autofuse_studio.core.gc_pause import long_lived_freezing
 from autofuse_studio.core.resources import APP_ID, icon_pngs
 from autofuse_studio.core.resources import demo_case_dir as demo_case_dir
 from autofuse_studio.core.resources import resources_dir as resources_dir
+from autofuse_studio.ui.gui_gc import GuiThreadCollector
 
 # How long a Python thread may keep the GIL while another one waits for it (CPython's default: 5 ms).
 GUI_SWITCH_INTERVAL = 0.0001
@@ -82,13 +83,19 @@ def apply_saved_language() -> str:
 
 def run_app(paths: Sequence[str] = (), demo: bool = False, self_check: bool = False) -> int:
     """Open the main window; with self_check, build it headless and exit 0 when it came up."""
-    # The GUI owns the process: core and ui may freeze the models, results and views that live for the session.
+    # The GUI owns the process: core and ui may freeze the models, results and views that live for the session,
+    # and its cyclic garbage is collected on the GUI thread only (ui.gui_gc).
     with long_lived_freezing():
-        return _run_app(paths, demo, self_check)
+        app = make_application()
+        collector = GuiThreadCollector(app)  # parented: it lives as long as the application
+        collector.install()
+        try:
+            return _run_app(app, paths, demo, self_check)
+        finally:
+            collector.remove()
 
 
-def _run_app(paths: Sequence[str], demo: bool, self_check: bool) -> int:
-    app = make_application()
+def _run_app(app: QApplication, paths: Sequence[str], demo: bool, self_check: bool) -> int:
     apply_icon(app)
     prefer_gui_thread()
     from autofuse_studio.ui.errors import install_excepthook
