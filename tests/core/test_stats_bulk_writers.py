@@ -9,6 +9,7 @@ json.dumps / csv.writer / openpyxl code they replaced), and the bulk worst items
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from pathlib import Path
@@ -287,3 +288,36 @@ def test_a_gather_puts_the_picked_values_at_the_regular_rows_places_in_c_and_in_
         assert len(gathered) == len(column) == size
         assert all(got is want for got, want in zip(gathered, gathered_expected, strict=True))
         assert all(got is want for got, want in zip(column, column_expected, strict=True))
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("odd_dim", [True, 1.0])
+def test_a_shape_equal_to_another_but_not_of_ints_is_spelled_as_json_dumps_does(
+        native: bool, odd_dim: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (True, 16) == (1, 16): a look-up of each distinct shape's spelling would give it "[1, 16]".
+    if not native:
+        monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+    stats = random_stats(40, 12, none=0.0, odd=0.0)
+    result = _result(stats)
+    for number, row in enumerate(result.rows):
+        row.fused_shape = (1, 16) if number % 2 else (odd_dim, 16) if number == 20 else (4, 4)
+        found = row.stats
+        assert found is not None
+        row.stats = dataclasses.replace(found, fused_shape=(odd_dim, 16) if number == 30 else (1, 16))
+    written = write_precision(result, tmp_path / "r.json").read_bytes()
+    assert written == reference_json(result)
+    assert written.count(b"[\n        true" if odd_dim is True else b"[\n        1.0") == 1  # the row's own
+    assert written.count(b"[\n          true" if odd_dim is True else b"[\n          1.0") == 1  # its statistics'
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_int_tuples_accepts_only_none_and_tuples_of_exact_ints(native: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not native:
+        monkeypatch.setenv(row_join.NATIVE_DISABLE_ENV, "1")
+
+    class Dim(int):
+        """An int subclass: json.dumps may spell it otherwise."""
+
+    assert row_join.int_tuples([None, (), (1, 16), (2**70,)])
+    for odd in ((True, 16), (1.0,), [1, 16], (Dim(3),), (np.int64(3),), "16", 16, ((1,),)):
+        assert not row_join.int_tuples([(1, 16), None, odd]), odd

@@ -1755,6 +1755,37 @@ static PyObject *nested_plain_py(PyObject *self, PyObject *value) {
     return PyBool_FromLong(plain);
 }
 
+/* int_tuples(values) -> bool: every value is None or a tuple of ints (exact types). The JSON writers spell each
+ * distinct shape once, found by a dict look-up: (True, 16) or (1.0, 16) equals (1, 16) there and would take its
+ * spelling, so a column is spelled that way only when no such value is in it. */
+static PyObject *int_tuples(PyObject *self, PyObject *values_arg) {
+    (void)self;
+    PyObject *values = PySequence_Fast(values_arg, "int_tuples: values must be a sequence");
+    if (values == NULL) {
+        return NULL;
+    }
+    int exact = 1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    for (Py_ssize_t i = 0; exact && i < count; i++) {
+        PyObject *value = PySequence_Fast_GET_ITEM(values, i);
+        if (value == Py_None) {
+            continue;
+        }
+        if (!PyTuple_CheckExact(value)) {
+            exact = 0;
+            break;
+        }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(value); k++) {
+            if (!PyLong_CheckExact(PyTuple_GET_ITEM(value, k))) {
+                exact = 0;
+                break;
+            }
+        }
+    }
+    Py_DECREF(values);
+    return PyBool_FromLong(exact);
+}
+
 /* nonfinite_places(values) -> [int]: the places of the floats in `values` that are NaN or +-Inf (the CSV writer
  * spells those as repr() does, the rest of their column through msgspec: a Python pass over 100k cells to find the
  * few took longer than the column's spelling). */
@@ -1812,6 +1843,8 @@ static PyObject *spread_values(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"spread_values", spread_values, METH_VARARGS,
      "spread_values(values, at) -> list: values[at[i]] for each int64 at[i], None where it is not a place."},
+    {"int_tuples", int_tuples, METH_O,
+     "int_tuples(values) -> bool: every value is None or a tuple of ints (exact types)."},
     {"nonfinite_places", nonfinite_places, METH_O,
      "nonfinite_places(values) -> [int]: where the floats that are NaN or +-Inf are."},
     {"item_values", item_values, METH_VARARGS,

@@ -33,7 +33,8 @@ from autofuse_studio.core.reports.row_join import (
     Column,
     Numbers,
     attribute_columns,
-    column_survey,
+    column_surveys,
+    int_tuples,
     join_rows,
     native_joiner,
     nested_unplain,
@@ -70,10 +71,10 @@ def _nested(value: Any) -> str:
         b"\n", b"\n" + _KEY_INDENT.encode()).decode("utf-8")
 
 
-def _scalar_column(key: str, values: Sequence[Any]) -> Column:
+def _scalar_column(key: str, values: Sequence[Any], survey: tuple[set[type], bool, bool | None]) -> Column:
     """A column of texts, ints, floats and None: texts quoted (escaped by msgspec when they need it), numbers
-    as repr() spells them, None (and, in the metrics, NaN/Inf) as null."""
-    kinds, finite, plain = column_survey(values, _ESCAPED, "", False, 1 << 62)
+    as repr() spells them, None (and, in the metrics, NaN/Inf) as null. `survey`: column_survey's of `values`."""
+    kinds, finite, plain = survey
     if not kinds <= _SCALARS or (not finite and key not in METRIC_KEYS):
         raise Unlike  # a bool or other type, or NaN json.dumps would refuse: the document's own path decides
     prefix = _prefix(key)
@@ -92,7 +93,9 @@ def _scalar_column(key: str, values: Sequence[Any]) -> Column:
 
 
 def _spelled_once(key: str, values: Sequence[Any], spell: Callable[[Any], str]) -> Column:
-    """A column of few distinct values (shapes), each spelled once as a whole cell; None as null."""
+    """A column of shapes (few distinct ones), each spelled once as a whole cell; None as null."""
+    if not int_tuples(values):  # (True, 16) would take the spelling of an equal (1, 16) in the look-up
+        raise Unlike
     prefix = _prefix(key)
     spelled = Spellings(lambda value: None if value is None else (prefix + spell(value),))
     return (list(map(spelled.__getitem__, values)), "", "", prefix + "null")
@@ -186,12 +189,15 @@ def _columns(rows: Sequence[PrecisionRow]) -> list[Column]:
     plain_keys = [*HEAD_KEYS, *(key for key in TAIL_KEYS if key not in SHAPE_KEYS)]
     read = [*plain_keys, *SHAPE_KEYS, "stats", "signature", "metrics"]  # one pass over the rows
     *plain, fused_shapes, origin_shapes, stats, signatures, metrics = attribute_columns(rows, read)
-    found: dict[str, list[Column]] = {}
-    for key, values in zip(plain_keys, plain, strict=True):
-        found[key] = [_scalar_column(key, values)]
+    scalars = dict(zip(plain_keys, plain, strict=True))
     # None for rows without metrics: every metric null.
-    for key, values in zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True):
-        found[key] = [_scalar_column(key, values)]
+    scalars.update(zip(METRIC_KEYS, attribute_columns(metrics, METRIC_KEYS), strict=True))
+    # Surveyed in one C call that releases the GIL once: a release a column waited for the GIL again each time,
+    # ~30 times a block while the joining thread spells numbers.
+    surveys = column_surveys(list(scalars.values()), _ESCAPED, "", False, 1 << 62)
+    found: dict[str, list[Column]] = {}
+    for (key, values), survey in zip(scalars.items(), surveys, strict=True):
+        found[key] = [_scalar_column(key, values, survey)]
     for key, values in zip(SHAPE_KEYS, (fused_shapes, origin_shapes), strict=True):
         found[key] = [_spelled_once(key, values, _shape)]
     found["statistics"] = _statistics_columns(stats)

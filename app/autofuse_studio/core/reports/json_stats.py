@@ -20,7 +20,7 @@ import numpy as np
 from autofuse_studio.core.dumps.stats_csv import json_number
 from autofuse_studio.core.precision.stats import StatsComparison, StatsLimits
 from autofuse_studio.core.reports.json_spelling import Spellings
-from autofuse_studio.core.reports.row_join import Column, Numbers, column_survey
+from autofuse_studio.core.reports.row_join import Column, Numbers, column_surveys, int_tuples
 from autofuse_studio.core.reports.stats_table import FIELDS, ITEM_PARTS, StatsTable, worst_items
 
 _FIELD_INDENT = "\n" + " " * 8  # the object's keys: a row key's depth (6) and one more level
@@ -33,6 +33,7 @@ _TEXTS = frozenset({str, type(None)})
 _WHOLE_NUMBERS = frozenset({int, type(None)})
 _BOOLS = frozenset({bool})
 _DEFAULT_LIMITS = StatsLimits()
+Survey = tuple[set[type], bool, bool | None]  # column_survey's answer: the types, all floats finite, plain texts
 
 
 class NotColumnar(Exception):
@@ -44,23 +45,33 @@ def statistics_columns(stats: Sequence[StatsComparison | None], table: StatsTabl
     """The `statistics` key's columns of a block (`prefix`: what comes before its value in a row); `whole` spells
     the odd rows' objects as whole cells (prefix included)."""
     fields = table.read(FIELDS)
+    mismatches = _mismatches(table)
+    worst, _ = worst_items(table, [_DEFAULT_LIMITS] * len(table.positions))
+    # Surveyed in one C call that releases the GIL once (a release a column waited for the GIL again each time).
+    surveys = dict(zip((*_SURVEYED, "mismatch", "worst_item"), column_surveys(
+        [*(fields[key] for key in _SURVEYED), mismatches, worst], _ESCAPED, "", False, 1 << 62), strict=True))
     columns = [_opening(stats, table, prefix, whole)]
-    columns[0] = _text_column(table, fields["kind"], prefix + "{" + _FIELD_INDENT + '"kind": ', "", columns[0][0])
-    columns.append(_index_column(table, fields["index"]))
+    columns[0] = _text_column(table, fields["kind"], surveys["kind"], prefix + "{" + _FIELD_INDENT + '"kind": ', "",
+                              columns[0][0])
+    columns.append(_index_column(table, fields["index"], surveys["index"]))
     for key in ("fused_dtype", "origin_dtype"):
-        columns.append(_text_column(table, fields[key], _field(key), ""))
+        columns.append(_text_column(table, fields[key], surveys[key], _field(key), ""))
     for key in ("fused_shape", "origin_shape"):
+        if not int_tuples(fields[key]):  # (True, 16) would take the spelling of an equal (1, 16) (_spelled_column)
+            raise NotColumnar
         columns.append(_spelled_column(table, fields[key], _field(key), _shape))
     columns += _item_columns(table)
     closing = _ITEM_INDENT + "}" + _FIELD_INDENT + "}"  # the last item's object, then the items' own
     columns.append(_spelled_column(table, fields["one_sided"], closing + _field("one_sided"), _texts))
     for key in ("shape_mismatch", "count_mismatch"):
-        columns.append(_bool_column(table, fields[key], _field(key)))
-    columns.append(_text_column(table, fields["problem"], _field("problem"), ""))
-    columns.append(_text_column(table, _mismatches(table), _field("mismatch"), ""))
-    worst, _ = worst_items(table, [_DEFAULT_LIMITS] * len(table.positions))
-    columns.append(_text_column(table, worst, _field("worst_item"), _OBJECT_CLOSE))
+        columns.append(_bool_column(table, fields[key], surveys[key], _field(key)))
+    columns.append(_text_column(table, fields["problem"], surveys["problem"], _field("problem"), ""))
+    columns.append(_text_column(table, mismatches, surveys["mismatch"], _field("mismatch"), ""))
+    columns.append(_text_column(table, worst, surveys["worst_item"], _field("worst_item"), _OBJECT_CLOSE))
     return columns
+
+
+_SURVEYED = ("kind", "index", "fused_dtype", "origin_dtype", "shape_mismatch", "count_mismatch", "problem")
 
 
 def _field(key: str) -> str:
@@ -83,11 +94,11 @@ def _opening(stats: Sequence[StatsComparison | None], table: StatsTable, prefix:
     return (cells, "", "", "")
 
 
-def _text_column(table: StatsTable, values: list[Any], before: str, after: str,
+def _text_column(table: StatsTable, values: list[Any], survey: Survey, before: str, after: str,
                  others: list[Any] | None = None) -> Column:
-    """Texts (and None: null) of the regular rows between quotes, escaped by msgspec where needed; `others`: the
-    cells of the other rows (empty by default)."""
-    kinds, _, plain = column_survey(values, _ESCAPED, "", False, 1 << 62)
+    """Texts (and None: null) of the regular rows between quotes, escaped by msgspec where needed (`survey`:
+    column_survey's of `values`); `others`: the cells of the other rows (empty by default)."""
+    kinds, _, plain = survey
     if not kinds <= _TEXTS:
         raise NotColumnar
     null, empty = (before + "null" + after,), (before + '""' + after,)
@@ -105,10 +116,10 @@ def _merged(table: StatsTable, values: Sequence[Any], others: list[Any] | None) 
     return [other if value is None else value for value, other in zip(spread, others, strict=True)]
 
 
-def _index_column(table: StatsTable, values: list[Any]) -> Column:
+def _index_column(table: StatsTable, values: list[Any], survey: Survey) -> Column:
     """The tensor indexes: ints the joiner spells as str() does."""
     before = _field("index")
-    kinds, _, _ = column_survey(values, "", "", False, 1 << 62)
+    kinds = survey[0]
     if not kinds <= _WHOLE_NUMBERS:
         raise NotColumnar
     if None in values:
@@ -149,8 +160,8 @@ def _texts(names: Any) -> str:
         raise NotColumnar from exc
 
 
-def _bool_column(table: StatsTable, values: list[Any], before: str) -> Column:
-    kinds, _, _ = column_survey(values, "", "", False, 1 << 62)
+def _bool_column(table: StatsTable, values: list[Any], survey: Survey, before: str) -> Column:
+    kinds = survey[0]
     if not kinds <= _BOOLS:
         raise NotColumnar
     spelled = {True: (before + "true",), False: (before + "false",)}
@@ -171,7 +182,11 @@ def _item_columns(table: StatsTable) -> list[Column]:
     the joiner writes between quotes (a second column of whole cells for the few of them cost ~40 ms per 100k
     rows to make and every row a cell to join)."""
     columns: list[Column] = []
-    finite = {part: np.isfinite(table.numbers[part]) for part in ITEM_PARTS}
+    nonfinite = {part: ~np.isfinite(table.numbers[part]) for part in ITEM_PARTS}
+    # The items with a NaN or ±Inf in a part, found in a few calls a part (two a column cost ~1 ms a block): numpy's
+    # any(axis=0) across the rows' short lines took 5x a transposed copy's any(axis=1).
+    odd_items = {part: set(np.flatnonzero(np.ascontiguousarray(nonfinite[part].T).any(axis=1)).tolist())
+                 for part in ITEM_PARTS}
     for number, name in enumerate(table.layout):
         if msgspec.json.encode(name) != f'"{name}"'.encode():
             raise NotColumnar  # a name to escape (as_dict's keys): spelled the nested way
@@ -180,8 +195,8 @@ def _item_columns(table: StatsTable) -> list[Column]:
         for part in ITEM_PARTS:
             before = (opening if part == "fused" else ",") + f'{_PART_INDENT}"{part}": '
             values = table.column(part, number)  # a new list: the texts go into it
-            odd = np.flatnonzero(~finite[part][:, number])
-            if odd.size:
+            if number in odd_items[part]:
+                odd = np.flatnonzero(nonfinite[part][:, number])
                 _put_texts(values, table.numbers[part][odd, number], table.position_array[odd])
             columns.append((Numbers(values), before + '"', '"', "", before, ""))
     return columns

@@ -77,6 +77,16 @@ def nonfinite_places(values: Sequence[Any]) -> list[int]:
     return places
 
 
+def int_tuples(values: Sequence[Any]) -> bool:
+    """True when every value is None or a tuple of ints, exact types (C: one pass; Python without the module)."""
+    native = native_joiner()
+    if native is None or not hasattr(native, "int_tuples"):  # an older build of the module
+        return all(value is None or (value.__class__ is tuple and all(dim.__class__ is int for dim in value))
+                   for value in values)
+    exact: bool = native.int_tuples(values)
+    return exact
+
+
 def column_kinds(values: Sequence[Any]) -> tuple[set[type], bool]:
     """The types of `values` and whether every float among them is finite (C: one pass over the column)."""
     native = native_joiner()

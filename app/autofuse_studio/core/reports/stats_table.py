@@ -83,13 +83,9 @@ class StatsTable:
 
     def column(self, part: str, number: int) -> list[Any]:
         """Item `number`'s values in ITEM_PARTS `part` (every len(layout)-th of `flat`) at the regular rows' places,
-        None at every other place."""
-        return self.gather(self.flat[part], self._row_starts + number)
-
-    @functools.cached_property
-    def _row_starts(self) -> np.ndarray:
-        """Each regular row's first value's place in a `flat` list."""
-        return np.arange(len(self.positions), dtype=np.int64) * len(self.layout)
+        None at every other place: a new list."""
+        # A list's strided slice is one C pass; the gather by numpy places cost ~3 numpy calls a column (28 a block).
+        return self.spread(self.flat[part][number::len(self.layout)])
 
 
 def mostly_statistics(stats: list[StatsComparison | None]) -> bool:
