@@ -292,7 +292,7 @@ def test_a_gather_puts_the_picked_values_at_the_regular_rows_places_in_c_and_in_
 
 @pytest.mark.parametrize("native", [True, False])
 @pytest.mark.parametrize("odd_dim", [True, 1.0])
-def test_a_shape_equal_to_another_but_not_of_ints_is_spelled_as_json_dumps_does(
+def test_a_shape_equal_to_another_but_not_of_ints_is_spelled_as_the_references_do(
         native: bool, odd_dim: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # (True, 16) == (1, 16): a look-up of each distinct shape's spelling would give it "[1, 16]".
     if not native:
@@ -308,6 +308,12 @@ def test_a_shape_equal_to_another_but_not_of_ints_is_spelled_as_json_dumps_does(
     assert written == reference_json(result)
     assert written.count(b"[\n        true" if odd_dim is True else b"[\n        1.0") == 1  # the row's own
     assert written.count(b"[\n          true" if odd_dim is True else b"[\n          1.0") == 1  # its statistics'
+    # The CSV and xlsx spell shapes "1x16" from a look-up of distinct shapes too.
+    written = write_precision(result, tmp_path / "r.csv").read_bytes()
+    assert written == reference_csv(result)
+    assert written.count(b"Truex16" if odd_dim is True else b"1.0x16") == 1
+    reference_xlsx(result, tmp_path / "reference.xlsx")
+    assert xlsx_contents(write_precision(result, tmp_path / "r.xlsx")) == xlsx_contents(tmp_path / "reference.xlsx")
 
 
 @pytest.mark.parametrize("native", [True, False])

@@ -24,6 +24,7 @@ from autofuse_studio.core.reports.row_join import (
     Numbers,
     attribute_columns,
     column_survey,
+    int_tuples,
     join_rows,
     nonfinite_places,
     plain_texts,
@@ -123,6 +124,8 @@ def _shape_cell(shape: tuple[int, ...] | None) -> str | None:
 
 def _spelled_shapes(shapes: Sequence[tuple[int, ...] | None]) -> list[str | None]:
     """A shape column spelled "8x16" (None for no shape): each distinct shape once (few of them, 100k rows)."""
+    if not int_tuples(shapes):  # (True, 16) equals (1, 16) in a set: one of them would take the other's cell
+        return list(map(_shape_cell, shapes))
     spelled = {shape: _shape_cell(shape) for shape in set(shapes)}
     return list(map(spelled.__getitem__, shapes))
 
