@@ -8,6 +8,7 @@ file is then rewritten by json.dumps. The blocks are made small here so that a f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import math
 import threading
@@ -19,7 +20,7 @@ import pytest
 from autofuse_studio.core.precision.rows import PrecisionResult, PrecisionRow
 from autofuse_studio.core.precision.thresholds import Thresholds
 from autofuse_studio.core.reports import json_rows
-from autofuse_studio.core.reports.pipelined_write import PartWriter, pipelined_writes
+from autofuse_studio.core.reports.pipelined_write import POOLED_BUFFERS, PartWriter, Pooled, pipelined_writes
 from autofuse_studio.core.reports.precision_files import write_precision
 from autofuse_studio.core.reports.precision_json import result_json, write_result_json
 from tests.core.test_result_files_identity import reference_json
@@ -146,3 +147,44 @@ def test_rows_of_exactly_whole_blocks() -> None:
     rows: list[PrecisionRow] = list(synthetic_result(14, seed=2).rows)  # two blocks of 7, chunks of 3 and 1
     result = PrecisionResult(rows, Thresholds())
     assert result_json(result) == reference_json(result)
+
+
+def test_pooled_parts_are_made_into_a_few_buffers_the_writer_lends_and_takes_back() -> None:
+    handle = io.BytesIO()
+    lent: list[int] = []
+
+    def into(number: int, buffer: bytearray | None) -> memoryview:
+        assert buffer is not None
+        lent.append(id(buffer))
+        buffer[:] = b"%d," % number * (number % 7 + 1)  # sizes vary: a buffer grows and shrinks
+        return memoryview(buffer)[1:] if number == 0 else memoryview(buffer)
+
+    with pipelined_writes(handle) as writer:
+        for number in range(60):
+            writer.put(Pooled(functools.partial(into, number)))
+    expected = b"".join(b"%d," % number * (number % 7 + 1) for number in range(60))[1:]
+    assert handle.getvalue() == expected
+    assert len(set(lent)) <= POOLED_BUFFERS and len(lent) == 60
+
+
+def _broken_pooled_parts(handle: io.BytesIO) -> None:
+    def broken(buffer: bytearray | None) -> bytes:
+        raise ValueError("cannot join")
+
+    writer = PartWriter(handle)
+    for _ in range(2 * POOLED_BUFFERS):
+        writer._parts.put(Pooled(broken))  # past put()'s check of the threads' error
+    writer.finish()
+
+
+def test_a_failing_pooled_part_stops_the_writes_and_its_error_reaches_the_caller() -> None:
+    handle = io.BytesIO()
+    with pytest.raises(ValueError, match="cannot join"):
+        _broken_pooled_parts(handle)
+    assert handle.getvalue() == b""
+
+
+def test_a_pooled_part_called_without_a_buffer_makes_its_own_bytes() -> None:
+    rows = synthetic_result(10, seed=4).rows
+    made = list(json_rows.chunk_makers(rows) or [])
+    assert made and all(isinstance(part(), bytes) for part in made)

@@ -444,3 +444,23 @@ def test_the_released_joiner_reports_a_bad_cell_before_a_bad_number() -> None:
             join_rows(columns, 0, 4, released=released)
     with pytest.raises(ValueError, match="fewer numbers"):
         join_rows([(["a", "b", "c"], "", "", ""), columns[1]], 0, 3, released=True)
+
+
+def test_rows_joined_into_a_buffer_are_join_rows_bytes_and_the_buffer_is_reused() -> None:
+    texts = [f"t{number}" for number in range(300)]
+    columns = [(texts, '"', '"', "null"), (row_join.Numbers(_floats(300)), "", "", "null"),
+               (["融合算子" if number % 50 == 0 else "x" for number in range(300)], "", "", "")]  # UTF-8: with the GIL
+    into = bytearray()
+    for start, stop in ((0, 300), (10, 20), (0, 300), (5, 295), (0, 0)):  # sizes go up and down
+        expected = join_rows(columns, start, stop, "[", "]\n", ",", released=True)
+        written = row_join.join_rows_into(columns, start, stop, "[", "]\n", ",", into)
+        assert written is into and bytes(written) == expected
+
+
+def test_a_buffer_with_a_view_on_it_is_refused() -> None:
+    into = bytearray(b"held")
+    view = memoryview(into)
+    with pytest.raises(BufferError):
+        row_join.join_rows_into([(["a"] * 10, "", "", "")], 0, 10, "", "\n", ",", into)
+    assert bytes(view) == b"held"
+    view.release()

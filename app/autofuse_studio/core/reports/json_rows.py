@@ -29,6 +29,7 @@ from autofuse_studio.core.reports.json_spelling import (
     fixed,
 )
 from autofuse_studio.core.reports.json_stats import NotColumnar, statistics_columns
+from autofuse_studio.core.reports.pipelined_write import Made, Pooled
 from autofuse_studio.core.reports.row_join import (
     Column,
     Numbers,
@@ -36,6 +37,7 @@ from autofuse_studio.core.reports.row_join import (
     column_surveys,
     int_tuples,
     join_rows,
+    join_rows_into,
     native_joiner,
     nested_unplain,
 )
@@ -210,11 +212,15 @@ def joined_rows(rows: Sequence[PrecisionRow]) -> list[bytes] | None:
     without the C joiner. Raises Unlike for a value this path does not spell as json.dumps did: json.dumps
     itself then writes (or refuses) the document."""
     makers = chunk_makers(rows)
-    return None if makers is None else [make() for make in makers]
+    if makers is None:
+        return None
+    chunks = [make() for make in makers]  # each into a bytes object of its own (no buffer lent)
+    return [chunk if isinstance(chunk, bytes) else bytes(chunk) for chunk in chunks]
 
 
-def chunk_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]] | None:
-    """joined_rows' chunks as functions that join them, in order (None without the C joiner).
+def chunk_makers(rows: Sequence[PrecisionRow]) -> Iterator[Pooled] | None:
+    """joined_rows' chunks as functions that join them (into a buffer PartWriter lends, if given), in order (None
+    without the C joiner).
 
     The columns are made BLOCK_ROWS rows at a time as the functions are taken, so a writer thread can join and
     write the first chunks (the C joiner writes with the GIL released) while the next block's columns are made.
@@ -225,7 +231,7 @@ def chunk_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]] 
     return _block_makers(rows)
 
 
-def _block_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]]:
+def _block_makers(rows: Sequence[PrecisionRow]) -> Iterator[Pooled]:
     for block_start in range(0, len(rows), BLOCK_ROWS):
         block = rows[block_start:block_start + BLOCK_ROWS]
         try:
@@ -233,14 +239,20 @@ def _block_makers(rows: Sequence[PrecisionRow]) -> Iterator[Callable[[], bytes]]
         except (TypeError, ValueError, msgspec.EncodeError) as exc:  # UnicodeEncodeError is a ValueError
             raise Unlike from exc
         for start in range(0, len(block), CHUNK_ROWS):
-            yield functools.partial(_joined_chunk, columns, start, min(start + CHUNK_ROWS, len(block)),
-                                    block_start + start == 0)
+            yield Pooled(functools.partial(_joined_chunk, columns, start, min(start + CHUNK_ROWS, len(block)),
+                                           block_start + start == 0))
 
 
-def _joined_chunk(columns: list[Column], start: int, stop: int, first: bool) -> bytes:
-    """Rows start..stop-1 of `columns`, each after `,\\n` (but the document's first row)."""
+def _joined_chunk(columns: list[Column], start: int, stop: int, first: bool, into: bytearray | None) -> Made:
+    """Rows start..stop-1 of `columns`, each after `,\\n` (but the document's first row); written into `into` when
+    given (the part writer's buffer: a view of it is returned)."""
     try:
-        joined = join_rows(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", released=True)
+        if into is None:
+            joined: bytes | bytearray = join_rows(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", released=True)
+        else:
+            joined = join_rows_into(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", into)
     except (TypeError, ValueError, msgspec.EncodeError) as exc:  # UnicodeEncodeError is a ValueError
         raise Unlike from exc
+    if joined.__class__ is bytearray:
+        return memoryview(joined)[len(_ROW_SEPARATOR):] if first else memoryview(joined)
     return joined[len(_ROW_SEPARATOR):] if first else joined

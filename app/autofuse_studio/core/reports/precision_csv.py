@@ -20,12 +20,14 @@ from typing import Any
 
 from autofuse_studio.core.precision.rows import PrecisionRow
 from autofuse_studio.core.reports.json_spelling import METRIC_KEYS
+from autofuse_studio.core.reports.pipelined_write import Pooled
 from autofuse_studio.core.reports.row_join import (
     Numbers,
     attribute_columns,
     column_survey,
     int_tuples,
     join_rows,
+    join_rows_into,
     nonfinite_places,
     plain_texts,
 )
@@ -180,16 +182,24 @@ def csv_chunks(rows: Sequence[PrecisionRow], columns: Sequence[str],
 
 def csv_chunk_makers(rows: Sequence[PrecisionRow], columns: Sequence[str],
                      stats_of: Callable[[Sequence[PrecisionRow]], Mapping[str, Sequence[Any]]] | None,
-                     ) -> Iterator[Callable[[], bytes]]:
+                     ) -> Iterator[Pooled]:
     """csv_chunks' lines after the header as functions that join a chunk each (the C joiner with the GIL
-    released), in order. The columns are read and checked BLOCK_ROWS rows at a time as the functions are taken
-    (Unlike is raised then, perhaps after earlier chunks were written); `stats_of` gives a block's stats_cells()
-    by column."""
+    released; into the buffer PartWriter lends, if given), in order. The columns are read and checked BLOCK_ROWS
+    rows at a time as the functions are taken (Unlike is raised then, perhaps after earlier chunks were written);
+    `stats_of` gives a block's stats_cells() by column."""
     for block_start in range(0, len(rows), BLOCK_ROWS):
         block = rows[block_start:block_start + BLOCK_ROWS]
         cells = _row_cells(block, columns, None if stats_of is None else stats_of(block))
         for start in range(0, len(block), CHUNK_ROWS):
-            yield functools.partial(join_rows, cells, start, min(start + CHUNK_ROWS, len(block)), released=True)
+            yield Pooled(functools.partial(_joined_lines, cells, start, min(start + CHUNK_ROWS, len(block))))
+
+
+def _joined_lines(cells: list[tuple[Any, str, str, str]], start: int, stop: int,
+                  into: bytearray | None) -> bytes | bytearray:
+    """Lines start..stop-1 of `cells`, written into `into` when given."""
+    if into is None:
+        return join_rows(cells, start, stop, released=True)
+    return join_rows_into(cells, start, stop, "", "\n", ",", into)
 
 
 def _row_cells(rows: Sequence[PrecisionRow], columns: Sequence[str],
