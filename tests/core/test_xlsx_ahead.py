@@ -48,11 +48,24 @@ def test_the_released_join_writes_join_rows_bytes(templates: tuple[str, str, str
 ])
 def test_the_released_join_refuses_what_join_rows_refuses(columns: list[Any]) -> None:
     errors = []
-    for join in (NATIVE.join_rows, NATIVE.join_rows_released):
+    for join in (NATIVE.join_rows, NATIVE.join_rows_released, _into):
         with pytest.raises(Exception) as caught:
             join(columns, 0, 2, "", "\n", "", 1)
         errors.append((caught.type, str(caught.value)))
-    assert errors[0] == errors[1]
+    assert errors[0] == errors[1] == errors[2]
+
+
+def _into(*args: Any) -> Any:
+    """join_rows_released into a buffer."""
+    return NATIVE.join_rows_released(*args, bytearray())
+
+
+def test_a_chunk_joined_into_a_buffer_replaces_a_lone_surrogate_as_the_bytes_do() -> None:
+    columns = [(["ok", "bad\ud800", "融合"], "<t>", "</t>", "")]
+    expected = xlsx_stream._column_rows(columns, 0, 3, 7)
+    into = bytearray()
+    assert b"bad?" in expected and bytes(xlsx_stream._column_rows(columns, 0, 3, 7, into)) == expected
+    assert bytes(xlsx_stream._column_rows(columns, 0, 1, 7, into)) == xlsx_stream._column_rows(columns, 0, 1, 7)
 
 
 def test_released_is_the_same_bytes_in_python(monkeypatch: pytest.MonkeyPatch) -> None:

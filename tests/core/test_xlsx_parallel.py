@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from autofuse_studio.core.reports import xlsx_stream
+from autofuse_studio.core.reports.pipelined_write import Pooled
 from autofuse_studio.core.reports.xlsx_parallel import QUEUE_CHUNKS, ParallelDeflated, parallel_deflate
 
 ISAL = pytest.importorskip("isal.isal_zlib", reason="python-isal is not installed")
@@ -30,11 +31,18 @@ def _chunks(seed: int, count: int) -> list[bytes]:
 
 
 def _as_given(data: bytes, kind: int) -> Any:
-    """The chunk as bytes, as a str (ASCII data only) or as a function that makes it."""
+    """The chunk as bytes, as a str (ASCII data only), as a function that makes it or as one that makes it into the
+    worker's buffer (a view of it given back)."""
     if kind == 1 and data.isascii():
         return data.decode("ascii")
     if kind == 2:
         return lambda: data
+    if kind == 3:
+        def into(buffer: bytearray | None) -> memoryview:
+            assert buffer is not None  # the worker lends its own
+            buffer[:] = data
+            return memoryview(buffer)
+        return Pooled(into)
     return data
 
 
@@ -44,7 +52,7 @@ def _as_given(data: bytes, kind: int) -> Any:
 def test_the_chunks_deflate_into_one_stream_of_them_all(workers: int, seed: int, sink: bool) -> None:
     chunks = _chunks(seed, random.Random(seed).randint(0, 12))
     taken: list[bytes] = []
-    deflated = ParallelDeflated([_as_given(data, at % 3) for at, data in enumerate(chunks)], ISAL, 1,
+    deflated = ParallelDeflated([_as_given(data, at % 4) for at, data in enumerate(chunks)], ISAL, 1,
                                 taken.append if sink else None, workers)
     deflated.wait()
     stream = b"".join(taken if sink else deflated.deflated)

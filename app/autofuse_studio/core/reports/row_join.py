@@ -186,15 +186,16 @@ def join_rows(columns: Sequence[Column], start: int, stop: int, row_open: str = 
 
 
 def join_rows_into(columns: Sequence[Column], start: int, stop: int, row_open: str, row_close: str, separator: str,
-                   into: bytearray) -> bytes | bytearray:
+                   into: bytearray, first_number: int = 1) -> bytes | bytearray:
     """join_rows(..., released=True)'s rows written into `into` (resized to them) and returned, when the C module can;
     else their bytes. A buffer kept from call to call keeps its pages: a new 10 MB bytes object each call faulted
     every page in again (~65k faults for a 254 MB JSON file)."""
     native = native_joiner()
     if native is None or "into=None" not in (native.join_rows_released.__doc__ or ""):  # an older build of the module
-        return join_rows(columns, start, stop, row_open, row_close, separator, released=True)
+        return join_rows(columns, start, stop, row_open, row_close, separator, first_number, released=True)
     encoded = [_encoded(column, start, stop) for column in columns]
-    written: bytearray = native.join_rows_released(encoded, start, stop, row_open, row_close, separator, 1, into)
+    written: bytearray = native.join_rows_released(encoded, start, stop, row_open, row_close, separator, first_number,
+                                                   into)
     return written
 
 

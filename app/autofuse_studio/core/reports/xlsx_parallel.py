@@ -21,8 +21,9 @@ from types import ModuleType
 from typing import Any
 
 from autofuse_studio.core.gc_pause import gc_paused
+from autofuse_studio.core.reports.pipelined_write import Made, Pooled
 
-Chunk = bytes | str | Callable[[], bytes]
+Chunk = bytes | str | Callable[[], Made] | Pooled
 WORKERS = 2  # the cores of the machines this was measured on; the reading thread is the limit beyond
 QUEUE_CHUNKS = 2  # chunks queued to (and from) each worker at most: bounds the memory they hold
 _SKIPPED = object()  # a worker's answer for a chunk it did not deflate (a thread failed): keeps the order
@@ -121,20 +122,25 @@ class ParallelDeflated(DeflatedPart):
         """Make and deflate this worker's chunks, in order (after a failure: each answered _SKIPPED, unread)."""
         packer: Any = None
         room = 0
+        buffer = bytearray()  # this worker's Pooled chunks are joined into it: its pages are not new each chunk
         with gc_paused():
             while (chunk := self._inputs[number].get()) is not None:
                 if self._failed:
                     self._outputs[number].put(_SKIPPED)
                     continue
                 try:
-                    data = chunk() if callable(chunk) else chunk
+                    data = chunk(buffer) if isinstance(chunk, Pooled) else chunk() if callable(chunk) else chunk
                     if isinstance(data, str):
                         data = data.encode("utf-8", "replace")
                     if packer is None or _room(len(data)) > room:
                         room = _room(max(len(data), 1 << 20))
                         packer = self._isal._ParallelCompress(buffersize=room, level=self._level)
                     deflated, crc = packer.compress_and_crc(data, b"")
-                    self._outputs[number].put((deflated, crc, len(data)))
+                    size = len(data)
+                    if isinstance(data, memoryview):
+                        data.release()  # a view of the buffer holds it at its size
+                    del data
+                    self._outputs[number].put((deflated, crc, size))
                 except BaseException as exc:  # noqa: BLE001 - raised by wait, on the caller's thread
                     self._failed.append(exc)
                     self._outputs[number].put(_SKIPPED)

@@ -32,7 +32,7 @@ from xml.sax.saxutils import escape, quoteattr
 from zipfile import ZIP_DEFLATED, ZipFile
 
 from autofuse_studio.core.gc_pause import gc_paused
-from autofuse_studio.core.reports.pipelined_write import PartWriter
+from autofuse_studio.core.reports.pipelined_write import PartWriter, Pooled
 from autofuse_studio.core.reports.row_join import (
     ROW,
     Column,
@@ -40,6 +40,7 @@ from autofuse_studio.core.reports.row_join import (
     column_survey,
     column_surveys,
     join_rows,
+    join_rows_into,
     native_joiner,
     nonfinite_places,
     plain_texts,
@@ -492,7 +493,7 @@ class _DeflatedSection(DeflatedPart):
                     if self._failed:
                         break
                     data = chunk() if callable(chunk) else chunk
-                    self._queue.put(data if isinstance(data, bytes) else data.encode("utf-8", "replace"))
+                    self._queue.put(data.encode("utf-8", "replace") if isinstance(data, str) else bytes(data))
         except BaseException as exc:  # noqa: BLE001 - raised by write_into, on the caller's thread
             self._failed.append(exc)
         finally:
@@ -758,7 +759,7 @@ def _section_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], starts: Sequ
         yield from _sheet_start(sheet, selected)
     total = _length(sheet.columns[0]) if sheet.columns else 0
     for start in starts:
-        yield _column_rows(sheet.columns, start, min(start + ROWS_PER_CHUNK, total), header_rows + 1 + start)
+        yield _column_rows_made(sheet.columns, start, min(start + ROWS_PER_CHUNK, total), header_rows + 1 + start)
     if last:
         yield from _sheet_tail(sheet, dxfs, header_rows + total + 1)
 
@@ -770,9 +771,22 @@ def _sheet_start(sheet: Sheet, selected: bool) -> Iterator[str]:
         yield _row(1, [cell(column_letter(n), name, sheet.header_style) for n, name in enumerate(sheet.header, 1)])
 
 
-def _column_rows(columns: list[Column], start: int, stop: int, first_number: int) -> bytes:
-    """Rows start..stop-1 of the columns' cells, numbered from `first_number` (joined with the GIL released)."""
+def _column_rows(columns: list[Column], start: int, stop: int, first_number: int,
+                 into: bytearray | None = None) -> bytes | bytearray:
+    """Rows start..stop-1 of the columns' cells, numbered from `first_number` (joined with the GIL released; into
+    `into`, the deflating thread's buffer, when given)."""
+    if into is not None:
+        try:
+            return join_rows_into(columns, start, stop, f'<row r="{ROW}">', "</row>", "", into, first_number)
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: replaced, as in the bytes joined below
     return join_rows(columns, start, stop, f'<row r="{ROW}">', "</row>", "", first_number, "replace", released=True)
+
+
+def _column_rows_made(columns: list[Column], start: int, stop: int, first_number: int) -> bytes:
+    """_column_rows' bytes, joined here."""
+    joined = _column_rows(columns, start, stop, first_number)
+    return joined if isinstance(joined, bytes) else bytes(joined)
 
 
 QUEUE_BLOCKS = 4  # column blocks put ahead of the thread that spells them at most (bounds the memory they hold)
@@ -821,9 +835,9 @@ def _streamed_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], blocks: Col
     for columns in blocks.blocks():
         total = _length(columns[0]) if columns else 0
         for start in range(0, total, ROWS_PER_CHUNK):
-            rows = functools.partial(_column_rows, columns, start, min(start + ROWS_PER_CHUNK, total),
-                                     first_number + start)
-            yield rows() if joined else rows
+            stop = min(start + ROWS_PER_CHUNK, total)
+            yield (_column_rows_made(columns, start, stop, first_number + start) if joined else
+                   Pooled(functools.partial(_column_rows, columns, start, stop, first_number + start)))
         first_number += total
     if first_number - header_rows - 1 != sheet.streamed_rows:
         raise ValueError("xlsx: a streamed sheet's blocks hold another count of rows than its head names")
