@@ -31,7 +31,7 @@ class GuiThreadCollector(QObject):
         self._timer.start()
 
     def remove(self) -> None:
-        """Stop the timer, collect what is due now, and give back automatic collection as it was."""
+        """Stop the timer and give back automatic collection as it was (nothing collected here: at the app's end a
+        collection could destroy a closed window, still alive, through its wrapper, which crashes in Qt)."""
         self._timer.stop()
-        self.collection.collect_due()
         self.collection.stop()
