@@ -64,8 +64,8 @@ def test_a_chunk_joined_into_a_buffer_replaces_a_lone_surrogate_as_the_bytes_do(
     columns = [(["ok", "bad\ud800", "融合"], "<t>", "</t>", "")]
     expected = xlsx_stream._column_rows(columns, 0, 3, 7)
     into = bytearray()
-    assert b"bad?" in expected and bytes(xlsx_stream._column_rows(columns, 0, 3, 7, into)) == expected
-    assert bytes(xlsx_stream._column_rows(columns, 0, 1, 7, into)) == xlsx_stream._column_rows(columns, 0, 1, 7)
+    assert b"bad?" in expected and bytes(xlsx_stream._column_rows_into(columns, 0, 3, 7, into)) == expected
+    assert bytes(xlsx_stream._column_rows_into(columns, 0, 1, 7, into)) == xlsx_stream._column_rows(columns, 0, 1, 7)
 
 
 def test_released_is_the_same_bytes_in_python(monkeypatch: pytest.MonkeyPatch) -> None:

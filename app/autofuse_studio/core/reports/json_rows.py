@@ -247,10 +247,7 @@ def _joined_chunk(columns: list[Column], start: int, stop: int, first: bool, int
     """Rows start..stop-1 of `columns`, each after `,\\n` (but the document's first row); written into `into` when
     given (the part writer's buffer: a view of it is returned)."""
     try:
-        if into is None:
-            joined: bytes | bytearray = join_rows(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", released=True)
-        else:
-            joined = join_rows_into(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", into)
+        joined = join_rows_into(columns, start, stop, _ROW_OPEN, _ROW_CLOSE, "", into)
     except (TypeError, ValueError, msgspec.EncodeError) as exc:  # UnicodeEncodeError is a ValueError
         raise Unlike from exc
     if joined.__class__ is bytearray:

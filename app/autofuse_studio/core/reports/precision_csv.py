@@ -191,15 +191,9 @@ def csv_chunk_makers(rows: Sequence[PrecisionRow], columns: Sequence[str],
         block = rows[block_start:block_start + BLOCK_ROWS]
         cells = _row_cells(block, columns, None if stats_of is None else stats_of(block))
         for start in range(0, len(block), CHUNK_ROWS):
-            yield Pooled(functools.partial(_joined_lines, cells, start, min(start + CHUNK_ROWS, len(block))))
-
-
-def _joined_lines(cells: list[tuple[Any, str, str, str]], start: int, stop: int,
-                  into: bytearray | None) -> bytes | bytearray:
-    """Lines start..stop-1 of `cells`, written into `into` when given."""
-    if into is None:
-        return join_rows(cells, start, stop, released=True)
-    return join_rows_into(cells, start, stop, "", "\n", ",", into)
+            # The lent buffer comes as join_rows_into's `into` (join_rows' own row templates before it).
+            yield Pooled(functools.partial(join_rows_into, cells, start, min(start + CHUNK_ROWS, len(block)), "",
+                                           "\n", ","))
 
 
 def _row_cells(rows: Sequence[PrecisionRow], columns: Sequence[str],

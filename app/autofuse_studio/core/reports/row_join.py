@@ -186,12 +186,12 @@ def join_rows(columns: Sequence[Column], start: int, stop: int, row_open: str = 
 
 
 def join_rows_into(columns: Sequence[Column], start: int, stop: int, row_open: str, row_close: str, separator: str,
-                   into: bytearray, first_number: int = 1) -> bytes | bytearray:
+                   into: bytearray | None, first_number: int = 1) -> bytes | bytearray:
     """join_rows(..., released=True)'s rows written into `into` (resized to them) and returned, when the C module can;
-    else their bytes. A buffer kept from call to call keeps its pages: a new 10 MB bytes object each call faulted
-    every page in again (~65k faults for a 254 MB JSON file)."""
+    else (or without `into`) their bytes. A buffer kept from call to call keeps its pages: a new 10 MB bytes object
+    each call faulted every page in again (~65k faults for a 254 MB JSON file)."""
     native = native_joiner()
-    if native is None or "into=None" not in (native.join_rows_released.__doc__ or ""):  # an older build of the module
+    if into is None or native is None or "into=None" not in (native.join_rows_released.__doc__ or ""):
         return join_rows(columns, start, stop, row_open, row_close, separator, first_number, released=True)
     encoded = [_encoded(column, start, stop) for column in columns]
     written: bytearray = native.join_rows_released(encoded, start, stop, row_open, row_close, separator, first_number,

@@ -759,7 +759,7 @@ def _section_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], starts: Sequ
         yield from _sheet_start(sheet, selected)
     total = _length(sheet.columns[0]) if sheet.columns else 0
     for start in starts:
-        yield _column_rows_made(sheet.columns, start, min(start + ROWS_PER_CHUNK, total), header_rows + 1 + start)
+        yield _column_rows(sheet.columns, start, min(start + ROWS_PER_CHUNK, total), header_rows + 1 + start)
     if last:
         yield from _sheet_tail(sheet, dxfs, header_rows + total + 1)
 
@@ -771,22 +771,18 @@ def _sheet_start(sheet: Sheet, selected: bool) -> Iterator[str]:
         yield _row(1, [cell(column_letter(n), name, sheet.header_style) for n, name in enumerate(sheet.header, 1)])
 
 
-def _column_rows(columns: list[Column], start: int, stop: int, first_number: int,
-                 into: bytearray | None = None) -> bytes | bytearray:
-    """Rows start..stop-1 of the columns' cells, numbered from `first_number` (joined with the GIL released; into
-    `into`, the deflating thread's buffer, when given)."""
-    if into is not None:
-        try:
-            return join_rows_into(columns, start, stop, f'<row r="{ROW}">', "</row>", "", into, first_number)
-        except UnicodeEncodeError:
-            pass  # a lone surrogate: replaced, as in the bytes joined below
+def _column_rows(columns: list[Column], start: int, stop: int, first_number: int) -> bytes:
+    """Rows start..stop-1 of the columns' cells, numbered from `first_number` (joined with the GIL released)."""
     return join_rows(columns, start, stop, f'<row r="{ROW}">', "</row>", "", first_number, "replace", released=True)
 
 
-def _column_rows_made(columns: list[Column], start: int, stop: int, first_number: int) -> bytes:
-    """_column_rows' bytes, joined here."""
-    joined = _column_rows(columns, start, stop, first_number)
-    return joined if isinstance(joined, bytes) else bytes(joined)
+def _column_rows_into(columns: list[Column], start: int, stop: int, first_number: int,
+                      into: bytearray | None) -> bytes | bytearray:
+    """_column_rows' rows written into `into` (the deflating thread's buffer) when given."""
+    try:
+        return join_rows_into(columns, start, stop, f'<row r="{ROW}">', "</row>", "", into, first_number)
+    except UnicodeEncodeError:  # a lone surrogate: replaced, as _column_rows does
+        return _column_rows(columns, start, stop, first_number)
 
 
 QUEUE_BLOCKS = 4  # column blocks put ahead of the thread that spells them at most (bounds the memory they hold)
@@ -836,8 +832,8 @@ def _streamed_xml(sheet: Sheet, selected: bool, dxfs: Sequence[str], blocks: Col
         total = _length(columns[0]) if columns else 0
         for start in range(0, total, ROWS_PER_CHUNK):
             stop = min(start + ROWS_PER_CHUNK, total)
-            yield (_column_rows_made(columns, start, stop, first_number + start) if joined else
-                   Pooled(functools.partial(_column_rows, columns, start, stop, first_number + start)))
+            yield (_column_rows(columns, start, stop, first_number + start) if joined else
+                   Pooled(functools.partial(_column_rows_into, columns, start, stop, first_number + start)))
         first_number += total
     if first_number - header_rows - 1 != sheet.streamed_rows:
         raise ValueError("xlsx: a streamed sheet's blocks hold another count of rows than its head names")
