@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from autofuse_studio.core.graphview import build_display_graph
@@ -284,6 +284,27 @@ def test_the_layer_tree_of_100k_ops_is_fast(qtbot: QtBot) -> None:
     tree._on_task_finished(index)
     assert time.perf_counter() - started < 0.5  # only the first levels exist
     assert tree.tree.topLevelItem(0).childCount() == 5
+
+
+def test_a_scope_makes_its_children_when_expanded_once(qtbot: QtBot) -> None:
+    ops = [SimpleNamespace(name=f"net/block{i % 3}/unit{i % 7}/op{i}") for i in range(210)]
+    model: Any = SimpleNamespace(ops_in_order=lambda: ops)
+    tree = ScopeTree(runner=None)  # type: ignore[arg-type]  # filled by hand: no worker needed
+    qtbot.addWidget(tree)
+    tree._on_task_finished(scope_index(model))
+    net = tree.tree.topLevelItem(0)
+    block1 = net.child(1)
+    assert (block1.text(0), block1.text(1), block1.toolTip(0)) == ("block1", "70", "net/block1")
+    assert block1.childCount() == 0 and not block1.isExpanded()
+    assert block1.childIndicatorPolicy() == QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator
+    tree.tree.expandItem(block1)
+    assert sorted(block1.child(i).text(0) for i in range(block1.childCount())) == [f"unit{i}" for i in range(7)]
+    assert block1.child(0).childIndicatorPolicy() != QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator  # leaves
+    tree.tree.collapseItem(block1)
+    tree.tree.expandItem(block1)
+    assert block1.childCount() == 7  # not made twice
+    found = tree.item_of("net/block2/unit3")
+    assert found is not None and found.toolTip(0) == "net/block2/unit3" and found.text(1) == "10"
 
 
 def test_compare_with_opens_a_second_pane(qtbot: QtBot) -> None:

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from autofuse_studio.core.errors import AppError
 from autofuse_studio.ui.errors import ErrorBanner, report_error
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
+from autofuse_studio.ui.widgets.progress_bar import ProgressBar
 
 log = logging.getLogger(__name__)
 Done = Callable[[Any], None]
@@ -25,7 +26,7 @@ class TaskStrip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = QLabel()
-        self.bar = QProgressBar()
+        self.bar = ProgressBar()
         self.bar.setTextVisible(True)
         self.cancel_button = QPushButton(self.tr("Cancel"))
         layout = QHBoxLayout(self)

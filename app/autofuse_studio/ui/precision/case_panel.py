@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QToolButton,
@@ -33,6 +32,7 @@ from autofuse_studio.ui.precision.cluster_run import ClusterRunChoice
 from autofuse_studio.ui.precision.run_on import RunOnChooser
 from autofuse_studio.ui.widgets.collapsible import CollapsibleSection
 from autofuse_studio.ui.widgets.path_edit import PathEdit
+from autofuse_studio.ui.widgets.progress_bar import ProgressBar
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 from autofuse_studio.ui.widgets.wrap_label import WrapLabel
 
@@ -103,7 +103,7 @@ class CasePanel(Retranslating, QWidget):
         self.cancel_button.setEnabled(False)
         self.analyse_button.clicked.connect(self.analyseRequested)
         self.cancel_button.clicked.connect(self.cancelRequested)
-        self.progress = QProgressBar()
+        self.progress = ProgressBar()
         self.progress.setTextVisible(True)
         self.progress_label = WrapLabel()
         self._progress_text: Callable[[], str] | None = None  # the label's text worded in the current language

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QProgressBar,
     QPushButton,
     QStackedWidget,
     QTableView,
@@ -52,6 +51,7 @@ from autofuse_studio.ui.precision.trend_index import TrendIndex, index_rows, tre
 from autofuse_studio.ui.precision.trend_plot import OpTrend
 from autofuse_studio.ui.tasks import TaskHandle, TaskRunner
 from autofuse_studio.ui.widgets.delayed_busy import DelayedBusy
+from autofuse_studio.ui.widgets.progress_bar import ProgressBar
 from autofuse_studio.ui.widgets.retranslate import Retranslating
 
 STATUS_MS = 15000
@@ -152,7 +152,7 @@ class TensorPanel(Retranslating, QWidget):
         self.zero_note.setObjectName("zeroNote")
         self.zero_note.setWordWrap(True)
         self.zero_note.hide()
-        self.progress = QProgressBar()
+        self.progress = ProgressBar()
         self.progress.setTextVisible(True)
         self.cancel_button = QPushButton()
         self.cancel_button.clicked.connect(self.cancel)
