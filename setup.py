@@ -41,6 +41,12 @@ setup(
         Extension(
             "autofuse_studio.core.reports._rowjoin",
             ["app/autofuse_studio/core/reports/_rowjoin.c"],
+            # The vendored Ryu (ryu/, included by _rowjoin.c) names its headers "ryu/...".
+            include_dirs=["app/autofuse_studio/core/reports"],
+            depends=["app/autofuse_studio/core/reports/ryu/d2s.c", "app/autofuse_studio/core/reports/ryu/ryu.h",
+                     "app/autofuse_studio/core/reports/ryu/common.h", "app/autofuse_studio/core/reports/ryu/digit_table.h",
+                     "app/autofuse_studio/core/reports/ryu/d2s_intrinsics.h",
+                     "app/autofuse_studio/core/reports/ryu/d2s_full_table.h"],
             extra_compile_args=["-O3", "-std=c99"],
             # Optional too: without it the result writers join rows in Python (precision_csv, xlsx_stream).
             optional=True,

@@ -78,6 +78,10 @@ def test_the_wheel_carries_the_package_and_its_resources(dist: Path) -> None:
         members = packed.getnames()
     assert not [name for name in members if name.endswith(".so")]
     assert any(name.endswith("core/precision/_kernel.c") for name in members)
+    # The vendored Ryu that _rowjoin.c includes travels in the sdist: the wheel built from it has the joiner.
+    assert any(name.endswith("core/reports/ryu/d2s_full_table.h") for name in members)
+    assert any(name.endswith("core/reports/ryu/LICENSE-Boost") for name in members)
+    assert any(name.startswith("autofuse_studio/core/reports/_rowjoin.") for name in names)
 
 
 def test_the_console_script_runs(venv: Path) -> None:

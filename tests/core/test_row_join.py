@@ -262,11 +262,15 @@ def test_item_values_read_slotted_items_as_getattr(monkeypatch: pytest.MonkeyPat
     from autofuse_studio.core.reports.stats_table import _READ, _item_values, _python_item_values
 
     items_of = [tuple(_Item(f"n{k}", float(row * 7 + k), row, -0.5, math.inf) for k in range(3)) for row in range(50)]
-    names, columns, floats = _item_values(items_of, 3)  # type: ignore[misc]
-    python_names, python_columns, python_floats = _python_item_values(items_of, 150)  # type: ignore[misc]
+    names, columns, floats, kinds = _item_values(items_of, 3)  # type: ignore[misc]
+    python_names, python_columns, python_floats, python_kinds = _python_item_values(items_of, 150)  # type: ignore[misc]
     assert (names, columns) == (python_names, python_columns)
     assert floats.tolist() == python_floats.tolist()
     assert len(_READ) == 5
+    # Where the values were ints (the origins here), for spell_numbers; the Python twin does not say.
+    assert kinds is not None and python_kinds is None
+    assert kinds.tolist() == [[int(value.__class__ is int) for value in part] for part in columns]
+    assert kinds[1].tolist() == [1] * 150 and kinds[0].tolist() == [0] * 150
 
 
 class _Item:

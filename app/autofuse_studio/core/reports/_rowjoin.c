@@ -28,6 +28,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Ryu (Ulf Adams; Apache-2.0 or Boost-1.0, see ryu/LICENSE-*), vendored unchanged: a double's shortest round-trip
+ * digits, the digits repr() writes, computed without the GIL (CPython's dtoa keeps a free list the GIL guards). */
+#include "ryu/d2s.c"
+
 /* The joined bytes, written straight into the bytes object returned (no copy of ~1.6 MB per chunk at the end). */
 typedef struct {
     PyObject *bytes; /* NULL until the first reserve */
@@ -254,6 +258,53 @@ static int token_is_repr(const char *token, Py_ssize_t length) {
                            memchr(token, 'e', (size_t)length) != NULL || memchr(token, 'E', (size_t)length) != NULL);
 }
 
+/* Digits `shown` (shown_count of them, the first not 0, the last not 0 unless alone) whose first digit stands for
+ * 10^decimal, written at out + used as repr() spells them: its new `used`, or -1 with *error set. */
+static int spell_repr_digits(const char *shown, int shown_count, int decimal, char *out, int used, const char **error) {
+    if (decimal >= -4 && decimal < 16) {
+        if (decimal >= 0) {
+            for (int k = 0; k <= decimal; k++) {
+                out[used++] = k < shown_count ? shown[k] : '0';
+            }
+            out[used++] = '.';
+            if (shown_count > decimal + 1) {
+                memcpy(out + used, shown + decimal + 1, (size_t)(shown_count - decimal - 1));
+                used += shown_count - decimal - 1;
+            } else {
+                out[used++] = '0';
+            }
+        } else {
+            out[used++] = '0';
+            out[used++] = '.';
+            for (int k = 0; k < -decimal - 1; k++) {
+                out[used++] = '0';
+            }
+            memcpy(out + used, shown, (size_t)shown_count);
+            used += shown_count;
+        }
+    } else {
+        out[used++] = shown[0];
+        if (shown_count > 1) {
+            out[used++] = '.';
+            memcpy(out + used, shown + 1, (size_t)(shown_count - 1));
+            used += shown_count - 1;
+        }
+        /* "e%c%02d" spelled by hand (snprintf's format parsing cost 6% of a join of small floats) */
+        int power = decimal < 0 ? -decimal : decimal;
+        if (power > 99999 || used + 8 > RESPELLED_MAX) {
+            *error = "join_rows: not a JSON number";
+            return -1;
+        }
+        out[used++] = 'e';
+        out[used++] = decimal < 0 ? '-' : '+';
+        if (power < 10) { /* at least two digits, as %02d */
+            out[used++] = '0';
+        }
+        used += (int)spell_integer(power, out + used);
+    }
+    return used;
+}
+
 /* A float token (not token_is_repr) respelled as repr at `out` (128 bytes): its length, or -1 with *error set to
  * the message (no Python call: the released join respells without the GIL). */
 static int respell_float(const char *token, Py_ssize_t length, char *out, const char **error) {
@@ -311,48 +362,7 @@ static int respell_float(const char *token, Py_ssize_t length, char *out, const 
     const char *shown = digits + lead;
     int shown_count = count - lead;
     int decimal = before_point + exponent - lead - 1; /* the first digit's power of ten */
-    if (decimal >= -4 && decimal < 16) {
-        if (decimal >= 0) {
-            for (int k = 0; k <= decimal; k++) {
-                out[used++] = k < shown_count ? shown[k] : '0';
-            }
-            out[used++] = '.';
-            if (shown_count > decimal + 1) {
-                memcpy(out + used, shown + decimal + 1, (size_t)(shown_count - decimal - 1));
-                used += shown_count - decimal - 1;
-            } else {
-                out[used++] = '0';
-            }
-        } else {
-            out[used++] = '0';
-            out[used++] = '.';
-            for (int k = 0; k < -decimal - 1; k++) {
-                out[used++] = '0';
-            }
-            memcpy(out + used, shown, (size_t)shown_count);
-            used += shown_count;
-        }
-    } else {
-        out[used++] = shown[0];
-        if (shown_count > 1) {
-            out[used++] = '.';
-            memcpy(out + used, shown + 1, (size_t)(shown_count - 1));
-            used += shown_count - 1;
-        }
-        /* "e%c%02d" spelled by hand (snprintf's format parsing cost 6% of a join of small floats) */
-        int power = decimal < 0 ? -decimal : decimal;
-        if (power > 99999 || used + 8 > RESPELLED_MAX) {
-            *error = "join_rows: not a JSON number";
-            return -1;
-        }
-        out[used++] = 'e';
-        out[used++] = decimal < 0 ? '-' : '+';
-        if (power < 10) { /* at least two digits, as %02d */
-            out[used++] = '0';
-        }
-        used += (int)spell_integer(power, out + used);
-    }
-    return used;
+    return spell_repr_digits(shown, shown_count, decimal, out, used, error);
 }
 
 static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) {
@@ -1397,21 +1407,24 @@ static PyObject *attribute_columns(PyObject *self, PyObject *args) {
  * as a double (a writable float64 buffer). One pass over the objects where attribute_columns over the flattened
  * items, then numpy's conversion of each list, took three. The flags: 1 when a value of names[1:] is not exactly
  * an int or a float (its double is NaN), 2 when an int is among them, 4 when an int is beyond 2**53 (its double
- * would round). */
+ * would round). With `kinds` (a writable buffer of one byte a double), each double's byte says 1 when the value was
+ * an int, else 0 (spell_numbers' kinds). */
 static PyObject *item_values(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *groups, *names, *into;
     Py_ssize_t width, start, stop;
-    Py_buffer numbers;
-    if (!PyArg_ParseTuple(args, "O!nO!O!w*nn:item_values", &PyList_Type, &groups, &width, &PyTuple_Type, &names,
-                          &PyList_Type, &into, &numbers, &start, &stop)) {
+    Py_buffer numbers, kinds = {0};
+    if (!PyArg_ParseTuple(args, "O!nO!O!w*nn|w*:item_values", &PyList_Type, &groups, &width, &PyTuple_Type, &names,
+                          &PyList_Type, &into, &numbers, &start, &stop, &kinds)) {
         return NULL;
     }
     PyObject *result = NULL;
     Py_ssize_t parts = PyTuple_GET_SIZE(names), total = PyList_GET_SIZE(groups) * width;
     long flags = 0;
+    uint8_t *kind_of = kinds.buf;
     if (width < 1 || start < 0 || stop > PyList_GET_SIZE(groups) || PyList_GET_SIZE(into) != parts || parts < 1 ||
-        numbers.len < (Py_ssize_t)sizeof(double) * (parts - 1) * total) {
+        numbers.len < (Py_ssize_t)sizeof(double) * (parts - 1) * total ||
+        (kind_of != NULL && kinds.len < (parts - 1) * total)) {
         PyErr_SetString(PyExc_ValueError, "item_values: sizes do not agree");
         goto done;
     }
@@ -1452,12 +1465,14 @@ static PyObject *item_values(PyObject *self, PyObject *args) {
                 }
                 if (j > 0) {
                     double number = NAN;
+                    uint8_t whole_number = 0;
                     if (PyFloat_CheckExact(value)) {
                         number = PyFloat_AS_DOUBLE(value);
                     } else if (PyLong_CheckExact(value)) {
                         int overflow = 0;
                         long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
                         flags |= 2;
+                        whole_number = 1;
                         if (overflow || whole > (1LL << 53) || whole < -(1LL << 53)) {
                             flags |= 4;
                         } else {
@@ -1467,6 +1482,9 @@ static PyObject *item_values(PyObject *self, PyObject *args) {
                         flags |= 1;
                     }
                     out[(j - 1) * total + at] = number;
+                    if (kind_of != NULL) {
+                        kind_of[(j - 1) * total + at] = whole_number;
+                    }
                 }
                 PyObject *column = j < PyList_GET_SIZE(into) ? PyList_GET_ITEM(into, j) : NULL;
                 if (column == NULL || !PyList_Check(column) || at >= PyList_GET_SIZE(column)) {
@@ -1485,6 +1503,9 @@ static PyObject *item_values(PyObject *self, PyObject *args) {
     result = PyLong_FromLong(flags);
 done:
     PyBuffer_Release(&numbers);
+    if (kinds.obj != NULL) {
+        PyBuffer_Release(&kinds);
+    }
     return result;
 }
 
@@ -1882,7 +1903,215 @@ static PyObject *spread_values(PyObject *self, PyObject *args) {
     return spread;
 }
 
+/* A finite double as ±digits × 10^power with the fewest digits that read back as it (Ryu's, which are repr's):
+ * the digits, *power set; 0 for ±0.0. */
+static uint64_t shortest_digits(double value, int32_t *power) {
+    const uint64_t bits = double_to_bits(value);
+    const uint64_t mantissa = bits & ((1ull << DOUBLE_MANTISSA_BITS) - 1);
+    const uint32_t exponent = (uint32_t)((bits >> DOUBLE_MANTISSA_BITS) & ((1u << DOUBLE_EXPONENT_BITS) - 1));
+    *power = 0;
+    if (exponent == 0 && mantissa == 0) {
+        return 0;
+    }
+    floating_decimal_64 decimal;
+    if (d2d_small_int(mantissa, exponent, &decimal)) { /* an integer below 2**53: its own digits are the shortest */
+        while (decimal.mantissa % 10 == 0) {
+            decimal.mantissa /= 10;
+            decimal.exponent++;
+        }
+    } else {
+        decimal = d2d(mantissa, exponent);
+    }
+    *power = decimal.exponent;
+    return decimal.mantissa;
+}
+
+/* A word of ASCII letters, '+' and '-' (a numbers column's text: token_text). */
+static int is_word(const char *text, Py_ssize_t length) {
+    for (Py_ssize_t at = 0; at < length; at++) {
+        char letter = text[at];
+        if (!((letter >= 'a' && letter <= 'z') || (letter >= 'A' && letter <= 'Z') || letter == '+' || letter == '-')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+enum { NUMBER_FLOAT = 0, NUMBER_INT = 1, NUMBER_EMPTY = 2 };
+enum { SPELLED_NUMBER_MAX = 32 }; /* "-" 17 digits "e-324", or a 64-bit int, with room to spare */
+
+/* One cell of spell_numbers at `out` (room for SPELLED_NUMBER_MAX bytes or the longest text + 2); its length. */
+static Py_ssize_t spell_number(double value, uint8_t kind, const char *const texts[3], const Py_ssize_t lengths[3],
+                               char *out) {
+    if (kind == NUMBER_EMPTY) {
+        memcpy(out, "null", 4);
+        return 4;
+    }
+    if (!isfinite(value)) { /* as_dict's words, which join_rows writes as text cells */
+        int which = isnan(value) ? 0 : value > 0 ? 1 : 2;
+        out[0] = '"';
+        memcpy(out + 1, texts[which], (size_t)lengths[which]);
+        out[lengths[which] + 1] = '"';
+        return lengths[which] + 2;
+    }
+    if (kind == NUMBER_INT) { /* exact: item_values only keeps ints within ±2**53 */
+        return spell_integer((long long)value, out);
+    }
+    /* as repr(): join_rows copies such a token as it is (token_is_repr) */
+    int used = 0;
+    if (signbit(value)) {
+        out[used++] = '-';
+    }
+    int32_t power;
+    uint64_t digits = shortest_digits(value, &power);
+    if (digits == 0) {
+        memcpy(out + used, "0.0", 3);
+        return used + 3;
+    }
+    char shown[24];
+    int count = (int)spell_integer((long long)digits, shown); /* at most 17 digits */
+    int decimal = count + power - 1; /* the first digit's power of ten */
+    while (count > 1 && shown[count - 1] == '0') {
+        count--;
+    }
+    const char *error = NULL;
+    return spell_repr_digits(shown, count, decimal, out, used, &error); /* no error: |decimal| <= 324 */
+}
+
+/* One FloatNumbers column of spell_numbers: its buffers, texts and the bytes object it is spelled into. */
+typedef struct {
+    Py_buffer numbers, kinds;
+    const char *texts[3];
+    Py_ssize_t lengths[3], count;
+    PyObject *spelled;
+    char *out;
+    Py_ssize_t used;
+} NumbersSpec;
+
+/* A (numbers, kinds, texts) tuple read into `spec` (its buffers held: released by the caller, also on failure) and
+ * its bytes object made at the largest size it can need. */
+static int numbers_spec(PyObject *item, NumbersSpec *spec) {
+    PyObject *words;
+    if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "y*y*O!:spell_numbers", &spec->numbers, &spec->kinds,
+                                                  &PyTuple_Type, &words)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "spell_numbers: each column is (numbers, kinds, texts)");
+        }
+        return -1;
+    }
+    Py_ssize_t widest = SPELLED_NUMBER_MAX;
+    spec->count = spec->numbers.len / (Py_ssize_t)sizeof(double);
+    if (spec->numbers.len % (Py_ssize_t)sizeof(double) != 0 || spec->kinds.len != spec->count ||
+        PyTuple_GET_SIZE(words) != 3) {
+        PyErr_SetString(PyExc_ValueError, "spell_numbers: one kind byte per float64, and three texts");
+        return -1;
+    }
+    for (int which = 0; which < 3; which++) {
+        PyObject *word = PyTuple_GET_ITEM(words, which);
+        spec->texts[which] = PyUnicode_Check(word) ? PyUnicode_AsUTF8AndSize(word, &spec->lengths[which]) : NULL;
+        if (spec->texts[which] == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "spell_numbers: the texts are str");
+            }
+            return -1;
+        }
+        if (spec->lengths[which] < 1 || spec->lengths[which] > 64 ||
+            !is_word(spec->texts[which], spec->lengths[which])) {
+            PyErr_SetString(PyExc_ValueError, TOKEN_TEXT_ERROR);
+            return -1;
+        }
+        widest = spec->lengths[which] + 2 > widest ? spec->lengths[which] + 2 : widest;
+    }
+    for (Py_ssize_t at = 0; at < spec->count; at++) {
+        if (((const uint8_t *)spec->kinds.buf)[at] > NUMBER_EMPTY) {
+            PyErr_SetString(PyExc_ValueError, "spell_numbers: a kind is 0 (float), 1 (int) or 2 (empty)");
+            return -1;
+        }
+    }
+    if (spec->count > (PY_SSIZE_T_MAX - 2) / (widest + 1)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    spec->spelled = PyBytes_FromStringAndSize(NULL, 2 + spec->count * (widest + 1));
+    if (spec->spelled == NULL) {
+        return -1;
+    }
+    spec->out = PyBytes_AS_STRING(spec->spelled);
+    return 0;
+}
+
+/* A column's numbers spelled at spec->out (no object touched: without the GIL). */
+static void spell_spec(NumbersSpec *spec) {
+    char *out = spec->out;
+    Py_ssize_t used = 0;
+    out[used++] = '[';
+    for (Py_ssize_t at = 0; at < spec->count; at++) {
+        double value;
+        memcpy(&value, (const char *)spec->numbers.buf + at * (Py_ssize_t)sizeof value, sizeof value); /* unaligned */
+        if (at) {
+            out[used++] = ',';
+        }
+        used += spell_number(value, ((const uint8_t *)spec->kinds.buf)[at], spec->texts, spec->lengths, out + used);
+    }
+    out[used++] = ']';
+    spec->used = used;
+}
+
+/* spell_numbers(columns) -> [bytes]: for each (numbers, kinds, texts) of `columns`, a JSON array join_rows takes as
+ * a numbers column, all spelled with the GIL released once: for each double of `numbers` (float64) and byte of
+ * `kinds`, kind 2 -> null, a NaN, +Inf or -Inf -> texts[0], [1] or [2] between quotes (words of ASCII letters, '+'
+ * and '-'), kind 1 -> the int the double holds, kind 0 -> repr() of the double (Ryu's shortest digits). */
+static PyObject *spell_numbers(PyObject *self, PyObject *columns) {
+    (void)self;
+    if (!PyList_Check(columns)) {
+        PyErr_SetString(PyExc_TypeError, "spell_numbers: a list of (numbers, kinds, texts)");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(columns), ready = 0;
+    NumbersSpec *specs = PyMem_Calloc(count ? (size_t)count : 1, sizeof *specs);
+    if (specs == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    for (; ready < count; ready++) {
+        if (numbers_spec(PyList_GET_ITEM(columns, ready), &specs[ready]) < 0) {
+            ready++; /* its buffers may be held: released below */
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < count; j++) {
+        spell_spec(&specs[j]);
+    }
+    Py_END_ALLOW_THREADS
+    result = PyList_New(count);
+    for (Py_ssize_t j = 0; result != NULL && j < count; j++) {
+        if (_PyBytes_Resize(&specs[j].spelled, specs[j].used) < 0) { /* sets it NULL on failure */
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, j, specs[j].spelled);
+        specs[j].spelled = NULL;
+    }
+done:
+    for (Py_ssize_t j = 0; j < ready; j++) {
+        if (specs[j].numbers.obj != NULL) {
+            PyBuffer_Release(&specs[j].numbers);
+        }
+        if (specs[j].kinds.obj != NULL) {
+            PyBuffer_Release(&specs[j].kinds);
+        }
+        Py_XDECREF(specs[j].spelled);
+    }
+    PyMem_Free(specs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"spell_numbers", spell_numbers, METH_O,
+     "spell_numbers(columns) -> [bytes]: each (numbers, kinds, texts)'s float64 numbers as a JSON array join_rows "
+     "takes as a numbers column (kind 0 float, 1 int, 2 null; NaN, +Inf, -Inf as texts[0..2]), spelled without the "
+     "GIL (released once for all)."},
     {"spread_values", spread_values, METH_VARARGS,
      "spread_values(values, at) -> list: values[at[i]] for each int64 at[i], None where it is not a place."},
     {"int_tuples", int_tuples, METH_O,
@@ -1890,8 +2119,8 @@ static PyMethodDef methods[] = {
     {"nonfinite_places", nonfinite_places, METH_O,
      "nonfinite_places(values) -> [int]: where the floats that are NaN or +-Inf are."},
     {"item_values", item_values, METH_VARARGS,
-     "item_values(groups, width, names, into, numbers, start, stop) -> flags: every group's objects' attributes "
-     "into the caller's lists, those after the first as doubles too."},
+     "item_values(groups, width, names, into, numbers, start, stop, kinds=None) -> flags: every group's objects' "
+     "attributes into the caller's lists, those after the first as doubles too (and in `kinds` 1 for an int)."},
     {"attribute_columns", attribute_columns, METH_VARARGS,
      "attribute_columns(objects, names, items, start, stop, into) -> None: each name's attribute (item) of objects "
      "start..stop-1 (None of None) into the caller's lists."},

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import numpy as np
@@ -20,7 +20,15 @@ import numpy as np
 from autofuse_studio.core.dumps.stats_csv import json_number
 from autofuse_studio.core.precision.stats import StatsComparison, StatsLimits
 from autofuse_studio.core.reports.json_spelling import Spellings
-from autofuse_studio.core.reports.row_join import Column, Numbers, column_surveys, int_tuples
+from autofuse_studio.core.reports.row_join import (
+    FLOAT_EMPTY,
+    Column,
+    FloatNumbers,
+    Numbers,
+    column_surveys,
+    int_tuples,
+    spell_numbers_natively,
+)
 from autofuse_studio.core.reports.stats_table import FIELDS, ITEM_PARTS, StatsTable, worst_items
 
 _FIELD_INDENT = "\n" + " " * 8  # the object's keys: a row key's depth (6) and one more level
@@ -178,15 +186,11 @@ def _mismatches(table: StatsTable) -> list[str | None]:
 
 
 def _item_columns(table: StatsTable) -> list[Column]:
-    """Each item's four numbers: msgspec spells them (Numbers); a NaN or ±Inf is as_dict's text in its place, which
-    the joiner writes between quotes (a second column of whole cells for the few of them cost ~40 ms per 100k
-    rows to make and every row a cell to join)."""
+    """Each item's four numbers: a NaN or ±Inf is as_dict's text in its place, which the joiner writes between
+    quotes. Held as arrays (FloatNumbers) where the C module spells them: the joining thread spells them without
+    the GIL; else as lists msgspec spells (Numbers)."""
+    arrays = _item_arrays(table)
     columns: list[Column] = []
-    nonfinite = {part: ~np.isfinite(table.numbers[part]) for part in ITEM_PARTS}
-    # The items with a NaN or ±Inf in a part, found in a few calls a part (two a column cost ~1 ms a block): numpy's
-    # any(axis=0) across the rows' short lines took 5x a transposed copy's any(axis=1).
-    odd_items = {part: set(np.flatnonzero(np.ascontiguousarray(nonfinite[part].T).any(axis=1)).tolist())
-                 for part in ITEM_PARTS}
     for number, name in enumerate(table.layout):
         if msgspec.json.encode(name) != f'"{name}"'.encode():
             raise NotColumnar  # a name to escape (as_dict's keys): spelled the nested way
@@ -194,15 +198,45 @@ def _item_columns(table: StatsTable) -> list[Column]:
             f'{_ITEM_INDENT}"{name}": {{'
         for part in ITEM_PARTS:
             before = (opening if part == "fused" else ",") + f'{_PART_INDENT}"{part}": '
-            values = table.column(part, number)  # a new list: the texts go into it
-            if number in odd_items[part]:
-                odd = np.flatnonzero(nonfinite[part][:, number])
-                _put_texts(values, table.numbers[part][odd, number], table.position_array[odd])
-            columns.append((Numbers(values), before + '"', '"', "", before, ""))
+            values = (FloatNumbers(arrays[part][0][number], arrays[part][1][number], _NON_FINITE_TEXTS)
+                      if arrays is not None else Numbers(_listed_numbers(table, part, number)))
+            columns.append((values, before + '"', '"', "", before, ""))
     return columns
 
 
-_NON_FINITE_TEXTS = tuple(json_number(value) for value in (math.nan, math.inf, -math.inf))
+def _item_arrays(table: StatsTable) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+    """Each part's numbers and FloatNumbers kinds, one row per item, one column per row of the block (empty where
+    a row is not regular); None where the C module does not spell them."""
+    if table.int_kinds is None or not spell_numbers_natively():
+        return None
+    width, positions = len(table.layout), table.position_array
+    whole = len(table.positions) == table.size
+    arrays = {}
+    for part in ITEM_PARTS:
+        # One transposed copy a part (a strided column a item cost ~30 us a block each)
+        if whole:
+            numbers = np.ascontiguousarray(table.numbers[part].T)
+            kinds = np.ascontiguousarray(table.int_kinds[part].T)
+        else:
+            numbers = np.zeros((width, table.size), dtype=np.float64)
+            numbers[:, positions] = table.numbers[part].T
+            kinds = np.full((width, table.size), FLOAT_EMPTY, dtype=np.uint8)
+            kinds[:, positions] = table.int_kinds[part].T
+        arrays[part] = (numbers, kinds)
+    return arrays
+
+
+def _listed_numbers(table: StatsTable, part: str, number: int) -> list[Any]:
+    """Item `number`'s values in `part` at the block's places (None elsewhere), a NaN or ±Inf as its text."""
+    values = table.column(part, number)  # a new list: the texts go into it
+    found = table.numbers[part][:, number]
+    odd = np.flatnonzero(~np.isfinite(found))
+    if odd.size:
+        _put_texts(values, found[odd], table.position_array[odd])
+    return values
+
+
+_NON_FINITE_TEXTS = cast(tuple[str, str, str], tuple(json_number(value) for value in (math.nan, math.inf, -math.inf)))
 
 
 def _put_texts(values: list[Any], found: np.ndarray, places: np.ndarray) -> None:

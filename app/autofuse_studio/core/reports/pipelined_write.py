@@ -3,8 +3,10 @@
 A part is bytes, or a function that makes them (run on a thread of its own: the C row joiner writes its bytes
 with the GIL released, so the caller's next columns, the join of chunk N+1 and the write of chunk N overlap on
 two cores). Every SYNC_BYTES the writer has the disk take what it wrote (fdatasync on a regular file), so the
-caller's final fsync waits for the last stretch only. An error on those threads is raised in the caller, at its
-next put() or at the end.
+caller's final fsync waits for the last stretch only. Asked to (`direct`, the JSON and CSV result files), a writer
+on Linux writes around the page cache (O_DIRECT, direct_writes): the disk takes the bytes as they come, and the
+file does not take the page cache's memory from the user's dump files. An error on those threads is raised in the
+caller, at its next put() or at the end.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import stat
 import threading
 from collections.abc import Callable, Iterator
 from typing import IO, Any
+
+from autofuse_studio.core.reports.direct_writes import DirectWrites
 
 Made = bytes | bytearray | memoryview  # what a part's function gives: written as it is
 
@@ -58,7 +62,7 @@ class PartWriter:
     the page cache (or waits for the disk), chunk N+1 is joined.
     """
 
-    def __init__(self, handle: IO[bytes], sync_bytes: int = SYNC_BYTES) -> None:
+    def __init__(self, handle: IO[bytes], sync_bytes: int = SYNC_BYTES, direct: bool = False) -> None:
         self._handle = handle
         self._parts: queue.Queue[Part | None] = queue.Queue(QUEUE_PARTS)
         self._made: queue.Queue[tuple[Made, bytearray | None] | None] = queue.Queue(QUEUE_PARTS)
@@ -68,6 +72,8 @@ class PartWriter:
         self._error: BaseException | None = None
         self._abandoned = False
         self._sync_bytes = sync_bytes if _regular_file(handle) else 0
+        # `direct` on a regular file: written around the page cache where the system and file system allow it
+        self._direct = DirectWrites.on(handle) if direct and self._sync_bytes else None
         self._threads = [threading.Thread(target=self._make, name="autofuse-part-maker", daemon=True),
                          threading.Thread(target=self._write, name="autofuse-part-writer", daemon=True)]
         for thread in self._threads:
@@ -116,7 +122,11 @@ class PartWriter:
         while (item := self._made.get()) is not None:
             data, buffer = item
             try:
-                if not self._stopped():
+                if self._stopped():
+                    pass
+                elif self._direct is not None:
+                    self._direct.write(data)
+                else:
                     self._handle.write(data)
                     unsynced += len(data)
                     if self._sync_bytes and unsynced >= self._sync_bytes:
@@ -131,12 +141,18 @@ class PartWriter:
                 del data
                 if buffer is not None:
                     self._buffers.put(buffer)  # always: the maker may be waiting for it
+        if self._direct is not None:
+            try:
+                self._direct.finish(write=not self._stopped())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which raises it
+                self._error = exc
 
 
 @contextlib.contextmanager
-def pipelined_writes(handle: IO[bytes], sync_bytes: int = SYNC_BYTES) -> Iterator[PartWriter]:
-    """A PartWriter on `handle`; on leaving, every part is written (or, when the body raised, the rest dropped)."""
-    writer = PartWriter(handle, sync_bytes)
+def pipelined_writes(handle: IO[bytes], sync_bytes: int = SYNC_BYTES, direct: bool = True) -> Iterator[PartWriter]:
+    """A PartWriter on `handle` (`direct`: around the page cache where it can); on leaving, every part is written (or,
+    when the body raised, the rest dropped)."""
+    writer = PartWriter(handle, sync_bytes, direct)
     try:
         yield writer
     except BaseException:

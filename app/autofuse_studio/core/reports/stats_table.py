@@ -46,6 +46,8 @@ class StatsTable:
     fields: dict[str, list[Any]]  # FIELDS of the regular rows read so far (read())
     flat: dict[str, list[Any]]  # ITEM_PARTS: every item's values, row after row (len(layout) a row)
     numbers: dict[str, np.ndarray]  # ITEM_PARTS as floats, one row per regular row, one column per item
+    # Where `numbers` held ints (1, else 0), laid out alike; None when the C module did not say (an older build).
+    int_kinds: dict[str, np.ndarray] | None = None
     _spreader: Callable[[list[Any]], list[Any]] | None = None  # the regular rows' values put in place (_spreader)
 
     def read(self, names: Sequence[str]) -> dict[str, list[Any]]:
@@ -116,18 +118,22 @@ def stats_table(stats: Sequence[StatsComparison | None]) -> StatsTable | None:
     read = _item_values(items_of, width)
     if read is None:
         return None
-    names, columns, floats = read
+    names, columns, floats, kinds = read
     named = _named_alike(names, layout, len(present))
     if not all(named):
         present, items_of, places = _kept(named, present, items_of, places)
         columns = [list(np.fromiter(values, dtype=object, count=len(values)).reshape(-1, width)[named].ravel())
                    for values in columns]
         floats = floats.reshape(len(ITEM_PARTS), len(named), width)[:, named, :]
+        kinds = None if kinds is None else kinds.reshape(len(ITEM_PARTS), len(named), width)[:, named, :]
     numbers = {part: floats[number].reshape(len(present), width) for number, part in enumerate(ITEM_PARTS)}
+    int_kinds = None if kinds is None else {
+        part: kinds[number].reshape(len(present), width) for number, part in enumerate(ITEM_PARTS)}
     return StatsTable(
         size=len(stats), positions=places, odd=_odd_places(stats, places) if len(places) < with_statistics else [],
         layout=layout, comparisons=present, fields={},
-        flat=dict(zip(ITEM_PARTS, columns, strict=True)), numbers=numbers, _spreader=_spreader(places, len(stats)))
+        flat=dict(zip(ITEM_PARTS, columns, strict=True)), numbers=numbers, int_kinds=int_kinds,
+        _spreader=_spreader(places, len(stats)))
 
 
 def _odd_places(stats: Sequence[StatsComparison | None], places: list[int]) -> list[int]:
@@ -184,30 +190,35 @@ def _named_alike(names: list[Any], layout: tuple[str, ...], rows: int) -> list[b
     return found
 
 
-def _item_values(items_of: list[tuple[Any, ...]], width: int) -> tuple[list[Any], list[list[Any]], np.ndarray] | None:
-    """Every item's name and ITEM_PARTS, row after row, and the parts as floats (one row of the array per part);
-    None when a part is not an int or float, or an int that a float would round (its severity could differ from
-    Python's)."""
+ItemValues = tuple[list[Any], list[list[Any]], np.ndarray, np.ndarray | None]
+
+
+def _item_values(items_of: list[tuple[Any, ...]], width: int) -> ItemValues | None:
+    """Every item's name and ITEM_PARTS, row after row, the parts as floats (one row of the array per part) and
+    where they were ints (laid out alike; None without the C module's answer); None when a part is not an int or
+    float, or an int that a float would round (its severity could differ from Python's)."""
     total = len(items_of) * width
     native = native_joiner()
     if native is None or not hasattr(native, "item_values"):  # the same in Python (slower)
         return _python_item_values(items_of, total)
     into: list[list[Any]] = [[None] * total for _ in range(1 + len(ITEM_PARTS))]
     floats = np.empty((len(ITEM_PARTS), total), dtype=np.float64)
+    says_kinds = "kinds=None" in (native.item_values.__doc__ or "")  # an older build reads no kinds
+    kinds = np.zeros((len(ITEM_PARTS), total), dtype=np.uint8) if says_kinds else None
     flags = 0
     try:
         for start in range(0, len(items_of), ATTRIBUTE_CHUNK // width + 1):  # the GIL is free between two chunks
-            flags |= native.item_values(items_of, width, _READ, into, floats,
-                                        start, min(start + ATTRIBUTE_CHUNK // width + 1, len(items_of)))
+            stop = min(start + ATTRIBUTE_CHUNK // width + 1, len(items_of))
+            flags |= (native.item_values(items_of, width, _READ, into, floats, start, stop) if kinds is None else
+                      native.item_values(items_of, width, _READ, into, floats, start, stop, kinds))
     except AttributeError:
         return None
     if flags & (_NOT_A_NUMBER | _INEXACT_INT):
         return None
-    return into[0], into[1:], floats
+    return into[0], into[1:], floats, kinds
 
 
-def _python_item_values(items_of: list[tuple[Any, ...]], total: int
-                        ) -> tuple[list[Any], list[list[Any]], np.ndarray] | None:
+def _python_item_values(items_of: list[tuple[Any, ...]], total: int) -> ItemValues | None:
     try:
         names, *columns = attribute_columns([item for items in items_of for item in items], _READ)
     except AttributeError:
@@ -223,7 +234,7 @@ def _python_item_values(items_of: list[tuple[Any, ...]], total: int
             return None
         if int in kinds and any(value.__class__ is int and abs(value) > _EXACT for value in values):
             return None
-    return names, columns, floats
+    return names, columns, floats, None
 
 
 def limit_arrays(limits: Sequence[StatsLimits]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
