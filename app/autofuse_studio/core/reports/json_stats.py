@@ -213,7 +213,7 @@ def _item_arrays(table: StatsTable) -> dict[str, tuple[np.ndarray, np.ndarray]] 
     whole = len(table.positions) == table.size
     arrays = {}
     for part in ITEM_PARTS:
-        # One transposed copy a part (a strided column a item cost ~30 us a block each)
+        # One transposed copy a part: each item's numbers are then one contiguous row, as spell_numbers reads them
         if whole:
             numbers = np.ascontiguousarray(table.numbers[part].T)
             kinds = np.ascontiguousarray(table.int_kinds[part].T)
