@@ -1954,7 +1954,7 @@ static Py_ssize_t spell_number(double value, uint8_t kind, const char *const tex
         out[lengths[which] + 1] = '"';
         return lengths[which] + 2;
     }
-    if (kind == NUMBER_INT) { /* exact: item_values only keeps ints within ±2**53 */
+    if (kind == NUMBER_INT && value == trunc(value) && fabs(value) <= 9007199254740992.0) { /* ±2**53: exact */
         return spell_integer((long long)value, out);
     }
     /* as repr(): join_rows copies such a token as it is (token_is_repr) */
@@ -2060,7 +2060,8 @@ static void spell_spec(NumbersSpec *spec) {
 /* spell_numbers(columns) -> [bytes]: for each (numbers, kinds, texts) of `columns`, a JSON array join_rows takes as
  * a numbers column, all spelled with the GIL released once: for each double of `numbers` (float64) and byte of
  * `kinds`, kind 2 -> null, a NaN, +Inf or -Inf -> texts[0], [1] or [2] between quotes (words of ASCII letters, '+'
- * and '-'), kind 1 -> the int the double holds, kind 0 -> repr() of the double (Ryu's shortest digits). */
+ * and '-'), kind 1 -> the int the double holds (within ±2**53; another double is spelled as kind 0), kind 0 ->
+ * repr() of the double (Ryu's shortest digits). */
 static PyObject *spell_numbers(PyObject *self, PyObject *columns) {
     (void)self;
     if (!PyList_Check(columns)) {

@@ -156,9 +156,9 @@ class Numbers:
 @dataclass(frozen=True)
 class FloatNumbers:
     """A numbers column held as arrays: `numbers` (float64) and `kinds` (uint8: 0 a float, 1 an int the double holds
-    exactly, 2 an empty cell), a NaN, +Inf or -Inf written as the text `texts[0]`, `[1]` or `[2]` (words as
-    Numbers' texts). The C module spells a chunk without the GIL (spell_numbers: Ryu's shortest digits, which are
-    repr's); a msgspec-encoded list spells it otherwise."""
+    exactly, within ±2**53, 2 an empty cell), a NaN, +Inf or -Inf written as the text `texts[0]`, `[1]` or `[2]`
+    (words as Numbers' texts). The C module spells a chunk without the GIL (spell_numbers: Ryu's shortest digits,
+    which are repr's); a msgspec-encoded list spells it otherwise."""
 
     numbers: Any  # np.ndarray, one dimension, contiguous
     kinds: Any  # np.ndarray of uint8, as long
@@ -173,12 +173,15 @@ class FloatNumbers:
                 found.append(None)
             elif number - number != 0:
                 found.append(nan if number != number else inf if number > 0 else minus_inf)
-            else:
-                found.append(int(number) if kind == FLOAT_INT else number)
+            elif kind == FLOAT_INT and number.is_integer() and abs(number) <= _EXACT_INTS:
+                found.append(int(number))
+            else:  # a float, or an "int" that is not one (spell_numbers writes that as the float it is)
+                found.append(number)
         return found
 
 
 FLOAT_INT, FLOAT_EMPTY = 1, 2  # FloatNumbers' kinds (0: a float)
+_EXACT_INTS = 2**53  # a kind-1 double beyond it is written as a float (its int could be another)
 
 
 def spell_numbers_natively() -> bool:
