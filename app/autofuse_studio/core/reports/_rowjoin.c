@@ -384,15 +384,20 @@ static int add_repr_float(Buffer *buffer, const char *token, Py_ssize_t length) 
  * with a quote. */
 #define TOKEN_TEXT_ERROR "join_rows: a numbers column's text is a word of ASCII letters, '+' and '-'"
 
-static Py_ssize_t token_text(const char *token, Py_ssize_t length) {
-    if (length < 3 || token[0] != '"' || token[length - 1] != '"') {
-        return -1;
-    }
-    for (Py_ssize_t at = 1; at < length - 1; at++) {
-        char letter = token[at];
+/* A word of ASCII letters, '+' and '-' (a numbers column's text, between quotes in its token). */
+static int is_word(const char *text, Py_ssize_t length) {
+    for (Py_ssize_t at = 0; at < length; at++) {
+        char letter = text[at];
         if (!((letter >= 'a' && letter <= 'z') || (letter >= 'A' && letter <= 'Z') || letter == '+' || letter == '-')) {
-            return -1;
+            return 0;
         }
+    }
+    return 1;
+}
+
+static Py_ssize_t token_text(const char *token, Py_ssize_t length) {
+    if (length < 3 || token[0] != '"' || token[length - 1] != '"' || !is_word(token + 1, length - 2)) {
+        return -1;
     }
     return length - 2;
 }
@@ -1924,17 +1929,6 @@ static uint64_t shortest_digits(double value, int32_t *power) {
     }
     *power = decimal.exponent;
     return decimal.mantissa;
-}
-
-/* A word of ASCII letters, '+' and '-' (a numbers column's text: token_text). */
-static int is_word(const char *text, Py_ssize_t length) {
-    for (Py_ssize_t at = 0; at < length; at++) {
-        char letter = text[at];
-        if (!((letter >= 'a' && letter <= 'z') || (letter >= 'A' && letter <= 'Z') || letter == '+' || letter == '-')) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 enum { NUMBER_FLOAT = 0, NUMBER_INT = 1, NUMBER_EMPTY = 2 };

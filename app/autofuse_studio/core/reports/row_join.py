@@ -173,7 +173,7 @@ class FloatNumbers:
                 found.append(None)
             elif number - number != 0:
                 found.append(nan if number != number else inf if number > 0 else minus_inf)
-            elif kind == FLOAT_INT and number.is_integer() and abs(number) <= _EXACT_INTS:
+            elif kind == FLOAT_INT and number.is_integer() and abs(number) <= EXACT_INTS:
                 found.append(int(number))
             else:  # a float, or an "int" that is not one (spell_numbers writes that as the float it is)
                 found.append(number)
@@ -181,7 +181,7 @@ class FloatNumbers:
 
 
 FLOAT_INT, FLOAT_EMPTY = 1, 2  # FloatNumbers' kinds (0: a float)
-_EXACT_INTS = 2**53  # a kind-1 double beyond it is written as a float (its int could be another)
+EXACT_INTS = 2**53  # ints up to this size are floats exactly (beyond it a kind-1 double is written as a float)
 
 
 def spell_numbers_natively() -> bool:

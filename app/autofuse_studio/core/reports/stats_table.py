@@ -23,12 +23,17 @@ import numpy as np
 
 from autofuse_studio.core.dumps.stats_csv import COUNT_ITEMS
 from autofuse_studio.core.precision.stats import StatsComparison, StatsLimits
-from autofuse_studio.core.reports.row_join import ATTRIBUTE_CHUNK, attribute_columns, column_kinds, native_joiner
+from autofuse_studio.core.reports.row_join import (
+    ATTRIBUTE_CHUNK,
+    EXACT_INTS,
+    attribute_columns,
+    column_kinds,
+    native_joiner,
+)
 
 ITEM_PARTS = ("fused", "origin", "diff", "rel_diff")
 FIELDS = ("kind", "index", "fused_dtype", "origin_dtype", "fused_shape", "origin_shape", "one_sided",
           "shape_mismatch", "count_mismatch", "problem")
-_EXACT = 1 << 53  # ints up to this size are floats exactly (a severity computed as Python would)
 _READ = ("name", *ITEM_PARTS)
 _NOT_A_NUMBER, _INEXACT_INT = 1, 4  # item_values' flags
 _PLAIN_NUMBERS = frozenset({int, float})
@@ -232,7 +237,7 @@ def _python_item_values(items_of: list[tuple[Any, ...]], total: int) -> ItemValu
             floats[number] = values
         except (OverflowError, ValueError, TypeError):
             return None
-        if int in kinds and any(value.__class__ is int and abs(value) > _EXACT for value in values):
+        if int in kinds and any(value.__class__ is int and abs(value) > EXACT_INTS for value in values):
             return None
     return names, columns, floats, None
 
