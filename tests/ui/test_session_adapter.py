@@ -226,3 +226,30 @@ def test_a_result_without_rows_empties_the_panel_and_says_so(qtbot: QtBot, windo
     assert _panel(window).title.text() == "No tensor pair selected."
     _assert_empty(_panel(window), "This result has no rows")
     window.grab().save(str(tmp_path / "no_rows.png"))
+
+
+def test_the_graph_follows_a_row_selected_behind_its_tab_once_shown(qtbot: QtBot, window: MainWindow,
+                                                                     other_root: Path) -> None:
+    graph = window.graph
+    result = window.workbench.result
+    assert result is not None and not graph.isVisible()
+    qtbot.waitUntil(lambda: not graph.open_pane.busy() and not graph.close_pane.busy(), timeout=WAIT_MS)  # the start
+    row = next(row for row in result.rows if row.fused_op != graph.open_pane.selected_op)
+    assert window.workbench.view.select_row(row)
+    # Behind the precision tab the graph does nothing yet: no marking, no neighbourhood laid out for a hidden view.
+    assert graph.open_pane.selected_op != row.fused_op
+    assert not graph.open_pane.busy() and not graph.close_pane.busy()
+    window.tabs.setCurrentIndex(1)  # the Graph tab
+    assert graph.open_pane.selected_op == row.fused_op  # before the tab's first paint
+    qtbot.waitUntil(lambda: any(section.title for section in graph.details.sections), timeout=WAIT_MS)
+    assert row.fused_op in graph.details.toPlainText()
+    later = next(other for other in result.rows if other.fused_op not in (row.fused_op, graph.open_pane.selected_op))
+    assert window.workbench.view.select_row(later)  # the graph in front follows at once
+    assert graph.open_pane.selected_op == later.fused_op
+    window.tabs.setCurrentIndex(0)
+    assert window.workbench.view.select_row(row)
+    with qtbot.waitSignal(window.resultShown, timeout=WAIT_MS):  # another case before the graph is seen again
+        window.open_paths([str(other_root)])
+    window.tabs.setCurrentIndex(1)  # the Graph tab
+    assert graph.start is not None and graph.start[1]  # the new case opens on its own start op, not the old row
+    assert graph.open_pane.selected_op == graph.start[0] != row.fused_op

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from autofuse_studio.core.errors import InputError
@@ -69,6 +70,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self.start: tuple[str, bool] | None = None  # (op, fused side) the tab opened on
         self._auto_start = False  # True until the user picks something: a later result may move the start
         self._pending_describe: tuple[str, bool] | None = None  # the start op, described after its layout
+        self._unshown_row: PrecisionRow | None = None  # selected in the table while another tab was in front
         self._warming: dict[int, TaskHandle] = {}  # id(model) -> the task building its consumer index
         self.index = FusionIndex(None)
         self.toolbar = GraphToolbar()
@@ -197,6 +199,7 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         `warm_index`: look-ups of this mapping and result already worked out (by the analysis worker).
         """
         self.loader.cancel()  # an analysed case supersedes graphs still being parsed for browsing
+        self._unshown_row = None  # a row of the previous result (the new case opens on its own start op)
         kept = (af_open, af_close, mapping)  # by identity: comparing two mappings would compare every fused op
         dropped = [old for old in (self.af_open, self.af_close, self.mapping, self.index)
                    if all(old is not new for new in kept)]
@@ -342,6 +345,13 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         model = self.af_open if fused_side else self.af_close
         if model is None or consumers_ready(model):
             self._describe(name, fused_side)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Follow the row selected while another tab was in front, before this one paints."""
+        super().showEvent(event)
+        row, self._unshown_row = self._unshown_row, None
+        if row is not None:
+            self._select_fused(row.fused_op, emit=False)
 
     def _on_warming_finished(self, key: int) -> None:
         self._warming.pop(key, None)
@@ -539,8 +549,16 @@ class GraphWorkbench(SelectionFollowing, Retranslating, QWidget):
         self._select_original(name, emit=False)
 
     def select_row(self, row: PrecisionRow) -> None:
-        """Slot: a precision table row was selected -> select its fused op (both panes follow)."""
+        """Slot: a precision table row was selected -> select its fused op (both panes follow).
+
+        While another tab of a shown window is in front, the row is followed when this one is shown: marking,
+        a new neighbourhood's layout and the details cost the table's row switch 20-30 ms and a worker's GIL.
+        """
         self._auto_start = False
+        if self.window().isVisible() and not self.isVisible():
+            self._unshown_row = row
+            return
+        self._unshown_row = None
         self._select_fused(row.fused_op, emit=False)
 
     # --- toolbar -------------------------------------------------------------------------------
