@@ -86,7 +86,7 @@ def main() -> None:
     window.show()
     app.processEvents()
     state: dict[str, Any] = {"phase": "analyse", "last": time.perf_counter(), "blocks": [], "gc": [], "times": {},
-                             "block_stacks": []}
+                             "block_stacks": [], "longest": {}}
     sampler = GuiSampler() if os.environ.get("GUI_SAMPLER") else None
     start = time.perf_counter()
 
@@ -95,6 +95,8 @@ def main() -> None:
     def beat() -> None:
         now, times = time.perf_counter(), _schedstat()
         gap, state["last"] = now - state["last"], now
+        longest = state["longest"]
+        longest[state["phase"]] = max(longest.get(state["phase"], 0), round(gap * 1000))
         if gap > BLOCK_S:
             # Of the gap: ms the GUI thread ran, ms it waited in the run queue for a core (the rest it slept:
             # the GIL, a lock, I/O); None where the kernel does not say.
@@ -139,6 +141,7 @@ def main() -> None:
         if watchdog is not None:
             watchdog.stop()
         print(json.dumps({"seconds": state["times"]["analyse"], "arrived": state["times"]["arrived"], "blocks": state["blocks"], "gc": state["gc"],
+                          "longest": state["longest"],
                           "rows": len(result.rows) if result is not None else 0,
                           "first": first.fused_op if first is not None else None,
                           **({"gil": watchdog.summary()} if watchdog is not None else {}),

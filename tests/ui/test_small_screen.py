@@ -99,9 +99,17 @@ def test_histograms_use_one_row_when_low_and_wide(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: histograms.one_row)
     rows = {round(plot.geometry().top()) for plot in histograms.plots().values()}
     assert len(rows) == 1
+    grid, scene = histograms.graphics.ci, histograms.graphics.scene()
+    assert [grid.getItem(0, col) for col in range(3)] == [histograms.values_plot, histograms.error_plot,
+                                                          histograms.abs_plot]
     histograms.resize(700, 600)
     qtbot.waitUntil(lambda: not histograms.one_row)
     assert histograms.values_plot.geometry().bottom() <= histograms.error_plot.geometry().top() + 1
+    # Moved within the grid, not out of the scene and back: the grid's own look-up follows the move.
+    assert [grid.getItem(*cell) for cell in ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1))] == [
+        histograms.values_plot, histograms.values_plot, None, histograms.error_plot, histograms.abs_plot]
+    assert all(plot.scene() is scene for plot in histograms.plots().values())
+    assert grid.layout.count() == 3
 
 
 def _clipped_actions(bar: GraphToolbar) -> list[str]:
